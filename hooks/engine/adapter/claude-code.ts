@@ -1,0 +1,107 @@
+// The only file that knows Claude Code's field names. Shapes checked against
+// payloads captured from the real 2.1.328 binary (cases/fixtures/).
+import type { Decision, Event, EventKind } from "../types.js";
+
+const KINDS = new Set<EventKind>([
+  "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "UserPromptExpansion",
+  "SessionStart", "PreCompact", "PostCompact", "Stop", "SubagentStop",
+]);
+
+const WRITE_TOOLS: Record<string, string> = { Write: "file_path", Edit: "file_path", MultiEdit: "file_path", NotebookEdit: "notebook_path" };
+const SUBAGENT_TOOLS = new Set(["Agent", "Task"]);
+
+type Json = Record<string, unknown>;
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
+
+export type Normalized = { ok: true; event: Event } | { ok: false; ignored: true } | { ok: false; ignored: false; error: string };
+
+export function normalize(payload: unknown): Normalized {
+  const p = obj(payload);
+  const name = str(p.hook_event_name);
+  if (!name) return { ok: false, ignored: false, error: "the event has no hook_event_name" };
+  if (!KINDS.has(name as EventKind)) return { ok: false, ignored: true };
+  const sessionId = str(p.session_id);
+  if (sessionId === undefined) return { ok: false, ignored: false, error: `${name} event has no session_id` };
+  const event: Event = { kind: name as EventKind, sessionId, cwd: str(p.cwd) ?? "" };
+  const agentId = str(p.agent_id);
+  if (agentId) event.agentId = agentId;
+
+  switch (event.kind) {
+    case "PreToolUse":
+    case "PostToolUse":
+    case "PostToolUseFailure":
+      readTool(p, event);
+      break;
+    case "UserPromptSubmit":
+      event.prompt = str(p.prompt) ?? "";
+      break;
+    case "UserPromptExpansion": {
+      // A slash command the user typed (`/commit`) puts the skill in context.
+      const cmd = str(p.command_name);
+      if (cmd && (str(p.expansion_type) ?? "slash_command") === "slash_command") event.loads = [cmd];
+      break;
+    }
+    case "SessionStart":
+      event.source = str(p.source) ?? "startup";
+      break;
+    case "Stop":
+    case "SubagentStop":
+      event.finalMessage = str(p.last_assistant_message) ?? "";
+      event.stopHookActive = p.stop_hook_active === true;
+      break;
+  }
+  return { ok: true, event };
+}
+
+function readTool(p: Json, event: Event): void {
+  const tool = str(p.tool_name) ?? "";
+  const input = obj(p.tool_input);
+  event.tool = tool;
+  if (tool === "Bash") event.command = str(input.command) ?? "";
+  const pathField = WRITE_TOOLS[tool];
+  if (pathField) {
+    const file = str(input[pathField]);
+    if (file) event.writes = [file];
+  }
+  if (SUBAGENT_TOOLS.has(tool)) event.subagentType = str(input.subagent_type) ?? "general-purpose";
+  if (event.kind === "PostToolUse") event.loads = loadsOf(tool, input, p.tool_response);
+}
+
+/** Skills a successful tool call puts into the context. */
+function loadsOf(tool: string, input: Json, response: unknown): string[] | undefined {
+  if (tool === "Skill") {
+    const skill = str(input.skill);
+    return skill && obj(response).success !== false ? [skill] : undefined;
+  }
+  if (tool === "Read") {
+    // Only a whole read counts: a chapter-sized slice is not the skill.
+    const file = str(input.file_path);
+    if (!file || input.offset !== undefined || input.limit !== undefined) return undefined;
+    const m = /(?:^|\/)([^/]+)\/SKILL\.md$/.exec(file);
+    return m ? [m[1]!] : undefined;
+  }
+  return undefined;
+}
+
+/** Decision → the JSON Claude Code reads on stdout (undefined: print nothing). */
+export function render(event: Event, d: Decision): Json | undefined {
+  const out: Json = {};
+  if (d.verdict === "deny" && event.kind === "PreToolUse") {
+    out.hookSpecificOutput = { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: d.message };
+  } else if (d.verdict === "block") {
+    out.decision = "block";
+    out.reason = d.message;
+  } else if (d.verdict === "hint" && d.message) {
+    out.hookSpecificOutput = { hookEventName: event.kind, additionalContext: d.message };
+  }
+  if (d.notice) out.systemMessage = d.notice;
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** When the event could not be read: tell the user, decide nothing. */
+export function renderNotice(message: string, denyTool = false): Json {
+  return denyTool
+    ? { systemMessage: message, hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: message } }
+    : { systemMessage: message };
+}

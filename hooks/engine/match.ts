@@ -1,0 +1,112 @@
+// Which rows does this event touch? Pure: no state, no I/O.
+// The hook, `explain`, the case runner, the mutation tester and `measure`
+// all come through here.
+import path from "node:path";
+import type { Event, Hit } from "./types.js";
+import type { CompiledRow, CompiledTable } from "./table/compile.js";
+import { analyzeCommand, type ShellAnalysis } from "./shell/analyze.js";
+
+/** Everything a row can be matched against, computed once per event. */
+export interface Facts {
+  analysis?: ShellAnalysis;
+  /** Written paths, relative to cwd when inside it. */
+  writes: string[];
+}
+
+export function factsOf(event: Event): Facts {
+  const analysis = event.command !== undefined ? analyzeCommand(event.command) : undefined;
+  const raw = [...(event.writes ?? []), ...(analysis?.writes.filter((w) => !w.dynamic).map((w) => w.path) ?? [])];
+  return { analysis, writes: raw.map((p) => relativeTo(event.cwd, p)) };
+}
+
+function relativeTo(cwd: string, p: string): string {
+  if (!cwd) return p;
+  const abs = path.resolve(cwd, p);
+  const rel = path.relative(cwd, abs);
+  return rel.startsWith("..") || path.isAbsolute(rel) ? abs : rel;
+}
+
+/** `plugin:skill` and `skill` name the same skill. */
+export function skillName(name: string): string {
+  const i = name.lastIndexOf(":");
+  return i < 0 ? name : name.slice(i + 1);
+}
+
+/** Rows whose trigger matches, judgment rows included (they document; decide() ignores them). */
+export function matchRows(event: Event, table: CompiledTable, facts?: Facts): Hit[] {
+  // Only tool calls about to run need the (comparatively costly) shell analysis.
+  facts ??= event.kind === "PreToolUse" ? factsOf(event) : { writes: [] };
+  const hits: Hit[] = [];
+  for (const cr of table.rows) {
+    if (!inScope(cr, event)) continue;
+    const hit = matchRow(cr, event, facts!);
+    if (hit) hits.push(hit);
+  }
+  return hits;
+}
+
+function inScope(cr: CompiledRow, event: Event): boolean {
+  if (cr.scope === "all") return true;
+  return (cr.scope === "subagent") === (event.agentId !== undefined);
+}
+
+function matchRow(cr: CompiledRow, event: Event, facts: Facts): Hit | undefined {
+  const { row } = cr;
+  switch (event.kind) {
+    case "PreToolUse":
+      return matchCommand(cr, facts) ?? matchWrites(cr, facts) ?? matchSubagent(cr, event);
+    case "UserPromptSubmit":
+      return matchText(cr.prompt, event.prompt, row, "prompt");
+    case "Stop":
+    case "SubagentStop":
+      return matchText(cr.final, event.finalMessage, row, "final answer");
+    default:
+      return undefined;
+  }
+}
+
+function matchText(re: RegExp | undefined, text: string | undefined, row: CompiledRow["row"], what: string): Hit | undefined {
+  if (!re || text === undefined) return undefined;
+  const m = re.exec(text);
+  return m ? { row, detail: `${what} contains "${m[0]}"` } : undefined;
+}
+
+function matchCommand(cr: CompiledRow, facts: Facts): Hit | undefined {
+  const want = cr.row.when.command;
+  const a = facts.analysis;
+  if (!want || !a) return undefined;
+  for (const c of a.commands) {
+    if (c.name !== want.name) continue;
+    if (want.sub) {
+      if (c.verb < 0) continue;
+      if (c.dynamic[c.verb]) return opaqueHit(cr, `the ${want.name} subcommand ${c.argv[c.verb]} is computed at run time`);
+      if (!want.sub.includes(c.argv[c.verb]!)) continue;
+    }
+    if (want.args) {
+      const rest = c.argv.slice(1);
+      if (want.args.some((x) => rest.includes(x))) return { row: cr.row, detail: `runs ${c.argv.join(" ")}` };
+      if (c.dynamic.some((d) => d)) return opaqueHit(cr, `arguments of ${want.name} are computed at run time`);
+      continue;
+    }
+    return { row: cr.row, detail: `runs ${c.argv.slice(0, 4).join(" ")}` };
+  }
+  // A part we could not see through may be exactly this command.
+  if (a.opaque.length > 0) return opaqueHit(cr, a.opaque[0]!.reason);
+  return undefined;
+}
+
+function opaqueHit(cr: CompiledRow, reason: string): Hit {
+  return { row: cr.row, detail: reason, opaque: true };
+}
+
+function matchWrites(cr: CompiledRow, facts: Facts): Hit | undefined {
+  if (!cr.writes) return undefined;
+  const p = facts.writes.find((w) => cr.writes!(w));
+  return p !== undefined ? { row: cr.row, detail: `writes ${p}` } : undefined;
+}
+
+function matchSubagent(cr: CompiledRow, event: Event): Hit | undefined {
+  if (!cr.subagent || event.subagentType === undefined) return undefined;
+  const t = event.subagentType;
+  return cr.subagent.has(t) || cr.subagent.has(skillName(t)) ? { row: cr.row, detail: `calls subagent ${t}` } : undefined;
+}

@@ -1,0 +1,207 @@
+// Bash command line → what it runs and what it writes.
+// Parse with unbash, walk every node (substitutions, subshells, here-docs
+// included), peel wrappers, recurse into `bash -c` strings. Anything the walk
+// cannot see through is reported as opaque: never silently "no match".
+import { parse, forEachChild, type Command, type SyntaxNode, type Redirection, type ParsedScript } from "unbash";
+import { evalWord } from "./words.js";
+import { unwrap, basename, verbIndex, INTERPRETERS, SHELLS, type Arg } from "./wrappers.js";
+import { writesOf, isWriter, isRealFile, inlineWrites, type PathArg } from "./writes.js";
+
+export interface ShellCommand {
+  /** Program name (basename of argv[0]). */
+  name: string;
+  argv: string[];
+  /** Per argv word: its value is only known at run time. */
+  dynamic: boolean[];
+  /** Index in argv of the subcommand (`commit` in `git -C x commit`), -1 if none. */
+  verb: number;
+  /** Wrappers this command was found inside (sudo, env, bash -c, xargs...). */
+  via: string[];
+}
+
+export interface ShellWrite extends PathArg {
+  /** The program or redirect that writes. */
+  by: string;
+}
+
+export interface Opaque {
+  reason: string;
+  text: string;
+}
+
+export interface ShellAnalysis {
+  commands: ShellCommand[];
+  writes: ShellWrite[];
+  opaque: Opaque[];
+}
+
+/** Commands longer than this are not analysed; they are reported opaque. */
+export const MAX_COMMAND_BYTES = 1_048_576;
+/** `bash -c "bash -c '...'"` nesting we follow before giving up (opaque). */
+export const MAX_SCRIPT_DEPTH = 16;
+
+export function analyzeCommand(source: string): ShellAnalysis {
+  const out: ShellAnalysis = { commands: [], writes: [], opaque: [] };
+  if (source.length > MAX_COMMAND_BYTES) {
+    out.opaque.push({ reason: `the command is longer than ${MAX_COMMAND_BYTES} characters`, text: source.slice(0, 80) });
+    return out;
+  }
+  analyzeScript(source, 0, [], out);
+  return out;
+}
+
+function analyzeScript(source: string, depth: number, via: string[], out: ShellAnalysis): void {
+  if (depth > MAX_SCRIPT_DEPTH) {
+    out.opaque.push({ reason: "shell strings nested too deep to follow", text: clip(source) });
+    return;
+  }
+  let script: ParsedScript;
+  try {
+    script = parse(source);
+  } catch (e) {
+    out.opaque.push({ reason: `the command does not parse: ${(e as Error).message}`, text: clip(source) });
+    return;
+  }
+  if (script.errors?.length) {
+    out.opaque.push({ reason: `the command does not parse: ${script.errors[0]!.message}`, text: clip(source) });
+  }
+  walk(script, source, depth, via, out);
+}
+
+/** Iterative walk (no recursion limit to hit on deeply nested input). */
+function walk(root: SyntaxNode, source: string, depth: number, via: string[], out: ShellAnalysis): void {
+  const piped = new Set<SyntaxNode>();
+  const stack: SyntaxNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === "Pipeline") node.commands.slice(1).forEach((c) => piped.add(c));
+    if (node.type === "Command") visitCommand(node, source, piped.has(node), depth, via, out);
+    if (node.type === "Redirected") for (const r of node.redirects) redirectWrite(r, "redirect", out);
+    // Children go on the stack in reverse so commands come out in source order.
+    const children: SyntaxNode[] = [];
+    forEachChild(node, (child) => children.push(child));
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+}
+
+function visitCommand(cmd: Command, source: string, piped: boolean, depth: number, via: string[], out: ShellAnalysis): void {
+  const words = [cmd.name, ...cmd.suffix].filter((w): w is NonNullable<typeof w> => !!w && w.type === "Word");
+  const argv: Arg[] = words.map((w) => evalWord(w as Parameters<typeof evalWord>[0]));
+  const redirects = [...cmd.prefix, ...cmd.suffix].filter((r): r is Redirection => r.type === "Redirect" || r.type === "HereDoc" || r.type === "HereString");
+  for (const r of redirects) redirectWrite(r, argv[0]?.text ?? "redirect", out);
+  if (argv.length === 0) return; // assignments and redirects only
+
+  const u = unwrap(argv);
+  const allVia = [...via, ...u.via];
+  const text = source.slice(cmd.pos, cmd.end);
+  if (u.opaque) {
+    out.opaque.push({ reason: u.opaque, text: clip(text) });
+    return;
+  }
+  // The program text handed to a shell or interpreter through stdin, if we can see it.
+  const stdinText = heredocText(redirects);
+
+  if (u.script) {
+    const shell = basename(argv[0]!.text);
+    record(u.argv, allVia, out);
+    if (u.script.dynamic) out.opaque.push({ reason: `${shell} runs a string computed at run time`, text: clip(text) });
+    else analyzeScript(u.script.text, depth + 1, [...allVia, `${basename(u.argv[0]?.text ?? "sh")} -c`], out);
+    return;
+  }
+  if (u.argv.length === 0) return;
+  const name = basename(u.argv[0]!.text);
+  record(u.argv, allVia, out);
+
+  if (u.readsProgramFromStdin || (INTERPRETERS.has(name) && isStdinProgram(u.argv))) {
+    if (stdinText !== undefined) {
+      if (SHELLS.has(name)) analyzeScript(stdinText.text, depth + 1, [...allVia, `${name} <<`], out);
+      else pushWrites(inlineWrites(stdinText.text), name, out);
+      if (stdinText.dynamic && SHELLS.has(name)) out.opaque.push({ reason: `${name} runs a here-doc with run-time expansions`, text: clip(text) });
+    } else if (piped) {
+      out.opaque.push({ reason: `${name} reads its program from a pipe`, text: clip(text) });
+    }
+    return;
+  }
+
+  const args = u.argv.slice(1);
+  if (name === "find") return visitFind(args, allVia, depth, out);
+  pushWrites(writesOf(name, args, inlineProgram(name, args)), name, out);
+  // `ls | xargs rm`: the paths come from stdin.
+  if (allVia.includes("xargs") && isWriter(name)) out.writes.push({ path: "<stdin>", dynamic: true, by: name });
+}
+
+function record(argv: Arg[], via: string[], out: ShellAnalysis): void {
+  if (argv.length === 0) return;
+  const name = basename(argv[0]!.text);
+  out.commands.push({
+    name,
+    argv: argv.map((a) => a.text),
+    dynamic: argv.map((a) => a.dynamic),
+    verb: verbIndex(name, argv),
+    via,
+  });
+}
+
+/** `find . -exec rm {} +` runs rm; `-delete` removes what it finds. */
+function visitFind(args: Arg[], via: string[], depth: number, out: ShellAnalysis): void {
+  for (let i = 0; i < args.length; i++) {
+    const t = args[i]!.text;
+    if (t === "-delete") out.writes.push({ path: "<found>", dynamic: true, by: "find -delete" });
+    if (t === "-exec" || t === "-execdir" || t === "-ok" || t === "-okdir") {
+      let j = i + 1;
+      while (j < args.length && args[j]!.text !== ";" && args[j]!.text !== "+") j++;
+      const inner = args.slice(i + 1, j);
+      if (inner.length > 0) {
+        const u = unwrap(inner);
+        if (u.opaque) out.opaque.push({ reason: u.opaque, text: inner.map((a) => a.text).join(" ") });
+        else if (u.script) analyzeScript(u.script.text, depth + 1, [...via, "find -exec"], out);
+        else if (u.argv.length > 0) {
+          record(u.argv, [...via, "find -exec", ...u.via], out);
+          const name = basename(u.argv[0]!.text);
+          pushWrites(writesOf(name, u.argv.slice(1)), name, out);
+        }
+      }
+      i = j;
+    }
+  }
+}
+
+function pushWrites(paths: PathArg[], by: string, out: ShellAnalysis): void {
+  for (const p of paths) if (p.dynamic || isRealFile(p.path)) out.writes.push({ ...p, by });
+}
+
+function redirectWrite(r: Redirection, by: string, out: ShellAnalysis): void {
+  if (r.type !== "Redirect" || !r.target) return;
+  const op = r.operator;
+  if (op === "<" || op === "<&") return;
+  const target = evalWord(r.target);
+  // `2>&1`, `>&-`: fd duplication, not a file.
+  if (op === ">&" && !target.dynamic && /^(\d+|-)$/.test(target.text)) return;
+  if (!target.dynamic && !isRealFile(target.text)) return;
+  out.writes.push({ path: target.text, dynamic: target.dynamic, by: `${op} (${by})` });
+}
+
+function heredocText(redirects: Redirection[]): Arg | undefined {
+  for (const r of redirects) {
+    if (r.type === "HereDoc") return { text: r.body.text, dynamic: !r.delimiter?.quoted && !!r.body.parts?.some((p) => p.type !== "Literal") };
+    if (r.type === "HereString" && r.target) return evalWord(r.target);
+  }
+  return undefined;
+}
+
+/** `python3 -` or `python3` with no script: the program comes on stdin. */
+function isStdinProgram(argv: Arg[]): boolean {
+  const rest = argv.slice(1).filter((a) => !a.text.startsWith("-") || a.text === "-");
+  return rest.length === 0 || rest[0]!.text === "-";
+}
+
+/** The program text of `python -c CODE`, `node -e CODE`, `perl -e CODE`. */
+function inlineProgram(name: string, args: Arg[]): string | undefined {
+  if (!INTERPRETERS.has(name)) return undefined;
+  const i = args.findIndex((a) => /^-[A-Za-z]*[ceE]$/.test(a.text) || a.text === "--eval" || a.text === "--print");
+  return i >= 0 ? args[i + 1]?.text : undefined;
+}
+
+function clip(s: string): string {
+  return s.length > 120 ? s.slice(0, 117) + "..." : s;
+}

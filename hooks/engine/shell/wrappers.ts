@@ -1,0 +1,147 @@
+// Peeling wrappers off an argv: `sudo env A=1 nice -n 5 git commit` runs git.
+// Each wrapper knows which of its options take a value, so the word after
+// `-u root` is not mistaken for the program.
+import type { WordValue } from "./words.js";
+
+export type Arg = WordValue;
+
+export interface Unwrapped {
+  /** The program that finally runs, with its arguments. Empty when nothing runs (e.g. `command -v git`). */
+  argv: Arg[];
+  /** Wrappers peeled, outermost first. */
+  via: string[];
+  /** A shell was given its program as a string (`bash -c '...'`, `env -S`). */
+  script?: Arg;
+  /** A shell or interpreter reads its program from stdin. */
+  readsProgramFromStdin?: boolean;
+  /** Why the program cannot be known statically. */
+  opaque?: string;
+}
+
+export const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish"]);
+export const INTERPRETERS = new Set([
+  "python", "python2", "python3", "node", "nodejs", "ruby", "perl", "php", "deno", "bun", "tsx", "ts-node", "lua", "Rscript",
+]);
+
+export function basename(p: string): string {
+  const i = p.lastIndexOf("/");
+  return i < 0 ? p : p.slice(i + 1);
+}
+
+/**
+ * Option spec of a wrapper: options that take a separate value, and whether the
+ * first non-option word is consumed before the program (timeout's DURATION).
+ */
+interface WrapperSpec {
+  valued: string[];
+  /** Options that mean "don't run anything" (command -v). */
+  stops?: string[];
+  leadingOperands?: number;
+  /** NAME=VALUE words are skipped (env). */
+  assignments?: boolean;
+}
+
+const WRAPPERS: Record<string, WrapperSpec> = {
+  env: { valued: ["-u", "--unset", "-C", "--chdir"], assignments: true },
+  sudo: { valued: ["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-R", "--user", "--group", "--host", "--prompt", "--chdir"] },
+  doas: { valued: ["-u", "-C"] },
+  nice: { valued: ["-n", "--adjustment"] },
+  ionice: { valued: ["-c", "-n", "-p", "-P", "-u"] },
+  nohup: { valued: [] },
+  time: { valued: ["-o", "-f", "--output", "--format"] },
+  builtin: { valued: [] },
+  command: { valued: [], stops: ["-v", "-V"] },
+  exec: { valued: ["-a"] },
+  stdbuf: { valued: ["-i", "-o", "-e"] },
+  timeout: { valued: ["-s", "-k", "--signal", "--kill-after"], leadingOperands: 1 },
+  xargs: {
+    valued: ["-I", "-n", "-P", "-d", "-E", "-L", "-s", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--replace"],
+  },
+  chronic: { valued: [] },
+  unbuffer: { valued: [] },
+  caffeinate: { valued: [] },
+  setsid: { valued: [] },
+  watch: { valued: ["-n", "-d", "--interval"] },
+  flock: { valued: ["-w", "-E", "--timeout"], leadingOperands: 1 },
+};
+
+const MAX_UNWRAP = 32;
+
+export function unwrap(argv: Arg[]): Unwrapped {
+  const via: string[] = [];
+  let rest = argv;
+  for (let guard = 0; guard < MAX_UNWRAP && rest.length > 0; guard++) {
+    const head = rest[0]!;
+    if (head.dynamic) return { argv: rest, via, opaque: `the command name ${head.text} is computed at run time` };
+    const name = basename(head.text);
+    if (name === "eval") return { argv: rest, via, opaque: "eval runs a string as code" };
+    if (SHELLS.has(name)) return { ...shellInvocation(rest), via };
+    if ((name === "source" || name === ".") && rest[1]?.dynamic) {
+      return { argv: rest, via, opaque: `${name} runs a file named at run time` };
+    }
+    // env -S 'git commit' splits its string into a command line.
+    if (name === "env") {
+      const s = rest.findIndex((a) => a.text === "-S" || a.text === "--split-string");
+      if (s > 0 && rest[s + 1]) return { argv: [], via: [...via, "env"], script: rest[s + 1]! };
+    }
+    const spec = WRAPPERS[name];
+    if (!spec) return { argv: rest, via };
+    const inner = skipOptions(rest, spec);
+    if (inner === null) return { argv: [], via: [...via, name] };
+    via.push(name);
+    // xargs with no program runs echo; nothing else to see.
+    rest = inner;
+  }
+  return { argv: rest, via };
+}
+
+/** Index past the wrapper's own options, or null when the wrapper runs nothing. */
+function skipOptions(argv: Arg[], spec: WrapperSpec): Arg[] | null {
+  let i = 1;
+  let operands = spec.leadingOperands ?? 0;
+  while (i < argv.length) {
+    const t = argv[i]!.text;
+    if (t === "--") { i++; break; }
+    if (spec.stops?.includes(t)) return null;
+    if (spec.valued.includes(t)) { i += 2; continue; }
+    if (t.startsWith("-") && t.length > 1) { i++; continue; }
+    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(t)) { i++; continue; }
+    if (operands > 0) { operands--; i++; continue; }
+    break;
+  }
+  while (operands-- > 0 && i < argv.length) i++;
+  return argv.slice(i);
+}
+
+/** `bash -lc 'cmd'`, `sh script.sh`, or `bash` reading stdin. */
+function shellInvocation(argv: Arg[]): Omit<Unwrapped, "via"> {
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    const t = a.text;
+    if (t === "-o" || t === "+o" || t === "-O" || t === "+O" || t === "--rcfile" || t === "--init-file") { i++; continue; }
+    if (/^-[A-Za-z]*c[A-Za-z]*$/.test(t)) {
+      const script = argv[i + 1];
+      return script ? { argv: [argv[0]!], script } : { argv: [argv[0]!] };
+    }
+    if (t === "-s") return { argv: [argv[0]!], readsProgramFromStdin: true };
+    if (t.startsWith("-") || t.startsWith("+")) continue;
+    // A script file: the shell runs it; we can't see inside, but it is not hidden either.
+    return { argv };
+  }
+  return { argv: [argv[0]!], readsProgramFromStdin: true };
+}
+
+/** Git's global options before the subcommand (`git -C repo -c a=b commit`). */
+const GIT_VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path"]);
+
+/** Index of the subcommand word (`commit` in `git -C x commit`), or -1. */
+export function verbIndex(name: string, argv: Arg[]): number {
+  for (let i = 1; i < argv.length; i++) {
+    const t = argv[i]!.text;
+    if (argv[i]!.dynamic) return i;
+    if (name === "git" && GIT_VALUED.has(t)) { i++; continue; }
+    if (t.startsWith("-")) continue;
+    return i;
+  }
+  return -1;
+}

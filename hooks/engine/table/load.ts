@@ -1,0 +1,89 @@
+// Finding, validating and caching the trigger table.
+// Validation (zod) runs only when triggers.json changed: the validated table
+// is cached under the state folder keyed by a hash of the file's bytes, so an
+// ordinary hook run parses one small JSON file and never loads zod.
+import fs from "node:fs";
+import path from "node:path";
+import { createHash } from "node:crypto";
+import type { Table } from "../types.js";
+import { compileTable, type CompiledTable } from "./compile.js";
+import { writeAtomic } from "../state/store.js";
+
+export type TableLoad =
+  | { ok: true; compiled: CompiledTable; file: string }
+  | { ok: false; error: string; file: string; failMode: "open" | "closed" };
+
+/**
+ * Where the table is: $SKILLGATE_TABLE, else the project's own
+ * .claude/triggers.json, else the default table shipped with skillgate.
+ */
+export function resolveTableFile(env: NodeJS.ProcessEnv, packageRoot: string): string {
+  if (env.SKILLGATE_TABLE) return path.resolve(env.SKILLGATE_TABLE);
+  if (env.CLAUDE_PROJECT_DIR) {
+    const own = path.join(env.CLAUDE_PROJECT_DIR, ".claude", "triggers.json");
+    if (fs.existsSync(own)) return own;
+  }
+  return path.join(packageRoot, "triggers.json");
+}
+
+export async function loadTable(file: string, cacheDir: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<TableLoad> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    return fail(file, `cannot read the trigger table ${file}: ${(e as Error).message}`, undefined, env);
+  }
+  const hash = createHash("sha1").update(text).digest("hex").slice(0, 16);
+  const cacheFile = cacheDir ? path.join(cacheDir, `.table-${hash}.json`) : undefined;
+  const skillsBase = path.dirname(file);
+
+  const cached = cacheFile ? readCache(cacheFile) : undefined;
+  if (cached) {
+    try {
+      return { ok: true, file, compiled: compileTable(cached, path.resolve(skillsBase, cached.skillsDir)) };
+    } catch {
+      /* fall through to full validation */
+    }
+  }
+
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    return fail(file, `${file} is not valid JSON: ${(e as Error).message}`, undefined, env);
+  }
+  const { validateTable } = await import("./schema.js");
+  const v = validateTable(raw, file);
+  if (!v.ok) return fail(file, v.error, raw, env);
+  const table = v.table as Table;
+  let compiled: CompiledTable;
+  try {
+    compiled = compileTable(table, path.resolve(skillsBase, table.skillsDir));
+  } catch (e) {
+    return fail(file, `${file}: ${(e as Error).message}`, raw, env);
+  }
+  if (cacheFile) {
+    try {
+      fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
+      writeAtomic(cacheFile, JSON.stringify(table));
+    } catch {
+      /* a cache we cannot write only costs speed */
+    }
+  }
+  return { ok: true, file, compiled };
+}
+
+function readCache(file: string): Table | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8")) as Table;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Fail mode comes from the broken table if it says so, else $SKILLGATE_FAIL_MODE, else open. */
+function fail(file: string, error: string, raw: unknown, env: NodeJS.ProcessEnv): TableLoad {
+  const fromTable = (raw as { failMode?: unknown } | undefined)?.failMode;
+  const mode = fromTable === "closed" || env.SKILLGATE_FAIL_MODE === "closed" ? "closed" : "open";
+  return { ok: false, error, file, failMode: mode };
+}

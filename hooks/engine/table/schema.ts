@@ -1,0 +1,87 @@
+// The documented shape of triggers.json, as zod. Loaded only when the table
+// changed since the last validated copy (see table/load.ts): zod is the
+// biggest module in the bundle and the hot path does not need it.
+import { z } from "zod";
+
+const id = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "use lowercase letters, digits and dashes");
+const nonEmpty = z.array(z.string().min(1)).min(1);
+
+const textTrigger = z
+  .strictObject({
+    words: nonEmpty.optional().describe("Whole words or short regex alternatives; word boundaries are Unicode-aware."),
+    pattern: z.string().min(1).optional().describe("A raw JavaScript regex (flags iu). Prefer `words`: \\b does not work for Cyrillic."),
+  })
+  .refine((t) => t.words || t.pattern, "give `words` or `pattern`");
+
+export const triggerSchema = z
+  .strictObject({
+    command: z
+      .strictObject({
+        name: z.string().min(1).describe("Program name, e.g. git (matched on the basename, after unwrapping sudo/env/bash -c...)."),
+        sub: nonEmpty.optional().describe("Subcommands, e.g. [\"commit\"] (git global options such as -C are skipped)."),
+        args: nonEmpty.optional().describe("Literal words; the row fires when any of them appears among the arguments."),
+      })
+      .optional(),
+    writes: nonEmpty.optional().describe("Globs of written paths; a glob without / matches the file name."),
+    subagent: nonEmpty.optional().describe("Subagent types of an Agent/Task call."),
+    prompt: textTrigger.optional().describe("The user's prompt."),
+    final: textTrigger.optional().describe("The final answer (Stop)."),
+  })
+  .refine((t) => Object.keys(t).length > 0, "a trigger needs at least one of command, writes, subagent, prompt, final");
+
+export const rowSchema = z
+  .strictObject({
+    id,
+    kind: z.enum(["gate", "block", "hint", "judgment"]),
+    skill: z.string().min(1).optional().describe("The skill this row is about (required except for block rows)."),
+    scope: z.enum(["main", "subagent", "all"]).optional().describe("Default: main for gate/hint, all for block."),
+    when: triggerSchema,
+    why: z.string().optional(),
+  })
+  .refine((r) => r.kind === "block" || r.skill, { message: "gate, hint and judgment rows name a skill", path: ["skill"] })
+  .refine((r) => r.kind !== "hint" || !r.when.final, { message: "a hint cannot fire on the final answer (it would restart the turn)", path: ["when", "final"] });
+
+export const tableSchema = z.strictObject({
+  $schema: z.string().optional(),
+  version: z.literal(1),
+  skillsDir: z.string().default("skills"),
+  failMode: z.enum(["open", "closed"]).default("open"),
+  rows: z.array(rowSchema).min(1),
+});
+
+export type TableInput = z.input<typeof tableSchema>;
+
+/** Validate parsed JSON; the error names the row id and the field. */
+export function validateTable(raw: unknown, file: string): { ok: true; table: z.output<typeof tableSchema> } | { ok: false; error: string } {
+  const r = tableSchema.safeParse(raw);
+  if (r.success) {
+    const dup = firstDuplicate(r.data.rows.map((x) => x.id));
+    if (dup) return { ok: false, error: `${file}: row "${dup}" is defined twice (ids must be unique)` };
+    return { ok: true, table: r.data };
+  }
+  const rows = (raw as { rows?: { id?: unknown }[] } | null)?.rows;
+  const issues = r.error.issues.slice(0, 5).map((issue) => {
+    const [head, index, ...rest] = issue.path;
+    const where =
+      head === "rows" && typeof index === "number"
+        ? `row ${typeof rows?.[index]?.id === "string" ? `"${rows[index]!.id}"` : `#${index + 1}`}${rest.length ? `, field ${rest.join(".")}` : ""}`
+        : issue.path.length
+          ? `field ${issue.path.join(".")}`
+          : "top level";
+    return `${file}: ${where}: ${issue.message}`;
+  });
+  return { ok: false, error: issues.join("\n") };
+}
+
+function firstDuplicate(xs: string[]): string | undefined {
+  const seen = new Set<string>();
+  for (const x of xs) {
+    if (seen.has(x)) return x;
+    seen.add(x);
+  }
+  return undefined;
+}
+
+export function tableJsonSchema(): unknown {
+  return z.toJSONSchema(tableSchema, { io: "input" });
+}
