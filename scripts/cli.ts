@@ -43,6 +43,21 @@ const VERBS: Record<string, Verb> = {
     usage: "skillgate demo",
     run: async (args, root) => (await import("./demo.js")).demoMain(args, root),
   },
+  install: {
+    summary: "add skillgate's hooks to a Claude Code settings.json (keeps everything else; backup first)",
+    usage: "skillgate install [--project DIR | --user] [--runtime bun|node] [--dry-run]",
+    run: async (args, root) => (await import("./install.js")).installMain(args, root),
+  },
+  uninstall: {
+    summary: "remove exactly the hooks skillgate install added",
+    usage: "skillgate uninstall [--project DIR | --user] [--dry-run]",
+    run: async (args, root) => (await import("./install.js")).uninstallMain(args, root),
+  },
+  doctor: {
+    summary: "check the installed hooks, the hook command, the table and the state folder",
+    usage: "skillgate doctor [--project DIR | --user]",
+    run: async (args, root) => (await import("./install.js")).doctorMain(args, root),
+  },
   schema: {
     summary: "print the JSON Schema of triggers.json (--write updates triggers.schema.json)",
     usage: "skillgate schema [--write]",

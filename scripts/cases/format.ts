@@ -23,6 +23,8 @@ export interface StepExpect {
   matched?: string[];
   /** Text that must appear in the message the model gets. */
   says?: string;
+  /** Text that must appear in the message only the user sees (systemMessage). */
+  notice?: string;
 }
 
 export interface Case {

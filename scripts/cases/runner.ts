@@ -35,6 +35,8 @@ export interface Observed {
   verdict: StepExpect["verdict"];
   rows: string[];
   message: string;
+  /** systemMessage: what the user (not the model) is told. */
+  notice: string;
   matched: string[];
   state?: { loaded: string[]; hintsShown: string[]; compactions: number };
 }
@@ -51,7 +53,7 @@ export function observe(stdout: string, stderr: string): Observed {
   const rows = [...String(message).matchAll(/skillgate\[([^\]]+)\]/g)].flatMap((m) => m[1]!.split(","));
   const traceLine = stderr.split("\n").find((l) => l.startsWith("skillgate-trace "));
   const trace = traceLine ? JSON.parse(traceLine.slice("skillgate-trace ".length)) : undefined;
-  return { verdict, rows, message, matched: trace?.matched ?? [], state: trace?.state };
+  return { verdict, rows, message, notice: String(out.systemMessage ?? ""), matched: trace?.matched ?? [], state: trace?.state };
 }
 
 export interface CaseResult {
@@ -80,6 +82,7 @@ export async function runCase(c: Case, opts: { casesDir: string; table: string; 
       }
       if (e.matched && got.matched.join(",") !== e.matched.join(",")) failures.push(`${where}: expected matched [${e.matched}], got [${got.matched}]`);
       if (e.says && !got.message.includes(e.says)) failures.push(`${where}: message lacks "${e.says}": ${got.message.slice(0, 200)}`);
+      if (e.notice && !got.notice.includes(e.notice)) failures.push(`${where}: user notice lacks "${e.notice}": ${got.notice.slice(0, 200)}`);
     }
     if (c.expectState) {
       for (const [k, v] of Object.entries(c.expectState)) {

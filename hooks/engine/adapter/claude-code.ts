@@ -33,9 +33,12 @@ export function normalize(payload: unknown): Normalized {
     case "PostToolUseFailure":
       readTool(p, event);
       break;
-    case "UserPromptSubmit":
-      event.prompt = str(p.prompt) ?? "";
+    case "UserPromptSubmit": {
+      // A finished background subagent comes back as a "prompt" too; those are not the user's words.
+      const prompt = str(p.prompt) ?? "";
+      if (!prompt.startsWith("<task-notification>")) event.prompt = prompt;
       break;
+    }
     case "UserPromptExpansion": {
       // A slash command the user typed (`/commit`) puts the skill in context.
       const cmd = str(p.command_name);

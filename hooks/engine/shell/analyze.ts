@@ -94,17 +94,16 @@ function visitCommand(cmd: Command, source: string, piped: boolean, depth: numbe
   const u = unwrap(argv);
   const allVia = [...via, ...u.via];
   const text = source.slice(cmd.pos, cmd.end);
-  if (u.opaque) {
-    out.opaque.push({ reason: u.opaque, text: clip(text) });
-    return;
-  }
+  // Wrappers run too (`sudo`, `xargs`, `timeout`): a row may be about them.
+  recordWrappers(argv, u.via, via, out);
+  if (u.opaque) return markOpaque(u.opaque, text, out, true);
   // The program text handed to a shell or interpreter through stdin, if we can see it.
   const stdinText = heredocText(redirects);
 
   if (u.script) {
     const shell = basename(argv[0]!.text);
     record(u.argv, allVia, out);
-    if (u.script.dynamic) out.opaque.push({ reason: `${shell} runs a string computed at run time`, text: clip(text) });
+    if (u.script.dynamic) markOpaque(`${shell} runs a string computed at run time`, text, out);
     else analyzeScript(u.script.text, depth + 1, [...allVia, `${basename(u.argv[0]?.text ?? "sh")} -c`], out);
     return;
   }
@@ -116,9 +115,9 @@ function visitCommand(cmd: Command, source: string, piped: boolean, depth: numbe
     if (stdinText !== undefined) {
       if (SHELLS.has(name)) analyzeScript(stdinText.text, depth + 1, [...allVia, `${name} <<`], out);
       else pushWrites(inlineWrites(stdinText.text), name, out);
-      if (stdinText.dynamic && SHELLS.has(name)) out.opaque.push({ reason: `${name} runs a here-doc with run-time expansions`, text: clip(text) });
+      if (stdinText.dynamic && SHELLS.has(name)) markOpaque(`${name} runs a here-doc with run-time expansions`, text, out);
     } else if (piped) {
-      out.opaque.push({ reason: `${name} reads its program from a pipe`, text: clip(text) });
+      markOpaque(`${name} reads its program from a pipe`, text, out);
     }
     return;
   }
@@ -130,9 +129,30 @@ function visitCommand(cmd: Command, source: string, piped: boolean, depth: numbe
   if (allVia.includes("xargs") && isWriter(name)) out.writes.push({ path: "<stdin>", dynamic: true, by: name });
 }
 
+/** What we cannot see may run anything and write anything. */
+function markOpaque(reason: string, text: string, out: ShellAnalysis, unknownProgram = false): void {
+  out.opaque.push({ reason, text: clip(text) });
+  if (unknownProgram) out.commands.push({ name: "<dynamic>", argv: [text], dynamic: [true], verb: -1, via: [] });
+  out.writes.push({ path: "<dynamic>", dynamic: true, by: "opaque command" });
+}
+
+/** One entry per wrapper peeled off argv, each with the words from itself on. */
+function recordWrappers(argv: Arg[], wrappers: string[], via: string[], out: ShellAnalysis): void {
+  let from = 0;
+  for (const [i, w] of wrappers.entries()) {
+    while (from < argv.length && basename(argv[from]!.text) !== w) from++;
+    record(argv.slice(from), [...via, ...wrappers.slice(0, i)], out);
+    from++;
+  }
+}
+
+/** `[` is the test builtin: it runs nothing and no row is about it. */
+const NOT_PROGRAMS = new Set(["[", "[["]);
+
 function record(argv: Arg[], via: string[], out: ShellAnalysis): void {
   if (argv.length === 0) return;
   const name = basename(argv[0]!.text);
+  if (NOT_PROGRAMS.has(name)) return;
   out.commands.push({
     name,
     argv: argv.map((a) => a.text),
@@ -153,7 +173,7 @@ function visitFind(args: Arg[], via: string[], depth: number, out: ShellAnalysis
       const inner = args.slice(i + 1, j);
       if (inner.length > 0) {
         const u = unwrap(inner);
-        if (u.opaque) out.opaque.push({ reason: u.opaque, text: inner.map((a) => a.text).join(" ") });
+        if (u.opaque) markOpaque(u.opaque, inner.map((a) => a.text).join(" "), out, true);
         else if (u.script) analyzeScript(u.script.text, depth + 1, [...via, "find -exec"], out);
         else if (u.argv.length > 0) {
           record(u.argv, [...via, "find -exec", ...u.via], out);
@@ -167,7 +187,11 @@ function visitFind(args: Arg[], via: string[], depth: number, out: ShellAnalysis
 }
 
 function pushWrites(paths: PathArg[], by: string, out: ShellAnalysis): void {
-  for (const p of paths) if (p.dynamic || isRealFile(p.path)) out.writes.push({ ...p, by });
+  for (const p of paths) {
+    // `tee >(gzip > out.gz)`: the process substitution is a pipe; its own redirect is recorded when walked.
+    if (p.dynamic && /^[<>]\(/.test(p.path)) continue;
+    if (p.dynamic || isRealFile(p.path)) out.writes.push({ ...p, by });
+  }
 }
 
 function redirectWrite(r: Redirection, by: string, out: ShellAnalysis): void {

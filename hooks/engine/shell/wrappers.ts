@@ -74,7 +74,12 @@ export function unwrap(argv: Arg[]): Unwrapped {
     const head = rest[0]!;
     if (head.dynamic) return { argv: rest, via, opaque: `the command name ${head.text} is computed at run time` };
     const name = basename(head.text);
-    if (name === "eval") return { argv: rest, via, opaque: "eval runs a string as code" };
+    // eval of literal strings is just a script; eval of anything computed is opaque.
+    if (name === "eval") {
+      const args = rest.slice(1);
+      if (args.some((a) => a.dynamic)) return { argv: rest, via, opaque: "eval runs a string computed at run time" };
+      return { argv: [head], via, script: { text: args.map((a) => a.text).join(" "), dynamic: false } };
+    }
     if (SHELLS.has(name)) return { ...shellInvocation(rest), via };
     if ((name === "source" || name === ".") && rest[1]?.dynamic) {
       return { argv: rest, via, opaque: `${name} runs a file named at run time` };

@@ -38,6 +38,19 @@ function textRegex(t: TextTrigger): RegExp {
   return new RegExp(parts.map((p) => `(?:${p})`).join("|"), "iu");
 }
 
+/**
+ * A glob without "/" matches the file name anywhere (`*_RU.md`); one with "/"
+ * matches the path relative to the project (`db/migrations/*.sql`). picomatch's
+ * own basename option breaks the second kind, so the two are split here.
+ */
+function globMatcher(globs: string[]): (p: string) => boolean {
+  const names = globs.filter((g) => !g.includes("/"));
+  const paths = globs.filter((g) => g.includes("/"));
+  const byName = names.length ? picomatch(names, { dot: true }) : undefined;
+  const byPath = paths.length ? picomatch(paths, { dot: true }) : undefined;
+  return (p) => (byName?.(p.slice(p.lastIndexOf("/") + 1)) ?? false) || (byPath?.(p) ?? false);
+}
+
 export function defaultScope(row: Row): Scope {
   return row.scope ?? (row.kind === "block" ? "all" : "main");
 }
@@ -58,7 +71,7 @@ export function compileTable(table: Table, skillsDir: string): CompiledTable {
       scope: defaultScope(row),
       prompt: w.prompt && (field("prompt", () => textRegex(w.prompt!)) as RegExp),
       final: w.final && (field("final", () => textRegex(w.final!)) as RegExp),
-      writes: w.writes && (field("writes", () => picomatch(w.writes!, { dot: true, basename: true })) as (p: string) => boolean),
+      writes: w.writes && (field("writes", () => globMatcher(w.writes!)) as (p: string) => boolean),
       subagent: w.subagent && new Set(w.subagent),
     };
   });
