@@ -1,13 +1,15 @@
 // Bundle the hook and the CLI with esbuild. Plain JS so `npm ci` (prepare)
 // can run it before anything else is built. zod sits in its own chunk: the
 // hook loads it only when triggers.json changed.
+// The bundle is built beside dist/ and swapped in, so a hook or test running
+// during a rebuild never sees a half-written dist/.
 import { build } from "esbuild";
-import { rmSync } from "node:fs";
+import { renameSync, rmSync } from "node:fs";
 
-rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
+const tmp = `dist.tmp-${process.pid}`;
 await build({
   entryPoints: { hook: "hooks/skillgate.ts", cli: "scripts/cli.ts" },
-  outdir: "dist",
+  outdir: tmp,
   outExtension: { ".js": ".mjs" },
   bundle: true,
   splitting: true,
@@ -15,7 +17,14 @@ await build({
   platform: "node",
   target: "node20",
   chunkNames: "chunks/[name]-[hash]",
-  minify: false,
-  sourcemap: false,
+  minify: true,
   logLevel: "warning",
 });
+const old = `dist.old-${process.pid}`;
+try {
+  renameSync("dist", old);
+} catch {
+  /* first build */
+}
+renameSync(tmp, "dist");
+rmSync(old, { recursive: true, force: true });

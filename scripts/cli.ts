@@ -58,6 +58,11 @@ const VERBS: Record<string, Verb> = {
     usage: "skillgate doctor [--project DIR | --user]",
     run: async (args, root) => (await import("./install.js")).doctorMain(args, root),
   },
+  measure: {
+    summary: "count, from Claude Code transcripts, how often each row had an occasion and how often its skill was loaded",
+    usage: "skillgate measure [--projects DIR] [--since 7d] [--table FILE] [--json] [--save] [--compare FILE] [--svg FILE]",
+    run: async (args, root) => (await import("./measure/main.js")).measureMain(args, root),
+  },
   schema: {
     summary: "print the JSON Schema of triggers.json (--write updates triggers.schema.json)",
     usage: "skillgate schema [--write]",

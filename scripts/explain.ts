@@ -4,7 +4,7 @@ import { quote } from "shell-quote";
 import { flags } from "./cli.js";
 import { compiledTable, tableFileOf } from "./table-file.js";
 import { decide } from "../hooks/engine/decide.js";
-import { factsOf } from "../hooks/engine/match.js";
+import { factsOf } from "../hooks/engine/shell-facts.js";
 import { emptyState, type Event } from "../hooks/engine/types.js";
 
 export function explainCommand(command: string, table: Awaited<ReturnType<typeof compiledTable>>, loaded: string[] = []) {

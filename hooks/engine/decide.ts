@@ -3,7 +3,8 @@
 import path from "node:path";
 import type { Decision, Event, Hit, SessionState } from "./types.js";
 import type { CompiledTable } from "./table/compile.js";
-import { matchRows, skillName, type Facts } from "./match.js";
+import { matchRows, skillName } from "./match.js";
+import type { Facts } from "./facts.js";
 
 export interface Outcome {
   decision: Decision;

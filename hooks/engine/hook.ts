@@ -50,24 +50,28 @@ async function run(input: string, h: HookEnv): Promise<HookResult> {
   if (!n.ok) return n.ignored ? { stdout: "", stderr: "" } : failure(`skillgate: ${n.error}`, false, undefined);
   const event = n.event;
 
-  const stateDir = stateDirOf(h);
-  const table = await loadTable(resolveTableFile(h.env, h.packageRoot), stateDir, h.env);
-  if (!table.ok) return failure(`skillgate: trigger table unusable, ${table.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${table.error}`, table.failMode === "closed", event);
+  // The shell parser and the glob engine are the biggest modules: load them
+  // only for a Bash call about to run / for an event that writes paths.
+  const facts = event.kind === "PreToolUse" && event.command !== undefined ? (await import("./shell-facts.js")).factsOf(event) : undefined;
+  const writes = event.kind === "PreToolUse" && ((facts?.writes.length ?? 0) > 0 || (event.writes?.length ?? 0) > 0);
 
+  const stateDir = stateDirOf(h);
+  const table = await loadTable(resolveTableFile(h.env, h.packageRoot), stateDir, h.env, { globs: writes });
+  if (!table.ok) return failure(`skillgate: trigger table unusable, ${table.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${table.error}`, table.failMode === "closed", event);
   const notices: string[] = [];
   let outcome;
   if (!isSafeSessionId(event.sessionId)) {
     // Never let a hostile id become a path; decide from empty state, store nothing.
     notices.push(`skillgate: session id ${JSON.stringify(event.sessionId.slice(0, 40))} is not a safe file name; state is not kept for it`);
-    outcome = decide(event, table.compiled, emptyState());
+    outcome = decide(event, table.compiled, emptyState(), facts);
   } else {
     const store = new StateStore(stateDir);
     const current = store.read(event.sessionId);
-    outcome = decide(event, table.compiled, current.state);
+    outcome = decide(event, table.compiled, current.state, facts);
     if (outcome.state !== current.state) {
       // Decide again under the lock on fresh state, so parallel hooks of one session lose nothing.
       let locked = outcome;
-      const saved = store.update(event.sessionId, (fresh) => (locked = decide(event, table.compiled, fresh)).state);
+      const saved = store.update(event.sessionId, (fresh) => (locked = decide(event, table.compiled, fresh, facts)).state);
       outcome = locked;
       if (saved.warning) notices.push(saved.warning);
     } else if (current.warning) notices.push(current.warning);

@@ -1,30 +1,9 @@
 // Which rows does this event touch? Pure: no state, no I/O.
 // The hook, `explain`, the case runner, the mutation tester and `measure`
 // all come through here.
-import path from "node:path";
 import type { Event, Hit } from "./types.js";
-import type { CompiledRow, CompiledTable } from "./table/compile.js";
-import { analyzeCommand, type ShellAnalysis } from "./shell/analyze.js";
-
-/** Everything a row can be matched against, computed once per event. */
-export interface Facts {
-  analysis?: ShellAnalysis;
-  /** Written paths, relative to cwd when inside it. */
-  writes: string[];
-}
-
-export function factsOf(event: Event): Facts {
-  const analysis = event.command !== undefined ? analyzeCommand(event.command) : undefined;
-  const raw = [...(event.writes ?? []), ...(analysis?.writes.filter((w) => !w.dynamic).map((w) => w.path) ?? [])];
-  return { analysis, writes: raw.map((p) => relativeTo(event.cwd, p)) };
-}
-
-function relativeTo(cwd: string, p: string): string {
-  if (!cwd) return p;
-  const abs = path.resolve(cwd, p);
-  const rel = path.relative(cwd, abs);
-  return rel.startsWith("..") || path.isAbsolute(rel) ? abs : rel;
-}
+import type { CompiledRow, CompiledTable, TextMatcher } from "./table/compile.js";
+import { toolFacts, type Facts } from "./facts.js";
 
 /** `plugin:skill` and `skill` name the same skill. */
 export function skillName(name: string): string {
@@ -34,8 +13,9 @@ export function skillName(name: string): string {
 
 /** Rows whose trigger matches, judgment rows included (they document; decide() ignores them). */
 export function matchRows(event: Event, table: CompiledTable, facts?: Facts): Hit[] {
-  // Only tool calls about to run need the (comparatively costly) shell analysis.
-  facts ??= event.kind === "PreToolUse" ? factsOf(event) : { writes: [] };
+  // Bash events must come with their shell analysis (facts.ts / shell-facts.ts):
+  // the parser is only loaded for them, and matching without it would miss rows.
+  facts ??= toolFacts(event);
   const hits: Hit[] = [];
   for (const cr of table.rows) {
     if (!inScope(cr, event)) continue;
@@ -65,10 +45,10 @@ function matchRow(cr: CompiledRow, event: Event, facts: Facts): Hit | undefined 
   }
 }
 
-function matchText(re: RegExp | undefined, text: string | undefined, row: CompiledRow["row"], what: string): Hit | undefined {
-  if (!re || text === undefined) return undefined;
-  const m = re.exec(text);
-  return m ? { row, detail: `${what} contains "${m[0]}"` } : undefined;
+function matchText(find: TextMatcher | undefined, text: string | undefined, row: CompiledRow["row"], what: string): Hit | undefined {
+  if (!find || text === undefined) return undefined;
+  const m = find(text);
+  return m !== undefined ? { row, detail: `${what} contains "${m}"` } : undefined;
 }
 
 function matchCommand(cr: CompiledRow, facts: Facts): Hit | undefined {

@@ -5,13 +5,28 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { runHook, MAX_EVENT_BYTES } from "./hook.js";
 
-export async function readStdin(limit = MAX_EVENT_BYTES + 1): Promise<string> {
+/**
+ * Read all of stdin with plain read(2) calls: creating process.stdin (a
+ * stream) costs more start-up time than the rest of the hook. Past the cap we
+ * keep reading, so the writer never blocks, but stop storing.
+ */
+export function readStdin(limit = MAX_EVENT_BYTES + 1): string {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
-    // Keep reading past the cap (so the writer never blocks) but stop storing.
-    if (size < limit) chunks.push(chunk);
-    size += chunk.length;
+  const buf = Buffer.allocUnsafe(65536);
+  for (;;) {
+    let n: number;
+    try {
+      n = fs.readSync(0, buf, 0, buf.length, null);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "EAGAIN") continue; // non-blocking stdin: try again
+      if (code === "EOF") break;
+      throw e;
+    }
+    if (n === 0) break;
+    if (size < limit) chunks.push(Buffer.from(buf.subarray(0, n)));
+    size += n;
   }
   return Buffer.concat(chunks).toString("utf8");
 }
@@ -26,7 +41,7 @@ export function findPackageRoot(from = path.dirname(fileURLToPath(import.meta.ur
 
 export async function hookMain(): Promise<void> {
   try {
-    const input = await readStdin();
+    const input = readStdin();
     const { stdout, stderr } = await runHook(input, { env: process.env, packageRoot: findPackageRoot() });
     if (stderr) process.stderr.write(stderr);
     if (stdout) process.stdout.write(stdout + "\n");

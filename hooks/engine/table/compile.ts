@@ -1,13 +1,17 @@
 // A validated table → matchers ready to run (regexes built, globs compiled).
 // Cheap enough to do on every hook start; the expensive part (zod) is not here.
-import picomatch from "picomatch";
+import type picomatchType from "picomatch";
 import type { Row, Scope, Table, TextTrigger } from "../types.js";
+
+/** Finds a trigger in a text; returns the matched words or undefined. */
+export type TextMatcher = (text: string) => string | undefined;
+export type GlobEngine = typeof picomatchType;
 
 export interface CompiledRow {
   row: Row;
   scope: Scope;
-  prompt?: RegExp;
-  final?: RegExp;
+  prompt?: TextMatcher;
+  final?: TextMatcher;
   writes?: (path: string) => boolean;
   subagent?: Set<string>;
 }
@@ -19,23 +23,45 @@ export interface CompiledTable {
   rows: CompiledRow[];
 }
 
-/** Letters, digits and marks of any script: what a "word" is made of. */
-const WORD_CHAR = "[\\p{L}\\p{N}\\p{M}_]";
-
 /**
- * Whole-word regex that works for Cyrillic: JavaScript's \b only knows ASCII
- * letters, so «лог» would match inside «логин». Lookarounds on Unicode
- * classes give real word boundaries.
+ * Is this character part of a word? Letters of any cased script (Latin,
+ * Cyrillic, Greek...), digits, underscore, combining marks. Checked in code
+ * rather than with \p{L} in a regex: V8 needs ~4 ms to build each \p{L}
+ * class, paid on every hook start.
  */
-export function wordsRegex(words: string[]): RegExp {
-  return new RegExp(`(?<!${WORD_CHAR})(?:${words.join("|")})(?!${WORD_CHAR})`, "iu");
+export function isWordChar(ch: string | undefined): boolean {
+  if (ch === undefined || ch === "") return false;
+  const c = ch.charCodeAt(0);
+  if ((c >= 48 && c <= 57) || c === 95) return true;
+  if (c >= 0x300 && c <= 0x36f) return true;
+  return ch.toLowerCase() !== ch.toUpperCase();
 }
 
-function textRegex(t: TextTrigger): RegExp {
-  const parts: string[] = [];
-  if (t.words) parts.push(wordsRegex(t.words).source);
-  if (t.pattern) parts.push(t.pattern);
-  return new RegExp(parts.map((p) => `(?:${p})`).join("|"), "iu");
+/**
+ * Whole words that work for Cyrillic: JavaScript's \b only knows ASCII
+ * letters, so «лог» would match inside «логин». Each match is accepted only
+ * when the characters around it are not word characters.
+ */
+export function wordsMatcher(words: string[]): TextMatcher {
+  // One regex per word: with a single alternation, «стенд» would win at a
+  // position and hide «стенда» after the boundary check rejected it.
+  const res = words.map((w) => new RegExp(w, "giu"));
+  return (text) => {
+    for (const re of res) {
+      re.lastIndex = 0;
+      for (let m = re.exec(text); m; m = re.exec(text)) {
+        if (m[0] !== "" && !isWordChar(text[m.index - 1]) && !isWordChar(text[m.index + m[0].length])) return m[0];
+        re.lastIndex = m.index + 1;
+      }
+    }
+    return undefined;
+  };
+}
+
+function textMatcher(t: TextTrigger): TextMatcher {
+  const byWords = t.words ? wordsMatcher(t.words) : undefined;
+  const byPattern = t.pattern ? new RegExp(t.pattern, "iu") : undefined;
+  return (text) => byWords?.(text) ?? byPattern?.exec(text)?.[0];
 }
 
 /**
@@ -43,7 +69,7 @@ function textRegex(t: TextTrigger): RegExp {
  * matches the path relative to the project (`db/migrations/*.sql`). picomatch's
  * own basename option breaks the second kind, so the two are split here.
  */
-function globMatcher(globs: string[]): (p: string) => boolean {
+function globMatcher(picomatch: GlobEngine, globs: string[]): (p: string) => boolean {
   const names = globs.filter((g) => !g.includes("/"));
   const paths = globs.filter((g) => g.includes("/"));
   const byName = names.length ? picomatch(names, { dot: true }) : undefined;
@@ -55,8 +81,16 @@ export function defaultScope(row: Row): Scope {
   return row.scope ?? (row.kind === "block" ? "all" : "main");
 }
 
-/** Throws an Error naming the row and field when a regex or glob is invalid. */
-export function compileTable(table: Table, skillsDir: string): CompiledTable {
+const globsNotLoaded = (): boolean => {
+  throw new Error("write globs were not compiled: pass the glob engine to compileTable");
+};
+
+/**
+ * Throws an Error naming the row and field when a regex or glob is invalid.
+ * `glob` (picomatch) is optional so that the hook loads it only for events
+ * that write paths; without it, write matchers throw if ever called.
+ */
+export function compileTable(table: Table, skillsDir: string, glob?: GlobEngine): CompiledTable {
   const rows = table.rows.map((row): CompiledRow => {
     const field = (name: string, build: () => unknown) => {
       try {
@@ -69,9 +103,9 @@ export function compileTable(table: Table, skillsDir: string): CompiledTable {
     return {
       row,
       scope: defaultScope(row),
-      prompt: w.prompt && (field("prompt", () => textRegex(w.prompt!)) as RegExp),
-      final: w.final && (field("final", () => textRegex(w.final!)) as RegExp),
-      writes: w.writes && (field("writes", () => globMatcher(w.writes!)) as (p: string) => boolean),
+      prompt: w.prompt && (field("prompt", () => textMatcher(w.prompt!)) as TextMatcher),
+      final: w.final && (field("final", () => textMatcher(w.final!)) as TextMatcher),
+      writes: w.writes && (glob ? (field("writes", () => globMatcher(glob, w.writes!)) as (p: string) => boolean) : globsNotLoaded),
       subagent: w.subagent && new Set(w.subagent),
     };
   });

@@ -4,7 +4,6 @@
 // ordinary hook run parses one small JSON file and never loads zod.
 import fs from "node:fs";
 import path from "node:path";
-import { createHash } from "node:crypto";
 import type { Table } from "../types.js";
 import { compileTable, type CompiledTable } from "./compile.js";
 import { writeAtomic } from "../state/store.js";
@@ -26,21 +25,27 @@ export function resolveTableFile(env: NodeJS.ProcessEnv, packageRoot: string): s
   return path.join(packageRoot, "triggers.json");
 }
 
-export async function loadTable(file: string, cacheDir: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<TableLoad> {
+export interface LoadOptions {
+  /** Compile write globs (loads picomatch). The hook skips it for events that write nothing. */
+  globs?: boolean;
+}
+
+export async function loadTable(file: string, cacheDir: string | undefined, env: NodeJS.ProcessEnv = process.env, opts: LoadOptions = {}): Promise<TableLoad> {
+  const glob = opts.globs === false ? undefined : (await import("picomatch")).default;
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (e) {
     return fail(file, `cannot read the trigger table ${file}: ${(e as Error).message}`, undefined, env);
   }
-  const hash = createHash("sha1").update(text).digest("hex").slice(0, 16);
+  const hash = contentHash(text);
   const cacheFile = cacheDir ? path.join(cacheDir, `.table-${hash}.json`) : undefined;
   const skillsBase = path.dirname(file);
 
   const cached = cacheFile ? readCache(cacheFile) : undefined;
   if (cached) {
     try {
-      return { ok: true, file, compiled: compileTable(cached, path.resolve(skillsBase, cached.skillsDir)) };
+      return { ok: true, file, compiled: compileTable(cached, path.resolve(skillsBase, cached.skillsDir), glob) };
     } catch {
       /* fall through to full validation */
     }
@@ -58,7 +63,8 @@ export async function loadTable(file: string, cacheDir: string | undefined, env:
   const table = v.table as Table;
   let compiled: CompiledTable;
   try {
-    compiled = compileTable(table, path.resolve(skillsBase, table.skillsDir));
+    // Validation compiles every glob, so a bad one is reported even when this event writes nothing.
+    compiled = compileTable(table, path.resolve(skillsBase, table.skillsDir), glob ?? (await import("picomatch")).default);
   } catch (e) {
     return fail(file, `${file}: ${(e as Error).message}`, raw, env);
   }
@@ -86,4 +92,19 @@ function fail(file: string, error: string, raw: unknown, env: NodeJS.ProcessEnv)
   const fromTable = (raw as { failMode?: unknown } | undefined)?.failMode;
   const mode = fromTable === "closed" || env.SKILLGATE_FAIL_MODE === "closed" ? "closed" : "open";
   return { ok: false, error, file, failMode: mode };
+}
+
+/**
+ * 64-bit FNV-1a of the table text (two 32-bit lanes) plus its length: enough
+ * to notice an edited table, and cheaper at start-up than loading node:crypto.
+ */
+export function contentHash(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return `${(a >>> 0).toString(16)}${(b >>> 0).toString(16)}-${text.length}`;
 }

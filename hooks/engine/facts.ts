@@ -1,0 +1,28 @@
+// What a tool call does, in the terms rows match on: the programs a Bash
+// command runs and the paths the call writes. The shell analysis lives in
+// shell-facts.ts so that events without a Bash command never load the parser.
+import path from "node:path";
+import type { Event } from "./types.js";
+import type { ShellAnalysis } from "./shell/analyze.js";
+
+export interface Facts {
+  analysis?: ShellAnalysis;
+  /** Written paths, relative to cwd when inside it. */
+  writes: string[];
+}
+
+/** Facts of an event without a Bash command (Write/Edit paths, or nothing). */
+export function toolFacts(event: Event, analysis?: ShellAnalysis): Facts {
+  if (event.command !== undefined && !analysis && event.kind === "PreToolUse") {
+    throw new Error("a Bash event needs its shell analysis: use shellFacts() from shell-facts.ts");
+  }
+  const raw = [...(event.writes ?? []), ...(analysis?.writes.filter((w) => !w.dynamic).map((w) => w.path) ?? [])];
+  return { analysis, writes: raw.map((p) => relativeTo(event.cwd, p)) };
+}
+
+function relativeTo(cwd: string, p: string): string {
+  if (!cwd) return p;
+  const abs = path.resolve(cwd, p);
+  const rel = path.relative(cwd, abs);
+  return rel.startsWith("..") || path.isAbsolute(rel) ? abs : rel;
+}
