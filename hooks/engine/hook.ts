@@ -71,9 +71,14 @@ async function run(input: string, h: HookEnv): Promise<HookResult> {
     if (outcome.state !== current.state) {
       // Decide again under the lock on fresh state, so parallel hooks of one session lose nothing.
       let locked = outcome;
-      const saved = store.update(event.sessionId, (fresh) => (locked = decide(event, table.compiled, fresh, facts)).state);
+      try {
+        const saved = store.update(event.sessionId, (fresh) => (locked = decide(event, table.compiled, fresh, facts)).state);
+        if (saved.warning) notices.push(saved.warning);
+      } catch (e) {
+        // Decide from what we read, but say that this event's state change was not saved.
+        notices.push(`skillgate: session state not saved (${(e as Error).message})`);
+      }
       outcome = locked;
-      if (saved.warning) notices.push(saved.warning);
     } else if (current.warning) notices.push(current.warning);
   }
 

@@ -3,9 +3,11 @@
 // included), peel wrappers, recurse into `bash -c` strings. Anything the walk
 // cannot see through is reported as opaque: never silently "no match".
 import { parse, forEachChild, type Command, type SyntaxNode, type Redirection, type ParsedScript } from "unbash";
+import path from "node:path";
 import { evalWord } from "./words.js";
-import { unwrap, basename, verbIndex, INTERPRETERS, SHELLS, type Arg } from "./wrappers.js";
-import { writesOf, isWriter, isRealFile, inlineWrites, type PathArg } from "./writes.js";
+import { unwrap, basename, clip, verbIndex, gitAliasVerb, INTERPRETERS, SHELLS, type Arg } from "./wrappers.js";
+import { writesOf, isRealFile, inlineWrites, type PathArg } from "./writes.js";
+import { readsOf } from "./reads.js";
 
 export interface ShellCommand {
   /** Program name (basename of argv[0]). */
@@ -24,6 +26,11 @@ export interface ShellWrite extends PathArg {
   by: string;
 }
 
+/** A path the command only reads (never a reason to gate; shown by `explain`). */
+export interface ShellRead extends PathArg {
+  by: string;
+}
+
 export interface Opaque {
   reason: string;
   text: string;
@@ -32,6 +39,8 @@ export interface Opaque {
 export interface ShellAnalysis {
   commands: ShellCommand[];
   writes: ShellWrite[];
+  /** Paths only read: a path also written is in `writes` only. */
+  reads: ShellRead[];
   opaque: Opaque[];
 }
 
@@ -39,22 +48,51 @@ export interface ShellAnalysis {
 export const MAX_COMMAND_BYTES = 1_048_576;
 /** `bash -c "bash -c '...'"` nesting we follow before giving up (opaque). */
 export const MAX_SCRIPT_DEPTH = 16;
+/**
+ * Every `$( )`, `<( )` and `bash -c` string is parsed again on its own, so
+ * `$($($(...)))` costs depth × length. Past this many characters parsed again
+ * the rest is opaque: the time stays linear in the input, whatever its shape.
+ */
+export const MAX_REPARSE_BYTES = 1_048_576;
 
-export function analyzeCommand(source: string): ShellAnalysis {
-  const out: ShellAnalysis = { commands: [], writes: [], opaque: [] };
-  if (source.length > MAX_COMMAND_BYTES) {
-    out.opaque.push({ reason: `the command is longer than ${MAX_COMMAND_BYTES} characters`, text: source.slice(0, 80) });
-    return out;
-  }
-  analyzeScript(source, 0, [], out);
-  return out;
+interface Work extends ShellAnalysis {
+  /** Characters parsed a second time so far (see MAX_REPARSE_BYTES). */
+  reparsed: number;
 }
 
-function analyzeScript(source: string, depth: number, via: string[], out: ShellAnalysis): void {
+export function analyzeCommand(source: string): ShellAnalysis {
+  const work: Work = { commands: [], writes: [], reads: [], opaque: [], reparsed: 0 };
+  if (source.length > MAX_COMMAND_BYTES) {
+    work.opaque.push({ reason: `the command is longer than ${MAX_COMMAND_BYTES} characters`, text: clip(source) });
+    markUnknownEffects(work);
+    return finish(work);
+  }
+  analyzeScript(source, 0, [], work);
+  return finish(work);
+}
+
+function finish({ reparsed: _, ...out }: Work): ShellAnalysis {
+  const written = new Set(out.writes.filter((w) => !w.dynamic).map((w) => w.path));
+  return { ...out, reads: out.reads.filter((r) => r.dynamic || !written.has(r.path)) };
+}
+
+/** Charge a nested parse to the budget; false (and opaque once) when it is spent. */
+function reparse(length: number, text: string, out: Work): boolean {
+  out.reparsed += length;
+  if (out.reparsed <= MAX_REPARSE_BYTES) return true;
+  if (!out.opaque.some((o) => o.reason.startsWith("nested"))) {
+    out.opaque.push({ reason: `nested substitutions and shell strings exceed ${MAX_REPARSE_BYTES} characters to re-read`, text: clip(text) });
+    markUnknownEffects(out);
+  }
+  return false;
+}
+
+function analyzeScript(source: string, depth: number, via: string[], out: Work): void {
   if (depth > MAX_SCRIPT_DEPTH) {
     out.opaque.push({ reason: "shell strings nested too deep to follow", text: clip(source) });
-    return;
+    return markUnknownEffects(out);
   }
+  if (depth > 0 && !reparse(source.length, source, out)) return;
   let script: ParsedScript;
   try {
     script = parse(source);
@@ -69,14 +107,17 @@ function analyzeScript(source: string, depth: number, via: string[], out: ShellA
 }
 
 /** Iterative walk (no recursion limit to hit on deeply nested input). */
-function walk(root: SyntaxNode, source: string, depth: number, via: string[], out: ShellAnalysis): void {
+function walk(root: SyntaxNode, source: string, depth: number, via: string[], out: Work): void {
   const piped = new Set<SyntaxNode>();
   const stack: SyntaxNode[] = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (node.type === "Pipeline") node.commands.slice(1).forEach((c) => piped.add(c));
     if (node.type === "Command") visitCommand(node, source, piped.has(node), depth, via, out);
-    if (node.type === "Redirected") for (const r of node.redirects) redirectWrite(r, "redirect", out);
+    if (node.type === "Redirected") for (const r of node.redirects) redirectEffect(r, "redirect", out);
+    // unbash parses a substitution's body when first asked for it: charge it first.
+    const nested = node.type === "CommandExpansion" || node.type === "ProcessSubstitution" || node.type === "ArithmeticCommandExpansion";
+    if (nested && !reparse(node.text.length, node.text, out)) continue;
     // Children go on the stack in reverse so commands come out in source order.
     const children: SyntaxNode[] = [];
     forEachChild(node, (child) => children.push(child));
@@ -84,11 +125,11 @@ function walk(root: SyntaxNode, source: string, depth: number, via: string[], ou
   }
 }
 
-function visitCommand(cmd: Command, source: string, piped: boolean, depth: number, via: string[], out: ShellAnalysis): void {
+function visitCommand(cmd: Command, source: string, piped: boolean, depth: number, via: string[], out: Work): void {
   const words = [cmd.name, ...cmd.suffix].filter((w): w is NonNullable<typeof w> => !!w && w.type === "Word");
   const argv: Arg[] = words.map((w) => evalWord(w as Parameters<typeof evalWord>[0]));
   const redirects = [...cmd.prefix, ...cmd.suffix].filter((r): r is Redirection => r.type === "Redirect" || r.type === "HereDoc" || r.type === "HereString");
-  for (const r of redirects) redirectWrite(r, argv[0]?.text ?? "redirect", out);
+  for (const r of redirects) redirectEffect(r, clip(argv[0]?.text ?? "redirect", 40), out);
   if (argv.length === 0) return; // assignments and redirects only
 
   const u = unwrap(argv);
@@ -125,15 +166,18 @@ function visitCommand(cmd: Command, source: string, piped: boolean, depth: numbe
   const args = u.argv.slice(1);
   if (name === "find") return visitFind(args, allVia, depth, out);
   pushWrites(writesOf(name, args, inlineProgram(name, args)), name, out);
-  // `ls | xargs rm`: the paths come from stdin.
-  if (allVia.includes("xargs") && isWriter(name)) out.writes.push({ path: "<stdin>", dynamic: true, by: name });
+  pushReads(readsOf(name, args), name, out);
 }
 
 /** What we cannot see may run anything and write anything. */
 function markOpaque(reason: string, text: string, out: ShellAnalysis, unknownProgram = false): void {
   out.opaque.push({ reason, text: clip(text) });
-  if (unknownProgram) out.commands.push({ name: "<dynamic>", argv: [text], dynamic: [true], verb: -1, via: [] });
-  out.writes.push({ path: "<dynamic>", dynamic: true, by: "opaque command" });
+  if (unknownProgram) out.commands.push({ name: "<dynamic>", argv: [clip(text)], dynamic: [true], verb: -1, via: [] });
+  markUnknownEffects(out);
+}
+
+function markUnknownEffects(out: ShellAnalysis): void {
+  if (!out.writes.some((w) => w.by === "opaque command")) out.writes.push({ path: "<dynamic>", dynamic: true, by: "opaque command" });
 }
 
 /** One entry per wrapper peeled off argv, each with the words from itself on. */
@@ -153,24 +197,33 @@ function record(argv: Arg[], via: string[], out: ShellAnalysis): void {
   if (argv.length === 0) return;
   const name = basename(argv[0]!.text);
   if (NOT_PROGRAMS.has(name)) return;
-  out.commands.push({
-    name,
-    argv: argv.map((a) => a.text),
-    dynamic: argv.map((a) => a.dynamic),
-    verb: verbIndex(name, argv),
-    via,
-  });
+  const verb = verbIndex(name, argv);
+  const dynamic = argv.map((a) => a.dynamic);
+  if (name === "git" && gitAliasVerb(argv, verb)) dynamic[verb] = true;
+  out.commands.push({ name, argv: argv.map((a) => a.text), dynamic, verb, via });
 }
 
-/** `find . -exec rm {} +` runs rm; `-delete` removes what it finds. */
-function visitFind(args: Arg[], via: string[], depth: number, out: ShellAnalysis): void {
+/** Tests that select files by name; `find . -name '*_RU.md' -delete` deletes exactly those. */
+const FIND_NAME = new Set(["-name", "-iname"]);
+const FIND_PATH = new Set(["-path", "-ipath", "-wholename", "-iwholename"]);
+
+/**
+ * `find . -exec rm {} +` runs rm; `-delete` removes what it finds. What it
+ * finds is spelled as a glob from the start folders and the -name / -path
+ * tests (`docs/**\/*_RU.md`), so write rows still see the file names.
+ */
+function visitFind(args: Arg[], via: string[], depth: number, out: Work): void {
+  const found = findPatterns(args);
+  const foundWrites = (p: PathArg): PathArg[] =>
+    p.path.includes("{}") ? (found.length ? found.map((f) => ({ path: f, dynamic: false })) : [{ path: "{}", dynamic: true }]) : [p];
   for (let i = 0; i < args.length; i++) {
     const t = args[i]!.text;
-    if (t === "-delete") out.writes.push({ path: "<found>", dynamic: true, by: "find -delete" });
+    if (t === "-delete") pushWrites(found.length ? found.map((f) => ({ path: f, dynamic: false })) : [{ path: "<found>", dynamic: true }], "find -delete", out);
     if (t === "-exec" || t === "-execdir" || t === "-ok" || t === "-okdir") {
       let j = i + 1;
       while (j < args.length && args[j]!.text !== ";" && args[j]!.text !== "+") j++;
-      const inner = args.slice(i + 1, j);
+      // `{}` stands for each path found: known only at run time.
+      const inner = args.slice(i + 1, j).map((a) => (a.text.includes("{}") ? { ...a, dynamic: true } : a));
       if (inner.length > 0) {
         const u = unwrap(inner);
         if (u.opaque) markOpaque(u.opaque, inner.map((a) => a.text).join(" "), out, true);
@@ -178,12 +231,28 @@ function visitFind(args: Arg[], via: string[], depth: number, out: ShellAnalysis
         else if (u.argv.length > 0) {
           record(u.argv, [...via, "find -exec", ...u.via], out);
           const name = basename(u.argv[0]!.text);
-          pushWrites(writesOf(name, u.argv.slice(1)), name, out);
+          pushWrites(writesOf(name, u.argv.slice(1)).flatMap(foundWrites), name, out);
+          pushReads(readsOf(name, u.argv.slice(1)).flatMap(foundWrites), name, out);
         }
       }
       i = j;
     }
   }
+}
+
+/** The files find selects, as globs; empty when it cannot be told (no name test, or a negated one). */
+function findPatterns(args: Arg[]): string[] {
+  const firstTest = args.findIndex((a) => /^[-(!]/.test(a.text));
+  const starts = (firstTest < 0 ? args : args.slice(0, firstTest)).map((a) => a.text);
+  const patterns: string[] = [];
+  for (let i = firstTest; i >= 0 && i < args.length - 1; i++) {
+    const t = args[i]!.text;
+    const negated = i > 0 && (args[i - 1]!.text === "!" || args[i - 1]!.text === "-not");
+    if (args[i + 1]!.dynamic || (negated && (FIND_NAME.has(t) || FIND_PATH.has(t)))) return [];
+    if (FIND_NAME.has(t)) patterns.push(...(starts.length ? starts : ["."]).map((s) => path.posix.join(s, "**", args[i + 1]!.text)));
+    if (FIND_PATH.has(t)) patterns.push(path.posix.normalize(args[i + 1]!.text));
+  }
+  return patterns;
 }
 
 function pushWrites(paths: PathArg[], by: string, out: ShellAnalysis): void {
@@ -194,15 +263,23 @@ function pushWrites(paths: PathArg[], by: string, out: ShellAnalysis): void {
   }
 }
 
-function redirectWrite(r: Redirection, by: string, out: ShellAnalysis): void {
+function pushReads(paths: PathArg[], by: string, out: ShellAnalysis): void {
+  for (const p of paths) {
+    if (p.dynamic && /^[<>]\(/.test(p.path)) continue;
+    if (p.path === "-" && !p.dynamic) continue; // stdin
+    if (p.dynamic || isRealFile(p.path)) out.reads.push({ ...p, by });
+  }
+}
+
+function redirectEffect(r: Redirection, by: string, out: ShellAnalysis): void {
   if (r.type !== "Redirect" || !r.target) return;
   const op = r.operator;
-  if (op === "<" || op === "<&") return;
+  if (op === "<&") return;
   const target = evalWord(r.target);
+  if (op === "<") return pushReads([target], `< (${by})`, out);
   // `2>&1`, `>&-`: fd duplication, not a file.
   if (op === ">&" && !target.dynamic && /^(\d+|-)$/.test(target.text)) return;
-  if (!target.dynamic && !isRealFile(target.text)) return;
-  out.writes.push({ path: target.text, dynamic: target.dynamic, by: `${op} (${by})` });
+  pushWrites([target], `${op} (${by})`, out);
 }
 
 function heredocText(redirects: Redirection[]): Arg | undefined {
@@ -226,6 +303,3 @@ function inlineProgram(name: string, args: Arg[]): string | undefined {
   return i >= 0 ? args[i + 1]?.text : undefined;
 }
 
-function clip(s: string): string {
-  return s.length > 120 ? s.slice(0, 117) + "..." : s;
-}

@@ -28,6 +28,14 @@ export function basename(p: string): string {
   return i < 0 ? p : p.slice(i + 1);
 }
 
+/** Cut long text for messages: a 1 MB word must not end up in every reason. */
+export function clip(s: string, max = 120): string {
+  return s.length > max ? s.slice(0, max - 3) + "..." : s;
+}
+
+/** What xargs appends to the command line: words read from stdin at run time. */
+export const STDIN_ARGS: Arg = { text: "<stdin>", dynamic: true };
+
 /**
  * Option spec of a wrapper: options that take a separate value, and whether the
  * first non-option word is consumed before the program (timeout's DURATION).
@@ -72,7 +80,7 @@ export function unwrap(argv: Arg[]): Unwrapped {
   let rest = argv;
   for (let guard = 0; guard < MAX_UNWRAP && rest.length > 0; guard++) {
     const head = rest[0]!;
-    if (head.dynamic) return { argv: rest, via, opaque: `the command name ${head.text} is computed at run time` };
+    if (head.dynamic) return { argv: rest, via, opaque: `the command name ${clip(head.text, 60)} is computed at run time` };
     const name = basename(head.text);
     // eval of literal strings is just a script; eval of anything computed is opaque.
     if (name === "eval") {
@@ -81,6 +89,15 @@ export function unwrap(argv: Arg[]): Unwrapped {
       return { argv: [head], via, script: { text: args.map((a) => a.text).join(" "), dynamic: false } };
     }
     if (SHELLS.has(name)) return { ...shellInvocation(rest), via };
+    // `alias g=git` makes a later `g commit` run git, where aliases are expanded.
+    if (name === "alias" && rest.slice(1).some((a) => a.text.includes("="))) {
+      return { argv: rest, via, opaque: "alias renames a command" };
+    }
+    // `script -qc 'git commit' /dev/null` runs its string through a shell (for a tty).
+    if (name === "script") {
+      const c = rest.findIndex((a) => /^-[A-Za-z]*c$/.test(a.text) || a.text === "--command");
+      if (c > 0 && rest[c + 1]) return { argv: [head], via, script: rest[c + 1]! };
+    }
     if ((name === "source" || name === ".") && rest[1]?.dynamic) {
       return { argv: rest, via, opaque: `${name} runs a file named at run time` };
     }
@@ -95,7 +112,7 @@ export function unwrap(argv: Arg[]): Unwrapped {
     if (inner === null) return { argv: [], via: [...via, name] };
     via.push(name);
     // xargs with no program runs echo; nothing else to see.
-    rest = inner;
+    rest = name === "xargs" ? xargsArgs(rest.slice(1, rest.length - inner.length), inner) : inner;
   }
   return { argv: rest, via };
 }
@@ -118,6 +135,25 @@ function skipOptions(argv: Arg[], spec: WrapperSpec): Arg[] | null {
   return argv.slice(i);
 }
 
+/**
+ * The words xargs really runs: with -I/-i/--replace the replace string in a
+ * word is filled in at run time; without it, words from stdin are appended
+ * (`echo commit | xargs git` runs `git commit`).
+ */
+function xargsArgs(options: Arg[], inner: Arg[]): Arg[] {
+  if (inner.length === 0) return inner;
+  let replace: string | undefined;
+  for (const [i, o] of options.entries()) {
+    if (o.text === "-I") replace = options[i + 1]?.text;
+    else if (o.text.startsWith("-I")) replace = o.text.slice(2);
+    else if (o.text === "-i" || o.text === "--replace") replace = "{}";
+    else if (o.text.startsWith("-i")) replace = o.text.slice(2);
+    else if (o.text.startsWith("--replace=")) replace = o.text.slice("--replace=".length);
+  }
+  if (!replace) return [...inner, STDIN_ARGS];
+  return inner.map((a) => (a.text.includes(replace!) ? { ...a, dynamic: true } : a));
+}
+
 /** `bash -lc 'cmd'`, `sh script.sh`, or `bash` reading stdin. */
 function shellInvocation(argv: Arg[]): Omit<Unwrapped, "via"> {
   for (let i = 1; i < argv.length; i++) {
@@ -126,7 +162,8 @@ function shellInvocation(argv: Arg[]): Omit<Unwrapped, "via"> {
     if (t === "-o" || t === "+o" || t === "-O" || t === "+O" || t === "--rcfile" || t === "--init-file") { i++; continue; }
     if (/^-[A-Za-z]*c[A-Za-z]*$/.test(t)) {
       const script = argv[i + 1];
-      return script ? { argv: [argv[0]!], script } : { argv: [argv[0]!] };
+      // `xargs sh -c`: the program is whatever xargs reads.
+      return script ? { argv: [argv[0]!], script } : { argv: [argv[0]!], opaque: `${basename(argv[0]!.text)} -c gets its program at run time` };
     }
     if (t === "-s") return { argv: [argv[0]!], readsProgramFromStdin: true };
     if (t.startsWith("-") || t.startsWith("+")) continue;
@@ -138,6 +175,12 @@ function shellInvocation(argv: Arg[]): Omit<Unwrapped, "via"> {
 
 /** Git's global options before the subcommand (`git -C repo -c a=b commit`). */
 const GIT_VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path"]);
+
+/** `git -c alias.ci=commit ci`: the subcommand is a name defined on the spot. */
+export function gitAliasVerb(argv: Arg[], verb: number): boolean {
+  const word = argv[verb]?.text;
+  return argv.some((a, i) => i < verb && a.text.startsWith(`alias.${word}=`));
+}
 
 /** Index of the subcommand word (`commit` in `git -C x commit`), or -1. */
 export function verbIndex(name: string, argv: Arg[]): number {

@@ -82,12 +82,19 @@ export function writeAtomic(file: string, text: string): void {
   fs.renameSync(tmp, file);
 }
 
-/** A lock older than this is left over by a killed process. */
-const STALE_MS = 5_000;
-/** Longest we wait for a live lock before treating it as stale. */
-const MAX_WAIT_MS = 3_000;
+/** Longest we wait for the lock; then the update is dropped and the user told (never a stolen live lock). */
+const MAX_WAIT_MS = 10_000;
+/** A lock file with no readable pid older than this was left by a process killed while creating it. */
+const EMPTY_LOCK_STALE_MS = 2_000;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
+export class LockTimeout extends Error {}
+
+/**
+ * An exclusive lock file holding the owner's pid. A lock whose owner is dead
+ * is taken over; a live owner is waited for (sleeping, backing off to 16 ms),
+ * however slow the machine, up to MAX_WAIT_MS.
+ */
 function acquireLock(lock: string): () => void {
   const started = Date.now();
   let pause = 1;
@@ -100,20 +107,58 @@ function acquireLock(lock: string): () => void {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
     }
-    if (isStale(lock) || Date.now() - started > MAX_WAIT_MS) {
-      fs.rmSync(lock, { force: true });
-      continue;
-    }
-    // Sleep without spinning the CPU; back off up to 16 ms.
+    if (takeOverIfStale(lock)) continue;
+    if (Date.now() - started > MAX_WAIT_MS) throw new LockTimeout(`state lock ${lock} held by a live process for over ${MAX_WAIT_MS} ms`);
     Atomics.wait(sleeper, 0, 0, pause);
     pause = Math.min(pause * 2, 16);
   }
 }
 
-function isStale(lock: string): boolean {
+/** Remove a lock left by a dead process. Rename first, so two waiters never both remove a fresh lock. */
+function takeOverIfStale(lock: string): boolean {
+  const owner = readOwner(lock);
+  if (owner === "gone") return true;
+  if (typeof owner === "number" ? isAlive(owner) : !olderThan(lock, EMPTY_LOCK_STALE_MS)) return false;
+  const aside = `${lock}.${process.pid}.stale`;
   try {
-    return Date.now() - fs.statSync(lock).mtimeMs > STALE_MS;
+    fs.renameSync(lock, aside);
   } catch {
-    return false; // gone already: retry at once
+    return true; // someone else moved it: just retry
+  }
+  // If what we moved is not the dead owner's lock, a new owner got in between: give it back.
+  if (readOwner(aside) !== owner) {
+    try {
+      fs.linkSync(aside, lock);
+    } catch {
+      /* a third process holds the lock now; the moved one's owner will find its lock gone on release, harmlessly */
+    }
+  }
+  fs.rmSync(aside, { force: true });
+  return true;
+}
+
+function readOwner(lock: string): number | "gone" | "unknown" {
+  try {
+    const pid = Number.parseInt(fs.readFileSync(lock, "utf8"), 10);
+    return Number.isFinite(pid) && pid > 0 ? pid : "unknown";
+  } catch {
+    return "gone";
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function olderThan(file: string, ms: number): boolean {
+  try {
+    return Date.now() - fs.statSync(file).mtimeMs > ms;
+  } catch {
+    return false;
   }
 }

@@ -1,0 +1,70 @@
+// Session state: unsafe ids never become paths, corrupt files are kept aside,
+// and parallel hook processes of one session lose no update.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { isSafeSessionId, StateStore } from "../hooks/engine/state/store.ts";
+import { defaultTable, hookBundle, casesDir } from "./helpers.ts";
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "sg-state-"));
+
+test("session ids that are not safe file names are rejected", () => {
+  for (const bad of ["../x", "a/b", "..", "", "a\u0000b", "x".repeat(129), ".hidden", "a b"]) assert.equal(isSafeSessionId(bad), false, JSON.stringify(bad));
+  assert.equal(isSafeSessionId("b5cc2829-727d-4e5e-8388-e2c758f4060c"), true);
+  assert.throws(() => new StateStore(tmp()).file("../../etc/passwd"), /unsafe session id/);
+});
+
+test("a corrupt state file is moved aside and the session continues empty, with a warning", () => {
+  const dir = tmp();
+  fs.writeFileSync(path.join(dir, "s1.json"), '{"version":1,"loaded":["commit"');
+  const store = new StateStore(dir);
+  const r = store.read("s1");
+  assert.deepEqual(r.state.loaded, []);
+  assert.match(r.warning!, /unreadable; moved to .*s1\.json\.corrupt-/);
+  assert.equal(fs.readdirSync(dir).filter((f) => f.includes(".corrupt-")).length, 1, "the broken file is kept for inspection");
+});
+
+test("state files are created 0600 in a 0700 folder", () => {
+  const dir = path.join(tmp(), "state");
+  new StateStore(dir).update("s2", (s) => ({ ...s, loaded: ["commit"] }));
+  assert.equal(fs.statSync(dir).mode & 0o777, 0o700);
+  assert.equal(fs.statSync(path.join(dir, "s2.json")).mode & 0o777, 0o600);
+});
+
+function runHook(payload: object, env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [hookBundle], { env, stdio: ["pipe", "ignore", "ignore"] });
+    child.on("error", reject);
+    child.on("close", (code) => resolve(code ?? -1));
+    child.stdin.end(JSON.stringify(payload));
+  });
+}
+
+test("64 hook processes of one session started at once lose no update", async () => {
+  const dir = tmp();
+  const env = { ...process.env, SKILLGATE_STATE: dir, SKILLGATE_TABLE: defaultTable };
+  const fx = (n: string) => JSON.parse(fs.readFileSync(path.join(casesDir, "fixtures", `${n}.json`), "utf8"));
+  const session = "parallel-session";
+  const skills = Array.from({ length: 32 }, (_, i) => `skill-${i}`);
+  const jobs: Promise<number>[] = [];
+  for (let i = 0; i < 64; i++) {
+    // Half load a distinct skill; the rest are gates and hints that also write state.
+    const payload =
+      i % 2 === 0
+        ? { ...fx("post-tool-use-skill"), session_id: session, tool_input: { skill: skills[i / 2] } }
+        : i % 4 === 1
+          ? { ...fx("pre-tool-use-bash"), session_id: session }
+          : { ...fx("user-prompt-submit"), session_id: session, prompt: `логи ${i}` };
+    jobs.push(runHook(payload, env));
+  }
+  const codes = await Promise.all(jobs);
+  assert.deepEqual([...new Set(codes)], [0]);
+  const state = JSON.parse(fs.readFileSync(path.join(dir, `${session}.json`), "utf8"));
+  assert.deepEqual([...state.loaded].sort(), [...skills].sort(), "every load survived");
+  assert.equal(state.denials["commit-gate"], 16, "every denial was counted");
+  assert.deepEqual(state.hintsShown, ["logs-hint"]);
+  assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith(".lock") || f.endsWith(".tmp")), [], "no lock or temp file left behind");
+});

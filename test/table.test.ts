@@ -1,0 +1,106 @@
+// The table: zod errors name the row and the field; globs and words behave;
+// the shipped JSON Schema matches the zod schema; lint catches broken skills.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { validateTable } from "../hooks/engine/table/schema.ts";
+import { loadTable } from "../hooks/engine/table/load.ts";
+import { wordsMatcher } from "../hooks/engine/table/compile.ts";
+import { lintProject } from "../scripts/lint.ts";
+import { defaultTable, root } from "./helpers.ts";
+
+const base = () => JSON.parse(fs.readFileSync(defaultTable, "utf8"));
+
+test("a wrong kind names the row id and the field", () => {
+  const t = base();
+  t.rows[3].kind = "gaet";
+  const r = validateTable(t, "triggers.json");
+  assert.equal(r.ok, false);
+  assert.match((r as { error: string }).error, /triggers\.json: row "paired-docs-write", field kind:/);
+});
+
+test("a gate without a skill, an unknown field and a duplicate id are each reported", () => {
+  const t = base();
+  delete t.rows[0].skill;
+  assert.match((validateTable(t, "t.json") as { error: string }).error, /row "commit-gate", field skill/);
+  const u = base();
+  u.rows[1].when.command.nmae = "git";
+  assert.match((validateTable(u, "t.json") as { error: string }).error, /row "push-head-block", field when\.command/);
+  const d = base();
+  d.rows.push({ ...d.rows[0] });
+  assert.match((validateTable(d, "t.json") as { error: string }).error, /row "commit-gate" is defined twice/);
+});
+
+test("an invalid regex is reported with its row and field, not thrown", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-table-"));
+  const t = base();
+  t.rows[6].when.prompt.words = ["(unclosed"];
+  fs.writeFileSync(path.join(dir, "t.json"), JSON.stringify(t));
+  const r = await loadTable(path.join(dir, "t.json"), undefined);
+  assert.equal(r.ok, false);
+  assert.match((r as { error: string }).error, /row "logs-hint", field when\.prompt/);
+});
+
+test("a table that is not JSON says so and keeps the fail mode from the environment", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-table-"));
+  fs.writeFileSync(path.join(dir, "t.json"), "{ rows: [");
+  const r = await loadTable(path.join(dir, "t.json"), undefined, { SKILLGATE_FAIL_MODE: "closed" });
+  assert.equal(r.ok, false);
+  assert.match((r as { error: string }).error, /is not valid JSON/);
+  assert.equal((r as { failMode: string }).failMode, "closed");
+});
+
+test("the validated table is cached by content: an edit is revalidated", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-cache-"));
+  const file = path.join(dir, "t.json");
+  fs.writeFileSync(file, JSON.stringify({ ...base(), skillsDir: path.join(root, "skills") }));
+  assert.equal((await loadTable(file, dir)).ok, true);
+  assert.equal(fs.readdirSync(dir).filter((f) => f.startsWith(".table-")).length, 1);
+  const broken = base();
+  broken.rows[0].kind = "nope";
+  fs.writeFileSync(file, JSON.stringify(broken));
+  assert.equal((await loadTable(file, dir)).ok, false, "a cached copy of the old table must not hide the broken edit");
+});
+
+test("whole words are Unicode-aware: «лог» is not inside «логин», «стенда» is found after «стенд» fails", () => {
+  const m = wordsMatcher(["лог", "logs?"]);
+  assert.equal(m("почини логин"), undefined);
+  assert.equal(m("смотри лог"), "лог");
+  assert.equal(m("Лог упал"), "Лог");
+  assert.equal(m("the catalogs"), undefined);
+  assert.equal(m("see logs."), "logs");
+  assert.equal(wordsMatcher(["стенд", "стенда"])("логи со стенда"), "стенда");
+});
+
+test("triggers.schema.json is the JSON Schema generated from the zod schema", async () => {
+  const { schemaText } = await import("../scripts/schema.ts");
+  assert.equal(fs.readFileSync(path.join(root, "triggers.schema.json"), "utf8"), schemaText());
+});
+
+test("lint passes on the shipped table and skills", async () => {
+  const r = await lintProject(defaultTable);
+  assert.deepEqual(r.errors, []);
+  assert.equal(Object.keys(r.cores).length, 13);
+  for (const [skill, size] of Object.entries(r.cores)) assert.ok(size <= 3072, `${skill} core is ${size} bytes`);
+});
+
+test("lint reports an oversized core, a missing chapter, a skill without a row and a row without a skill", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-lint-"));
+  fs.cpSync(path.join(root, "skills"), path.join(dir, "skills"), { recursive: true });
+  fs.appendFileSync(path.join(dir, "skills/logs/SKILL.md"), "x".repeat(3000));
+  fs.appendFileSync(path.join(dir, "skills/commit/SKILL.md"), "\n- [chapters/gone.md](chapters/gone.md)\n");
+  fs.mkdirSync(path.join(dir, "skills/orphan"));
+  fs.writeFileSync(path.join(dir, "skills/orphan/SKILL.md"), "---\nname: orphan\n---\n");
+  const t = base();
+  delete t.$schema;
+  t.rows.push({ id: "ghost-hint", kind: "hint", skill: "ghost", when: { prompt: { words: ["boo"] } } });
+  fs.writeFileSync(path.join(dir, "triggers.json"), JSON.stringify(t));
+  const r = await lintProject(path.join(dir, "triggers.json"));
+  const all = r.errors.join("\n");
+  assert.match(all, /logs\/SKILL\.md: \d+ bytes, over the 3072-byte core limit/);
+  assert.match(all, /lists chapter chapters\/gone\.md which does not exist/);
+  assert.match(all, /no row of .* names skill "orphan"/);
+  assert.match(all, /row "ghost-hint", field skill: no skill "ghost"/);
+});
