@@ -87,7 +87,8 @@ function refusalLine(table: CompiledTable, h: Hit): string {
 }
 
 export function howToLoad(table: CompiledTable, skill: string): string {
-  return `call the Skill tool with skill "${skill}" (or Read ${path.join(table.skillsDir, skill, "SKILL.md")} in full)`;
+  const name = table.pluginNamespace ? `${table.pluginNamespace}:${skill}` : skill;
+  return `call the Skill tool with skill "${name}" (or Read ${path.join(table.skillsDir, skill, "SKILL.md")} in full)`;
 }
 
 /** Hints: one line per skill, once per session, not for a skill already loaded. */

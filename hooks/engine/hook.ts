@@ -24,8 +24,18 @@ export interface HookResult {
   stderr: string;
 }
 
+/** $SKILLGATE_STATE, else the plugin's data folder (survives plugin updates), else skillgate's state/. */
 export function stateDirOf(h: HookEnv): string {
-  return h.env.SKILLGATE_STATE ? path.resolve(h.env.SKILLGATE_STATE) : path.join(h.packageRoot, "state");
+  if (h.env.SKILLGATE_STATE) return path.resolve(h.env.SKILLGATE_STATE);
+  if (h.env.CLAUDE_PLUGIN_DATA) return path.join(h.env.CLAUDE_PLUGIN_DATA, "state");
+  return path.join(h.packageRoot, "state");
+}
+
+/** Running as a Claude Code plugin with the plugin's own skills: they are named `skillgate:<skill>`. */
+function pluginNamespace(h: HookEnv, tableFile: string): string | undefined {
+  const pluginRoot = h.env.CLAUDE_PLUGIN_ROOT;
+  if (!pluginRoot || path.resolve(pluginRoot) !== h.packageRoot) return undefined;
+  return path.dirname(tableFile) === h.packageRoot ? "skillgate" : undefined;
 }
 
 export async function runHook(input: string, h: HookEnv): Promise<HookResult> {
@@ -56,8 +66,10 @@ async function run(input: string, h: HookEnv): Promise<HookResult> {
   const writes = event.kind === "PreToolUse" && ((facts?.writes.length ?? 0) > 0 || (event.writes?.length ?? 0) > 0);
 
   const stateDir = stateDirOf(h);
-  const table = await loadTable(resolveTableFile(h.env, h.packageRoot), stateDir, h.env, { globs: writes });
+  const tableFile = resolveTableFile(h.env, h.packageRoot);
+  const table = await loadTable(tableFile, stateDir, h.env, { globs: writes });
   if (!table.ok) return failure(`skillgate: trigger table unusable, ${table.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${table.error}`, table.failMode === "closed", event);
+  table.compiled.pluginNamespace = pluginNamespace(h, tableFile);
   const notices: string[] = [];
   let outcome;
   if (!isSafeSessionId(event.sessionId)) {

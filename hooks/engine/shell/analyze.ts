@@ -2,8 +2,7 @@
 // Parse with unbash, walk every node (substitutions, subshells, here-docs
 // included), peel wrappers, recurse into `bash -c` strings. Anything the walk
 // cannot see through is reported as opaque: never silently "no match".
-import { parse, forEachChild, type Command, type SyntaxNode, type Redirection, type ParsedScript } from "unbash";
-import path from "node:path";
+import { parse, forEachChild, type Assignment, type Command, type SyntaxNode, type Redirection, type ParsedScript } from "unbash";
 import { evalWord } from "./words.js";
 import { unwrap, basename, clip, verbIndex, gitAliasVerb, INTERPRETERS, SHELLS, type Arg } from "./wrappers.js";
 import { writesOf, isRealFile, inlineWrites, type PathArg } from "./writes.js";
@@ -126,8 +125,10 @@ function walk(root: SyntaxNode, source: string, depth: number, via: string[], ou
 }
 
 function visitCommand(cmd: Command, source: string, piped: boolean, depth: number, via: string[], out: Work): void {
-  const words = [cmd.name, ...cmd.suffix].filter((w): w is NonNullable<typeof w> => !!w && w.type === "Word");
-  const argv: Arg[] = words.map((w) => evalWord(w as Parameters<typeof evalWord>[0]));
+  // `alias g=git`, `export A=1`: unbash gives NAME=VALUE arguments as assignments; they are still argv.
+  const argv: Arg[] = [cmd.name, ...cmd.suffix].flatMap((w) =>
+    w?.type === "Word" ? [evalWord(w)] : w?.type === "Assignment" ? [assignmentArg(w)] : [],
+  );
   const redirects = [...cmd.prefix, ...cmd.suffix].filter((r): r is Redirection => r.type === "Redirect" || r.type === "HereDoc" || r.type === "HereString");
   for (const r of redirects) redirectEffect(r, clip(argv[0]?.text ?? "redirect", 40), out);
   if (argv.length === 0) return; // assignments and redirects only
@@ -142,7 +143,7 @@ function visitCommand(cmd: Command, source: string, piped: boolean, depth: numbe
   const stdinText = heredocText(redirects);
 
   if (u.script) {
-    const shell = basename(argv[0]!.text);
+    const shell = basename(u.argv[0]!.text);
     record(u.argv, allVia, out);
     if (u.script.dynamic) markOpaque(`${shell} runs a string computed at run time`, text, out);
     else analyzeScript(u.script.text, depth + 1, [...allVia, `${basename(u.argv[0]?.text ?? "sh")} -c`], out);
@@ -167,6 +168,14 @@ function visitCommand(cmd: Command, source: string, piped: boolean, depth: numbe
   if (name === "find") return visitFind(args, allVia, depth, out);
   pushWrites(writesOf(name, args, inlineProgram(name, args)), name, out);
   pushReads(readsOf(name, args), name, out);
+}
+
+function assignmentArg(a: Assignment): Arg {
+  if (a.value.type === "Word") {
+    const v = evalWord(a.value);
+    return { text: `${a.name}=${v.text}`, dynamic: v.dynamic };
+  }
+  return { text: a.text, dynamic: a.value.elements.some((e) => evalWord(e).dynamic) };
 }
 
 /** What we cannot see may run anything and write anything. */
@@ -203,26 +212,15 @@ function record(argv: Arg[], via: string[], out: ShellAnalysis): void {
   out.commands.push({ name, argv: argv.map((a) => a.text), dynamic, verb, via });
 }
 
-/** Tests that select files by name; `find . -name '*_RU.md' -delete` deletes exactly those. */
-const FIND_NAME = new Set(["-name", "-iname"]);
-const FIND_PATH = new Set(["-path", "-ipath", "-wholename", "-iwholename"]);
-
-/**
- * `find . -exec rm {} +` runs rm; `-delete` removes what it finds. What it
- * finds is spelled as a glob from the start folders and the -name / -path
- * tests (`docs/**\/*_RU.md`), so write rows still see the file names.
- */
+/** `find . -exec rm {} +` runs rm; `-delete` removes what it finds (known only at run time). */
 function visitFind(args: Arg[], via: string[], depth: number, out: Work): void {
-  const found = findPatterns(args);
-  const foundWrites = (p: PathArg): PathArg[] =>
-    p.path.includes("{}") ? (found.length ? found.map((f) => ({ path: f, dynamic: false })) : [{ path: "{}", dynamic: true }]) : [p];
   for (let i = 0; i < args.length; i++) {
     const t = args[i]!.text;
-    if (t === "-delete") pushWrites(found.length ? found.map((f) => ({ path: f, dynamic: false })) : [{ path: "<found>", dynamic: true }], "find -delete", out);
+    if (t === "-delete") out.writes.push({ path: "<found>", dynamic: true, by: "find -delete" });
     if (t === "-exec" || t === "-execdir" || t === "-ok" || t === "-okdir") {
       let j = i + 1;
       while (j < args.length && args[j]!.text !== ";" && args[j]!.text !== "+") j++;
-      // `{}` stands for each path found: known only at run time.
+      // `{}` stands for each path found: `find -name commit -exec git {} \;` is no literal subcommand.
       const inner = args.slice(i + 1, j).map((a) => (a.text.includes("{}") ? { ...a, dynamic: true } : a));
       if (inner.length > 0) {
         const u = unwrap(inner);
@@ -231,28 +229,13 @@ function visitFind(args: Arg[], via: string[], depth: number, out: Work): void {
         else if (u.argv.length > 0) {
           record(u.argv, [...via, "find -exec", ...u.via], out);
           const name = basename(u.argv[0]!.text);
-          pushWrites(writesOf(name, u.argv.slice(1)).flatMap(foundWrites), name, out);
-          pushReads(readsOf(name, u.argv.slice(1)).flatMap(foundWrites), name, out);
+          pushWrites(writesOf(name, u.argv.slice(1)), name, out);
+          pushReads(readsOf(name, u.argv.slice(1)), name, out);
         }
       }
       i = j;
     }
   }
-}
-
-/** The files find selects, as globs; empty when it cannot be told (no name test, or a negated one). */
-function findPatterns(args: Arg[]): string[] {
-  const firstTest = args.findIndex((a) => /^[-(!]/.test(a.text));
-  const starts = (firstTest < 0 ? args : args.slice(0, firstTest)).map((a) => a.text);
-  const patterns: string[] = [];
-  for (let i = firstTest; i >= 0 && i < args.length - 1; i++) {
-    const t = args[i]!.text;
-    const negated = i > 0 && (args[i - 1]!.text === "!" || args[i - 1]!.text === "-not");
-    if (args[i + 1]!.dynamic || (negated && (FIND_NAME.has(t) || FIND_PATH.has(t)))) return [];
-    if (FIND_NAME.has(t)) patterns.push(...(starts.length ? starts : ["."]).map((s) => path.posix.join(s, "**", args[i + 1]!.text)));
-    if (FIND_PATH.has(t)) patterns.push(path.posix.normalize(args[i + 1]!.text));
-  }
-  return patterns;
 }
 
 function pushWrites(paths: PathArg[], by: string, out: ShellAnalysis): void {
@@ -276,10 +259,11 @@ function redirectEffect(r: Redirection, by: string, out: ShellAnalysis): void {
   const op = r.operator;
   if (op === "<&") return;
   const target = evalWord(r.target);
-  if (op === "<") return pushReads([target], `< (${by})`, out);
+  const file = { path: target.text, dynamic: target.dynamic };
+  if (op === "<") return pushReads([file], `< (${by})`, out);
   // `2>&1`, `>&-`: fd duplication, not a file.
   if (op === ">&" && !target.dynamic && /^(\d+|-)$/.test(target.text)) return;
-  pushWrites([target], `${op} (${by})`, out);
+  pushWrites([file], `${op} (${by})`, out);
 }
 
 function heredocText(redirects: Redirection[]): Arg | undefined {

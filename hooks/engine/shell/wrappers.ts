@@ -174,7 +174,7 @@ function shellInvocation(argv: Arg[]): Omit<Unwrapped, "via"> {
 }
 
 /** Git's global options before the subcommand (`git -C repo -c a=b commit`). */
-const GIT_VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path"]);
+export const GIT_VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path"]);
 
 /** `git -c alias.ci=commit ci`: the subcommand is a name defined on the spot. */
 export function gitAliasVerb(argv: Arg[], verb: number): boolean {

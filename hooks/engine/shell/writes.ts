@@ -1,21 +1,22 @@
 // Which arguments of a program are paths it writes (creates, changes, moves
 // or deletes). Programs not listed here only read their arguments: cat, tail,
 // grep, `sed` without -i, diff, wc... never trigger a write row.
-import { basename, INTERPRETERS, SHELLS, type Arg } from "./wrappers.js";
+import { basename, INTERPRETERS, SHELLS, GIT_VALUED, type Arg } from "./wrappers.js";
 
 export interface PathArg {
   path: string;
   dynamic: boolean;
 }
 
-const NOT_A_FILE = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+|zero)$/;
+/** Devices and `-` (stdin/stdout) are not files anyone protects. */
+const NOT_A_FILE = /^(-|\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+|zero|u?random))$/;
 
 export function isRealFile(path: string): boolean {
   return !NOT_A_FILE.test(path);
 }
 
 /** Non-option operands, skipping the values of options that take one. */
-function operands(args: Arg[], valued: string[] = []): Arg[] {
+export function operands(args: Arg[], valued: string[] = []): Arg[] {
   const out: Arg[] = [];
   let endOfOptions = false;
   for (let i = 0; i < args.length; i++) {
@@ -28,25 +29,39 @@ function operands(args: Arg[], valued: string[] = []): Arg[] {
   return out;
 }
 
-/** Value of `--opt=V`, `--opt V`, `-o V` or `-oV`. */
-function optionValue(args: Arg[], short: string[], long: string[]): Arg | undefined {
+/** Value of `--opt=V`, `--opt V`, `-o V`, `-oV`, or a cluster ending in the letter (`-sSLo V`, `-qO-`). */
+export function optionValue(args: Arg[], short: string[], long: string[]): Arg | undefined {
   for (let i = 0; i < args.length; i++) {
     const t = args[i]!.text;
     if (short.includes(t) || long.includes(t)) return args[i + 1];
     for (const l of long) if (t.startsWith(l + "=")) return { text: t.slice(l.length + 1), dynamic: args[i]!.dynamic };
-    for (const s of short) if (t.startsWith(s) && t.length > s.length && !t.startsWith("--")) return { text: t.slice(s.length), dynamic: args[i]!.dynamic };
+    if (t.startsWith("--")) continue;
+    for (const s of short) {
+      const m = new RegExp(`^-[A-Za-z]*?${s.slice(1)}(.*)$`).exec(t);
+      if (m) return m[1] ? { text: m[1], dynamic: args[i]!.dynamic } : args[i + 1];
+    }
   }
   return undefined;
 }
-
-const last = (xs: Arg[]): Arg[] => (xs.length >= 2 ? [xs[xs.length - 1]!] : []);
 
 /** Does a short-option cluster such as `-Ei` or `-pi.bak` contain the letter? */
 function clusterHas(args: Arg[], letter: string): boolean {
   return args.some((a) => /^-[A-Za-z]+/.test(a.text) && !a.text.startsWith("--") && a.text.slice(1).split(/[^A-Za-z]/)[0]!.includes(letter));
 }
 
+const PATHLIKE = /(^|\/)[^/\s]+\.[A-Za-z0-9]{1,8}$/;
+
+/** The destination of `cp SRC... DEST` (mv, ln, install): `-t DIR` or the last operand, as written. */
+function destination(a: Arg[], valued: string[]): Arg[] {
+  const t = optionValue(a, ["-t"], ["--target-directory"]);
+  if (t) return [t];
+  const ops = operands(a, valued);
+  return ops.length >= 2 ? [ops[ops.length - 1]!] : [];
+}
+
 type Rule = (args: Arg[]) => Arg[];
+
+const CP_VALUED = ["-S", "--suffix", "-t", "--target-directory"];
 
 const RULES: Record<string, Rule> = {
   tee: (a) => operands(a),
@@ -60,16 +75,25 @@ const RULES: Record<string, Rule> = {
   chmod: (a) => operands(a).slice(1),
   chown: (a) => operands(a).slice(1),
   chgrp: (a) => operands(a).slice(1),
-  cp: (a) => target(a) ?? last(operands(a, ["-S", "--suffix"])),
-  install: (a) => (a.some((x) => x.text === "-d") ? operands(a, ["-m", "-o", "-g"]) : target(a) ?? last(operands(a, ["-m", "-o", "-g", "-S"]))),
+  cp: (a) => destination(a, CP_VALUED),
+  install: (a) => (a.some((x) => x.text === "-d") ? operands(a, ["-m", "-o", "-g"]) : destination(a, [...CP_VALUED, "-m", "-o", "-g"])),
   // mv changes both ends: the source disappears, the destination appears.
-  mv: (a) => { const t = target(a); const ops = operands(a, ["-S", "--suffix"]); return t ? [...t, ...ops] : ops.length >= 2 ? ops : []; },
-  ln: (a) => { const t = target(a); if (t) return t; const ops = operands(a, ["-S", "--suffix"]); return ops.length >= 2 ? last(ops) : ops.map((o) => ({ ...o, text: basename(o.text) })); },
-  rsync: (a) => last(operands(a, ["-e", "--rsh", "--exclude", "--include", "--filter", "-f"])),
+  mv: (a) => { const t = optionValue(a, ["-t"], ["--target-directory"]); const ops = operands(a, CP_VALUED); return t ? [t, ...ops] : ops.length >= 2 ? ops : []; },
+  // `ln -s TARGET` alone links TARGET's name into the current folder.
+  ln: (a) => { const ops = operands(a, CP_VALUED); return ops.length === 1 ? [{ ...ops[0]!, text: basename(ops[0]!.text) }] : destination(a, CP_VALUED); },
+  rsync: (a) => { const ops = operands(a, ["-e", "--rsh", "--exclude", "--include", "--filter", "-f"]); return ops.length >= 2 ? [ops[ops.length - 1]!] : []; },
   dd: (a) => a.filter((x) => x.text.startsWith("of=")).map((x) => ({ ...x, text: x.text.slice(3) })),
   sort: (a) => opt(optionValue(a, ["-o"], ["--output"])),
-  curl: (a) => opt(optionValue(a, ["-o"], ["--output"])),
+  // uniq INPUT OUTPUT
+  uniq: (a) => operands(a, ["-f", "-s", "-w"]).slice(1, 2),
+  curl: (a) => [...opt(optionValue(a, ["-o"], ["--output"])), ...curlRemoteNames(a)],
   wget: (a) => opt(optionValue(a, ["-O"], ["--output-document"])),
+  // patch ORIGFILE, or -o OUT, or (most often) the files named inside the patch.
+  patch: (a) => {
+    const o = optionValue(a, ["-o"], ["--output"]);
+    const ops = operands(a, ["-p", "-i", "-o", "-d", "-D", "-B", "-F", "-r", "-V", "-z", "--input", "--output", "--directory"]);
+    return o ? [o] : ops.length ? [ops[0]!] : [{ text: "<patched files>", dynamic: true }];
+  },
   sed: (a) => {
     if (!clusterHas(a, "i") && !a.some((x) => x.text.startsWith("--in-place"))) return [];
     const hasScriptOpt = a.some((x) => x.text === "-e" || x.text === "-f" || x.text.startsWith("--expression") || x.text.startsWith("--file"));
@@ -83,8 +107,34 @@ const RULES: Record<string, Rule> = {
     return hasProgram ? ops : ops.slice(1);
   },
   awk: (a) => (a.some((x, i) => x.text === "-i" && a[i + 1]?.text === "inplace") ? operands(a, ["-i", "-f", "-v", "-F"]).slice(1) : []),
+  // Line editors run on a file to change it.
+  ed: (a) => operands(a, ["-p", "--prompt"]),
+  vim: (a) => (a.some((x) => x.text === "-R") ? [] : operands(a, ["-c", "--cmd", "-S", "-s", "-u", "-U", "-i", "-T", "-w", "-W", "-t", "-q"]).filter((x) => !x.text.startsWith("+"))),
+  git: (a) => gitWrites(a),
 };
 RULES["gawk"] = RULES["awk"]!;
+RULES["ruby"] = RULES["perl"]!; // ruby -i -pe '...' FILE edits in place like perl
+for (const editor of ["ex", "vi", "nvim"]) RULES[editor] = RULES["vim"]!;
+
+/** `curl -O URL` saves under the URL's last path segment. */
+function curlRemoteNames(a: Arg[]): Arg[] {
+  if (!a.some((x) => x.text === "--remote-name" || x.text === "--remote-name-all" || /^-[A-Za-z]*O[A-Za-z]*$/.test(x.text))) return [];
+  return operands(a, ["-o", "--output", "-H", "-d", "-X", "-u", "-A", "-e", "-b", "-c", "-F", "-w", "--data", "--header"])
+    .filter((u) => /^[a-z]+:\/\//i.test(u.text) || u.dynamic)
+    .map((u) => ({ text: basename(u.text.replace(/[?#].*$/, "")), dynamic: u.dynamic }));
+}
+
+/** git subcommands that change files by name: rm, mv, restore, and checkout of paths after `--`. */
+function gitWrites(a: Arg[]): Arg[] {
+  let v = 0;
+  while (v < a.length && a[v]!.text.startsWith("-")) v += GIT_VALUED.has(a[v]!.text) ? 2 : 1;
+  const verb = a[v]?.text;
+  const rest = a.slice(v + 1);
+  if (verb === "rm" || verb === "mv") return operands(rest);
+  if (verb === "restore") return operands(rest, ["-s", "--source"]);
+  if (verb === "checkout") { const dd = rest.findIndex((x) => x.text === "--"); return dd >= 0 ? rest.slice(dd + 1) : []; }
+  return [];
+}
 
 function operandsAfterPerlProgram(a: Arg[]): Arg[] {
   const out: Arg[] = [];
@@ -97,17 +147,7 @@ function operandsAfterPerlProgram(a: Arg[]): Arg[] {
   return out;
 }
 
-function target(a: Arg[]): Arg[] | undefined {
-  const t = optionValue(a, ["-t"], ["--target-directory"]);
-  return t ? [t] : undefined;
-}
-
 const opt = (x: Arg | undefined): Arg[] => (x ? [x] : []);
-
-/** Programs known to write: used to mark `xargs rm` and `find -exec rm {}` as writing unknown paths. */
-export function isWriter(name: string): boolean {
-  return name in RULES;
-}
 
 /**
  * Paths the program writes. `inline` is the program text of `python -c`,
@@ -123,8 +163,6 @@ export function writesOf(name: string, args: Arg[], inline?: string): PathArg[] 
 
 const toPath = (a: Arg): PathArg => ({ path: a.text, dynamic: a.dynamic || a.text === "{}" });
 
-const PATHLIKE = /(^|\/)[^/\s]+\.[A-Za-z0-9]{1,8}$/;
-
 /**
  * "A script run on the path": `python fix.py notes_RU.md` may well rewrite
  * notes_RU.md, so file-like arguments after the script count as written.
@@ -136,21 +174,125 @@ function scriptArgs(name: string, args: Arg[]): PathArg[] {
   return after.filter((a) => a.dynamic || PATHLIKE.test(a.text)).map(toPath);
 }
 
-// An inline program counts as writing a path when the path is a string
-// literal handed to a write call. Anything cleverer is out of reach of a
-// static check and is documented as such.
-const INLINE_WRITE_PATTERNS = [
-  /open\(\s*(['"])([^'"]+)\1\s*,\s*(['"])[^'"]*[wax+][^'"]*\3/g, // python open('f','w')
-  /(?:writeFileSync|appendFileSync|writeFile|appendFile|createWriteStream|openSync)\(\s*(['"`])([^'"`]+)\1/g, // node fs
-  /Path\(\s*(['"])([^'"]+)\1\s*\)\.(?:write_text|write_bytes|open\()/g, // pathlib
-  /open\s*\(?\s*(?:my\s+)?\$?\w*\s*,\s*(['"])>>?\s*([^'"]+)\1/g, // perl open(FH, '>f')
-  /File\.(?:write|open)\(\s*(['"])([^'"]+)\1/g, // ruby
-];
+// ---------------------------------------------------------------------------
+// Inline programs (python -c, node -e, perl -e, ruby -e, php -r, here-docs fed
+// to an interpreter). A static check cannot run the program, so the rule is:
+//  1. a string literal handed as the path to a call that opens a file for
+//     writing or changes/removes it is written;
+//  2. when such a call gets a computed path (a variable, f-string, template,
+//     path.join...), every path-like string literal in the program counts as
+//     written, or `<dynamic>` when there is none.
+// Reading calls (open(f), readFileSync) write nothing.
+
+/** Which argument of a call is the written path; "open" decides from the mode. */
+type Target = "first" | "both" | "second" | "open" | "receiver";
+
+const CALLS: Record<string, Target> = {
+  // node fs: distinctive names, with or without `fs.`
+  writeFile: "first", writeFileSync: "first", appendFile: "first", appendFileSync: "first", createWriteStream: "first",
+  truncateSync: "first", rmSync: "first", unlinkSync: "first", rmdirSync: "first", mkdirSync: "first",
+  renameSync: "both", copyFileSync: "second", cpSync: "second", openSync: "open",
+  "fs.rm": "first", "fs.unlink": "first", "fs.truncate": "first", "fs.rmdir": "first", "fs.mkdir": "first",
+  "fs.rename": "both", "fs.copyFile": "second", "fs.cp": "second", "fs.open": "open",
+  // python
+  open: "open", "io.open": "open", "codecs.open": "open",
+  "os.remove": "first", "os.unlink": "first", "os.rmdir": "first", "os.removedirs": "first", "os.mkdir": "first", "os.makedirs": "first", "shutil.rmtree": "first",
+  "os.rename": "both", "os.replace": "both", "shutil.move": "both",
+  "shutil.copy": "second", "shutil.copy2": "second", "shutil.copyfile": "second", "shutil.copytree": "second",
+  write_text: "receiver", write_bytes: "receiver", touch: "receiver",
+  // ruby
+  "File.write": "first", "File.delete": "first", "File.unlink": "first", "File.open": "open", "File.rename": "both",
+  "FileUtils.rm": "first", "FileUtils.rm_f": "first", "FileUtils.rm_rf": "first", "FileUtils.touch": "first",
+  "FileUtils.mv": "both", "FileUtils.cp": "second",
+  // perl, php
+  unlink: "first", rename: "both", file_put_contents: "first", fopen: "open", copy: "second",
+};
+
+const CALL_SITE = /(?:\b(os|shutil|fs|fsp|promises|File|FileUtils|io|codecs)\s*\.\s*)?\b([A-Za-z_]\w*)\s*\(/g;
+const LITERAL = /^\s*(?:[rRbBuU]{0,2})(['"`])([^'"`]*)\1\s*$/;
+const ANY_LITERAL = /(?:\b[fFrRbBuU]{1,2})?(['"`])([^'"`\n]*)\1/g;
+
+/** The text of a string literal argument, interpolations left as written. */
+const literalText = (arg: string | undefined): string | undefined => (arg === undefined ? undefined : LITERAL.exec(arg)?.[2]);
+
+/** The value of a plain string literal; undefined for anything computed or interpolated ("$f", `${d}`, #{d}). */
+function literal(arg: string | undefined): string | undefined {
+  const t = literalText(arg);
+  return t !== undefined && !/\$[\w{]|#\{/.test(t) ? t : undefined;
+}
+
+const isPathLike = (s: string): boolean => s.length > 0 && s.length < 256 && !/\s/.test(s) && !/^[a-z]+:\/\//i.test(s) && (PATHLIKE.test(s) || s.includes("/"));
 
 export function inlineWrites(code: string): PathArg[] {
   const out: PathArg[] = [];
-  for (const re of INLINE_WRITE_PATTERNS) {
-    for (const m of code.matchAll(re)) out.push({ path: m[2]!, dynamic: false });
+  let computed = false;
+  for (const m of code.matchAll(CALL_SITE)) {
+    const qualifier = m[1] === "fsp" || m[1] === "promises" ? "fs" : m[1];
+    const target = (qualifier && CALLS[`${qualifier}.${m[2]}`]) || (!qualifier || qualifier === "fs" ? CALLS[m[2]!] : undefined);
+    if (!target) continue;
+    const args = callArgs(code, m.index! + m[0].length);
+    const paths = writtenArgs(target, args, code.slice(Math.max(0, m.index! - 300), m.index!));
+    for (const p of paths) {
+      if (p === undefined) continue; // no such argument: not a file call after all
+      const lit = literal(p);
+      if (lit !== undefined) out.push({ path: lit, dynamic: false });
+      else computed = true;
+    }
+  }
+  if (computed) {
+    const literals = [...code.matchAll(ANY_LITERAL)].map((l) => l[2]!).filter(isPathLike);
+    out.push(...(literals.length ? literals.map((p) => ({ path: p, dynamic: false })) : [{ path: "<computed in the program>", dynamic: true }]));
   }
   return out;
+}
+
+/** The argument texts of the call whose `(` ends at `from`: split at top-level commas. */
+function callArgs(code: string, from: number): string[] {
+  const args: string[] = [];
+  let depth = 0;
+  let quote = "";
+  let start = from;
+  const end = Math.min(code.length, from + 4096);
+  for (let i = from; i < end; i++) {
+    const c = code[i]!;
+    if (quote) { if (c === "\\") i++; else if (c === quote) quote = ""; continue; }
+    if (c === "'" || c === '"' || c === "`") quote = c;
+    else if (c === "(" || c === "[" || c === "{") depth++;
+    else if ((c === ")" || c === "]" || c === "}") && depth > 0) depth--;
+    else if (c === ")" || (c === "," && depth === 0)) {
+      args.push(code.slice(start, i));
+      start = i + 1;
+      if (c === ")") return args;
+    }
+  }
+  return args;
+}
+
+function writtenArgs(target: Target, args: string[], before: string): (string | undefined)[] {
+  switch (target) {
+    case "first": return [args[0]];
+    case "both": return [args[0], args[1]];
+    case "second": return [args[1]];
+    case "receiver": {
+      // Path('notes_RU.md').write_text(...): the path is the receiver.
+      const m = /Path\(\s*((['"])[^'"]*\2)\s*\)\s*\.\s*$/.exec(before);
+      return [m ? m[1] : "<computed receiver>"];
+    }
+    case "open": {
+      if (/Path\(\s*(['"])[^'"]*\1\s*\)\s*\.\s*$/.test(before)) {
+        // Path('f').open('w')
+        return /[wax+]/.test(literalText(args[0]) ?? "") ? writtenArgs("receiver", [], before) : [];
+      }
+      const mode = literalText(args[1]);
+      // perl: open(FH, '>', 'f') and open(FH, '>f')
+      if (mode !== undefined && /^\s*(\+?[<>]|\|)/.test(mode)) {
+        if (!/^\s*\+?>|^\s*\+</.test(mode)) return [];
+        if (/^\s*\+?[<>]{1,2}\s*$/.test(mode)) return [args[2]];
+        return [`'${mode.replace(/^\s*\+?[<>]{1,2}\s*/, "")}'`];
+      }
+      const kw = args.map((a) => /^\s*mode\s*=\s*(.*)$/s.exec(a)?.[1]).find((x) => x !== undefined);
+      const m = literalText(kw) ?? mode;
+      return m !== undefined && /[wax+]/.test(m) ? [args[0]] : [];
+    }
+  }
 }

@@ -21,6 +21,8 @@ export interface CompiledTable {
   /** Absolute folder of skills (for "Read <path>/SKILL.md" in reasons). */
   skillsDir: string;
   rows: CompiledRow[];
+  /** Plugin name when the skills are a plugin's: the Skill tool then knows them as `<plugin>:<skill>`. */
+  pluginNamespace?: string;
 }
 
 /**
