@@ -63,6 +63,11 @@ const VERBS: Record<string, Verb> = {
     usage: "skillgate measure [--projects DIR] [--since 7d] [--table FILE] [--json] [--save] [--compare FILE] [--svg FILE]",
     run: async (args, root) => (await import("./measure/main.js")).measureMain(args, root),
   },
+  stats: {
+    summary: "a session's counters: tool calls, outputs capped, characters saved, compactions, budget level",
+    usage: "skillgate stats [--session ID] [--json]",
+    run: async (args, root) => (await import("./stats.js")).statsMain(args, root),
+  },
   schema: {
     summary: "print the JSON Schema of triggers.json (--write updates triggers.schema.json)",
     usage: "skillgate schema [--write]",

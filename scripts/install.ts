@@ -29,8 +29,9 @@ export interface Handler {
  */
 export const HOOK_EVENTS: Readonly<Record<string, string | undefined>> = {
   PreToolUse: "Bash|Write|Edit|MultiEdit|NotebookEdit|Agent|Task",
-  PostToolUse: "Skill|Read",
-  PostToolUseFailure: "Skill",
+  // Every tool: skill loads (Skill, Read), output caps (Bash, WebFetch), budget reminders and tool-call stats.
+  PostToolUse: undefined,
+  PostToolUseFailure: undefined,
   UserPromptSubmit: undefined,
   UserPromptExpansion: undefined,
   SessionStart: undefined,

@@ -2,6 +2,7 @@
 // No I/O here; hooks/engine/hook.ts does the reading and writing around it.
 import path from "node:path";
 import type { Decision, Event, Hit, SessionState } from "./types.js";
+import { budgetReminders, capFor, compactionReminders, countToolCall } from "./guard.js";
 import type { CompiledTable } from "./table/compile.js";
 import { matchRows, skillName } from "./match.js";
 import type { Facts } from "./facts.js";
@@ -18,9 +19,26 @@ const ALLOW: Decision = { verdict: "allow", rows: [] };
 export function decide(event: Event, table: CompiledTable, before: SessionState, facts?: Facts): Outcome {
   let state = applyLifecycle(event, before);
   state = applyLoads(event, state);
+  state = countToolCall(event, state);
   const hits = matchRows(event, table, facts);
-  const result = respond(event, table, state, hits);
+  const result = withGuard(event, table, respond(event, table, state, hits));
   return { ...result, matched: hits.map((h) => h.row.id) };
+}
+
+/** Session guard rows add to the answer: an output cap, budget and compaction reminders. */
+function withGuard(event: Event, table: CompiledTable, r: Omit<Outcome, "matched">): Omit<Outcome, "matched"> {
+  if (r.decision.verdict === "deny" || r.decision.verdict === "block") return r;
+  const budget = event.kind === "UserPromptSubmit" || event.kind === "PostToolUse" ? budgetReminders(event, table, r.state) : { state: r.state, reminders: [] };
+  const compaction = compactionReminders(event, table, budget.state);
+  const reminders = [...budget.reminders, ...compaction.reminders];
+  const cap = capFor(event, table);
+  if (reminders.length === 0 && !cap) return { ...r, state: compaction.state };
+  const d = r.decision;
+  const message = [d.message, ...reminders.map((x) => x.text)].filter(Boolean).join("\n");
+  const rows = [...d.rows, ...reminders.map((x) => x.row), ...(cap ? [cap.row.id] : [])];
+  const decision: Decision = { ...d, verdict: cap ? "cap" : "hint", rows, message };
+  if (cap) decision.cap = { row: cap.row.id, headChars: cap.headChars };
+  return { decision, state: compaction.state };
 }
 
 function respond(event: Event, table: CompiledTable, state: SessionState, hits: Hit[]): Omit<Outcome, "matched"> {

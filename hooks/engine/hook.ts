@@ -7,8 +7,10 @@ import path from "node:path";
 import { normalize, render, renderNotice } from "./adapter/claude-code.js";
 import { decide } from "./decide.js";
 import { loadTable, resolveTableFile } from "./table/load.js";
-import { isSafeSessionId, StateStore } from "./state/store.js";
-import { emptyState, type Event } from "./types.js";
+import { isSafeSessionId, StateStore } from "./io/state-store.js";
+import { emptyState, type Decision, type Event, type SessionState, type Table } from "./types.js";
+import type { CompiledTable } from "./table/compile.js";
+import { recordCap } from "./guard.js";
 
 /** Events larger than this are not parsed (a Bash command is capped separately). */
 export const MAX_EVENT_BYTES = 8 * 1024 * 1024;
@@ -71,27 +73,38 @@ async function run(input: string, h: HookEnv): Promise<HookResult> {
   if (!table.ok) return failure(`skillgate: trigger table unusable, ${table.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${table.error}`, table.failMode === "closed", event);
   table.compiled.pluginNamespace = pluginNamespace(h, tableFile);
   const notices: string[] = [];
-  let outcome;
-  if (!isSafeSessionId(event.sessionId)) {
-    // Never let a hostile id become a path; decide from empty state, store nothing.
-    notices.push(`skillgate: session id ${JSON.stringify(event.sessionId.slice(0, 40))} is not a safe file name; state is not kept for it`);
-    outcome = decide(event, table.compiled, emptyState(), facts);
-  } else {
-    const store = new StateStore(stateDir);
-    const current = store.read(event.sessionId);
-    outcome = decide(event, table.compiled, current.state, facts);
-    if (outcome.state !== current.state) {
-      // Decide again under the lock on fresh state, so parallel hooks of one session lose nothing.
-      let locked = outcome;
-      try {
-        const saved = store.update(event.sessionId, (fresh) => (locked = decide(event, table.compiled, fresh, facts)).state);
-        if (saved.warning) notices.push(saved.warning);
-      } catch (e) {
-        // Decide from what we read, but say that this event's state change was not saved.
-        notices.push(`skillgate: session state not saved (${(e as Error).message})`);
-      }
-      outcome = locked;
-    } else if (current.warning) notices.push(current.warning);
+  if (event.contextTokens === undefined && event.transcriptPath && wantsContextTokens(event, table.compiled)) {
+    event.contextTokens = (await import("./io/transcript-tail.js")).contextTokensFromTranscript(event.transcriptPath);
+  }
+
+  // A hostile session id never becomes a path: decide from empty state, store nothing.
+  const store = isSafeSessionId(event.sessionId) ? new StateStore(stateDir) : undefined;
+  if (!store) notices.push(`skillgate: session id ${JSON.stringify(event.sessionId.slice(0, 40))} is not a safe file name; state is not kept for it`);
+  const current = store ? store.read(event.sessionId) : { state: emptyState() };
+  if (current.warning) notices.push(current.warning);
+  let outcome = decide(event, table.compiled, current.state, facts);
+
+  // The output cap writes its file first; the state then records how it went.
+  let record = (s: SessionState) => s;
+  if (outcome.decision.cap) {
+    const c = await capOutput(event, outcome.decision, table.compiled.table, stateDir, h.env);
+    outcome = { ...outcome, decision: c.decision };
+    record = c.record;
+    if (c.notice) notices.push(c.notice);
+  }
+  if (event.kind === "SessionStart" && table.compiled.rows.some((r) => r.row.kind === "cap")) await cleanOutputs(table.compiled.table, stateDir, h.env);
+
+  if (store && (outcome.state !== current.state || outcome.decision.cap)) {
+    // Decide again under the lock on fresh state, so parallel hooks of one session lose nothing.
+    try {
+      store.update(event.sessionId, (fresh) => {
+        const again = decide(event, table.compiled, fresh, facts);
+        outcome = { ...again, decision: outcome.decision };
+        return (outcome.state = record(again.state));
+      });
+    } catch (e) {
+      notices.push(`skillgate: session state not saved (${(e as Error).message})`);
+    }
   }
 
   const decision = notices.length ? { ...outcome.decision, notice: notices.join("\n") } : outcome.decision;
@@ -102,6 +115,46 @@ async function run(input: string, h: HookEnv): Promise<HookResult> {
     stderr += `skillgate-trace ${JSON.stringify({ verdict: decision.verdict, rows: decision.rows, matched: outcome.matched, state: outcome.state })}\n`;
   }
   return { stdout: out ? JSON.stringify(out) : "", stderr };
+}
+
+/** Budget rows need the prompt size: read it from the transcript on prompts and tool results of the main thread. */
+function wantsContextTokens(event: Event, table: CompiledTable): boolean {
+  return (event.kind === "UserPromptSubmit" || event.kind === "PostToolUse") && event.agentId === undefined && table.rows.some((r) => r.row.kind === "budget");
+}
+
+/** Save a too-long tool output to the private folder; on any failure leave the output untouched (fail open) and count it. */
+/** $SKILLGATE_OUTPUT_DIR, else the table's outputDir, else (undefined) a private folder made per installation. */
+function outputDirOf(table: Table, env: NodeJS.ProcessEnv): string | undefined {
+  return env.SKILLGATE_OUTPUT_DIR ?? table.outputDir;
+}
+
+async function capOutput(event: Event, d: Decision, table: Table, stateDir: string, env: NodeJS.ProcessEnv): Promise<{ decision: Decision; record: (s: SessionState) => SessionState; notice?: string }> {
+  const tool = event.tool!;
+  const { outputRoot, saveCapped } = await import("./io/output-store.js");
+  const failed = (why: string) => ({
+    decision: { ...d, verdict: (d.message ? "hint" : "allow") as Decision["verdict"], rows: d.rows.filter((r) => r !== d.cap!.row), cap: undefined },
+    record: (s: SessionState) => recordCap(s, tool, { ok: false }),
+    notice: `skillgate: output of ${tool} not capped (${why})`,
+  });
+  try {
+    const root = outputRoot(outputDirOf(table, env), stateDir);
+    if (!root.ok) return failed(root.error);
+    const name = `${event.sessionId}-${event.toolUseId ?? Date.now()}`;
+    const saved = saveCapped(root.dir, name, event.output!, d.cap!.headChars, d.cap!.row);
+    return { decision: { ...d, updatedOutput: saved.updated }, record: (s) => recordCap(s, tool, { ok: true, charsSaved: saved.charsSaved }) };
+  } catch (e) {
+    return failed((e as Error).message);
+  }
+}
+
+async function cleanOutputs(table: Table, stateDir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  try {
+    const { outputRoot, cleanOldOutputs } = await import("./io/output-store.js");
+    const root = outputRoot(outputDirOf(table, env), stateDir);
+    if (root.ok) cleanOldOutputs(root.dir, table.outputMaxAgeDays ?? 7);
+  } catch {
+    /* cleaning is housekeeping: never worth failing a session start */
+  }
 }
 
 function failure(message: string, closed: boolean, event: Event | undefined): HookResult {

@@ -27,6 +27,23 @@ export interface Event {
   source?: string;
   /** Skills this event proves loaded (successful Skill call, slash command, whole SKILL.md read). */
   loads?: string[];
+  /** PostToolUse: the tool's output as text, and the fields it came from (for the output cap). */
+  output?: ToolOutput;
+  /** Estimated prompt size of the next request, in tokens (from the event or the transcript's tail). */
+  contextTokens?: number;
+  /** Where Claude Code keeps the session transcript (read only at the edges, for contextTokens). */
+  transcriptPath?: string;
+  toolUseId?: string;
+}
+
+/** A tool result we may cap: the text fields in the tool's own result shape. */
+export interface ToolOutput {
+  /** The tool_response object as Claude Code gave it. */
+  response: Record<string, unknown>;
+  /** Names of its string fields that hold the output text, in order (Bash: stdout, stderr). */
+  fields: string[];
+  /** Total characters across those fields. */
+  chars: number;
 }
 
 export type EventKind =
@@ -41,7 +58,7 @@ export type EventKind =
   | "Stop"
   | "SubagentStop";
 
-export type RowKind = "gate" | "block" | "hint" | "judgment";
+export type RowKind = "gate" | "block" | "hint" | "judgment" | "cap" | "budget";
 export type Scope = "main" | "subagent" | "all";
 
 /** One row of triggers.json after validation (see table/schema.ts for the documented shape). */
@@ -66,6 +83,12 @@ export interface Trigger {
   prompt?: TextTrigger;
   /** Final answer on Stop: whole words or a raw regex. */
   final?: TextTrigger;
+  /** cap rows: outputs of these tools longer than maxChars go to a private file; the model gets the head. */
+  output?: { tools: string[]; maxChars?: number; headChars?: number };
+  /** budget rows: one reminder each time the prompt size crosses a level upwards. */
+  context?: { levels: number[] };
+  /** hint rows: remind once when the session has been compacted `max` times (0 = never). */
+  compactions?: { max: number };
 }
 
 export interface TextTrigger {
@@ -79,6 +102,9 @@ export interface Table {
   skillsDir: string;
   /** What the hook does when it cannot decide (bad table, internal error). */
   failMode: "open" | "closed";
+  /** Folder for capped tool outputs; default: private folder under the temp dir. */
+  outputDir?: string;
+  outputMaxAgeDays: number;
   rows: Row[];
 }
 
@@ -90,6 +116,20 @@ export interface SessionState {
   /** Row id → refusals given so far (for stats and the Stop loop guard). */
   denials: Record<string, number>;
   compactions: number;
+  /** Reminders that must not repeat even after compaction (the handoff reminder). */
+  remindersShown: string[];
+  /** Index of the highest budget level the prompt size is at (0 = below all). */
+  budgetLevel: number;
+  stats: SessionStats;
+}
+
+export interface SessionStats {
+  toolCalls: Record<string, number>;
+  capped: Record<string, number>;
+  charsSaved: number;
+  capFailures: number;
+  /** Highest prompt size seen, in tokens. */
+  maxContextTokens: number;
 }
 
 /** Why a row fired. */
@@ -102,7 +142,7 @@ export interface Hit {
 }
 
 /** What the engine wants to say. Adapters turn it into host output. */
-export type Verdict = "allow" | "deny" | "block" | "hint";
+export type Verdict = "allow" | "deny" | "block" | "hint" | "cap";
 
 export interface Decision {
   verdict: Verdict;
@@ -112,6 +152,10 @@ export interface Decision {
   message?: string;
   /** Text for the user only (warnings such as an invalid table). */
   notice?: string;
+  /** verdict "cap": keep the first headChars of the output, the rest goes to a file (done at the edge). */
+  cap?: { row: string; headChars: number };
+  /** verdict "cap": the tool output the model sees instead, in the tool's own shape (filled at the edge). */
+  updatedOutput?: Record<string, unknown>;
 }
 
 export const emptyState = (): SessionState => ({
@@ -120,4 +164,7 @@ export const emptyState = (): SessionState => ({
   hintsShown: [],
   denials: {},
   compactions: 0,
+  remindersShown: [],
+  budgetLevel: 0,
+  stats: { toolCalls: {}, capped: {}, charsSaved: 0, capFailures: 0, maxContextTokens: 0 },
 });

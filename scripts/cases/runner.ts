@@ -49,6 +49,7 @@ export function observe(stdout: string, stderr: string): Observed {
   let message = "";
   if (hso.permissionDecision === "deny") [verdict, message] = ["deny", hso.permissionDecisionReason];
   else if (out.decision === "block") [verdict, message] = ["block", out.reason];
+  else if (hso.updatedToolOutput) [verdict, message] = ["cap", `${JSON.stringify(hso.updatedToolOutput)}\n${hso.additionalContext ?? ""}`];
   else if (hso.additionalContext) [verdict, message] = ["hint", hso.additionalContext];
   const rows = [...String(message).matchAll(/skillgate\[([^\]]+)\]/g)].flatMap((m) => m[1]!.split(","));
   const traceLine = stderr.split("\n").find((l) => l.startsWith("skillgate-trace "));
@@ -68,11 +69,19 @@ export async function runCase(c: Case, opts: { casesDir: string; table: string; 
   try {
     const sessionId = `case-${c.id.replace(/[^A-Za-z0-9_-]/g, "-")}-${process.pid}`;
     if (c.state) fs.writeFileSync(path.join(stateDir, `${sessionId}.json`), JSON.stringify({ ...emptyState(), ...c.state }));
-    const env: NodeJS.ProcessEnv = { ...process.env, SKILLGATE_STATE: stateDir, SKILLGATE_TABLE: c.table ? path.resolve(opts.casesDir, c.table) : opts.table, SKILLGATE_TRACE: "1" };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      SKILLGATE_STATE: stateDir,
+      SKILLGATE_OUTPUT_DIR: path.join(stateDir, "outputs"),
+      SKILLGATE_TABLE: c.table ? path.resolve(opts.casesDir, c.table) : opts.table,
+      SKILLGATE_TRACE: "1",
+    };
     delete env.CLAUDE_PROJECT_DIR;
     let last: Observed | undefined;
     for (const [i, step] of c.steps.entries()) {
       const payload = deepMerge({ ...loadFixture(opts.casesDir, step.fixture), session_id: sessionId }, step.with);
+      // Transcript fixtures are named relative to cases/.
+      if (typeof payload.transcript_path === "string" && payload.transcript_path.startsWith("fixtures/")) payload.transcript_path = path.join(opts.casesDir, payload.transcript_path);
       const { stdout, stderr } = await opts.invoke(JSON.stringify(payload), env);
       const got = (last = observe(stdout, stderr));
       const where = `step ${i + 1} (${step.fixture})`;

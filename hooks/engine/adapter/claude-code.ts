@@ -26,6 +26,9 @@ export function normalize(payload: unknown): Normalized {
   const event: Event = { kind: name as EventKind, sessionId, cwd: str(p.cwd) ?? "" };
   const agentId = str(p.agent_id);
   if (agentId) event.agentId = agentId;
+  const transcript = str(p.transcript_path);
+  if (transcript) event.transcriptPath = transcript;
+  if (typeof p.context_tokens === "number" && Number.isFinite(p.context_tokens)) event.contextTokens = p.context_tokens;
 
   switch (event.kind) {
     case "PreToolUse":
@@ -68,7 +71,22 @@ function readTool(p: Json, event: Event): void {
     if (file) event.writes = [file];
   }
   if (SUBAGENT_TOOLS.has(tool)) event.subagentType = str(input.subagent_type) ?? "general-purpose";
-  if (event.kind === "PostToolUse") event.loads = loadsOf(tool, input, p.tool_response);
+  const id = str(p.tool_use_id);
+  if (id) event.toolUseId = id;
+  if (event.kind === "PostToolUse") {
+    event.loads = loadsOf(tool, input, p.tool_response);
+    event.output = outputOf(p.tool_response);
+  }
+}
+
+/** Text fields of a tool result, in the order the model reads them (Bash: stdout then stderr). */
+const OUTPUT_FIELDS = ["stdout", "stderr", "result", "output", "content"];
+
+function outputOf(response: unknown): Event["output"] {
+  const r = obj(response);
+  const fields = OUTPUT_FIELDS.filter((f) => typeof r[f] === "string");
+  if (fields.length === 0) return undefined;
+  return { response: r, fields, chars: fields.reduce((n, f) => n + (r[f] as string).length, 0) };
 }
 
 /** Skills a successful tool call puts into the context. */
@@ -95,7 +113,10 @@ export function render(event: Event, d: Decision): Json | undefined {
   } else if (d.verdict === "block") {
     out.decision = "block";
     out.reason = d.message;
-  } else if (d.verdict === "hint" && d.message) {
+  } else if (d.verdict === "cap" && d.updatedOutput) {
+    // Replaces the tool result before the model sees it (2.1.328: same shape as tool_response).
+    out.hookSpecificOutput = { hookEventName: event.kind, updatedToolOutput: d.updatedOutput, ...(d.message ? { additionalContext: d.message } : {}) };
+  } else if ((d.verdict === "hint" || d.verdict === "cap") && d.message) {
     out.hookSpecificOutput = { hookEventName: event.kind, additionalContext: d.message };
   }
   if (d.notice) out.systemMessage = d.notice;

@@ -5,7 +5,8 @@
 import { parse, forEachChild, type Assignment, type Command, type SyntaxNode, type Redirection, type ParsedScript } from "unbash";
 import { evalWord } from "./words.js";
 import { unwrap, basename, clip, verbIndex, gitAliasVerb, INTERPRETERS, SHELLS, type Arg } from "./wrappers.js";
-import { writesOf, isRealFile, inlineWrites, type PathArg } from "./writes.js";
+import { writesOf, isRealFile, type PathArg } from "./writes.js";
+import { inlineWrites, inlineCommands } from "./inline.js";
 import { readsOf } from "./reads.js";
 
 export interface ShellCommand {
@@ -156,7 +157,10 @@ function visitCommand(cmd: Command, source: string, piped: boolean, depth: numbe
   if (u.readsProgramFromStdin || (INTERPRETERS.has(name) && isStdinProgram(u.argv))) {
     if (stdinText !== undefined) {
       if (SHELLS.has(name)) analyzeScript(stdinText.text, depth + 1, [...allVia, `${name} <<`], out);
-      else pushWrites(inlineWrites(stdinText.text), name, out);
+      else {
+        pushWrites(inlineWrites(stdinText.text), name, out);
+        visitInline(stdinText.text, name, text, depth, allVia, out);
+      }
       if (stdinText.dynamic && SHELLS.has(name)) markOpaque(`${name} runs a here-doc with run-time expansions`, text, out);
     } else if (piped) {
       markOpaque(`${name} reads its program from a pipe`, text, out);
@@ -166,8 +170,17 @@ function visitCommand(cmd: Command, source: string, piped: boolean, depth: numbe
 
   const args = u.argv.slice(1);
   if (name === "find") return visitFind(args, allVia, depth, out);
-  pushWrites(writesOf(name, args, inlineProgram(name, args)), name, out);
+  const program = inlineProgram(name, args);
+  pushWrites(writesOf(name, args, program), name, out);
   pushReads(readsOf(name, args), name, out);
+  if (program !== undefined) visitInline(program, name, text, depth, allVia, out);
+}
+
+/** `python -c "os.system('git commit')"`: the commands an inline program runs. */
+function visitInline(code: string, name: string, text: string, depth: number, via: string[], out: Work): void {
+  const found = inlineCommands(code);
+  for (const line of found.scripts) analyzeScript(line, depth + 1, [...via, name], out);
+  if (found.opaque) markOpaque(found.opaque, text, out);
 }
 
 function assignmentArg(a: Assignment): Arg {

@@ -74,7 +74,8 @@ export function readsOf(name: string, args: Arg[]): PathArg[] {
     if (TWO_VALUES.has(t) && name === "jq") { i += 2; continue; }
     rest.push(args[i]!);
   }
-  let ops = operands(rest, r.valued);
+  // an empty word is no file (BSD `sed -i '' ...` leaves one behind)
+  let ops = operands(rest, r.valued).filter((x) => x.text !== "" || x.dynamic);
   if (r.program && !args.some((a) => r.program!.includes(a.text))) ops = ops.slice(1);
   if (r.firstOnly) ops = ops.slice(0, 1);
   return [...files, ...ops].map(toPath);

@@ -7,18 +7,22 @@ export interface WordValue {
   /** The value when static; the source text of the dynamic parts otherwise. */
   text: string;
   dynamic: boolean;
+  /** Holds a glob or brace expansion: one word as written, any number of names once expanded. */
+  pattern?: boolean;
 }
 
 export function evalWord(word: Word): WordValue {
   if (!word.parts) return { text: word.value, dynamic: false };
   let text = "";
   let dynamic = false;
+  let pattern = false;
   for (const part of word.parts) {
     const v = evalPart(part);
     text += v.text;
     dynamic ||= v.dynamic;
+    pattern ||= part.type === "Glob" || part.type === "BraceExpansion" || part.type === "ExtendedGlob";
   }
-  return { text, dynamic };
+  return pattern ? { text, dynamic, pattern } : { text, dynamic };
 }
 
 function evalPart(part: WordPart | DoubleQuotedChild): WordValue {

@@ -81,6 +81,8 @@ export function unwrap(argv: Arg[]): Unwrapped {
   for (let guard = 0; guard < MAX_UNWRAP && rest.length > 0; guard++) {
     const head = rest[0]!;
     if (head.dynamic) return { argv: rest, via, opaque: `the command name ${clip(head.text, 60)} is computed at run time` };
+    // `/usr/bin/gi? commit`, `{git,} commit`: the name is whatever the pattern expands to.
+    if (head.pattern) return { argv: rest, via, opaque: `the command name ${clip(head.text, 60)} is a pattern expanded at run time` };
     const name = basename(head.text);
     // eval of literal strings is just a script; eval of anything computed is opaque.
     if (name === "eval") {
@@ -176,6 +178,15 @@ function shellInvocation(argv: Arg[]): Omit<Unwrapped, "via"> {
 /** Git's global options before the subcommand (`git -C repo -c a=b commit`). */
 export const GIT_VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path"]);
 
+/** Options that take a value before the subcommand, per program (`kubectl -n prod apply`). */
+const VERB_VALUED: Record<string, Set<string>> = {
+  git: GIT_VALUED,
+  kubectl: new Set(["-n", "--namespace", "--context", "--cluster", "--kubeconfig", "--user", "-s", "--server", "--as", "--token"]),
+  npm: new Set(["--prefix", "-w", "--workspace", "--registry", "--userconfig", "--cache", "--loglevel"]),
+  docker: new Set(["-H", "--host", "-c", "--context", "--config", "-l", "--log-level"]),
+  helm: new Set(["-n", "--namespace", "--kube-context", "--kubeconfig"]),
+};
+
 /** `git -c alias.ci=commit ci`: the subcommand is a name defined on the spot. */
 export function gitAliasVerb(argv: Arg[], verb: number): boolean {
   const word = argv[verb]?.text;
@@ -187,7 +198,7 @@ export function verbIndex(name: string, argv: Arg[]): number {
   for (let i = 1; i < argv.length; i++) {
     const t = argv[i]!.text;
     if (argv[i]!.dynamic) return i;
-    if (name === "git" && GIT_VALUED.has(t)) { i++; continue; }
+    if (VERB_VALUED[name]?.has(t)) { i++; continue; }
     if (t.startsWith("-")) continue;
     return i;
   }

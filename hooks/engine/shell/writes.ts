@@ -2,6 +2,7 @@
 // or deletes). Programs not listed here only read their arguments: cat, tail,
 // grep, `sed` without -i, diff, wc... never trigger a write row.
 import { basename, INTERPRETERS, SHELLS, GIT_VALUED, type Arg } from "./wrappers.js";
+import { inlineWrites } from "./inline.js";
 
 export interface PathArg {
   path: string;
@@ -9,7 +10,7 @@ export interface PathArg {
 }
 
 /** Devices and `-` (stdin/stdout) are not files anyone protects. */
-const NOT_A_FILE = /^(-|\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+|zero|u?random))$/;
+const NOT_A_FILE = /^(|-|\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+|zero|u?random))$/;
 
 export function isRealFile(path: string): boolean {
   return !NOT_A_FILE.test(path);
@@ -49,7 +50,7 @@ function clusterHas(args: Arg[], letter: string): boolean {
   return args.some((a) => /^-[A-Za-z]+/.test(a.text) && !a.text.startsWith("--") && a.text.slice(1).split(/[^A-Za-z]/)[0]!.includes(letter));
 }
 
-const PATHLIKE = /(^|\/)[^/\s]+\.[A-Za-z0-9]{1,8}$/;
+export const PATHLIKE = /(^|\/)[^/\s]+\.[A-Za-z0-9]{1,8}$/;
 
 /** The destination of `cp SRC... DEST` (mv, ln, install): `-t DIR` or the last operand, as written. */
 function destination(a: Arg[], valued: string[]): Arg[] {
@@ -97,7 +98,8 @@ const RULES: Record<string, Rule> = {
   sed: (a) => {
     if (!clusterHas(a, "i") && !a.some((x) => x.text.startsWith("--in-place"))) return [];
     const hasScriptOpt = a.some((x) => x.text === "-e" || x.text === "-f" || x.text.startsWith("--expression") || x.text.startsWith("--file"));
-    const ops = operands(a, ["-e", "-f", "-l", "--expression", "--file", "--line-length"]);
+    // BSD `sed -i '' ...`: the empty word is the backup suffix, not the script.
+    const ops = operands(a, ["-e", "-f", "-l", "--expression", "--file", "--line-length"]).filter((x, i) => !(i === 0 && x.text === "" && !x.dynamic));
     return hasScriptOpt ? ops : ops.slice(1);
   },
   perl: (a) => {
@@ -172,127 +174,4 @@ function scriptArgs(name: string, args: Arg[]): PathArg[] {
   const ops = operands(args, ["-m", "-W", "-X", "-r", "--require", "--import", "--loader"]);
   const after = direct ? ops : ops.slice(1);
   return after.filter((a) => a.dynamic || PATHLIKE.test(a.text)).map(toPath);
-}
-
-// ---------------------------------------------------------------------------
-// Inline programs (python -c, node -e, perl -e, ruby -e, php -r, here-docs fed
-// to an interpreter). A static check cannot run the program, so the rule is:
-//  1. a string literal handed as the path to a call that opens a file for
-//     writing or changes/removes it is written;
-//  2. when such a call gets a computed path (a variable, f-string, template,
-//     path.join...), every path-like string literal in the program counts as
-//     written, or `<dynamic>` when there is none.
-// Reading calls (open(f), readFileSync) write nothing.
-
-/** Which argument of a call is the written path; "open" decides from the mode. */
-type Target = "first" | "both" | "second" | "open" | "receiver";
-
-const CALLS: Record<string, Target> = {
-  // node fs: distinctive names, with or without `fs.`
-  writeFile: "first", writeFileSync: "first", appendFile: "first", appendFileSync: "first", createWriteStream: "first",
-  truncateSync: "first", rmSync: "first", unlinkSync: "first", rmdirSync: "first", mkdirSync: "first",
-  renameSync: "both", copyFileSync: "second", cpSync: "second", openSync: "open",
-  "fs.rm": "first", "fs.unlink": "first", "fs.truncate": "first", "fs.rmdir": "first", "fs.mkdir": "first",
-  "fs.rename": "both", "fs.copyFile": "second", "fs.cp": "second", "fs.open": "open",
-  // python
-  open: "open", "io.open": "open", "codecs.open": "open",
-  "os.remove": "first", "os.unlink": "first", "os.rmdir": "first", "os.removedirs": "first", "os.mkdir": "first", "os.makedirs": "first", "shutil.rmtree": "first",
-  "os.rename": "both", "os.replace": "both", "shutil.move": "both",
-  "shutil.copy": "second", "shutil.copy2": "second", "shutil.copyfile": "second", "shutil.copytree": "second",
-  write_text: "receiver", write_bytes: "receiver", touch: "receiver",
-  // ruby
-  "File.write": "first", "File.delete": "first", "File.unlink": "first", "File.open": "open", "File.rename": "both",
-  "FileUtils.rm": "first", "FileUtils.rm_f": "first", "FileUtils.rm_rf": "first", "FileUtils.touch": "first",
-  "FileUtils.mv": "both", "FileUtils.cp": "second",
-  // perl, php
-  unlink: "first", rename: "both", file_put_contents: "first", fopen: "open", copy: "second",
-};
-
-const CALL_SITE = /(?:\b(os|shutil|fs|fsp|promises|File|FileUtils|io|codecs)\s*\.\s*)?\b([A-Za-z_]\w*)\s*\(/g;
-const LITERAL = /^\s*(?:[rRbBuU]{0,2})(['"`])([^'"`]*)\1\s*$/;
-const ANY_LITERAL = /(?:\b[fFrRbBuU]{1,2})?(['"`])([^'"`\n]*)\1/g;
-
-/** The text of a string literal argument, interpolations left as written. */
-const literalText = (arg: string | undefined): string | undefined => (arg === undefined ? undefined : LITERAL.exec(arg)?.[2]);
-
-/** The value of a plain string literal; undefined for anything computed or interpolated ("$f", `${d}`, #{d}). */
-function literal(arg: string | undefined): string | undefined {
-  const t = literalText(arg);
-  return t !== undefined && !/\$[\w{]|#\{/.test(t) ? t : undefined;
-}
-
-const isPathLike = (s: string): boolean => s.length > 0 && s.length < 256 && !/\s/.test(s) && !/^[a-z]+:\/\//i.test(s) && (PATHLIKE.test(s) || s.includes("/"));
-
-export function inlineWrites(code: string): PathArg[] {
-  const out: PathArg[] = [];
-  let computed = false;
-  for (const m of code.matchAll(CALL_SITE)) {
-    const qualifier = m[1] === "fsp" || m[1] === "promises" ? "fs" : m[1];
-    const target = (qualifier && CALLS[`${qualifier}.${m[2]}`]) || (!qualifier || qualifier === "fs" ? CALLS[m[2]!] : undefined);
-    if (!target) continue;
-    const args = callArgs(code, m.index! + m[0].length);
-    const paths = writtenArgs(target, args, code.slice(Math.max(0, m.index! - 300), m.index!));
-    for (const p of paths) {
-      if (p === undefined) continue; // no such argument: not a file call after all
-      const lit = literal(p);
-      if (lit !== undefined) out.push({ path: lit, dynamic: false });
-      else computed = true;
-    }
-  }
-  if (computed) {
-    const literals = [...code.matchAll(ANY_LITERAL)].map((l) => l[2]!).filter(isPathLike);
-    out.push(...(literals.length ? literals.map((p) => ({ path: p, dynamic: false })) : [{ path: "<computed in the program>", dynamic: true }]));
-  }
-  return out;
-}
-
-/** The argument texts of the call whose `(` ends at `from`: split at top-level commas. */
-function callArgs(code: string, from: number): string[] {
-  const args: string[] = [];
-  let depth = 0;
-  let quote = "";
-  let start = from;
-  const end = Math.min(code.length, from + 4096);
-  for (let i = from; i < end; i++) {
-    const c = code[i]!;
-    if (quote) { if (c === "\\") i++; else if (c === quote) quote = ""; continue; }
-    if (c === "'" || c === '"' || c === "`") quote = c;
-    else if (c === "(" || c === "[" || c === "{") depth++;
-    else if ((c === ")" || c === "]" || c === "}") && depth > 0) depth--;
-    else if (c === ")" || (c === "," && depth === 0)) {
-      args.push(code.slice(start, i));
-      start = i + 1;
-      if (c === ")") return args;
-    }
-  }
-  return args;
-}
-
-function writtenArgs(target: Target, args: string[], before: string): (string | undefined)[] {
-  switch (target) {
-    case "first": return [args[0]];
-    case "both": return [args[0], args[1]];
-    case "second": return [args[1]];
-    case "receiver": {
-      // Path('notes_RU.md').write_text(...): the path is the receiver.
-      const m = /Path\(\s*((['"])[^'"]*\2)\s*\)\s*\.\s*$/.exec(before);
-      return [m ? m[1] : "<computed receiver>"];
-    }
-    case "open": {
-      if (/Path\(\s*(['"])[^'"]*\1\s*\)\s*\.\s*$/.test(before)) {
-        // Path('f').open('w')
-        return /[wax+]/.test(literalText(args[0]) ?? "") ? writtenArgs("receiver", [], before) : [];
-      }
-      const mode = literalText(args[1]);
-      // perl: open(FH, '>', 'f') and open(FH, '>f')
-      if (mode !== undefined && /^\s*(\+?[<>]|\|)/.test(mode)) {
-        if (!/^\s*\+?>|^\s*\+</.test(mode)) return [];
-        if (/^\s*\+?[<>]{1,2}\s*$/.test(mode)) return [args[2]];
-        return [`'${mode.replace(/^\s*\+?[<>]{1,2}\s*/, "")}'`];
-      }
-      const kw = args.map((a) => /^\s*mode\s*=\s*(.*)$/s.exec(a)?.[1]).find((x) => x !== undefined);
-      const m = literalText(kw) ?? mode;
-      return m !== undefined && /[wax+]/.test(m) ? [args[0]] : [];
-    }
-  }
 }

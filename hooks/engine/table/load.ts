@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Table } from "../types.js";
 import { compileTable, type CompiledTable } from "./compile.js";
-import { writeAtomic } from "../state/store.js";
+import { writeAtomic } from "../io/state-store.js";
 
 export type TableLoad =
   | { ok: true; compiled: CompiledTable; file: string }

@@ -26,19 +26,38 @@ export const triggerSchema = z
     subagent: nonEmpty.optional().describe("Subagent types of an Agent/Task call."),
     prompt: textTrigger.optional().describe("The user's prompt."),
     final: textTrigger.optional().describe("The final answer (Stop)."),
+    output: z
+      .strictObject({
+        tools: nonEmpty.describe("Tools whose output is capped, e.g. [\"Bash\", \"WebFetch\"]. Read/Write/Edit are never capped."),
+        maxChars: z.number().int().positive().optional().describe("Outputs longer than this go to a file (default 20000)."),
+        headChars: z.number().int().nonnegative().optional().describe("Characters the model still sees (default 4000)."),
+      })
+      .optional()
+      .describe("cap rows: tool outputs saved whole to a private file; the model gets the head and the path."),
+    context: z
+      .strictObject({ levels: z.array(z.number().int().positive()).min(1).describe("Prompt sizes in tokens, e.g. [100000, 150000].") })
+      .optional()
+      .describe("budget rows: one reminder each time the prompt size crosses a level upwards."),
+    compactions: z
+      .strictObject({ max: z.number().int().nonnegative().describe("Remind once when the session has been compacted this many times; 0 turns it off.") })
+      .optional()
+      .describe("hint rows: a reminder after compactions (e.g. write the handoff and start a new session)."),
   })
   .refine((t) => Object.keys(t).length > 0, "a trigger needs at least one of command, writes, subagent, prompt, final");
 
 export const rowSchema = z
   .strictObject({
     id,
-    kind: z.enum(["gate", "block", "hint", "judgment"]),
+    kind: z.enum(["gate", "block", "hint", "judgment", "cap", "budget"]),
     skill: z.string().min(1).optional().describe("The skill this row is about (required except for block rows)."),
     scope: z.enum(["main", "subagent", "all"]).optional().describe("Default: main for gate/hint, all for block."),
     when: triggerSchema,
     why: z.string().optional(),
   })
-  .refine((r) => r.kind === "block" || r.skill, { message: "gate, hint and judgment rows name a skill", path: ["skill"] })
+  .refine((r) => r.kind === "block" || r.kind === "cap" || r.kind === "budget" || r.skill, { message: "gate, hint and judgment rows name a skill", path: ["skill"] })
+  .refine((r) => (r.kind === "cap") === !!r.when.output, { message: "cap rows (and only they) use when.output", path: ["when", "output"] })
+  .refine((r) => (r.kind === "budget") === !!r.when.context, { message: "budget rows (and only they) use when.context", path: ["when", "context"] })
+  .refine((r) => !r.when.compactions || r.kind === "hint", { message: "when.compactions is for hint rows", path: ["when", "compactions"] })
   .refine((r) => r.kind !== "hint" || !r.when.final, { message: "a hint cannot fire on the final answer (it would restart the turn)", path: ["when", "final"] });
 
 export const tableSchema = z.strictObject({
@@ -46,6 +65,8 @@ export const tableSchema = z.strictObject({
   version: z.literal(1),
   skillsDir: z.string().default("skills"),
   failMode: z.enum(["open", "closed"]).default("open"),
+  outputDir: z.string().optional().describe("Folder for capped outputs (default: a private folder under the system temp dir, random name per installation)."),
+  outputMaxAgeDays: z.number().positive().default(7).describe("Capped-output files older than this are deleted."),
   rows: z.array(rowSchema).min(1),
 });
 

@@ -1,0 +1,71 @@
+// Where capped tool outputs go: a private folder, random name per
+// installation, 0700, files 0600 created exclusively. Never inside the work
+// tree unless the table's outputDir points there. Loaded only on the cap path.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import type { ToolOutput } from "../types.js";
+
+export type Root = { ok: true; dir: string } | { ok: false; error: string };
+
+/** The configured folder, or the one this installation made (its name remembered in the state folder). */
+export function outputRoot(configured: string | undefined, stateDir: string): Root {
+  let dir = configured;
+  if (!dir) {
+    const memo = path.join(stateDir, ".output-root");
+    try {
+      dir = fs.readFileSync(memo, "utf8").trim();
+    } catch {
+      dir = path.join(os.tmpdir(), `skillgate-out-${randomBytes(9).toString("hex")}`);
+      fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(memo, dir, { mode: 0o600 });
+    }
+  }
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") return { ok: false, error: `cannot create output folder ${dir}: ${(e as Error).message}` };
+  }
+  // A folder someone else owns, or that others can read, could leak or swap our outputs.
+  const st = fs.lstatSync(dir);
+  if (!st.isDirectory() || st.isSymbolicLink()) return { ok: false, error: `output folder ${dir} is not a plain directory` };
+  if (typeof process.getuid === "function" && st.uid !== process.getuid()) return { ok: false, error: `output folder ${dir} is owned by uid ${st.uid}, not by this user` };
+  if ((st.mode & 0o077) !== 0) return { ok: false, error: `output folder ${dir} is open to group or others (mode ${(st.mode & 0o777).toString(8)})` };
+  return { ok: true, dir };
+}
+
+/** Save the whole output; return the tool result the model sees instead (same shape, head + pointer). */
+export function saveCapped(dir: string, name: string, output: ToolOutput, headChars: number, rowId: string): { file: string; updated: Record<string, unknown>; charsSaved: number } {
+  const file = path.join(dir, `${name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 120)}.txt`);
+  const whole = output.fields.map((f) => (output.fields.length > 1 ? `--- ${f} ---\n` : "") + (output.response[f] as string)).join("\n");
+  fs.writeFileSync(file, whole, { mode: 0o600, flag: "wx" });
+  const updated: Record<string, unknown> = { ...output.response };
+  let budget = headChars;
+  for (const f of output.fields) {
+    const text = output.response[f] as string;
+    updated[f] = text.slice(0, budget);
+    budget = Math.max(0, budget - text.length);
+  }
+  const shown = Math.min(headChars, output.chars);
+  const note = `\n[skillgate[${rowId}]: output capped: showing the first ${shown.toLocaleString("en-US")} of ${output.chars.toLocaleString("en-US")} characters; the full output is in ${file} — read or grep it there, in slices]`;
+  updated[output.fields[0]!] = `${updated[output.fields[0]!] as string}${note}`;
+  return { file, updated, charsSaved: output.chars - shown };
+}
+
+/** Delete capped outputs older than maxAgeDays (run at session start). */
+export function cleanOldOutputs(dir: string, maxAgeDays: number, now = Date.now()): number {
+  let removed = 0;
+  for (const f of fs.readdirSync(dir)) {
+    const p = path.join(dir, f);
+    try {
+      if (now - fs.statSync(p).mtimeMs > maxAgeDays * 86_400_000) {
+        fs.rmSync(p, { force: true });
+        removed++;
+      }
+    } catch {
+      /* raced with another cleaner */
+    }
+  }
+  return removed;
+}

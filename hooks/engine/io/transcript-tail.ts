@@ -1,0 +1,39 @@
+// The prompt size of the next request, from the transcript's tail: the last
+// main-thread assistant message's input + cache_read + cache_creation + output
+// tokens. Reads at most TAIL_BYTES from the end, never the whole file.
+import fs from "node:fs";
+
+export const TAIL_BYTES = 256 * 1024;
+
+export function contextTokensFromTranscript(file: string): number | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, "r");
+  } catch {
+    return undefined;
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    const len = Math.min(size, TAIL_BYTES);
+    const buf = Buffer.alloc(len);
+    fs.readSync(fd, buf, 0, len, size - len);
+    const lines = buf.toString("utf8").split("\n");
+    // The first line may be cut in half; it just fails to parse.
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const line = lines[i]!;
+      if (!line.includes('"assistant"') || !line.includes('"usage"')) continue;
+      try {
+        const rec = JSON.parse(line) as { type?: string; isSidechain?: boolean; message?: { usage?: Record<string, unknown> } };
+        if (rec.type !== "assistant" || rec.isSidechain || !rec.message?.usage) continue;
+        const u = rec.message.usage;
+        const n = (k: string) => (typeof u[k] === "number" ? (u[k] as number) : 0);
+        return n("input_tokens") + n("cache_read_input_tokens") + n("cache_creation_input_tokens") + n("output_tokens");
+      } catch {
+        continue;
+      }
+    }
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}

@@ -1,0 +1,41 @@
+// `skillgate stats [--session ID]`: a session's counters, from its state file
+// (the most recently changed session when no id is given).
+import fs from "node:fs";
+import path from "node:path";
+import { flags } from "./cli.js";
+import { stateDirOf } from "../hooks/engine/hook.js";
+import { StateStore } from "../hooks/engine/io/state-store.js";
+import { tableFileOf } from "./table-file.js";
+
+export async function statsMain(args: string[], root: string): Promise<number> {
+  const f = flags(args);
+  const dir = stateDirOf({ env: process.env, packageRoot: root });
+  let session = f.get("session");
+  if (!session) {
+    const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((x) => x.endsWith(".json") && !x.startsWith(".")) : [];
+    const newest = files.map((x) => ({ x, t: fs.statSync(path.join(dir, x)).mtimeMs })).sort((a, b) => b.t - a.t)[0];
+    if (!newest) {
+      console.error(`skillgate stats: no session state in ${dir}`);
+      return 1;
+    }
+    session = newest.x.replace(/\.json$/, "");
+  }
+  const { state, warning } = new StateStore(dir).read(session);
+  if (warning) console.error(warning);
+  const table = JSON.parse(fs.readFileSync(tableFileOf(f.get("table"), root), "utf8")) as { rows: { kind: string; when: { context?: { levels: number[] } } }[] };
+  const levels = table.rows.flatMap((r) => (r.kind === "budget" ? (r.when.context?.levels ?? []) : [])).sort((a, b) => a - b);
+  const s = state.stats;
+  const list = (o: Record<string, number>) => Object.entries(o).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
+  if (f.has("json")) {
+    console.log(JSON.stringify({ session, ...state }, null, 2));
+    return 0;
+  }
+  console.log(`session ${session} (${path.join(dir, session + ".json")})`);
+  console.log(`  tool calls       ${Object.values(s.toolCalls).reduce((a, b) => a + b, 0)}: ${list(s.toolCalls)}`);
+  console.log(`  outputs capped   ${Object.values(s.capped).reduce((a, b) => a + b, 0)}: ${list(s.capped)}; ${s.charsSaved.toLocaleString("en-US")} characters kept out of the context; ${s.capFailures} failed to save`);
+  console.log(`  compactions      ${state.compactions}`);
+  console.log(`  budget level     ${state.budgetLevel === 0 ? "below all levels" : `past ${levels[state.budgetLevel - 1]?.toLocaleString("en-US") ?? state.budgetLevel} tokens`} (largest prompt seen: ${s.maxContextTokens.toLocaleString("en-US")} tokens)`);
+  console.log(`  skills loaded    ${state.loaded.join(", ") || "none"}`);
+  console.log(`  refusals         ${list(state.denials)}`);
+  return 0;
+}

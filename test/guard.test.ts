@@ -1,0 +1,69 @@
+// Session guard I/O: the private output folder, capped files, transcript tail.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { cleanOldOutputs, outputRoot, saveCapped } from "../hooks/engine/io/output-store.ts";
+import { contextTokensFromTranscript, TAIL_BYTES } from "../hooks/engine/io/transcript-tail.ts";
+import { casesDir } from "./helpers.ts";
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "sg-guard-"));
+
+test("the default output folder is made once per installation, private, and remembered", () => {
+  const state = tmp();
+  const a = outputRoot(undefined, state);
+  assert.equal(a.ok, true);
+  const dir = (a as { dir: string }).dir;
+  assert.match(path.basename(dir), /^skillgate-out-[0-9a-f]{18}$/);
+  assert.equal(fs.statSync(dir).mode & 0o777, 0o700);
+  assert.deepEqual(outputRoot(undefined, state), a, "the same folder next time");
+  fs.rmSync(dir, { recursive: true });
+});
+
+test("a folder open to others, or not a plain directory, is refused", () => {
+  const dir = path.join(tmp(), "out");
+  fs.mkdirSync(dir, { mode: 0o755 });
+  fs.chmodSync(dir, 0o755);
+  assert.match((outputRoot(dir, tmp()) as { error: string }).error, /open to group or others \(mode 755\)/);
+  const link = path.join(tmp(), "link");
+  fs.symlinkSync(tmp(), link);
+  assert.equal(outputRoot(link, tmp()).ok, false);
+});
+
+test("a capped output keeps the whole text in a 0600 file and gives the head plus the path in the tool's shape", () => {
+  const dir = path.join(tmp(), "out");
+  assert.equal(outputRoot(dir, tmp()).ok, true);
+  const stdout = Array.from({ length: 30000 }, (_, i) => String(i + 1)).join("\n");
+  const response = { stdout, stderr: "warn", interrupted: false, isImage: false, noOutputExpected: false };
+  const r = saveCapped(dir, "s1-toolu_1", { response, fields: ["stdout", "stderr"], chars: stdout.length + 4 }, 4000, "output-cap");
+  assert.equal(fs.statSync(r.file).mode & 0o777, 0o600);
+  assert.equal(fs.readFileSync(r.file, "utf8"), `--- stdout ---\n${stdout}\n--- stderr ---\nwarn`);
+  assert.ok((r.updated.stdout as string).startsWith(stdout.slice(0, 4000)));
+  assert.match(r.updated.stdout as string, new RegExp(`full output is in ${r.file.replace(/[.]/g, "\\.")}`));
+  assert.equal(r.updated.stderr, "");
+  assert.equal(r.updated.interrupted, false);
+  assert.equal(r.charsSaved, stdout.length + 4 - 4000);
+  assert.throws(() => saveCapped(dir, "s1-toolu_1", { response, fields: ["stdout"], chars: stdout.length }, 10, "x"), /EEXIST/, "never overwrites");
+});
+
+test("old capped outputs are cleaned, fresh ones kept", () => {
+  const dir = tmp();
+  fs.writeFileSync(path.join(dir, "old.txt"), "x");
+  fs.writeFileSync(path.join(dir, "new.txt"), "y");
+  const old = new Date(Date.now() - 8 * 86_400_000);
+  fs.utimesSync(path.join(dir, "old.txt"), old, old);
+  assert.equal(cleanOldOutputs(dir, 7), 1);
+  assert.deepEqual(fs.readdirSync(dir), ["new.txt"]);
+});
+
+test("the prompt size comes from the last main-thread assistant usage, reading only the tail", () => {
+  assert.equal(contextTokensFromTranscript(path.join(casesDir, "fixtures/transcript-120k.jsonl")), 120_000);
+  const dir = tmp();
+  const file = path.join(dir, "t.jsonl");
+  const line = (tokens: number, side = false) => JSON.stringify({ type: "assistant", isSidechain: side, message: { usage: { input_tokens: tokens, output_tokens: 0 } } });
+  // A huge head the reader must not need, then a main line, then a sidechain line that must be skipped.
+  fs.writeFileSync(file, `${"x".repeat(TAIL_BYTES * 4)}\n${line(5000)}\n${line(99, true)}\n`);
+  assert.equal(contextTokensFromTranscript(file), 5000);
+  assert.equal(contextTokensFromTranscript(path.join(dir, "missing.jsonl")), undefined);
+});
