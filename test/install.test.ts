@@ -189,7 +189,7 @@ test("--dry-run prints a diff and writes nothing", async (t) => {
   const r = await run(t, () => installMain(["--project", p.dir, "--runtime", "node", "--dry-run"], ROOT));
   assert.equal(r.code, 0);
   assert.match(r.out, /^\+\+\+ .*\(after install\)$/m);
-  assert.match(r.out, /^\+ +"matcher": "Skill\|Read",$/m);
+  assert.match(r.out, /^\+ +"matcher": "Bash\|Write\|Edit\|MultiEdit\|NotebookEdit\|Agent\|Task",$/m);
   assert.match(r.out, /dry run: nothing written/);
   assert.equal(fs.readFileSync(p.file, "utf8"), before);
   assert.deepEqual(p.backups(), []);
