@@ -14,8 +14,20 @@ export interface ToolUse {
   id?: string;
 }
 
-/** One model answer: a final text (stop_reason end_turn) or tool calls (stop_reason tool_use). */
-export type Turn = { text: string } | { toolUse: ToolUse | ToolUse[] };
+/** Token counts the mock reports for a turn (message_start, and output_tokens again in message_delta). */
+export interface Usage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_creation_input_tokens?: number;
+  cache_read_input_tokens?: number;
+}
+
+/**
+ * One model answer: a final text (stop_reason end_turn) or tool calls (stop_reason tool_use).
+ * `usage` overrides the default counts (input 100, output 20, no cache): Claude Code
+ * writes them into the transcript with the assistant message.
+ */
+export type Turn = ({ text: string } | { toolUse: ToolUse | ToolUse[] }) & { usage?: Usage };
 
 /** Subagent scripts keyed by a marker string that occurs in the Agent call's prompt. */
 export type SubagentScripts = Record<string, Turn[]>;
@@ -215,7 +227,7 @@ export async function startMockApi(opts: MockApiOptions): Promise<MockApi> {
       content,
       stop_reason: 'text' in turn ? 'end_turn' : 'tool_use',
       stop_sequence: null,
-      usage: { input_tokens: 100, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      usage: { input_tokens: 100, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, ...turn.usage },
     };
   }
 

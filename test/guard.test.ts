@@ -67,3 +67,21 @@ test("the prompt size comes from the last main-thread assistant usage, reading o
   assert.equal(contextTokensFromTranscript(file), 5000);
   assert.equal(contextTokensFromTranscript(path.join(dir, "missing.jsonl")), undefined);
 });
+
+test("an output Claude Code already saved (persistedOutputPath) is copied whole and its preview keys dropped", () => {
+  const dir = path.join(tmp(), "out");
+  assert.equal(outputRoot(dir, tmp()).ok, true);
+  const results = path.join(tmp(), "session", "tool-results");
+  fs.mkdirSync(results, { recursive: true });
+  const full = Array.from({ length: 30000 }, (_, i) => String(i + 1)).join("\n");
+  const saved = path.join(results, "toolu_9.txt");
+  fs.writeFileSync(saved, full, { mode: 0o644 });
+  // 2.1.328 hands the hook the first 30,000 characters plus the path and the full size.
+  const response = { stdout: full.slice(0, 30000), stderr: "", interrupted: false, persistedOutputPath: saved, persistedOutputSize: full.length };
+  const r = saveCapped(dir, "s1-toolu_9", { response, fields: ["stdout", "stderr"], chars: full.length, persistedPath: saved }, 4000, "output-cap");
+  assert.equal(fs.readFileSync(r.file, "utf8"), full);
+  assert.equal(fs.statSync(r.file).mode & 0o777, 0o600);
+  assert.equal("persistedOutputPath" in r.updated, false);
+  assert.equal("persistedOutputSize" in r.updated, false);
+  assert.match(r.updated.stdout as string, /showing the first 4,000 of 168,893 characters/);
+});

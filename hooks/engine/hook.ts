@@ -97,10 +97,12 @@ async function run(input: string, h: HookEnv): Promise<HookResult> {
   if (store && (outcome.state !== current.state || outcome.decision.cap)) {
     // Decide again under the lock on fresh state, so parallel hooks of one session lose nothing.
     try {
+      const capped = outcome.decision.cap ? outcome.decision : undefined;
       store.update(event.sessionId, (fresh) => {
         const again = decide(event, table.compiled, fresh, facts);
-        outcome = { ...again, decision: outcome.decision };
-        return (outcome.state = record(again.state));
+        // The fresh decision wins (a hint another hook just showed is not shown twice); a cap already done stays.
+        outcome = { ...again, decision: capped ?? again.decision, state: record(again.state) };
+        return outcome.state;
       });
     } catch (e) {
       notices.push(`skillgate: session state not saved (${(e as Error).message})`);

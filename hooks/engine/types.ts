@@ -44,6 +44,8 @@ export interface ToolOutput {
   fields: string[];
   /** Total characters across those fields. */
   chars: number;
+  /** Claude Code already saved the whole output here (stdout in `response` is then only its first 30,000 chars). */
+  persistedPath?: string;
 }
 
 export type EventKind =

@@ -86,7 +86,13 @@ function outputOf(response: unknown): Event["output"] {
   const r = obj(response);
   const fields = OUTPUT_FIELDS.filter((f) => typeof r[f] === "string");
   if (fields.length === 0) return undefined;
-  return { response: r, fields, chars: fields.reduce((n, f) => n + (r[f] as string).length, 0) };
+  const out: NonNullable<Event["output"]> = { response: r, fields, chars: fields.reduce((n, f) => n + (r[f] as string).length, 0) };
+  // 2.1.328: a Bash output over 30,000 chars is saved by Claude Code itself; the hook gets its head, the path and the size.
+  if (typeof r.persistedOutputPath === "string" && typeof r.persistedOutputSize === "number") {
+    out.persistedPath = r.persistedOutputPath;
+    out.chars = Math.max(out.chars, r.persistedOutputSize);
+  }
+  return out;
 }
 
 /** Skills a successful tool call puts into the context. */

@@ -38,9 +38,19 @@ export function outputRoot(configured: string | undefined, stateDir: string): Ro
 /** Save the whole output; return the tool result the model sees instead (same shape, head + pointer). */
 export function saveCapped(dir: string, name: string, output: ToolOutput, headChars: number, rowId: string): { file: string; updated: Record<string, unknown>; charsSaved: number } {
   const file = path.join(dir, `${name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 120)}.txt`);
-  const whole = output.fields.map((f) => (output.fields.length > 1 ? `--- ${f} ---\n` : "") + (output.response[f] as string)).join("\n");
-  fs.writeFileSync(file, whole, { mode: 0o600, flag: "wx" });
+  if (output.persistedPath && isClaudeToolResult(output.persistedPath)) {
+    // The response holds only the head: copy Claude Code's full copy (streamed by the kernel, not read into memory).
+    fs.copyFileSync(output.persistedPath, file, fs.constants.COPYFILE_EXCL);
+    fs.chmodSync(file, 0o600);
+  } else {
+    const filled = output.fields.filter((f) => (output.response[f] as string).length > 0);
+    const whole = filled.map((f) => (filled.length > 1 ? `--- ${f} ---\n` : "") + (output.response[f] as string)).join("\n");
+    fs.writeFileSync(file, whole, { mode: 0o600, flag: "wx" });
+  }
   const updated: Record<string, unknown> = { ...output.response };
+  // Left in, these make Claude Code show its own preview instead of our head.
+  delete updated.persistedOutputPath;
+  delete updated.persistedOutputSize;
   let budget = headChars;
   for (const f of output.fields) {
     const text = output.response[f] as string;
@@ -51,6 +61,16 @@ export function saveCapped(dir: string, name: string, output: ToolOutput, headCh
   const note = `\n[skillgate[${rowId}]: output capped: showing the first ${shown.toLocaleString("en-US")} of ${output.chars.toLocaleString("en-US")} characters; the full output is in ${file} — read or grep it there, in slices]`;
   updated[output.fields[0]!] = `${updated[output.fields[0]!] as string}${note}`;
   return { file, updated, charsSaved: output.chars - shown };
+}
+
+/** Only Claude Code's own saved tool results are copied: a regular file under a tool-results folder. */
+function isClaudeToolResult(p: string): boolean {
+  if (!path.isAbsolute(p) || !/\/tool-results\/[^/]+$/.test(p)) return false;
+  try {
+    return fs.lstatSync(p).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** Delete capped outputs older than maxAgeDays (run at session start). */

@@ -1,10 +1,10 @@
-// Bash command line → what it runs and what it writes.
+// Bash command line → what it runs, what it writes and what it only reads.
 // Parse with unbash, walk every node (substitutions, subshells, here-docs
 // included), peel wrappers, recurse into `bash -c` strings. Anything the walk
 // cannot see through is reported as opaque: never silently "no match".
 import { parse, forEachChild, type Assignment, type Command, type SyntaxNode, type Redirection, type ParsedScript } from "unbash";
 import { evalWord } from "./words.js";
-import { unwrap, basename, clip, verbIndex, gitAliasVerb, INTERPRETERS, SHELLS, type Arg } from "./wrappers.js";
+import { unwrap, basename, clip, verbIndex, gitAliasVerb, isProgramFlag, INTERPRETERS, SHELLS, type Arg } from "./wrappers.js";
 import { writesOf, isRealFile, type PathArg } from "./writes.js";
 import { inlineWrites, inlineCommands } from "./inline.js";
 import { readsOf } from "./reads.js";
@@ -72,8 +72,9 @@ export function analyzeCommand(source: string): ShellAnalysis {
 }
 
 function finish({ reparsed: _, ...out }: Work): ShellAnalysis {
-  const written = new Set(out.writes.filter((w) => !w.dynamic).map((w) => w.path));
-  return { ...out, reads: out.reads.filter((r) => r.dynamic || !written.has(r.path)) };
+  // `sed -i s/a/b/ "$f"` reads "$f" too, but it is a write: compare the words as written.
+  const written = new Set(out.writes.map((w) => w.path));
+  return { ...out, reads: out.reads.filter((r) => !written.has(r.path)) };
 }
 
 /** Charge a nested parse to the budget; false (and opaque once) when it is spent. */
@@ -144,10 +145,10 @@ function visitCommand(cmd: Command, source: string, piped: boolean, depth: numbe
   const stdinText = heredocText(redirects);
 
   if (u.script) {
-    const shell = basename(u.argv[0]!.text);
+    const shell = basename(u.argv[0]?.text ?? "sh");
     record(u.argv, allVia, out);
     if (u.script.dynamic) markOpaque(`${shell} runs a string computed at run time`, text, out);
-    else analyzeScript(u.script.text, depth + 1, [...allVia, `${basename(u.argv[0]?.text ?? "sh")} -c`], out);
+    else analyzeScript(u.script.text, depth + 1, [...allVia, shell === "eval" ? "eval" : `${shell} -c`], out);
     return;
   }
   if (u.argv.length === 0) return;
@@ -171,9 +172,13 @@ function visitCommand(cmd: Command, source: string, piped: boolean, depth: numbe
   const args = u.argv.slice(1);
   if (name === "find") return visitFind(args, allVia, depth, out);
   const program = inlineProgram(name, args);
-  pushWrites(writesOf(name, args, program), name, out);
+  // `python3 -c "$CODE"`: the whole program is a run-time value. (`$f` spliced into a literal program is data.)
+  if (program?.dynamic && /^\s*(\$\w+|\$\{[^}]*\}|\$\([\s\S]*\)|`[\s\S]*`)\s*$/.test(program.text)) {
+    return markOpaque(`${name} runs a program computed at run time`, text, out);
+  }
+  pushWrites(writesOf(u.argv[0]!.text, args, program?.text), name, out);
   pushReads(readsOf(name, args), name, out);
-  if (program !== undefined) visitInline(program, name, text, depth, allVia, out);
+  if (program !== undefined) visitInline(program.text, name, text, depth, allVia, out);
 }
 
 /** `python -c "os.system('git commit')"`: the commands an inline program runs. */
@@ -242,7 +247,7 @@ function visitFind(args: Arg[], via: string[], depth: number, out: Work): void {
         else if (u.argv.length > 0) {
           record(u.argv, [...via, "find -exec", ...u.via], out);
           const name = basename(u.argv[0]!.text);
-          pushWrites(writesOf(name, u.argv.slice(1)), name, out);
+          pushWrites(writesOf(u.argv[0]!.text, u.argv.slice(1)), name, out);
           pushReads(readsOf(name, u.argv.slice(1)), name, out);
         }
       }
@@ -262,7 +267,6 @@ function pushWrites(paths: PathArg[], by: string, out: ShellAnalysis): void {
 function pushReads(paths: PathArg[], by: string, out: ShellAnalysis): void {
   for (const p of paths) {
     if (p.dynamic && /^[<>]\(/.test(p.path)) continue;
-    if (p.path === "-" && !p.dynamic) continue; // stdin
     if (p.dynamic || isRealFile(p.path)) out.reads.push({ ...p, by });
   }
 }
@@ -293,10 +297,10 @@ function isStdinProgram(argv: Arg[]): boolean {
   return rest.length === 0 || rest[0]!.text === "-";
 }
 
-/** The program text of `python -c CODE`, `node -e CODE`, `perl -e CODE`. */
-function inlineProgram(name: string, args: Arg[]): string | undefined {
+/** The program of `python -c CODE`, `node -e CODE`, `perl -e CODE`. */
+function inlineProgram(name: string, args: Arg[]): Arg | undefined {
   if (!INTERPRETERS.has(name)) return undefined;
-  const i = args.findIndex((a) => /^-[A-Za-z]*[ceE]$/.test(a.text) || a.text === "--eval" || a.text === "--print");
-  return i >= 0 ? args[i + 1]?.text : undefined;
+  const i = args.findIndex((a) => isProgramFlag(name, a.text));
+  return i >= 0 ? args[i + 1] : undefined;
 }
 

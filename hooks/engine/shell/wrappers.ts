@@ -23,6 +23,18 @@ export const INTERPRETERS = new Set([
   "python", "python2", "python3", "node", "nodejs", "ruby", "perl", "php", "deno", "bun", "tsx", "ts-node", "lua", "Rscript",
 ]);
 
+/** The option letter that hands an interpreter its program text (`python -c`, `node -e`/`-p`, `perl -ne`, `php -r`). */
+const PROGRAM_FLAG: Record<string, RegExp> = {
+  python: /^-[A-Za-z]*c$/, node: /^-[ep]$/, perl: /^-[A-Za-z]*[eE]$/, ruby: /^-[A-Za-z]*e$/, php: /^-r$/, lua: /^-e$/, Rscript: /^-e$/,
+};
+const FLAVOUR: Record<string, string> = { python2: "python", python3: "python", nodejs: "node", bun: "node", deno: "node", tsx: "node", "ts-node": "node" };
+
+/** Is this word the option whose value is the program (`-c` for python, `-e` for node...)? */
+export function isProgramFlag(interpreter: string, word: string): boolean {
+  if (word === "--eval" || word === "--print") return true;
+  return PROGRAM_FLAG[FLAVOUR[interpreter] ?? interpreter]?.test(word) ?? false;
+}
+
 export function basename(p: string): string {
   const i = p.lastIndexOf("/");
   return i < 0 ? p : p.slice(i + 1);
@@ -78,7 +90,7 @@ const MAX_UNWRAP = 32;
 export function unwrap(argv: Arg[]): Unwrapped {
   const via: string[] = [];
   let rest = argv;
-  for (let guard = 0; guard < MAX_UNWRAP && rest.length > 0; guard++) {
+  while (rest.length > 0) {
     const head = rest[0]!;
     if (head.dynamic) return { argv: rest, via, opaque: `the command name ${clip(head.text, 60)} is computed at run time` };
     // `/usr/bin/gi? commit`, `{git,} commit`: the name is whatever the pattern expands to.
@@ -112,6 +124,8 @@ export function unwrap(argv: Arg[]): Unwrapped {
     if (!spec) return { argv: rest, via };
     const inner = skipOptions(rest, spec);
     if (inner === null) return { argv: [], via: [...via, name] };
+    // Each pass peels one wrapper, so this also bounds the loop.
+    if (via.length === MAX_UNWRAP) return { argv: rest, via, opaque: `more than ${MAX_UNWRAP} wrappers in a row` };
     via.push(name);
     // xargs with no program runs echo; nothing else to see.
     rest = name === "xargs" ? xargsArgs(rest.slice(1, rest.length - inner.length), inner) : inner;

@@ -155,11 +155,14 @@ const opt = (x: Arg | undefined): Arg[] => (x ? [x] : []);
  * Paths the program writes. `inline` is the program text of `python -c`,
  * `node -e` or a here-doc fed to an interpreter, when there is one.
  */
-export function writesOf(name: string, args: Arg[], inline?: string): PathArg[] {
+export function writesOf(program: string, args: Arg[], inline?: string): PathArg[] {
+  const name = basename(program);
   const rule = RULES[name];
   if (inline !== undefined) return [...(rule ? rule(args).map(toPath) : []), ...inlineWrites(inline)];
   if (rule) return rule(args).map(toPath);
-  if (INTERPRETERS.has(name) || SHELLS.has(name) || name.startsWith("./") || name.startsWith("../")) return scriptArgs(name, args);
+  if (INTERPRETERS.has(name) || SHELLS.has(name)) return scriptArgs(args, true);
+  // `./fix-links.sh notes_RU.md`: a project script run on the path
+  if (program.startsWith("./") || program.startsWith("../")) return scriptArgs(args, false);
   return [];
 }
 
@@ -169,9 +172,7 @@ const toPath = (a: Arg): PathArg => ({ path: a.text, dynamic: a.dynamic || a.tex
  * "A script run on the path": `python fix.py notes_RU.md` may well rewrite
  * notes_RU.md, so file-like arguments after the script count as written.
  */
-function scriptArgs(name: string, args: Arg[]): PathArg[] {
-  const direct = name.includes("/");
+function scriptArgs(args: Arg[], afterScript: boolean): PathArg[] {
   const ops = operands(args, ["-m", "-W", "-X", "-r", "--require", "--import", "--loader"]);
-  const after = direct ? ops : ops.slice(1);
-  return after.filter((a) => a.dynamic || PATHLIKE.test(a.text)).map(toPath);
+  return (afterScript ? ops.slice(1) : ops).filter((a) => a.dynamic || PATHLIKE.test(a.text)).map(toPath);
 }
