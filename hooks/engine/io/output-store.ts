@@ -4,7 +4,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
 import type { ToolOutput } from "../types.js";
 
 export type Root = { ok: true; dir: string } | { ok: false; error: string };
@@ -17,7 +16,8 @@ export function outputRoot(configured: string | undefined, stateDir: string): Ro
     try {
       dir = fs.readFileSync(memo, "utf8").trim();
     } catch {
-      dir = path.join(os.tmpdir(), `skillgate-out-${randomBytes(9).toString("hex")}`);
+      // Web Crypto is a global: no node:crypto module to load on the hook's path.
+      dir = path.join(os.tmpdir(), `skillgate-out-${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(9))).toString("hex")}`);
       fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
       fs.writeFileSync(memo, dir, { mode: 0o600 });
     }
