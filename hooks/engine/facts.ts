@@ -20,8 +20,11 @@ export function toolFacts(event: Event, analysis?: ShellAnalysis): Facts {
   return { analysis, writes: raw.map((p) => relativeTo(event.cwd, p)) };
 }
 
+/** Longer paths cannot be written (PATH_MAX) and are not worth resolving. */
+const MAX_PATH = 4096;
+
 function relativeTo(cwd: string, p: string): string {
-  if (!cwd) return p;
+  if (!cwd || p.length > MAX_PATH || cwd.length > MAX_PATH) return p;
   const abs = path.resolve(cwd, p);
   const rel = path.relative(cwd, abs);
   return rel.startsWith("..") || path.isAbsolute(rel) ? abs : rel;

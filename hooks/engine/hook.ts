@@ -51,7 +51,7 @@ export async function runHook(input: string, h: HookEnv): Promise<HookResult> {
 }
 
 async function run(input: string, h: HookEnv): Promise<HookResult> {
-  if (input.length > MAX_EVENT_BYTES) return failure(`skillgate: hook event over ${MAX_EVENT_BYTES} bytes was not read`, false, undefined);
+  if (input.length > MAX_EVENT_BYTES || Buffer.byteLength(input) > MAX_EVENT_BYTES) return tooLarge();
   let payload: unknown;
   try {
     payload = JSON.parse(input);
@@ -152,11 +152,16 @@ async function capOutput(event: Event, d: Decision, table: Table, stateDir: stri
 async function cleanOutputs(table: Table, stateDir: string, env: NodeJS.ProcessEnv): Promise<void> {
   try {
     const { outputRoot, cleanOldOutputs } = await import("./io/output-store.js");
-    const root = outputRoot(outputDirOf(table, env), stateDir);
+    const root = outputRoot(outputDirOf(table, env), stateDir, false);
     if (root.ok) cleanOldOutputs(root.dir, table.outputMaxAgeDays ?? 7);
   } catch {
     /* cleaning is housekeeping: never worth failing a session start */
   }
+}
+
+/** An event over the cap is not parsed: say so (the fail mode of an unread table is unknown, so open). */
+export function tooLarge(): HookResult {
+  return failure(`skillgate: hook event over ${MAX_EVENT_BYTES} bytes was not read; gates did not run for it`, false, undefined);
 }
 
 function failure(message: string, closed: boolean, event: Event | undefined): HookResult {

@@ -48,7 +48,7 @@ function matchRow(cr: CompiledRow, event: Event, facts: Facts): Hit | undefined 
 function matchText(find: TextMatcher | undefined, text: string | undefined, row: CompiledRow["row"], what: string): Hit | undefined {
   if (!find || text === undefined) return undefined;
   const m = find(text);
-  return m !== undefined ? { row, detail: `${what} contains "${m}"` } : undefined;
+  return m !== undefined ? { row, detail: `${what} contains "${clip(m)}"` } : undefined;
 }
 
 function matchCommand(cr: CompiledRow, facts: Facts): Hit | undefined {
@@ -59,20 +59,25 @@ function matchCommand(cr: CompiledRow, facts: Facts): Hit | undefined {
     if (c.name !== want.name) continue;
     if (want.sub) {
       if (c.verb < 0) continue;
-      if (c.dynamic[c.verb]) return opaqueHit(cr, `the ${want.name} subcommand ${c.argv[c.verb]} is computed at run time`);
+      if (c.dynamic[c.verb]) return opaqueHit(cr, `the ${want.name} subcommand ${clip(c.argv[c.verb]!, 60)} is computed at run time`);
       if (!want.sub.includes(c.argv[c.verb]!)) continue;
     }
     if (want.args) {
       const rest = c.argv.slice(1);
-      if (want.args.some((x) => rest.includes(x))) return { row: cr.row, detail: `runs ${c.argv.join(" ")}` };
+      if (want.args.some((x) => rest.includes(x))) return { row: cr.row, detail: `runs ${clip(c.argv.join(" "))}` };
       if (c.dynamic.some((d) => d)) return opaqueHit(cr, `arguments of ${want.name} are computed at run time`);
       continue;
     }
-    return { row: cr.row, detail: `runs ${c.argv.slice(0, 4).join(" ")}` };
+    return { row: cr.row, detail: `runs ${clip(c.argv.slice(0, 4).join(" "))}` };
   }
   // A part we could not see through may be exactly this command.
-  if (a.opaque.length > 0) return opaqueHit(cr, a.opaque[0]!.reason);
+  if (a.opaque.length > 0) return opaqueHit(cr, clip(a.opaque[0]!.reason));
   return undefined;
+}
+
+/** What we quote back to the model stays short (Claude Code cuts output strings at 10,000 characters). */
+export function clip(s: string, max = 160): string {
+  return s.length > max ? `${s.slice(0, max - 3)}...` : s;
 }
 
 function opaqueHit(cr: CompiledRow, reason: string): Hit {
@@ -82,11 +87,11 @@ function opaqueHit(cr: CompiledRow, reason: string): Hit {
 function matchWrites(cr: CompiledRow, facts: Facts): Hit | undefined {
   if (!cr.writes) return undefined;
   const p = facts.writes.find((w) => cr.writes!(w));
-  return p !== undefined ? { row: cr.row, detail: `writes ${p}` } : undefined;
+  return p !== undefined ? { row: cr.row, detail: `writes ${clip(p)}` } : undefined;
 }
 
 function matchSubagent(cr: CompiledRow, event: Event): Hit | undefined {
   if (!cr.subagent || event.subagentType === undefined) return undefined;
   const t = event.subagentType;
-  return cr.subagent.has(t) || cr.subagent.has(skillName(t)) ? { row: cr.row, detail: `calls subagent ${t}` } : undefined;
+  return cr.subagent.has(t) || cr.subagent.has(skillName(t)) ? { row: cr.row, detail: `calls subagent ${clip(t)}` } : undefined;
 }

@@ -3,14 +3,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { runHook, MAX_EVENT_BYTES } from "./hook.js";
+import { runHook, tooLarge, MAX_EVENT_BYTES } from "./hook.js";
 
 /**
  * Read all of stdin with plain read(2) calls: creating process.stdin (a
  * stream) costs more start-up time than the rest of the hook. Past the cap we
  * keep reading, so the writer never blocks, but stop storing.
  */
-export function readStdin(limit = MAX_EVENT_BYTES + 1): string {
+export function readStdin(limit = MAX_EVENT_BYTES + 1): { text: string; bytes: number } {
   const chunks: Buffer[] = [];
   let size = 0;
   const buf = Buffer.allocUnsafe(65536);
@@ -28,7 +28,7 @@ export function readStdin(limit = MAX_EVENT_BYTES + 1): string {
     if (size < limit) chunks.push(Buffer.from(buf.subarray(0, n)));
     size += n;
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return { text: Buffer.concat(chunks).toString("utf8"), bytes: size };
 }
 
 /** skillgate's own folder: the nearest parent holding skillgate's package.json (source and bundle alike). */
@@ -42,7 +42,8 @@ export function findPackageRoot(from = path.dirname(fileURLToPath(import.meta.ur
 export async function hookMain(): Promise<void> {
   try {
     const input = readStdin();
-    const { stdout, stderr } = await runHook(input, { env: process.env, packageRoot: findPackageRoot() });
+    // Measured in bytes here: a cut-off event must say "too large", not "not JSON".
+    const { stdout, stderr } = input.bytes > MAX_EVENT_BYTES ? tooLarge() : await runHook(input.text, { env: process.env, packageRoot: findPackageRoot() });
     if (stderr) process.stderr.write(stderr);
     if (stdout) process.stdout.write(stdout + "\n");
   } catch (e) {

@@ -65,7 +65,7 @@ function readTool(p: Json, event: Event): void {
   const input = obj(p.tool_input);
   event.tool = tool;
   if (tool === "Bash") event.command = str(input.command) ?? "";
-  const pathField = WRITE_TOOLS[tool];
+  const pathField = Object.hasOwn(WRITE_TOOLS, tool) ? WRITE_TOOLS[tool] : undefined;
   if (pathField) {
     const file = str(input[pathField]);
     if (file) event.writes = [file];

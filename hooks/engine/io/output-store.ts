@@ -8,20 +8,26 @@ import type { ToolOutput } from "../types.js";
 
 export type Root = { ok: true; dir: string } | { ok: false; error: string };
 
-/** The configured folder, or the one this installation made (its name remembered in the state folder). */
-export function outputRoot(configured: string | undefined, stateDir: string): Root {
+/**
+ * The configured folder, or the one this installation made (its name
+ * remembered in the state folder). With create false (cleaning), nothing is
+ * made: no folder appears until an output is actually capped.
+ */
+export function outputRoot(configured: string | undefined, stateDir: string, create = true): Root {
   let dir = configured;
   if (!dir) {
     const memo = path.join(stateDir, ".output-root");
     try {
       dir = fs.readFileSync(memo, "utf8").trim();
     } catch {
+      if (!create) return { ok: false, error: "no output folder yet" };
       // Web Crypto is a global: no node:crypto module to load on the hook's path.
       dir = path.join(os.tmpdir(), `skillgate-out-${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(9))).toString("hex")}`);
       fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
       fs.writeFileSync(memo, dir, { mode: 0o600 });
     }
   }
+  if (!create && !fs.existsSync(dir)) return { ok: false, error: "no output folder yet" };
   try {
     fs.mkdirSync(dir, { mode: 0o700 });
   } catch (e) {

@@ -6,34 +6,38 @@ import fs from "node:fs";
 export const TAIL_BYTES = 256 * 1024;
 
 export function contextTokensFromTranscript(file: string): number | undefined {
-  let fd: number;
+  let fd: number | undefined;
   try {
-    fd = fs.openSync(file, "r");
-  } catch {
-    return undefined;
-  }
-  try {
-    const size = fs.fstatSync(fd).size;
-    const len = Math.min(size, TAIL_BYTES);
+    // Only a regular file: a FIFO would block the hook forever, a folder throws.
+    if (!fs.statSync(file).isFile()) return undefined;
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return undefined;
+    const len = Math.min(st.size, TAIL_BYTES);
     const buf = Buffer.alloc(len);
-    fs.readSync(fd, buf, 0, len, size - len);
-    const lines = buf.toString("utf8").split("\n");
-    // The first line may be cut in half; it just fails to parse.
-    for (let i = lines.length - 1; i >= 0; i--) {
-      const line = lines[i]!;
-      if (!line.includes('"assistant"') || !line.includes('"usage"')) continue;
-      try {
-        const rec = JSON.parse(line) as { type?: string; isSidechain?: boolean; message?: { usage?: Record<string, unknown> } };
-        if (rec.type !== "assistant" || rec.isSidechain || !rec.message?.usage) continue;
-        const u = rec.message.usage;
-        const n = (k: string) => (typeof u[k] === "number" ? (u[k] as number) : 0);
-        return n("input_tokens") + n("cache_read_input_tokens") + n("cache_creation_input_tokens") + n("output_tokens");
-      } catch {
-        continue;
-      }
-    }
-    return undefined;
+    fs.readSync(fd, buf, 0, len, st.size - len);
+    return lastUsage(buf.toString("utf8").split("\n"));
+  } catch {
+    return undefined; // an unreadable transcript only means no budget reminder this time
   } finally {
-    fs.closeSync(fd);
+    if (fd !== undefined) fs.closeSync(fd);
   }
+}
+
+function lastUsage(lines: string[]): number | undefined {
+  // The first line may be cut in half; it just fails to parse.
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!;
+    if (!line.includes('"assistant"') || !line.includes('"usage"')) continue;
+    try {
+      const rec = JSON.parse(line) as { type?: string; isSidechain?: boolean; message?: { usage?: Record<string, unknown> } };
+      if (rec.type !== "assistant" || rec.isSidechain || !rec.message?.usage) continue;
+      const u = rec.message.usage;
+      const n = (k: string) => (typeof u[k] === "number" ? (u[k] as number) : 0);
+      return n("input_tokens") + n("cache_read_input_tokens") + n("cache_creation_input_tokens") + n("output_tokens");
+    } catch {
+      continue;
+    }
+  }
+  return undefined;
 }

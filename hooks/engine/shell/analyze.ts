@@ -4,7 +4,7 @@
 // cannot see through is reported as opaque: never silently "no match".
 import { parse, forEachChild, type Assignment, type Command, type SyntaxNode, type Redirection, type ParsedScript } from "unbash";
 import { evalWord } from "./words.js";
-import { unwrap, basename, clip, verbIndex, gitAliasVerb, isProgramFlag, INTERPRETERS, SHELLS, type Arg } from "./wrappers.js";
+import { unwrap, basename, clip, verbIndex, gitAliasVerb, isProgramFlag, isInterpreter, SHELLS, type Arg } from "./wrappers.js";
 import { writesOf, isRealFile, type PathArg } from "./writes.js";
 import { inlineWrites, inlineCommands } from "./inline.js";
 import { readsOf } from "./reads.js";
@@ -155,7 +155,7 @@ function visitCommand(cmd: Command, source: string, piped: boolean, depth: numbe
   const name = basename(u.argv[0]!.text);
   record(u.argv, allVia, out);
 
-  if (u.readsProgramFromStdin || (INTERPRETERS.has(name) && isStdinProgram(u.argv))) {
+  if (u.readsProgramFromStdin || (isInterpreter(name) && isStdinProgram(u.argv))) {
     if (stdinText !== undefined) {
       if (SHELLS.has(name)) analyzeScript(stdinText.text, depth + 1, [...allVia, `${name} <<`], out);
       else {
@@ -299,7 +299,7 @@ function isStdinProgram(argv: Arg[]): boolean {
 
 /** The program of `python -c CODE`, `node -e CODE`, `perl -e CODE`. */
 function inlineProgram(name: string, args: Arg[]): Arg | undefined {
-  if (!INTERPRETERS.has(name)) return undefined;
+  if (!isInterpreter(name)) return undefined;
   const i = args.findIndex((a) => isProgramFlag(name, a.text));
   return i >= 0 ? args[i + 1] : undefined;
 }

@@ -15,6 +15,7 @@
 // system('...'): a literal command is analysed like `bash -c`; a computed one
 // makes the whole command opaque.
 import type { PathArg } from "./writes.js";
+import { lookup } from "./wrappers.js";
 
 /** Which argument of a call is the written path; "open" decides from the mode. */
 type Target = "first" | "both" | "second" | "open" | "receiver";
@@ -83,12 +84,13 @@ function callsOf<T>(code: string, table: Record<string, T>, receiverOk: (name: s
     const qualifier = m[1] === "fsp" || m[1] === "promises" ? "fs" : m[1] === "cp" ? "child_process" : m[1];
     const name = m[3]!;
     const kind = qualifier
-      ? table[`${qualifier}.${name}`] ?? (qualifier === "fs" && receiverOk(name) ? table[name] : undefined)
-      : m[2] ? (receiverOk(name) ? table[name] : undefined) : table[name];
+      ? lookup(table, `${qualifier}.${name}`) ?? (qualifier === "fs" && receiverOk(name) ? lookup(table, name) : undefined)
+      : m[2] ? (receiverOk(name) ? lookup(table, name) : undefined) : lookup(table, name);
     if (kind === undefined) continue;
     if (out.length >= MAX_CALLS) return null;
     const end = m.index! + m[0].length;
-    out.push({ kind, name: qualifier ? `${qualifier}.${name}` : name, args: callArgs(code, end), before: code.slice(Math.max(0, m.index! - 300), m.index!) });
+    const nameAt = m.index! + m[0].lastIndexOf(name);
+    out.push({ kind, name: qualifier ? `${qualifier}.${name}` : name, args: callArgs(code, end), before: code.slice(Math.max(0, nameAt - 300), nameAt) });
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // anything: they are reported so `explain` (and the corpus) can show that
 // `cat notes_RU.md` was understood as a read, not merely "no write found".
 // A program missing here reads nothing as far as we report.
-import { INTERPRETERS, SHELLS, isProgramFlag, type Arg } from "./wrappers.js";
+import { isInterpreter, SHELLS, isProgramFlag, lookup, type Arg } from "./wrappers.js";
 import { operands, type PathArg } from "./writes.js";
 
 interface Reader {
@@ -52,20 +52,19 @@ READERS["mawk"] = READERS["awk"]!;
 /** jq's `--arg NAME VALUE` takes two words. */
 const TWO_VALUES = new Set(["--arg", "--argjson", "--slurpfile", "--rawfile"]);
 
-/** Interpreter options that take a value, and those that say the program is not a file. */
-const INTERPRETER_VALUED = ["-m", "-W", "-X", "-r", "--require", "--import", "--loader", "-o", "-O", "--rcfile", "--init-file"];
-
+/** Interpreter and shell options that take a value (`node --import tsx x.ts`, `bash -o pipefail x.sh`). */
+const INTERPRETER_VALUED = ["-W", "-X", "-r", "--require", "--import", "--loader", "-o", "-O", "--rcfile", "--init-file"];
 
 export function readsOf(name: string, args: Arg[]): PathArg[] {
   if (name === "cp") return operands(args, ["-S", "--suffix", "-t", "--target-directory"]).slice(0, hasTarget(args) ? undefined : -1).map(toPath);
   if (name === "dd") return args.filter((a) => a.text.startsWith("if=")).map((a) => ({ path: a.text.slice(3), dynamic: a.dynamic }));
   // `python3 tool.py`, `bash deploy.sh`: the interpreter reads the script file.
-  if (INTERPRETERS.has(name) || SHELLS.has(name)) {
+  if (isInterpreter(name) || SHELLS.has(name)) {
     // `python -c CODE`, `python -m module`: no script file
-    if (INTERPRETERS.has(name) && args.some((a) => isProgramFlag(name, a.text) || a.text === "-m")) return [];
+    if (isInterpreter(name) && args.some((a) => isProgramFlag(name, a.text) || a.text === "-m")) return [];
     return operands(args, INTERPRETER_VALUED).slice(0, 1).map(toPath);
   }
-  const r = READERS[name];
+  const r = lookup(READERS, name);
   if (!r) return [];
   const files: Arg[] = [];
   const rest: Arg[] = [];

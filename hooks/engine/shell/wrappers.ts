@@ -19,20 +19,29 @@ export interface Unwrapped {
 }
 
 export const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish"]);
-export const INTERPRETERS = new Set([
-  "python", "python2", "python3", "node", "nodejs", "ruby", "perl", "php", "deno", "bun", "tsx", "ts-node", "lua", "Rscript",
-]);
+/** Interpreters whose program can come inline (`-c`, `-e`) or on stdin; `python3.12` is python. */
+const INTERPRETER = /^(python|pypy)[\d.]*$|^(node|nodejs|ruby|perl|php|deno|bun|tsx|ts-node|lua|luajit|Rscript)$/;
 
-/** The option letter that hands an interpreter its program text (`python -c`, `node -e`/`-p`, `perl -ne`, `php -r`). */
+export function isInterpreter(name: string): boolean {
+  return INTERPRETER.test(name);
+}
+
+/** The option that hands an interpreter its program text (`python -c`, `node -e`/`-p`, `perl -ne`, `php -r`). */
 const PROGRAM_FLAG: Record<string, RegExp> = {
   python: /^-[A-Za-z]*c$/, node: /^-[ep]$/, perl: /^-[A-Za-z]*[eE]$/, ruby: /^-[A-Za-z]*e$/, php: /^-r$/, lua: /^-e$/, Rscript: /^-e$/,
 };
-const FLAVOUR: Record<string, string> = { python2: "python", python3: "python", nodejs: "node", bun: "node", deno: "node", tsx: "node", "ts-node": "node" };
+const flavour = (name: string): string =>
+  /^(python|pypy)/.test(name) ? "python" : /^(nodejs|bun|deno|tsx|ts-node)$/.test(name) ? "node" : name === "luajit" ? "lua" : name;
 
 /** Is this word the option whose value is the program (`-c` for python, `-e` for node...)? */
 export function isProgramFlag(interpreter: string, word: string): boolean {
   if (word === "--eval" || word === "--print") return true;
-  return PROGRAM_FLAG[FLAVOUR[interpreter] ?? interpreter]?.test(word) ?? false;
+  return lookup(PROGRAM_FLAG, flavour(interpreter))?.test(word) ?? false;
+}
+
+/** `table[key]` for own keys only: a command named `constructor` or `toString` must not find Object's. */
+export function lookup<T>(table: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
 export function basename(p: string): string {
@@ -120,7 +129,7 @@ export function unwrap(argv: Arg[]): Unwrapped {
       const s = rest.findIndex((a) => a.text === "-S" || a.text === "--split-string");
       if (s > 0 && rest[s + 1]) return { argv: [], via: [...via, "env"], script: rest[s + 1]! };
     }
-    const spec = WRAPPERS[name];
+    const spec = lookup(WRAPPERS, name);
     if (!spec) return { argv: rest, via };
     const inner = skipOptions(rest, spec);
     if (inner === null) return { argv: [], via: [...via, name] };
@@ -212,7 +221,7 @@ export function verbIndex(name: string, argv: Arg[]): number {
   for (let i = 1; i < argv.length; i++) {
     const t = argv[i]!.text;
     if (argv[i]!.dynamic) return i;
-    if (VERB_VALUED[name]?.has(t)) { i++; continue; }
+    if (lookup(VERB_VALUED, name)?.has(t)) { i++; continue; }
     if (t.startsWith("-")) continue;
     return i;
   }

@@ -1,7 +1,7 @@
 // Which arguments of a program are paths it writes (creates, changes, moves
 // or deletes). Programs not listed here only read their arguments: cat, tail,
 // grep, `sed` without -i, diff, wc... never trigger a write row.
-import { basename, INTERPRETERS, SHELLS, GIT_VALUED, type Arg } from "./wrappers.js";
+import { basename, isInterpreter, lookup, verbIndex, SHELLS, GIT_VALUED, type Arg } from "./wrappers.js";
 import { inlineWrites } from "./inline.js";
 
 export interface PathArg {
@@ -31,7 +31,7 @@ export function operands(args: Arg[], valued: string[] = []): Arg[] {
 }
 
 /** Value of `--opt=V`, `--opt V`, `-o V`, `-oV`, or a cluster ending in the letter (`-sSLo V`, `-qO-`). */
-export function optionValue(args: Arg[], short: string[], long: string[]): Arg | undefined {
+function optionValue(args: Arg[], short: string[], long: string[]): Arg | undefined {
   for (let i = 0; i < args.length; i++) {
     const t = args[i]!.text;
     if (short.includes(t) || long.includes(t)) return args[i + 1];
@@ -50,7 +50,7 @@ function clusterHas(args: Arg[], letter: string): boolean {
   return args.some((a) => /^-[A-Za-z]+/.test(a.text) && !a.text.startsWith("--") && a.text.slice(1).split(/[^A-Za-z]/)[0]!.includes(letter));
 }
 
-export const PATHLIKE = /(^|\/)[^/\s]+\.[A-Za-z0-9]{1,8}$/;
+const PATHLIKE = /(^|\/)[^/\s]+\.[A-Za-z0-9]{1,8}$/;
 
 /** The destination of `cp SRC... DEST` (mv, ln, install): `-t DIR` or the last operand, as written. */
 function destination(a: Arg[], valued: string[]): Arg[] {
@@ -118,6 +118,32 @@ RULES["gawk"] = RULES["awk"]!;
 RULES["ruby"] = RULES["perl"]!; // ruby -i -pe '...' FILE edits in place like perl
 for (const editor of ["ex", "vi", "nvim"]) RULES[editor] = RULES["vim"]!;
 
+/**
+ * Package managers edit their manifest when a package is added or removed:
+ * `npm install lodash` writes package.json (a bare `npm install` does not).
+ * Matched on "subcommand operands...".
+ */
+const MANIFESTS: Record<string, [file: string, edits: RegExp]> = {
+  npm: ["package.json", /^(install|i|add|uninstall|remove|rm|un|r|update|up) \S|^pkg (set|delete|fix)\b/],
+  pnpm: ["package.json", /^(add|install|i|remove|rm|uninstall|un|update|up) \S/],
+  yarn: ["package.json", /^(add|remove|upgrade) \S/],
+  bun: ["package.json", /^(add|a|install|i|remove|rm) \S/],
+  cargo: ["Cargo.toml", /^(add|remove|rm) \S/],
+  poetry: ["pyproject.toml", /^(add|remove) \S/],
+  uv: ["pyproject.toml", /^(add|remove) \S/],
+  go: ["go.mod", /^get \S|^mod (tidy|edit)\b/],
+};
+for (const pm of Object.keys(MANIFESTS)) RULES[pm] = (a) => manifestWrites(pm, a);
+
+function manifestWrites(name: string, args: Arg[]): Arg[] {
+  const [file, edits] = MANIFESTS[name]!;
+  const argv = [{ text: name, dynamic: false }, ...args];
+  const v = verbIndex(name, argv);
+  if (v < 0) return [];
+  const line = [argv[v]!.text, ...operands(argv.slice(v + 1)).map((x) => x.text)].join(" ");
+  return edits.test(line) ? [{ text: file, dynamic: false }] : [];
+}
+
 /** `curl -O URL` saves under the URL's last path segment. */
 function curlRemoteNames(a: Arg[]): Arg[] {
   if (!a.some((x) => x.text === "--remote-name" || x.text === "--remote-name-all" || /^-[A-Za-z]*O[A-Za-z]*$/.test(x.text))) return [];
@@ -157,10 +183,10 @@ const opt = (x: Arg | undefined): Arg[] => (x ? [x] : []);
  */
 export function writesOf(program: string, args: Arg[], inline?: string): PathArg[] {
   const name = basename(program);
-  const rule = RULES[name];
+  const rule = lookup(RULES, name);
   if (inline !== undefined) return [...(rule ? rule(args).map(toPath) : []), ...inlineWrites(inline)];
   if (rule) return rule(args).map(toPath);
-  if (INTERPRETERS.has(name) || SHELLS.has(name)) return scriptArgs(args, true);
+  if (isInterpreter(name) || SHELLS.has(name)) return scriptArgs(args, true);
   // `./fix-links.sh notes_RU.md`: a project script run on the path
   if (program.startsWith("./") || program.startsWith("../")) return scriptArgs(args, false);
   return [];
