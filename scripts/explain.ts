@@ -17,6 +17,7 @@ export function explainCommand(command: string, table: Awaited<ReturnType<typeof
     command,
     commands: a.commands.map((c) => ({ argv: c.argv, shell: quote(c.argv), via: c.via, dynamic: c.dynamic.some(Boolean) })),
     writes: a.writes.map((w) => ({ path: w.dynamic ? "<dynamic>" : w.path, by: w.by })),
+    reads: a.reads.map((r) => ({ path: r.dynamic ? "<dynamic>" : r.path, by: r.by })),
     opaque: a.opaque,
     matched: outcome.matched.map((id) => ({ id, kind: byId.get(id)!.kind, skill: byId.get(id)!.skill })),
     decision: outcome.decision,
@@ -40,6 +41,7 @@ export async function explainMain(args: string[], root: string): Promise<number>
   console.log(`command: ${command}`);
   for (const c of r.commands) console.log(`  runs   ${c.shell}${c.via.length ? `   (via ${c.via.join(" > ")})` : ""}${c.dynamic ? "   [has run-time values]" : ""}`);
   for (const w of r.writes) console.log(`  writes ${w.path}   (by ${w.by})`);
+  for (const x of r.reads) console.log(`  reads  ${x.path}   (by ${x.by})`);
   for (const o of r.opaque) console.log(`  OPAQUE ${o.reason}: ${o.text}`);
   console.log(r.matched.length ? `rows matched: ${r.matched.map((m) => `${m.id} (${m.kind}${m.skill ? `, ${m.skill}` : ""})`).join(", ")}` : "rows matched: none");
   console.log(`decision: ${r.decision.verdict}${r.decision.message ? ` — ${r.decision.message}` : ""}`);

@@ -9,6 +9,12 @@ export interface Facts {
   analysis?: ShellAnalysis;
   /** Written paths, relative to cwd when inside it. */
   writes: string[];
+  /**
+   * When the command writes paths only known at run time (`for f in *_RU.md; do sed -i … "$f"`,
+   * `find -name '*_RU.md' -delete`): the words it mentions, so a write row whose glob matches
+   * one of them can refuse instead of letting an unknown write through.
+   */
+  mentions?: string[];
 }
 
 /** Facts of an event without a Bash command (Write/Edit paths, or nothing). */
@@ -17,7 +23,15 @@ export function toolFacts(event: Event, analysis?: ShellAnalysis): Facts {
     throw new Error("a Bash event needs its shell analysis: use shellFacts() from shell-facts.ts");
   }
   const raw = [...(event.writes ?? []), ...(analysis?.writes.filter((w) => !w.dynamic).map((w) => w.path) ?? [])];
-  return { analysis, writes: raw.map((p) => relativeTo(event.cwd, p)) };
+  const facts: Facts = { analysis, writes: raw.map((p) => relativeTo(event.cwd, p)) };
+  if (analysis?.writes.some((w) => w.dynamic) && event.command !== undefined) facts.mentions = mentionsOf(event.command);
+  return facts;
+}
+
+/** Path-like words of a command line (split on shell punctuation; capped, the command may be huge). */
+function mentionsOf(command: string): string[] {
+  const words = command.slice(0, 65_536).split(/[\s;|&()<>'"`={}]+/);
+  return [...new Set(words.filter((w) => /[./*]/.test(w) && w.length <= MAX_PATH))].slice(0, 2_000);
 }
 
 /** Longer paths cannot be written (PATH_MAX) and are not worth resolving. */

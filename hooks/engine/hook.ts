@@ -63,9 +63,9 @@ async function run(input: string, h: HookEnv): Promise<HookResult> {
   const event = n.event;
 
   // The shell parser and the glob engine are the biggest modules: load them
-  // only for a Bash call about to run / for an event that writes paths.
+  // only for a tool call about to run (the parser only for Bash).
   const facts = event.kind === "PreToolUse" && event.command !== undefined ? (await import("./shell-facts.js")).factsOf(event) : undefined;
-  const writes = event.kind === "PreToolUse" && ((facts?.writes.length ?? 0) > 0 || (event.writes?.length ?? 0) > 0);
+  const writes = event.kind === "PreToolUse";
 
   const stateDir = stateDirOf(h);
   const tableFile = resolveTableFile(h.env, h.packageRoot);

@@ -87,7 +87,10 @@ function opaqueHit(cr: CompiledRow, reason: string): Hit {
 function matchWrites(cr: CompiledRow, facts: Facts): Hit | undefined {
   if (!cr.writes) return undefined;
   const p = facts.writes.find((w) => cr.writes!(w));
-  return p !== undefined ? { row: cr.row, detail: `writes ${clip(p)}` } : undefined;
+  if (p !== undefined) return { row: cr.row, detail: `writes ${clip(p)}` };
+  // A write whose target is only known at run time, in a command that names paths this row protects.
+  const named = facts.mentions?.find((w) => cr.writes!(w));
+  return named !== undefined ? opaqueHit(cr, `it writes paths known only at run time and names ${clip(named, 80)}`) : undefined;
 }
 
 function matchSubagent(cr: CompiledRow, event: Event): Hit | undefined {
