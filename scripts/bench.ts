@@ -158,6 +158,40 @@ function analysis(): string[] {
   return out;
 }
 
+/** The output cap path: a PostToolUse Bash with 1 MB of stdout, in-process (file written, head returned). */
+async function capPath(): Promise<string[]> {
+  const { runHook } = await import("../hooks/engine/hook.js");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-bench-cap-"));
+  const base = JSON.parse(fixture("post-tool-use-bash"));
+  const stdout = "0123456789abcdef\n".repeat(1_048_576 / 17);
+  const env = { SKILLGATE_STATE: path.join(dir, "state"), SKILLGATE_OUTPUT_DIR: path.join(dir, "out"), SKILLGATE_TABLE: path.join(root, "triggers.json") };
+  let i = 0;
+  const runs: number[] = [];
+  for (let n = 0; n < (smoke ? 5 : 30); n++) {
+    const input = JSON.stringify({ ...base, tool_use_id: `toolu_bench_${i++}`, tool_response: { ...base.tool_response, stdout } });
+    const t0 = performance.now();
+    const r = await runHook(input, { env, packageRoot: root });
+    runs.push(performance.now() - t0);
+    if (!r.stdout.includes("output capped")) throw new Error(`the 1 MB output was not capped: ${r.stdout.slice(0, 200)}${r.stderr}`);
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+  return [`\n## output cap path: PostToolUse Bash with ${(stdout.length / 1e6).toFixed(2)} MB of stdout, in-process: median ${fmt(quantile(runs, 0.5))} ms, p90 ${fmt(quantile(runs, 0.9))} ms (file saved, head + path returned)`];
+}
+
+/** `measure` over a synthetic history, and ccusage over the same history in the same run (full mode). */
+async function measureThroughput(): Promise<string[]> {
+  const { benchMeasure } = await import("./measure/bench.js");
+  const mb = smoke ? 16 : 1024;
+  const r = await benchMeasure({ mb, ccusage: !smoke });
+  const out = [
+    `\n## measure over a synthetic ${r.historyMb.toFixed(0)} MB history (${r.sessions} sessions; target ≥ 150 MB/s, peak ≤ 200 MB)`,
+    `skillgate measure: ${r.seconds.toFixed(2)} s = ${r.mbPerSec.toFixed(1)} MB/s of history (${r.readMbPerSec.toFixed(1)} MB/s of the ${r.readMb.toFixed(0)} MB of main sessions it reads), peak ${r.peakRssMb.toFixed(0)} MB`,
+  ];
+  if (r.ccusage && "seconds" in r.ccusage) out.push(`ccusage 18.0.11 over the same history: ${r.ccusage.seconds.toFixed(2)} s, peak ${r.ccusage.peakRssMb.toFixed(0)} MB`);
+  else if (r.ccusage) out.push(`ccusage 18.0.11: could not run (${r.ccusage.error.split("\n")[0]})`);
+  return out;
+}
+
 async function main(): Promise<void> {
   if (!fs.existsSync(hook)) throw new Error("dist/hook.mjs is missing: run npm run build");
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-bench-state-"));
@@ -168,6 +202,8 @@ async function main(): Promise<void> {
     ...hookProcesses(env),
     ...(await inProcess()),
     ...analysis(),
+    ...(await capPath()),
+    ...(await measureThroughput()),
   ];
   fs.rmSync(stateDir, { recursive: true, force: true });
   console.log(lines.join("\n"));
