@@ -25,7 +25,7 @@ const BEATS: Beat[] = [
   { say: "model loads skill commit (Skill tool)", fixture: "post-tool-use-skill", expect: "allow" },
   { say: "model runs: git commit -m 'first'", fixture: "pre-tool-use-bash", expect: "allow" },
   { say: "context is compacted (PreCompact)", fixture: "pre-compact", expect: "allow" },
-  { say: "session resumes from the summary (SessionStart compact)", fixture: "session-start-compact", expect: "allow" },
+  { say: "session resumes from the summary (SessionStart compact)", fixture: "session-start-compact", expect: "hint" },
   { say: "model runs: git commit -m 'first'", fixture: "pre-tool-use-bash", expect: "deny" },
   { say: "user: «please check the логи»", fixture: "user-prompt-submit", expect: "hint" },
 ];
@@ -50,6 +50,10 @@ export async function demoMain(_args: string[], root: string): Promise<number> {
     console.log(`    loaded: [${got.state?.loaded.join(", ") ?? ""}]`);
   }
   fs.rmSync(stateDir, { recursive: true, force: true });
-  console.log(wrong ? `\n${wrong} step(s) did not go as expected` : "\ndeny → load → allow → compaction → deny, and the hint once per context: as designed");
+  console.log(
+    wrong
+      ? `\n${wrong} step(s) did not go as expected`
+      : "\ndeny → load → allow → compaction → deny, the logs hint once per context, and one handoff reminder after the first compaction: as designed",
+  );
   return wrong ? 1 : 0;
 }
