@@ -11,49 +11,22 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   bodyText,
   compact,
   contentText,
   mainRequests,
-  makeTempRepo,
-  runClaude,
   tempDir,
   toolResults,
   type ContentBlock,
   type RecordedRequest,
-  type RunOptions,
   type RunResult,
   type Turn,
   type Usage,
 } from './harness.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
-const CLI = join(ROOT, 'bin', 'skillgate.mjs');
-/** E2E_RUNTIME=node|bun forces the installed runtime; default: what `install` picks (bun when present). */
-const RUNTIME = process.env['E2E_RUNTIME'];
-
-interface Project {
-  repo: string;
-  /** Environment for every run of the scenario: its own state folder (hooks inherit it). */
-  env: Record<string, string>;
-}
-
-/** A temp git repo with skillgate installed into .claude/settings.json (default table unless env says otherwise). */
-function installed(env: Record<string, string> = {}): Project {
-  const repo = makeTempRepo();
-  execFileSync(process.execPath, [CLI, 'install', '--project', repo, ...(RUNTIME ? ['--runtime', RUNTIME] : [])], { stdio: 'pipe' });
-  return { repo, env: { SKILLGATE_STATE: tempDir('state'), ...env } };
-}
-
-async function play(p: Project, opts: Omit<RunOptions, 'cwd'>): Promise<RunResult> {
-  const r = await runClaude({ cwd: p.repo, ...opts, env: { ...p.env, ...opts.env } });
-  assert.equal(r.timedOut, false, 'run timed out');
-  assert.equal(r.exitCode, 0, `claude exited ${r.exitCode}; stderr: ${r.stderr.slice(0, 500)}`);
-  assert.ok(r.sessionId, 'no session id in the stream');
-  return r;
-}
+import { CLI, installed, play, type Project } from './project.ts';
 
 const bash = (command: string, id: string, usage?: Usage): Turn => ({ toolUse: { name: 'Bash', input: { command, description: 'e2e' }, id }, ...(usage ? { usage } : {}) });
 const count = (hay: string, needle: string) => hay.split(needle).length - 1;
@@ -121,7 +94,7 @@ test('a 30,000-line seq output is capped: the model gets the head and the path, 
 
 test('a 23,892-character seq output (under Claude Code\'s own 30,000 limit) is capped into SKILLGATE_OUTPUT_DIR', async () => {
   const out = join(tempDir('out'), 'capped'); // not there yet: the hook makes it 0700
-  const p = installed({ SKILLGATE_OUTPUT_DIR: out });
+  const p = installed([], { SKILLGATE_OUTPUT_DIR: out });
   const full = execFileSync('seq', ['1', '5000'], { encoding: 'utf8' });
   const r = await play(p, { prompt: 'count to 5000', script: [bash('seq 1 5000', 'toolu_seq'), { text: 'ok' }] });
   const block = resultIn(mainRequests(r)[1]!, 'toolu_seq');
@@ -138,7 +111,7 @@ test('a Read of a 60,000-character file is never capped, even when the table lis
   const table = join(tempDir('table'), 'triggers.json');
   writeFileSync(table, JSON.stringify({ version: 1, rows: [{ id: 'output-cap', kind: 'cap', when: { output: { tools: ['Bash', 'Read'], maxChars: 20000, headChars: 4000 } } }] }));
   const out = join(tempDir('out'), 'capped');
-  const p = installed({ SKILLGATE_TABLE: table, SKILLGATE_OUTPUT_DIR: out });
+  const p = installed([], { SKILLGATE_TABLE: table, SKILLGATE_OUTPUT_DIR: out });
   const lines = Array.from({ length: 6000 }, (_, i) => `line ${String(i).padStart(4, '0')}`); // 10 characters a line with the newline
   const content = lines.join('\n') + '\n';
   assert.equal(content.length, 60_000);

@@ -7,49 +7,22 @@
 //   node --import tsx --test --test-concurrency=1 e2e/*.test.ts
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import {
   compact,
   contentText,
   mainRequests,
   makeTempRepo,
-  runClaude,
   tempDir,
   toolResults,
   type ContentBlock,
-  type RunOptions,
   type RunResult,
   type StreamEvent,
 } from './harness.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
-const CLI = join(ROOT, 'bin', 'skillgate.mjs');
-/** E2E_RUNTIME=node|bun forces the installed runtime; default: what `install` picks (bun when present). */
-const RUNTIME = process.env['E2E_RUNTIME'];
-
-interface Project {
-  repo: string;
-  /** Environment for every run of the scenario: its own state folder (hooks inherit it). */
-  env: Record<string, string>;
-}
-
-/** A temp git repo with skillgate installed into .claude/settings.json and the given skills in .claude/skills. */
-function installed(skills: string[], env: Record<string, string> = {}): Project {
-  const repo = makeTempRepo();
-  execFileSync(process.execPath, [CLI, 'install', '--project', repo, ...(RUNTIME ? ['--runtime', RUNTIME] : [])], { stdio: 'pipe' });
-  for (const s of skills) cpSync(join(ROOT, 'skills', s), join(repo, '.claude', 'skills', s), { recursive: true });
-  return { repo, env: { SKILLGATE_STATE: tempDir('state'), ...env } };
-}
-
-async function play(p: Project, opts: Omit<RunOptions, 'cwd'>): Promise<RunResult> {
-  const r = await runClaude({ cwd: p.repo, ...opts, env: { ...p.env, ...opts.env } });
-  assert.equal(r.timedOut, false, 'run timed out');
-  assert.equal(r.exitCode, 0, `claude exited ${r.exitCode}; stderr: ${r.stderr.slice(0, 500)}`);
-  assert.ok(r.sessionId, 'no session id in the stream');
-  return r;
-}
+import { CLI, installed, play, ROOT, type Project } from './project.ts';
 
 const bash = (command: string, id: string) => ({ toolUse: { name: 'Bash', input: { command, description: 'e2e' }, id } });
 const skill = (name: string, id: string) => ({ toolUse: { name: 'Skill', input: { skill: name }, id } });
