@@ -64,7 +64,7 @@ function matchCommand(cr: CompiledRow, facts: Facts): Hit | undefined {
     }
     if (want.args) {
       const rest = c.argv.slice(1);
-      if (want.args.some((x) => rest.includes(x))) return { row: cr.row, detail: `runs ${clip(c.argv.join(" "))}` };
+      if (want.args.some((x) => hasArg(rest, x))) return { row: cr.row, detail: `runs ${clip(c.argv.join(" "))}` };
       if (c.dynamic.some((d) => d)) return opaqueHit(cr, `arguments of ${want.name} are computed at run time`);
       continue;
     }
@@ -78,6 +78,12 @@ function matchCommand(cr: CompiledRow, facts: Facts): Hit | undefined {
 /** What we quote back to the model stays short (Claude Code cuts output strings at 10,000 characters). */
 export function clip(s: string, max = 160): string {
   return s.length > max ? `${s.slice(0, max - 3)}...` : s;
+}
+
+/** A literal argument; a one-letter option (`-f`) also inside a cluster (`-uf`). */
+function hasArg(args: string[], want: string): boolean {
+  if (args.includes(want)) return true;
+  return /^-[A-Za-z]$/.test(want) && args.some((a) => /^-[A-Za-z]{2,}$/.test(a) && a.includes(want[1]!));
 }
 
 function opaqueHit(cr: CompiledRow, reason: string): Hit {

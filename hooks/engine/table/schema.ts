@@ -19,7 +19,7 @@ export const triggerSchema = z
       .strictObject({
         name: z.string().min(1).describe("Program name, e.g. git (matched on the basename, after unwrapping sudo/env/bash -c...)."),
         sub: nonEmpty.optional().describe("Subcommands, e.g. [\"commit\"] (git global options such as -C are skipped)."),
-        args: nonEmpty.optional().describe("Literal words; the row fires when any of them appears among the arguments."),
+        args: nonEmpty.optional().describe("Literal words; the row fires when any of them appears among the arguments (a one-letter option such as -f also inside a cluster such as -uf)."),
       })
       .optional(),
     writes: nonEmpty.optional().describe("Globs of written paths; a glob without / matches the file name."),
