@@ -68,3 +68,12 @@ test("64 hook processes of one session started at once lose no update", async ()
   assert.deepEqual(state.hintsShown, ["logs-hint"]);
   assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith(".lock") || f.endsWith(".tmp")), [], "no lock or temp file left behind");
 });
+
+test("session files untouched for the configured age are cleaned; fresh ones, the table cache and the output memo stay", () => {
+  const dir = tmp();
+  for (const f of ["old.json", "new.json", "old.json.corrupt-1", ".table-abc.json", ".output-root"]) fs.writeFileSync(path.join(dir, f), "{}");
+  const old = new Date(Date.now() - 31 * 86_400_000);
+  for (const f of ["old.json", "old.json.corrupt-1", ".table-abc.json", ".output-root"]) fs.utimesSync(path.join(dir, f), old, old);
+  assert.equal(new StateStore(dir).cleanOld(30), 2);
+  assert.deepEqual(fs.readdirSync(dir).sort(), [".output-root", ".table-abc.json", "new.json"]);
+});

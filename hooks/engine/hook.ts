@@ -92,7 +92,11 @@ async function run(input: string, h: HookEnv): Promise<HookResult> {
     record = c.record;
     if (c.notice) notices.push(c.notice);
   }
-  if (event.kind === "SessionStart" && table.compiled.rows.some((r) => r.row.kind === "cap")) await cleanOutputs(table.compiled.table, stateDir, h.env);
+  if (event.kind === "SessionStart") {
+    // Housekeeping once per session: old session files, old capped outputs.
+    if (store && event.source === "startup") store.cleanOld(table.compiled.table.stateMaxAgeDays ?? 30);
+    if (table.compiled.rows.some((r) => r.row.kind === "cap")) await cleanOutputs(table.compiled.table, stateDir, h.env);
+  }
 
   if (store && (outcome.state !== current.state || outcome.decision.cap)) {
     // Decide again under the lock on fresh state, so parallel hooks of one session lose nothing.

@@ -107,6 +107,7 @@ export interface Table {
   /** Folder for capped tool outputs; default: private folder under the temp dir. */
   outputDir?: string;
   outputMaxAgeDays: number;
+  stateMaxAgeDays: number;
   rows: Row[];
 }
 

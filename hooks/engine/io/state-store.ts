@@ -48,6 +48,33 @@ export class StateStore {
     return { state: emptyState(), warning: `skillgate: state file ${file} was unreadable; moved to ${aside}, starting this session's state empty` };
   }
 
+  /**
+   * Delete session files (and moved-aside corrupt ones) not touched for maxAgeDays.
+   * Runs at session start; the table cache and the output-root memo are kept.
+   */
+  cleanOld(maxAgeDays: number, now = Date.now()): number {
+    let removed = 0;
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.dir);
+    } catch {
+      return 0;
+    }
+    for (const name of names) {
+      if (name.startsWith(".") || !/\.json(\.corrupt-\d+)?$/.test(name)) continue;
+      const file = path.join(this.dir, name);
+      try {
+        if (now - fs.statSync(file).mtimeMs > maxAgeDays * 86_400_000) {
+          fs.rmSync(file, { force: true });
+          removed++;
+        }
+      } catch {
+        /* another hook cleaned it first */
+      }
+    }
+    return removed;
+  }
+
   /** Read, transform, write, all under the session's lock. */
   update(sessionId: string, fn: (s: SessionState) => SessionState): { state: SessionState; warning?: string } {
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });

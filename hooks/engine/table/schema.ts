@@ -67,6 +67,7 @@ export const tableSchema = z.strictObject({
   failMode: z.enum(["open", "closed"]).default("open"),
   outputDir: z.string().optional().describe("Folder for capped outputs (default: a private folder under the system temp dir, random name per installation)."),
   outputMaxAgeDays: z.number().positive().default(7).describe("Capped-output files older than this are deleted."),
+  stateMaxAgeDays: z.number().positive().default(30).describe("Session state files untouched this long are deleted (at session start)."),
   rows: z.array(rowSchema).min(1),
 });
 
