@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ToolOutput } from "../types.js";
+import { removeOlderThan } from "./clean.js";
 
 export type Root = { ok: true; dir: string } | { ok: false; error: string };
 
@@ -81,17 +82,5 @@ function isClaudeToolResult(p: string): boolean {
 
 /** Delete capped outputs older than maxAgeDays (run at session start). */
 export function cleanOldOutputs(dir: string, maxAgeDays: number, now = Date.now()): number {
-  let removed = 0;
-  for (const f of fs.readdirSync(dir)) {
-    const p = path.join(dir, f);
-    try {
-      if (now - fs.statSync(p).mtimeMs > maxAgeDays * 86_400_000) {
-        fs.rmSync(p, { force: true });
-        removed++;
-      }
-    } catch {
-      /* raced with another cleaner */
-    }
-  }
-  return removed;
+  return removeOlderThan(dir, maxAgeDays, undefined, now);
 }

@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { emptyState, type SessionState } from "../types.js";
+import { removeOlderThan } from "./clean.js";
 
 /** UUIDs and similar; nothing that could climb out of the state folder. */
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
@@ -53,26 +54,7 @@ export class StateStore {
    * Runs at session start; the table cache and the output-root memo are kept.
    */
   cleanOld(maxAgeDays: number, now = Date.now()): number {
-    let removed = 0;
-    let names: string[];
-    try {
-      names = fs.readdirSync(this.dir);
-    } catch {
-      return 0;
-    }
-    for (const name of names) {
-      if (name.startsWith(".") || !/\.json(\.corrupt-\d+)?$/.test(name)) continue;
-      const file = path.join(this.dir, name);
-      try {
-        if (now - fs.statSync(file).mtimeMs > maxAgeDays * 86_400_000) {
-          fs.rmSync(file, { force: true });
-          removed++;
-        }
-      } catch {
-        /* another hook cleaned it first */
-      }
-    }
-    return removed;
+    return removeOlderThan(this.dir, maxAgeDays, (name) => !name.startsWith(".") && /\.json(\.corrupt-\d+)?$/.test(name), now);
   }
 
   /** Read, transform, write, all under the session's lock. */
