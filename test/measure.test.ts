@@ -238,7 +238,8 @@ describe("public transcripts (Claude Code 1.0.17–2.1.39)", () => {
     const t = tableWith([{ id: "hex", kind: "gate", skill: "elixir:hex-docs-search", when: { command: { name: "git", sub: ["commit"] } } }]);
     const r = await run(set("01"), t);
     assert.deepEqual(tableOf(r), { hex: [1, 1, 1, 14] });
-    assert.deepEqual(r.loads, { "hex-docs-search": 1 });
+    // A plugin's skill keeps its plugin name: only skillgate's own prefix is dropped.
+    assert.deepEqual(r.loads, { "elixir:hex-docs-search": 1 });
     assert.deepEqual(r.metrics.compactions.byTrigger, { manual: 1 });
     // 242 tool_use blocks in the main thread (SOURCES.md); the 12 a subagent made inside
     // agent_progress lines are not among them.
@@ -250,9 +251,9 @@ describe("public transcripts (Claude Code 1.0.17–2.1.39)", () => {
   test("03: a slash command loads a plugin skill", async () => {
     // /handgemacht:create-beads, then a Task with subagent_type Plan.
     const row = { id: "plan", kind: "gate", when: { subagent: ["Plan"] } };
-    assert.deepEqual(tableOf(await run(set("03"), tableWith([{ ...row, skill: "create-beads" }]))), { plan: [1, 1, 1, 1] });
-    // Known only as a folder of the skills dir (no row names it): still a skill, still a load.
-    assert.deepEqual(tableOf(await run(set("03"), tableWith([{ ...row, skill: "create-beads" }], ["create-beads"]))), { plan: [1, 1, 1, 1] });
+    // The plugin skill is "handgemacht:create-beads"; a row names it so (another plugin's create-beads is another skill).
+    assert.deepEqual(tableOf(await run(set("03"), tableWith([{ ...row, skill: "handgemacht:create-beads" }]))), { plan: [1, 1, 1, 1] });
+    assert.deepEqual(tableOf(await run(set("03"), tableWith([{ ...row, skill: "create-beads" }]))), { plan: [1, 0, 0, 1] });
     // Not a skill: no load.
     assert.deepEqual(tableOf(await run(set("03"), tableWith([{ ...row, skill: "beads" }]))), { plan: [1, 0, 0, 1] });
   });

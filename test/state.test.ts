@@ -77,3 +77,26 @@ test("session files untouched for the configured age are cleaned; fresh ones, th
   assert.equal(new StateStore(dir).cleanOld(30), 2);
   assert.deepEqual(fs.readdirSync(dir).sort(), [".output-root", ".table-abc.json", "new.json"]);
 });
+
+test("a state file of the wrong shape (stats: null, a number where a list belongs) is moved aside, not half-trusted", () => {
+  for (const bad of ['{"version":1,"loaded":[],"hintsShown":[],"stats":null}', '{"version":1,"loaded":"commit","hintsShown":[]}', '{"version":2,"loaded":[],"hintsShown":[]}']) {
+    const dir = tmp();
+    fs.writeFileSync(path.join(dir, "s3.json"), bad);
+    const r = new StateStore(dir).read("s3");
+    assert.deepEqual(r.state.loaded, [], bad);
+    assert.match(r.warning ?? "", /unreadable; moved to/, bad);
+  }
+});
+
+test("an old lock is taken over even when its pid looks alive (pid reuse), and a fresh live one is never removed by another owner", () => {
+  const dir = tmp();
+  const lock = path.join(dir, "s4.json.lock");
+  fs.writeFileSync(lock, "1:oldtoken");
+  const old = new Date(Date.now() - 2 * 86_400_000);
+  fs.utimesSync(lock, old, old);
+  const t0 = Date.now();
+  new StateStore(dir).update("s4", (s) => ({ ...s, loaded: ["commit"] }));
+  assert.ok(Date.now() - t0 < 5_000, "did not wait for the stale lock");
+  assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, "s4.json"), "utf8")).loaded, ["commit"]);
+  assert.equal(fs.existsSync(lock), false);
+});

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Decision, Event, Hit, SessionState } from "./types.js";
 import { budgetReminders, capFor, compactionReminders, countToolCall } from "./guard.js";
 import type { CompiledTable } from "./table/compile.js";
-import { matchRows, skillName } from "./match.js";
+import { matchRows } from "./match.js";
 import type { Facts } from "./facts.js";
 
 export interface Outcome {
@@ -18,7 +18,7 @@ const ALLOW: Decision = { verdict: "allow", rows: [] };
 
 export function decide(event: Event, table: CompiledTable, before: SessionState, facts?: Facts): Outcome {
   let state = applyLifecycle(event, before);
-  state = applyLoads(event, state);
+  state = applyLoads(event, table, state);
   state = countToolCall(event, state);
   const hits = matchRows(event, table, facts);
   const result = withGuard(event, table, respond(event, table, state, hits));
@@ -71,15 +71,39 @@ function applyLifecycle(event: Event, s: SessionState): SessionState {
   return { ...s, loaded: [], hintsShown: [], compactions };
 }
 
-function applyLoads(event: Event, s: SessionState): SessionState {
-  // A subagent's Skill call loads the skill into the subagent, not the main context.
-  if (!event.loads?.length || event.agentId !== undefined) return s;
-  const add = event.loads.map(skillName).filter((n) => !s.loaded.includes(n));
+function applyLoads(event: Event, table: CompiledTable, s: SessionState): SessionState {
+  const add = loadsOf(event, table).filter((n) => !s.loaded.includes(n));
   return add.length ? { ...s, loaded: [...s.loaded, ...add] } : s;
 }
 
+/**
+ * The skills this event puts into the main context, under the names rows use.
+ * A subagent's loads stay in the subagent. `skillgate:commit` (our own plugin
+ * name) is `commit`; another plugin's `other:commit` is a different skill.
+ * A SKILL.md counts only from a known skills folder: a copy the model wrote
+ * to /tmp does not lift a gate.
+ */
+export function loadsOf(event: Event, table: CompiledTable): string[] {
+  if (event.agentId !== undefined) return [];
+  const names = (event.loads ?? []).map((n) => ownSkillName(n, table));
+  const file = event.skillFileRead;
+  if (file) {
+    const roots = [...table.skillRoots, ...(event.cwd ? [path.join(event.cwd, ".claude", "skills")] : [])];
+    const skillDir = path.dirname(path.resolve(event.cwd || "/", file));
+    if (roots.some((r) => path.dirname(skillDir) === path.resolve(r))) names.push(path.basename(skillDir));
+  }
+  return names;
+}
+
+function ownSkillName(name: string, table: CompiledTable): string {
+  const i = name.indexOf(":");
+  if (i < 0) return name;
+  const ns = name.slice(0, i);
+  return ns === "skillgate" || ns === table.pluginNamespace ? name.slice(i + 1) : name;
+}
+
 export function isLoaded(s: SessionState, skill: string): boolean {
-  return s.loaded.includes(skillName(skill));
+  return s.loaded.includes(skill);
 }
 
 function refuse(event: Event, table: CompiledTable, s: SessionState, hits: Hit[]): Omit<Outcome, "matched"> {

@@ -33,6 +33,11 @@ export function stateDirOf(h: HookEnv): string {
   return path.join(h.packageRoot, "state");
 }
 
+/** Where Claude Code finds skills besides the table's skillsDir: the user's and the project's .claude/skills. */
+function skillRootsOf(env: NodeJS.ProcessEnv): string[] {
+  return [env.HOME && path.join(env.HOME, ".claude", "skills"), env.CLAUDE_PROJECT_DIR && path.join(env.CLAUDE_PROJECT_DIR, ".claude", "skills")].filter((x): x is string => !!x);
+}
+
 /** Running as a Claude Code plugin with the plugin's own skills: they are named `skillgate:<skill>`. */
 function pluginNamespace(h: HookEnv, tableFile: string): string | undefined {
   const pluginRoot = h.env.CLAUDE_PLUGIN_ROOT;
@@ -72,6 +77,7 @@ async function run(input: string, h: HookEnv): Promise<HookResult> {
   const table = await loadTable(tableFile, stateDir, h.env, { globs: writes });
   if (!table.ok) return failure(`skillgate: trigger table unusable, ${table.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${table.error}`, table.failMode === "closed", event);
   table.compiled.pluginNamespace = pluginNamespace(h, tableFile);
+  table.compiled.skillRoots.push(...skillRootsOf(h.env));
   const notices: string[] = [];
   if (event.contextTokens === undefined && event.transcriptPath && wantsContextTokens(event, table.compiled)) {
     event.contextTokens = (await import("./io/transcript-tail.js")).contextTokensFromTranscript(event.transcriptPath);

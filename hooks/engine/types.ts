@@ -25,8 +25,10 @@ export interface Event {
   stopHookActive?: boolean;
   /** SessionStart: startup | resume | clear | compact | fork. */
   source?: string;
-  /** Skills this event proves loaded (successful Skill call, slash command, whole SKILL.md read). */
+  /** Skills this event names as loaded (a successful inline Skill call, a slash command). */
   loads?: string[];
+  /** A whole Read of some `.../<name>/SKILL.md`: a load only if it lies in a known skills folder (decide.ts). */
+  skillFileRead?: string;
   /** PostToolUse: the tool's output as text, and the fields it came from (for the output cap). */
   output?: ToolOutput;
   /** Estimated prompt size of the next request, in tokens (from the event or the transcript's tail). */

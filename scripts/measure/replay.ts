@@ -5,8 +5,7 @@
 // reminders, which decide() adds outside `matched`). "Loaded before the first
 // occasion" is the row's skill in the state's `loaded` at that event; "loaded
 // at any time" is a load event for the skill anywhere in the session.
-import { decide, isLoaded } from "../../hooks/engine/decide.js";
-import { skillName } from "../../hooks/engine/match.js";
+import { decide, isLoaded, loadsOf } from "../../hooks/engine/decide.js";
 import type { Facts } from "../../hooks/engine/facts.js";
 import { factsOf } from "../../hooks/engine/shell-facts.js";
 import type { CompiledTable } from "../../hooks/engine/table/compile.js";
@@ -56,7 +55,7 @@ export class Replay {
   }
 
   feed(s: SessionReplay, event: Event): void {
-    if (event.loads?.length && event.agentId === undefined) for (const l of event.loads) s.loadedEver.add(skillName(l));
+    for (const l of loadsOf(event, this.table)) s.loadedEver.add(l);
     const out = decide(event, this.table, s.state, this.factsFor(event));
     s.state = out.state;
     const fired = out.decision.rows.length ? [...new Set([...out.matched, ...out.decision.rows])] : out.matched;
@@ -80,7 +79,7 @@ export class Replay {
       c.sessions++;
       if (!c.skill) continue;
       if (f & LOADED_AT_FIRST) c.loadedBefore++;
-      if (s.loadedEver.has(skillName(c.skill))) c.loadedAny++;
+      if (s.loadedEver.has(c.skill)) c.loadedAny++;
     }
   }
 

@@ -75,6 +75,7 @@ function readTool(p: Json, event: Event): void {
   if (id) event.toolUseId = id;
   if (event.kind === "PostToolUse") {
     event.loads = loadsOf(tool, input, p.tool_response);
+    event.skillFileRead = skillFileReadOf(tool, input);
     event.output = outputOf(p.tool_response);
   }
 }
@@ -95,20 +96,19 @@ function outputOf(response: unknown): Event["output"] {
   return out;
 }
 
-/** Skills a successful tool call puts into the context. */
+/** Skills a successful Skill call puts into the main context (a forked skill runs in a subagent instead). */
 function loadsOf(tool: string, input: Json, response: unknown): string[] | undefined {
-  if (tool === "Skill") {
-    const skill = str(input.skill);
-    return skill && obj(response).success !== false ? [skill] : undefined;
-  }
-  if (tool === "Read") {
-    // Only a whole read counts: a chapter-sized slice is not the skill.
-    const file = str(input.file_path);
-    if (!file || input.offset !== undefined || input.limit !== undefined) return undefined;
-    const m = /(?:^|\/)([^/]+)\/SKILL\.md$/.exec(file);
-    return m ? [m[1]!] : undefined;
-  }
-  return undefined;
+  if (tool !== "Skill") return undefined;
+  const skill = str(input.skill);
+  const r = obj(response);
+  return skill && r.success !== false && r.status !== "forked" ? [skill] : undefined;
+}
+
+/** A whole Read of a SKILL.md (a chapter-sized slice with offset/limit is not the skill). */
+function skillFileReadOf(tool: string, input: Json): string | undefined {
+  if (tool !== "Read" || input.offset !== undefined || input.limit !== undefined) return undefined;
+  const file = str(input.file_path);
+  return file && /\/SKILL\.md$/.test(file) ? file : undefined;
 }
 
 /** Decision → the JSON Claude Code reads on stdout (undefined: print nothing). */

@@ -54,7 +54,8 @@ export class StateStore {
    * Runs at session start; the table cache and the output-root memo are kept.
    */
   cleanOld(maxAgeDays: number, now = Date.now()): number {
-    return removeOlderThan(this.dir, maxAgeDays, (name) => !name.startsWith(".") && /\.json(\.corrupt-\d+)?$/.test(name), now);
+    // Session files, moved-aside corrupt ones, and temp or stale-lock files a killed process left behind.
+    return removeOlderThan(this.dir, maxAgeDays, (name) => !name.startsWith(".") && /\.json(\.corrupt-\d+|\..*\.tmp|\.lock\..*\.stale)?$/.test(name), now);
   }
 
   /** Read, transform, write, all under the session's lock. */
@@ -73,16 +74,25 @@ export class StateStore {
   }
 }
 
+/** Parse a state file; anything not of the current shape counts as corrupt (moved aside), never half-trusted. */
 function parseState(text: string): SessionState | undefined {
+  let raw: unknown;
   try {
-    const s = JSON.parse(text) as Partial<SessionState>;
-    if (s && s.version === 1 && Array.isArray(s.loaded) && Array.isArray(s.hintsShown)) {
-      return { ...emptyState(), ...s, denials: { ...(s.denials ?? {}) } } as SessionState;
-    }
+    raw = JSON.parse(text);
   } catch {
-    /* fall through */
+    return undefined;
   }
-  return undefined;
+  const s = { ...emptyState(), ...(raw as object) } as SessionState;
+  const strings = (x: unknown) => Array.isArray(x) && x.every((v) => typeof v === "string");
+  const counts = (x: unknown) => !!x && typeof x === "object" && !Array.isArray(x) && Object.values(x).every((v) => typeof v === "number");
+  const num = (x: unknown) => typeof x === "number" && Number.isFinite(x);
+  const st = s.stats as Partial<SessionState["stats"]> | null;
+  const ok =
+    (raw as { version?: unknown })?.version === 1 &&
+    strings(s.loaded) && strings(s.hintsShown) && strings(s.remindersShown) &&
+    counts(s.denials) && num(s.compactions) && num(s.budgetLevel) &&
+    !!st && counts(st.toolCalls) && counts(st.capped) && num(st.charsSaved) && num(st.capFailures) && num(st.maxContextTokens);
+  return ok ? s : undefined;
 }
 
 export function writeAtomic(file: string, text: string): void {
@@ -93,8 +103,10 @@ export function writeAtomic(file: string, text: string): void {
 
 /** Longest we wait for the lock; then the update is dropped and the user told (never a stolen live lock). */
 const MAX_WAIT_MS = 10_000;
-/** A lock file with no readable pid older than this was left by a process killed while creating it. */
+/** A lock file with no readable owner older than this was left by a process killed while creating it. */
 const EMPTY_LOCK_STALE_MS = 2_000;
+/** The critical section takes milliseconds: a lock this old is stale whoever holds it (pid reuse, other pid namespaces). */
+const OLD_LOCK_MS = 30_000;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 export class LockTimeout extends Error {}
@@ -109,10 +121,18 @@ function acquireLock(lock: string): () => void {
   let pause = 1;
   for (;;) {
     try {
+      // pid (for liveness) plus a random token (so we only ever remove our own lock).
+      const token = `${process.pid}:${Math.random().toString(36).slice(2)}`;
       const fd = fs.openSync(lock, "wx", 0o600);
-      fs.writeSync(fd, String(process.pid));
+      fs.writeSync(fd, token);
       fs.closeSync(fd);
-      return () => fs.rmSync(lock, { force: true });
+      return () => {
+        try {
+          if (fs.readFileSync(lock, "utf8") === token) fs.rmSync(lock, { force: true });
+        } catch {
+          /* already gone */
+        }
+      };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
     }
@@ -127,7 +147,8 @@ function acquireLock(lock: string): () => void {
 function takeOverIfStale(lock: string): boolean {
   const owner = readOwner(lock);
   if (owner === "gone") return true;
-  if (typeof owner === "number" ? isAlive(owner) : !olderThan(lock, EMPTY_LOCK_STALE_MS)) return false;
+  const stale = olderThan(lock, OLD_LOCK_MS) || (typeof owner === "number" ? !isAlive(owner) : olderThan(lock, EMPTY_LOCK_STALE_MS));
+  if (!stale) return false;
   const aside = `${lock}.${process.pid}.stale`;
   try {
     fs.renameSync(lock, aside);
@@ -139,7 +160,7 @@ function takeOverIfStale(lock: string): boolean {
     try {
       fs.linkSync(aside, lock);
     } catch {
-      /* a third process holds the lock now; the moved one's owner will find its lock gone on release, harmlessly */
+      /* a third process holds the lock now; the moved lock's owner no longer owns it and, by its token, removes nothing */
     }
   }
   fs.rmSync(aside, { force: true });
@@ -148,7 +169,7 @@ function takeOverIfStale(lock: string): boolean {
 
 function readOwner(lock: string): number | "gone" | "unknown" {
   try {
-    const pid = Number.parseInt(fs.readFileSync(lock, "utf8"), 10);
+    const pid = Number.parseInt(fs.readFileSync(lock, "utf8").split(":")[0]!, 10);
     return Number.isFinite(pid) && pid > 0 ? pid : "unknown";
   } catch {
     return "gone";

@@ -23,6 +23,8 @@ export interface CompiledTable {
   rows: CompiledRow[];
   /** Plugin name when the skills are a plugin's: the Skill tool then knows them as `<plugin>:<skill>`. */
   pluginNamespace?: string;
+  /** Folders whose `<skill>/SKILL.md`, read whole, loads the skill (skillsDir; the hook adds ~/.claude/skills and the project's). */
+  skillRoots: string[];
 }
 
 /**
@@ -111,5 +113,5 @@ export function compileTable(table: Table, skillsDir: string, glob?: GlobEngine)
       subagent: w.subagent && new Set(w.subagent),
     };
   });
-  return { table, skillsDir, rows };
+  return { table, skillsDir, rows, skillRoots: [skillsDir] };
 }
