@@ -114,7 +114,9 @@ export function flags(args: string[]): { get: (name: string) => string | undefin
   return {
     get: (name) => {
       const i = opts.indexOf(`--${name}`);
-      return i >= 0 ? opts[i + 1] : undefined;
+      const v = i >= 0 ? opts[i + 1] : undefined;
+      if (i >= 0 && (v === undefined || v.startsWith("--"))) throw new Error(`--${name} needs a value`);
+      return v;
     },
     has: (name) => opts.includes(`--${name}`),
     rest,

@@ -15,7 +15,7 @@ export interface Reminder {
 
 /** The cap row that applies to this tool result, if its output is too long. */
 export function capFor(event: Event, table: CompiledTable): { row: Row; headChars: number } | undefined {
-  if (event.kind !== "PostToolUse" || !event.output || !event.tool || NEVER_CAP.has(event.tool) || event.tool.startsWith("mcp__skillgate")) return undefined;
+  if (event.kind !== "PostToolUse" || !event.output || !event.tool || NEVER_CAP.has(event.tool)) return undefined;
   for (const { row } of table.rows) {
     const o = row.when.output;
     if (row.kind !== "cap" || !o?.tools.includes(event.tool)) continue;

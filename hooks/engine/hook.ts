@@ -3,6 +3,7 @@
 //   → decide (pure) → write state → render (adapter) → stdout text.
 // Never throws: every failure becomes a message the user sees, and a deny
 // only when the table asks to fail closed.
+import fs from "node:fs";
 import path from "node:path";
 import { normalize, render, renderNotice } from "./adapter/claude-code.js";
 import { decide } from "./decide.js";
@@ -38,44 +39,65 @@ function skillRootsOf(env: NodeJS.ProcessEnv): string[] {
   return [env.HOME && path.join(env.HOME, ".claude", "skills"), env.CLAUDE_PROJECT_DIR && path.join(env.CLAUDE_PROJECT_DIR, ".claude", "skills")].filter((x): x is string => !!x);
 }
 
+const realpath = (p: string): string => {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+};
+
 /** Running as a Claude Code plugin with the plugin's own skills: they are named `skillgate:<skill>`. */
 function pluginNamespace(h: HookEnv, tableFile: string): string | undefined {
   const pluginRoot = h.env.CLAUDE_PLUGIN_ROOT;
-  if (!pluginRoot || path.resolve(pluginRoot) !== h.packageRoot) return undefined;
+  if (!pluginRoot || realpath(pluginRoot) !== realpath(h.packageRoot)) return undefined;
   return path.dirname(tableFile) === h.packageRoot ? "skillgate" : undefined;
 }
 
+/** What is known so far about the event being handled: how a failure has to answer. */
+interface Context {
+  input: string;
+  kind?: string;
+  /** The table's own failMode once it is loaded; until then $SKILLGATE_FAIL_MODE. */
+  failMode?: "open" | "closed";
+}
+
 export async function runHook(input: string, h: HookEnv): Promise<HookResult> {
+  const ctx: Context = { input };
   try {
-    return await run(input, h);
+    return await run(input, h, ctx);
   } catch (e) {
-    // An internal error: fail the way the environment asks, and say so.
-    const msg = `skillgate: internal error: ${(e as Error).stack ?? e}`;
-    return failure(msg, h.env.SKILLGATE_FAIL_MODE === "closed", undefined);
+    // An internal error: fail the way the table (or the environment) asks, and say so.
+    const err = e as Error;
+    const closed = (ctx.failMode ?? (h.env.SKILLGATE_FAIL_MODE === "closed" ? "closed" : "open")) === "closed";
+    const r = failure(`skillgate: internal error: ${err.message ?? err}`, closed, ctx);
+    return { ...r, stderr: `${r.stderr}${err.stack ?? ""}\n` };
   }
 }
 
-async function run(input: string, h: HookEnv): Promise<HookResult> {
+async function run(input: string, h: HookEnv, ctx: Context): Promise<HookResult> {
   if (input.length > MAX_EVENT_BYTES || Buffer.byteLength(input) > MAX_EVENT_BYTES) return tooLarge();
   let payload: unknown;
   try {
     payload = JSON.parse(input);
   } catch (e) {
-    return failure(`skillgate: the hook event is not JSON (${(e as Error).message})`, false, undefined);
+    return failure(`skillgate: the hook event is not JSON (${(e as Error).message})`, false, ctx);
   }
   const n = normalize(payload);
-  if (!n.ok) return n.ignored ? { stdout: "", stderr: "" } : failure(`skillgate: ${n.error}`, false, undefined);
+  if (!n.ok) return n.ignored ? { stdout: "", stderr: "" } : failure(`skillgate: ${n.error}`, false, ctx);
   const event = n.event;
+  ctx.kind = event.kind;
 
   // The shell parser and the glob engine are the biggest modules: load them
   // only for a tool call about to run (the parser only for Bash).
   const facts = event.kind === "PreToolUse" && event.command !== undefined ? (await import("./shell-facts.js")).factsOf(event) : undefined;
-  const writes = event.kind === "PreToolUse";
+  const needGlobs = event.kind === "PreToolUse";
 
   const stateDir = stateDirOf(h);
   const tableFile = resolveTableFile(h.env, h.packageRoot);
-  const table = await loadTable(tableFile, stateDir, h.env, { globs: writes });
-  if (!table.ok) return failure(`skillgate: trigger table unusable, ${table.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${table.error}`, table.failMode === "closed", event);
+  const table = await loadTable(tableFile, stateDir, h.env, { globs: needGlobs });
+  ctx.failMode = table.ok ? table.compiled.table.failMode : table.failMode;
+  if (!table.ok) return failure(`skillgate: trigger table unusable, ${table.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${table.error}`, table.failMode === "closed", ctx);
   table.compiled.pluginNamespace = pluginNamespace(h, tableFile);
   table.compiled.skillRoots.push(...skillRootsOf(h.env));
   const notices: string[] = [];
@@ -107,11 +129,12 @@ async function run(input: string, h: HookEnv): Promise<HookResult> {
   if (store && (outcome.state !== current.state || outcome.decision.cap)) {
     // Decide again under the lock on fresh state, so parallel hooks of one session lose nothing.
     try {
-      const capped = outcome.decision.cap ? outcome.decision : undefined;
+      const updatedOutput = outcome.decision.updatedOutput;
       store.update(event.sessionId, (fresh) => {
+        // The fresh decision wins (a hint another hook just showed is not shown twice); the cap already done is kept.
         const again = decide(event, table.compiled, fresh, facts);
-        // The fresh decision wins (a hint another hook just showed is not shown twice); a cap already done stays.
-        outcome = { ...again, decision: capped ?? again.decision, state: record(again.state) };
+        const decision = again.decision.cap ? (updatedOutput ? { ...again.decision, updatedOutput } : withoutCap(again.decision)) : again.decision;
+        outcome = { ...again, decision, state: record(again.state) };
         return outcome.state;
       });
     } catch (e) {
@@ -134,17 +157,22 @@ function wantsContextTokens(event: Event, table: CompiledTable): boolean {
   return (event.kind === "UserPromptSubmit" || event.kind === "PostToolUse") && event.agentId === undefined && table.rows.some((r) => r.row.kind === "budget");
 }
 
-/** Save a too-long tool output to the private folder; on any failure leave the output untouched (fail open) and count it. */
+/** The decision when the output could not be capped: the output passes untouched, any reminders stay. */
+function withoutCap(d: Decision): Decision {
+  return { ...d, verdict: d.message ? "hint" : "allow", rows: d.rows.filter((r) => r !== d.cap?.row), cap: undefined };
+}
+
 /** $SKILLGATE_OUTPUT_DIR, else the table's outputDir, else (undefined) a private folder made per installation. */
 function outputDirOf(table: Table, env: NodeJS.ProcessEnv): string | undefined {
   return env.SKILLGATE_OUTPUT_DIR ?? table.outputDir;
 }
 
+/** Save a too-long tool output to the private folder; on any failure leave the output untouched (fail open) and count it. */
 async function capOutput(event: Event, d: Decision, table: Table, stateDir: string, env: NodeJS.ProcessEnv): Promise<{ decision: Decision; record: (s: SessionState) => SessionState; notice?: string }> {
   const tool = event.tool!;
   const { outputRoot, saveCapped } = await import("./io/output-store.js");
   const failed = (why: string) => ({
-    decision: { ...d, verdict: (d.message ? "hint" : "allow") as Decision["verdict"], rows: d.rows.filter((r) => r !== d.cap!.row), cap: undefined },
+    decision: withoutCap(d),
     record: (s: SessionState) => recordCap(s, tool, { ok: false }),
     notice: `skillgate: output of ${tool} not capped (${why})`,
   });
@@ -174,7 +202,11 @@ export function tooLarge(): HookResult {
   return failure(`skillgate: hook event over ${MAX_EVENT_BYTES} bytes was not read; gates did not run for it`, false, undefined);
 }
 
-function failure(message: string, closed: boolean, event: Event | undefined): HookResult {
-  const denyTool = closed && (event === undefined || event.kind === "PreToolUse");
-  return { stdout: JSON.stringify(renderNotice(message, denyTool)), stderr: message + "\n" };
+/**
+ * Tell the user; when failing closed, also deny — but only a PreToolUse can be
+ * denied (its kind read from the raw text when the event never parsed).
+ */
+function failure(message: string, closed: boolean, ctx: Context | undefined): HookResult {
+  const kind = ctx?.kind ?? (ctx && /"hook_event_name"\s*:\s*"PreToolUse"/.test(ctx.input.slice(0, 65_536)) ? "PreToolUse" : undefined);
+  return { stdout: JSON.stringify(renderNotice(message, closed && kind === "PreToolUse")), stderr: message + "\n" };
 }

@@ -10,6 +10,8 @@ import { runHook, tooLarge, MAX_EVENT_BYTES } from "./hook.js";
  * stream) costs more start-up time than the rest of the hook. Past the cap we
  * keep reading, so the writer never blocks, but stop storing.
  */
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
 export function readStdin(limit = MAX_EVENT_BYTES + 1): { text: string; bytes: number } {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -20,7 +22,10 @@ export function readStdin(limit = MAX_EVENT_BYTES + 1): { text: string; bytes: n
       n = fs.readSync(0, buf, 0, buf.length, null);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === "EAGAIN") continue; // non-blocking stdin: try again
+      if (code === "EAGAIN") {
+        Atomics.wait(pause, 0, 0, 1); // non-blocking stdin: wait for data without spinning
+        continue;
+      }
       if (code === "EOF") break;
       throw e;
     }

@@ -85,6 +85,9 @@ export async function runCase(c: Case, opts: { casesDir: string; table: string; 
       const { stdout, stderr } = await opts.invoke(JSON.stringify(payload), env);
       const got = (last = observe(stdout, stderr));
       const where = `step ${i + 1} (${step.fixture})`;
+      // Claude Code reads hookSpecificOutput only for the event it belongs to.
+      const hso = stdout.trim() ? (JSON.parse(stdout) as { hookSpecificOutput?: { hookEventName?: string } }).hookSpecificOutput : undefined;
+      if (hso && hso.hookEventName !== payload.hook_event_name) failures.push(`${where}: hookSpecificOutput.hookEventName is ${hso.hookEventName}, the event is ${String(payload.hook_event_name)}`);
       const e = step.expect;
       if (got.verdict !== e.verdict || got.rows.join(",") !== e.rows.join(",")) {
         failures.push(`${where}: expected ${e.verdict} [${e.rows}], got ${got.verdict} [${got.rows}]${got.message ? `: ${got.message.slice(0, 200)}` : ""}`);

@@ -58,6 +58,12 @@ export const rowSchema = z
   .refine((r) => (r.kind === "cap") === !!r.when.output, { message: "cap rows (and only they) use when.output", path: ["when", "output"] })
   .refine((r) => (r.kind === "budget") === !!r.when.context, { message: "budget rows (and only they) use when.context", path: ["when", "context"] })
   .refine((r) => !r.when.compactions || r.kind === "hint", { message: "when.compactions is for hint rows", path: ["when", "compactions"] })
+  // A gate or block on something it cannot refuse would be a silently dead row.
+  .refine((r) => (r.kind !== "gate" && r.kind !== "block") || !!(r.when.command || r.when.writes || r.when.subagent || r.when.final), {
+    message: "gate and block rows need a trigger they can refuse: command, writes, subagent or final",
+    path: ["when"],
+  })
+  .refine((r) => !r.when.output?.tools.some((t) => t.startsWith("mcp__")), { message: "MCP tool outputs are not capped (they need updatedMCPToolOutput)", path: ["when", "output", "tools"] })
   .refine((r) => r.kind !== "hint" || !r.when.final, { message: "a hint cannot fire on the final answer (it would restart the turn)", path: ["when", "final"] });
 
 export const tableSchema = z.strictObject({
@@ -65,10 +71,13 @@ export const tableSchema = z.strictObject({
   version: z.literal(1),
   skillsDir: z.string().default("skills"),
   failMode: z.enum(["open", "closed"]).default("open"),
-  outputDir: z.string().optional().describe("Folder for capped outputs (default: a private folder under the system temp dir, random name per installation)."),
+  outputDir: z.string().refine((p) => p.startsWith("/"), "outputDir must be an absolute path").optional().describe("Folder for capped outputs (default: a private folder under the system temp dir, random name per installation)."),
   outputMaxAgeDays: z.number().positive().default(7).describe("Capped-output files older than this are deleted."),
   stateMaxAgeDays: z.number().positive().default(30).describe("Session state files untouched this long are deleted (at session start)."),
-  rows: z.array(rowSchema).min(1),
+  rows: z
+    .array(rowSchema)
+    .min(1)
+    .refine((rows) => rows.filter((r) => r.kind === "budget").length <= 1, "at most one budget row (put all levels in it)"),
 });
 
 export type TableInput = z.input<typeof tableSchema>;
