@@ -10,7 +10,7 @@
 // - runHook resolves; the process exits 0 (never 2: that blocks), within 5 s;
 // - stdout is empty or one JSON object with only Claude Code's output keys;
 //   `decision` only "block" and only on Stop/SubagentStop, never while
-//   stop_hook_active; `permissionDecision` only "deny" and only on PreToolUse;
+//   stop_hook_active without a prompt id; `permissionDecision` only "deny" and only on PreToolUse;
 //   `hookEventName` that of the event; `updatedToolOutput` only on PostToolUse;
 //   `continue` never false;
 // - stderr starts with "skillgate", has no stack trace and no "internal error",
@@ -825,6 +825,7 @@ interface InputFacts {
   handled: boolean;
   sessionId?: unknown;
   stopHookActive: boolean;
+  hasPromptId?: boolean;
 }
 function inputFacts(text: string): InputFacts {
   const f: InputFacts = { json: false, overCap: text.length > EVENT_CAP, handled: false, stopHookActive: false };
@@ -841,6 +842,7 @@ function inputFacts(text: string): InputFacts {
   f.handled = (HANDLED as readonly string[]).includes(f.name ?? "");
   f.sessionId = o.session_id;
   f.stopHookActive = o.stop_hook_active === true;
+  f.hasPromptId = typeof o.prompt_id === "string" && o.prompt_id !== "";
   return f;
 }
 
@@ -872,7 +874,8 @@ export function checkOutput(input: string, out: { stdout: string; stderr: string
     if (o.decision !== "block") problems.push(`decision is ${JSON.stringify(o.decision)}, only "block" is allowed`);
     if (!isStr(o.reason)) problems.push("a block without a reason");
     if (!BLOCKABLE.has(f.name ?? "")) problems.push(`a block on a ${JSON.stringify(f.name)} event`);
-    if (f.stopHookActive) problems.push("a block while stop_hook_active is true (stop loop)");
+    // With a prompt id the hook blocks once per turn even if another hook set stop_hook_active; without one it trusts the flag.
+    if (f.stopHookActive && !f.hasPromptId) problems.push("a block while stop_hook_active is true and no prompt id (stop loop)");
   }
   let verdict: Outcome = "empty";
   if ("hookSpecificOutput" in o) {

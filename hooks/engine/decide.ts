@@ -2,7 +2,7 @@
 // No I/O here; hooks/engine/hook.ts does the reading and writing around it.
 import path from "node:path";
 import type { Decision, Event, Hit, SessionState } from "./types.js";
-import { budgetReminders, capFor, compactionReminders, countToolCall } from "./guard.js";
+import { budgetReminders, bump, capFor, compactionReminders, countToolCall } from "./guard.js";
 import type { CompiledTable } from "./table/compile.js";
 import { matchRows } from "./match.js";
 import type { Facts } from "./facts.js";
@@ -47,10 +47,13 @@ function respond(event: Event, table: CompiledTable, state: SessionState, hits: 
     case "Stop":
     case "SubagentStop": {
       const refusals = hits.filter((h) => h.row.kind === "block" || (h.row.kind === "gate" && !isLoaded(state, h.row.skill!)));
-      // Claude Code sets stop_hook_active when the turn goes on because of our
-      // block: letting that second stop through is what prevents a loop.
-      if (refusals.length > 0 && !(event.kind !== "PreToolUse" && event.stopHookActive)) {
-        return refuse(event, table, state, refusals);
+      // Claude Code sets stop_hook_active when the turn goes on because of a
+      // block — maybe another hook's. Letting the stop through only after *we*
+      // blocked in this turn prevents a loop without letting others open our gate.
+      const weBlockedThisTurn = event.stopHookActive && (event.promptId === undefined || state.stopBlockedPrompt === event.promptId);
+      if (refusals.length > 0 && !(event.kind !== "PreToolUse" && weBlockedThisTurn)) {
+        const r = refuse(event, table, state, refusals);
+        return event.kind === "PreToolUse" ? r : { ...r, state: { ...r.state, stopBlockedPrompt: event.promptId } };
       }
       return event.kind === "PreToolUse" ? hint(table, state, hits) : { decision: ALLOW, state };
     }
@@ -107,8 +110,8 @@ export function isLoaded(s: SessionState, skill: string): boolean {
 }
 
 function refuse(event: Event, table: CompiledTable, s: SessionState, hits: Hit[]): Omit<Outcome, "matched"> {
-  const denials = { ...s.denials };
-  for (const h of hits) denials[h.row.id] = (denials[h.row.id] ?? 0) + 1;
+  let denials = s.denials;
+  for (const h of hits) denials = bump(denials, h.row.id);
   const rows = hits.map((h) => h.row.id);
   const lines = hits.map((h) => refusalLine(table, h));
   const message = `skillgate[${rows.join(",")}]: ${lines.join(" ")}`;

@@ -8,6 +8,15 @@ export const NEVER_CAP = new Set(["Read", "Write", "Edit", "MultiEdit", "Noteboo
 export const DEFAULT_MAX_CHARS = 20_000;
 export const DEFAULT_HEAD_CHARS = 4_000;
 
+/**
+ * A copy of a counter record with one key incremented. Own keys only: a tool
+ * named "toString" must not add 1 to Object.prototype.toString.
+ */
+export function bump(counts: Record<string, number>, key: string): Record<string, number> {
+  const before = Object.hasOwn(counts, key) ? counts[key]! : 0;
+  return { ...counts, [key]: before + 1 };
+}
+
 export interface Reminder {
   row: string;
   text: string;
@@ -27,7 +36,7 @@ export function capFor(event: Event, table: CompiledTable): { row: Row; headChar
 /** Count the tool call; on compaction, nothing here resets (stats outlive the context). */
 export function countToolCall(event: Event, s: SessionState): SessionState {
   if ((event.kind !== "PostToolUse" && event.kind !== "PostToolUseFailure") || !event.tool) return s;
-  const toolCalls = { ...s.stats.toolCalls, [event.tool]: (s.stats.toolCalls[event.tool] ?? 0) + 1 };
+  const toolCalls = bump(s.stats.toolCalls, event.tool);
   return { ...s, stats: { ...s.stats, toolCalls } };
 }
 
@@ -35,7 +44,7 @@ export function countToolCall(event: Event, s: SessionState): SessionState {
 export function recordCap(s: SessionState, tool: string, result: { ok: true; charsSaved: number } | { ok: false }): SessionState {
   const stats = { ...s.stats };
   if (result.ok) {
-    stats.capped = { ...stats.capped, [tool]: (stats.capped[tool] ?? 0) + 1 };
+    stats.capped = bump(stats.capped, tool);
     stats.charsSaved += result.charsSaved;
   } else stats.capFailures += 1;
   return { ...s, stats };

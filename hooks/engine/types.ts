@@ -21,8 +21,10 @@ export interface Event {
   prompt?: string;
   /** Stop/SubagentStop: the final answer. */
   finalMessage?: string;
-  /** Stop/SubagentStop: Claude Code is already continuing because of a block. */
+  /** Stop/SubagentStop: Claude Code is already continuing because of a block (ours or another hook's). */
   stopHookActive?: boolean;
+  /** The user prompt this event belongs to (one turn). */
+  promptId?: string;
   /** SessionStart: startup | resume | clear | compact | fork. */
   source?: string;
   /** Skills this event names as loaded (a successful inline Skill call, a slash command). */
@@ -118,11 +120,13 @@ export interface SessionState {
   version: 1;
   loaded: string[];
   hintsShown: string[];
-  /** Row id → refusals given so far (for stats and the Stop loop guard). */
+  /** Row id → refusals given so far (for stats). */
   denials: Record<string, number>;
   compactions: number;
   /** Reminders that must not repeat even after compaction (the handoff reminder). */
   remindersShown: string[];
+  /** The turn (prompt id) in which we last blocked a Stop: the loop guard lets that turn's next Stop pass. */
+  stopBlockedPrompt?: string;
   /** Index of the highest budget level the prompt size is at (0 = below all). */
   budgetLevel: number;
   stats: SessionStats;

@@ -26,6 +26,8 @@ export function normalize(payload: unknown): Normalized {
   const event: Event = { kind: name as EventKind, sessionId, cwd: str(p.cwd) ?? "" };
   const agentId = str(p.agent_id);
   if (agentId) event.agentId = agentId;
+  const promptId = str(p.prompt_id);
+  if (promptId) event.promptId = promptId;
   const transcript = str(p.transcript_path);
   if (transcript) event.transcriptPath = transcript;
   if (typeof p.context_tokens === "number" && Number.isFinite(p.context_tokens)) event.contextTokens = p.context_tokens;

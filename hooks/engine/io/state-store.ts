@@ -91,6 +91,7 @@ function parseState(text: string): SessionState | undefined {
     (raw as { version?: unknown })?.version === 1 &&
     strings(s.loaded) && strings(s.hintsShown) && strings(s.remindersShown) &&
     counts(s.denials) && num(s.compactions) && num(s.budgetLevel) &&
+    (s.stopBlockedPrompt === undefined || typeof s.stopBlockedPrompt === "string") &&
     !!st && counts(st.toolCalls) && counts(st.capped) && num(st.charsSaved) && num(st.capFailures) && num(st.maxContextTokens);
   return ok ? s : undefined;
 }
