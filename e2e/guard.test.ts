@@ -21,7 +21,6 @@ import {
   toolResults,
   type ContentBlock,
   type RecordedRequest,
-  type RunResult,
   type Turn,
   type Usage,
 } from './harness.ts';

@@ -22,7 +22,7 @@ import {
   type StreamEvent,
 } from './harness.ts';
 
-import { CLI, installed, play, ROOT, type Project } from './project.ts';
+import { installed, play, ROOT, type Project } from './project.ts';
 
 const bash = (command: string, id: string) => ({ toolUse: { name: 'Bash', input: { command, description: 'e2e' }, id } });
 const skill = (name: string, id: string) => ({ toolUse: { name: 'Skill', input: { skill: name }, id } });
