@@ -5,7 +5,11 @@ import type { Event, Hit } from "./types.js";
 import type { CompiledRow, CompiledTable, TextMatcher } from "./table/compile.js";
 import { toolFacts, type Facts } from "./facts.js";
 
-/** `plugin:skill` and `skill` name the same skill. */
+/**
+ * The bare name after a plugin prefix (`myplugin:executor` → `executor`): how a
+ * subagent type is matched, and how `measure` tells a slash command that names a
+ * skill from a built-in one. Which *skill* a load counts as is decided in decide.ts.
+ */
 export function skillName(name: string): string {
   const i = name.lastIndexOf(":");
   return i < 0 ? name : name.slice(i + 1);
