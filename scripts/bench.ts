@@ -128,10 +128,15 @@ async function inProcess(): Promise<string[]> {
   ) as Record<string, Event>;
   out.push(`${"rows".padEnd(6)} ${Object.keys(events).map((k) => k.padStart(28)).join("")}`);
   for (const size of [20, 200, 2000]) {
-    const rows = Array.from({ length: size }, (_, i) => {
-      const r = base.rows[i % base.rows.length];
-      return i < base.rows.length ? r : { ...r, id: `${r.id}-${i}` };
-    });
+    // The shipped rows first, then copies of the repeatable ones (a table has at most one budget row).
+    const repeatable = base.rows.filter((r: { kind: string }) => r.kind !== "budget");
+    const rows = [
+      ...base.rows.slice(0, size),
+      ...Array.from({ length: Math.max(0, size - base.rows.length) }, (_, i) => {
+        const r = repeatable[i % repeatable.length];
+        return { ...r, id: `${r.id}-${i}` };
+      }),
+    ];
     const file = path.join(dir, `t${size}.json`);
     fs.writeFileSync(file, JSON.stringify({ ...base, $schema: undefined, skillsDir: path.join(root, "skills"), rows }));
     const table = await compiledTable(file);
