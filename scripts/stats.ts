@@ -5,7 +5,7 @@ import path from "node:path";
 import { flags } from "./cli.js";
 import { stateDirOf } from "../hooks/engine/hook.js";
 import { StateStore } from "../hooks/engine/io/state-store.js";
-import { tableFileOf } from "./table-file.js";
+import { compiledTable, tableFileOf } from "./table-file.js";
 
 export async function statsMain(args: string[], root: string): Promise<number> {
   const f = flags(args);
@@ -22,8 +22,9 @@ export async function statsMain(args: string[], root: string): Promise<number> {
   }
   const { state, warning } = new StateStore(dir).read(session);
   if (warning) console.error(warning);
-  const table = JSON.parse(fs.readFileSync(tableFileOf(f.get("table"), root), "utf8")) as { rows: { kind: string; when: { context?: { levels: number[] } } }[] };
-  const levels = table.rows.flatMap((r) => (r.kind === "budget" ? (r.when.context?.levels ?? []) : [])).sort((a, b) => a - b);
+  // The same loader as the hook: the budget levels as the hook saw them.
+  const table = await compiledTable(tableFileOf(f.get("table"), root));
+  const levels = table.rows.flatMap(({ row }) => (row.kind === "budget" ? (row.when.context?.levels ?? []) : [])).sort((a, b) => a - b);
   const s = state.stats;
   const list = (o: Record<string, number>) => Object.entries(o).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
   if (f.has("json")) {

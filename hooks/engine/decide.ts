@@ -28,7 +28,7 @@ export function decide(event: Event, table: CompiledTable, before: SessionState,
 /** Session guard rows add to the answer: an output cap, budget and compaction reminders. */
 function withGuard(event: Event, table: CompiledTable, r: Omit<Outcome, "matched">): Omit<Outcome, "matched"> {
   if (r.decision.verdict === "deny" || r.decision.verdict === "block") return r;
-  const budget = event.kind === "UserPromptSubmit" || event.kind === "PostToolUse" ? budgetReminders(event, table, r.state) : { state: r.state, reminders: [] };
+  const budget = budgetReminders(event, table, r.state);
   const compaction = compactionReminders(event, table, budget.state);
   const reminders = [...budget.reminders, ...compaction.reminders];
   const cap = capFor(event, table);

@@ -50,13 +50,18 @@ export function recordCap(s: SessionState, tool: string, result: { ok: true; cha
   return { ...s, stats };
 }
 
+/** Budget reminders ride on the main thread's prompts and tool results (where additionalContext reaches the model). */
+export function carriesBudgetReminder(event: Event): boolean {
+  return (event.kind === "UserPromptSubmit" || event.kind === "PostToolUse") && event.agentId === undefined;
+}
+
 /**
  * Budget rows: one reminder when the prompt size crosses a level upwards.
  * The text depends only on the level, so the prompt cache stays warm.
  */
 export function budgetReminders(event: Event, table: CompiledTable, s: SessionState): { state: SessionState; reminders: Reminder[] } {
   const tokens = event.contextTokens;
-  if (tokens === undefined || event.agentId !== undefined) return { state: s, reminders: [] };
+  if (tokens === undefined || !carriesBudgetReminder(event)) return { state: s, reminders: [] };
   const reminders: Reminder[] = [];
   let level = s.budgetLevel;
   for (const { row } of table.rows) {

@@ -11,7 +11,7 @@ import { loadTable, resolveTableFile } from "./table/load.js";
 import { isSafeSessionId, StateStore } from "./io/state-store.js";
 import { emptyState, type Decision, type Event, type SessionState, type Table } from "./types.js";
 import type { CompiledTable } from "./table/compile.js";
-import { recordCap } from "./guard.js";
+import { carriesBudgetReminder, recordCap } from "./guard.js";
 
 /** Events larger than this are not parsed (a Bash command is capped separately). */
 export const MAX_EVENT_BYTES = 8 * 1024 * 1024;
@@ -122,7 +122,7 @@ async function run(input: string, h: HookEnv, ctx: Context): Promise<HookResult>
   }
   if (event.kind === "SessionStart") {
     // Housekeeping once per session: old session files, old capped outputs.
-    if (store && event.source === "startup") store.cleanOld(table.compiled.table.stateMaxAgeDays ?? 30);
+    if (store && event.source === "startup") store.cleanOld(table.compiled.table.stateMaxAgeDays);
     if (table.compiled.rows.some((r) => r.row.kind === "cap")) await cleanOutputs(table.compiled.table, stateDir, h.env);
   }
 
@@ -154,7 +154,7 @@ async function run(input: string, h: HookEnv, ctx: Context): Promise<HookResult>
 
 /** Budget rows need the prompt size: read it from the transcript on prompts and tool results of the main thread. */
 function wantsContextTokens(event: Event, table: CompiledTable): boolean {
-  return (event.kind === "UserPromptSubmit" || event.kind === "PostToolUse") && event.agentId === undefined && table.rows.some((r) => r.row.kind === "budget");
+  return carriesBudgetReminder(event) && table.rows.some((r) => r.row.kind === "budget");
 }
 
 /** The decision when the output could not be capped: the output passes untouched, any reminders stay. */
@@ -191,7 +191,7 @@ async function cleanOutputs(table: Table, stateDir: string, env: NodeJS.ProcessE
   try {
     const { outputRoot, cleanOldOutputs } = await import("./io/output-store.js");
     const root = outputRoot(outputDirOf(table, env), stateDir, false);
-    if (root.ok) cleanOldOutputs(root.dir, table.outputMaxAgeDays ?? 7);
+    if (root.ok) cleanOldOutputs(root.dir, table.outputMaxAgeDays);
   } catch {
     /* cleaning is housekeeping: never worth failing a session start */
   }

@@ -8,6 +8,9 @@ import type { Table } from "../types.js";
 import { compileTable, type CompiledTable } from "./compile.js";
 import { writeAtomic } from "../io/state-store.js";
 
+/** Bump when tableSchema's shape or defaults change, so cached validated tables are redone. */
+export const SCHEMA_REVISION = 3;
+
 export type TableLoad =
   | { ok: true; compiled: CompiledTable; file: string }
   | { ok: false; error: string; file: string; failMode: "open" | "closed" };
@@ -38,8 +41,9 @@ export async function loadTable(file: string, cacheDir: string | undefined, env:
   } catch (e) {
     return fail(file, `cannot read the trigger table ${file}: ${(e as Error).message}`, undefined, env);
   }
+  // The key covers the schema revision too: a table validated by an older skillgate lacks newer defaults.
   const hash = contentHash(text);
-  const cacheFile = cacheDir ? path.join(cacheDir, `.table-${hash}.json`) : undefined;
+  const cacheFile = cacheDir ? path.join(cacheDir, `.table-v${SCHEMA_REVISION}-${hash}.json`) : undefined;
   const skillsBase = path.dirname(file);
 
   const cached = cacheFile ? readCache(cacheFile) : undefined;
