@@ -20,7 +20,12 @@ export async function statsMain(args: string[], root: string): Promise<number> {
     }
     session = newest.x.replace(/\.json$/, "");
   }
-  const { state, warning } = new StateStore(dir).read(session);
+  const store = new StateStore(dir);
+  if (!fs.existsSync(store.file(session))) {
+    console.error(`skillgate stats: no state for session ${session} in ${dir}`);
+    return 1;
+  }
+  const { state, warning } = store.read(session);
   if (warning) console.error(warning);
   // The same loader as the hook: the budget levels as the hook saw them.
   const table = await compiledTable(tableFileOf(f.get("table"), root));
