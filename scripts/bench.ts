@@ -7,14 +7,14 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { findPackageRoot } from "../hooks/engine/process.js";
-import { decide } from "../hooks/engine/decide.js";
-import { factsOf } from "../hooks/engine/shell-facts.js";
-import { analyzeCommand } from "../hooks/engine/shell/analyze.js";
-import { normalize } from "../hooks/engine/adapter/claude-code.js";
-import { emptyState, type Event } from "../hooks/engine/types.js";
-import { compiledTable } from "./table-file.js";
-import { findBun } from "./install.js";
+import { findPackageRoot } from "../hooks/runner/process.js";
+import { decide } from "../hooks/core/decide.js";
+import { factsOf } from "../hooks/core/shell-facts.js";
+import { analyzeCommand } from "../hooks/core/shell/analyze.js";
+import { normalize } from "../hooks/hosts/claude-code/adapter.js";
+import { emptyState, type Event } from "../hooks/core/types.js";
+import { compiledTable } from "../cli/table-file.js";
+import { findBun } from "../cli/install.js";
 
 const root = findPackageRoot();
 const argv = process.argv.slice(2);
@@ -165,7 +165,7 @@ function analysis(): string[] {
 
 /** The output cap path: a PostToolUse Bash with 1 MB of stdout, in-process (file written, head returned). */
 async function capPath(): Promise<string[]> {
-  const { runHook } = await import("../hooks/engine/hook.js");
+  const { runHook } = await import("../hooks/runner/hook.js");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-bench-cap-"));
   const base = JSON.parse(fixture("post-tool-use-bash"));
   const stdout = "0123456789abcdef\n".repeat(1_048_576 / 17);
@@ -185,7 +185,7 @@ async function capPath(): Promise<string[]> {
 
 /** `measure` over a synthetic history, and ccusage over the same history in the same run (full mode). */
 async function measureThroughput(): Promise<string[]> {
-  const { benchMeasure } = await import("./measure/bench.js");
+  const { benchMeasure } = await import("./bench-measure.js");
   const mb = smoke ? 16 : 1024;
   const r = await benchMeasure({ mb, ccusage: !smoke });
   const out = [

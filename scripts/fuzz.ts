@@ -30,7 +30,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { HookEnv, HookResult } from "../hooks/engine/hook.js";
+import type { HookEnv, HookResult } from "../hooks/runner/hook.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const HOOK_BUNDLE = path.join(ROOT, "dist", "hook.mjs");
@@ -41,7 +41,7 @@ export const FAIL_DIR = path.join(ROOT, ".tmp", "fuzz");
 export const EVENT_BUDGET_MS = 5_000;
 /** One process run taking longer than this is a hang (inputs of 1 MB and more get 3x). */
 export const PROCESS_TIMEOUT_MS = 5_000;
-/** The hook's own cap (hooks/engine/hook.ts MAX_EVENT_BYTES); bigger events must be refused with a notice. */
+/** The hook's own cap (hooks/runner/hook.ts MAX_EVENT_BYTES); bigger events must be refused with a notice. */
 const EVENT_CAP = 8 * 1024 * 1024;
 /** Marker in every session id that tries to climb out of the state folder; swept for afterwards. */
 export const ESCAPE_MARK = "sgfz-escape";
@@ -63,7 +63,7 @@ function isWritableDir(dir: string): boolean {
 export type RunHook = (input: string, h: HookEnv) => Promise<HookResult>;
 
 /**
- * runHook() to fuzz. "bundle" (default): hooks/engine/hook.ts bundled by
+ * runHook() to fuzz. "bundle" (default): hooks/runner/hook.ts bundled by
  * esbuild into one file, the way dist/ ships it. Under tsx every dynamic
  * import() the engine does per event (the shell parser, picomatch) is a
  * round trip to tsx's loader thread, about a millisecond each, which would
@@ -72,14 +72,14 @@ export type RunHook = (input: string, h: HookEnv) => Promise<HookResult>;
  */
 export async function loadEngine(mode: "bundle" | "source" = process.env.FUZZ_ENGINE === "source" ? "source" : "bundle"): Promise<{ runHook: RunHook; cleanup: () => void }> {
   if (mode === "source") {
-    const m = await import("../hooks/engine/hook.js");
+    const m = await import("../hooks/runner/hook.js");
     return { runHook: m.runHook, cleanup: () => {} };
   }
   const { build } = await import("esbuild");
   const dir = fs.mkdtempSync(path.join(TMP, "skillgate-fuzz-engine-"));
   const outfile = path.join(dir, "engine.mjs");
   await build({
-    entryPoints: [path.join(ROOT, "hooks", "engine", "hook.ts")],
+    entryPoints: [path.join(ROOT, "hooks", "runner", "hook.ts")],
     outfile,
     bundle: true,
     splitting: false,
@@ -158,7 +158,7 @@ export class Rng {
 
 // ───────────────────────────── vocabulary ─────────────────────────────
 
-/** Events the adapter handles (hooks/engine/adapter/claude-code.ts); others must be ignored. */
+/** Events the adapter handles (hooks/hosts/claude-code/adapter.ts); others must be ignored. */
 export const HANDLED = [
   "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "UserPromptExpansion",
   "SessionStart", "PreCompact", "PostCompact", "Stop", "SubagentStop",

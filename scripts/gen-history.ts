@@ -496,7 +496,7 @@ export function generateHistory(opts: GenOptions): GenResult {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { flags } = await import("./cli.js");
+  const { flags } = await import("../cli/main.js");
   const f = flags(argv);
   const dir = f.get("out") ?? f.rest[0];
   if (!dir) {

@@ -2,9 +2,9 @@
 // under Bun (the two routes `skillgate install` can write), so they can never drift.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { loadCases } from "../scripts/cases/format.ts";
-import { processInvoker, runCase } from "../scripts/cases/runner.ts";
-import { findBun } from "../scripts/install.ts";
+import { loadCases } from "../cli/cases/format.ts";
+import { processInvoker, runCase } from "../cli/cases/runner.ts";
+import { findBun } from "../cli/install.ts";
 import { casesDir, defaultTable, hookBundle, root } from "./helpers.ts";
 
 const cases = loadCases(casesDir);

@@ -37,7 +37,7 @@ function since(fz: Fuzzer, where: Failure["where"]): () => void {
 
 test(`fuzz (seed ${SEED})`, { timeout: 900_000 }, async (t) => {
   assert.ok(fs.existsSync(HOOK_BUNDLE), `${HOOK_BUNDLE} is missing: run npm run build first`);
-  const engine = await loadEngine(); // hooks/engine/hook.ts bundled by esbuild (FUZZ_ENGINE=source: through tsx)
+  const engine = await loadEngine(); // hooks/runner/hook.ts bundled by esbuild (FUZZ_ENGINE=source: through tsx)
   t.after(engine.cleanup);
   const fz = new Fuzzer(SEED, engine.runHook);
 

@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { cleanOldOutputs, outputRoot, saveCapped } from "../hooks/engine/io/output-store.ts";
-import { contextTokensFromTranscript, TAIL_BYTES } from "../hooks/engine/io/transcript-tail.ts";
+import { cleanOldOutputs, outputRoot, saveCapped } from "../hooks/io/output-store.ts";
+import { contextTokensFromTranscript, TAIL_BYTES } from "../hooks/io/transcript-tail.ts";
 import { casesDir } from "./helpers.ts";
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "sg-guard-"));

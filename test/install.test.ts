@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import {
   HOOK_EVENTS, addSkillgate, doctorMain, hookPathOf, installMain, isSkillgateHandler, lineDiff, makeHandler, pickRuntime, removeSkillgate, uninstallMain,
-} from "../scripts/install.ts";
+} from "../cli/install.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const HOOK = hookPathOf(ROOT);

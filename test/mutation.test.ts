@@ -4,9 +4,9 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { loadCases } from "../scripts/cases/format.ts";
-import { inProcessInvoker } from "../scripts/cases/runner.ts";
-import { mutate } from "../scripts/cases/mutate.ts";
+import { loadCases } from "../cli/cases/format.ts";
+import { inProcessInvoker } from "../cli/cases/runner.ts";
+import { mutate } from "../cli/cases/mutate.ts";
 import { casesDir, defaultTable, root } from "./helpers.ts";
 
 test("removing any row of the default table turns at least one case red", async () => {

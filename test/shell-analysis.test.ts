@@ -7,9 +7,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { explainCommand } from "../scripts/explain.ts";
-import { compiledTable } from "../scripts/table-file.ts";
-import { analyzeCommand, MAX_COMMAND_BYTES } from "../hooks/engine/shell/analyze.ts";
+import { explainCommand } from "../cli/explain.ts";
+import { compiledTable } from "../cli/table-file.ts";
+import { analyzeCommand, MAX_COMMAND_BYTES } from "../hooks/core/shell/analyze.ts";
 import { root, defaultTable } from "./helpers.ts";
 
 /** Records per group. Pinned so the corpus cannot shrink unnoticed: adding a record means raising its count. */
@@ -54,7 +54,7 @@ for (const [group, count] of Object.entries(GROUPS)) {
       assert.ok(!seen.has(r.id), `duplicate id ${r.id}`);
       seen.add(r.id);
       const e = explainCommand(r.command, table);
-      // `explain` passes reads on once scripts/explain.ts lists them; until then from the same analysis.
+      // `explain` passes reads on once cli/explain.ts lists them; until then from the same analysis.
       const reads = (e as { reads?: { path: string }[] }).reads ?? analyzeCommand(r.command).reads.map((x) => ({ path: x.dynamic ? "<dynamic>" : x.path }));
       assert.deepEqual(e.commands.map((c) => c.argv), r.runs, "programs run");
       assert.deepEqual(set(e.writes.map((w) => w.path)), set(r.writes), "paths written");

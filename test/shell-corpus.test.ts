@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { analyzeCommand } from "../hooks/engine/shell/analyze.ts";
+import { analyzeCommand } from "../hooks/core/shell/analyze.ts";
 import { root } from "./helpers.ts";
 
 interface Labeled { id: number; cmd: string; commit: "yes" | "no" | "unknown"; commands: string[]; writes: string[]; expectError?: boolean }

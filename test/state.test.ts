@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { isSafeSessionId, StateStore } from "../hooks/engine/io/state-store.ts";
+import { isSafeSessionId, StateStore } from "../hooks/io/state-store.ts";
 import { defaultTable, hookBundle, casesDir } from "./helpers.ts";
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "sg-state-"));

@@ -5,10 +5,10 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { validateTable } from "../hooks/engine/table/schema.ts";
-import { loadTable } from "../hooks/engine/table/load.ts";
-import { wordsMatcher } from "../hooks/engine/table/compile.ts";
-import { lintProject } from "../scripts/lint.ts";
+import { validateTable } from "../hooks/core/table/schema.ts";
+import { loadTable } from "../hooks/io/table-load.ts";
+import { wordsMatcher } from "../hooks/core/table/compile.ts";
+import { lintProject } from "../cli/lint.ts";
 import { defaultTable, root } from "./helpers.ts";
 
 const base = () => JSON.parse(fs.readFileSync(defaultTable, "utf8"));
@@ -75,7 +75,7 @@ test("whole words are Unicode-aware: «лог» is not inside «логин», «
 });
 
 test("triggers.schema.json is the JSON Schema generated from the zod schema", async () => {
-  const { schemaText } = await import("../scripts/schema.ts");
+  const { schemaText } = await import("../cli/schema.ts");
   assert.equal(fs.readFileSync(path.join(root, "triggers.schema.json"), "utf8"), schemaText());
 });
 

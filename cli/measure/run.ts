@@ -1,0 +1,131 @@
+// One measurement: find the files, read them in order, replay, count.
+// No printing here (main.ts and the report do that), so tests call it directly.
+import fs from "node:fs";
+import path from "node:path";
+import { skillName } from "../../hooks/core/match.js";
+import type { CompiledTable } from "../../hooks/core/table/compile.js";
+import { findTranscripts, parseSince } from "./files.js";
+import { BIG_RESULT_CHARS, MetricsAcc, round, type Metrics } from "./metrics.js";
+import { Replay, type RowCount } from "./replay.js";
+import { History, type HistoryCounts } from "./sessions.js";
+import { extractFile } from "./extract.js";
+
+export interface MeasureOptions {
+  projects: string;
+  since: string;
+  table: CompiledTable;
+  tableFile: string;
+  now?: number;
+  /** Called as bytes are read (for the progress line). */
+  onProgress?: (p: Progress) => void;
+}
+
+export interface Progress {
+  files: number;
+  totalFiles: number;
+  bytes: number;
+  totalBytes: number;
+  sessions: number;
+}
+
+export interface MeasureResult {
+  tool: "skillgate measure";
+  format: 1;
+  generatedAt: string;
+  window: { since: string; from: string; to: string };
+  projects: string;
+  table: string;
+  read: { files: number; bytes: number; lines: number; sessions: number; seconds: number; mbPerSec: number };
+  leftOut: {
+    files: { subagent: number; subagentBytes: number; outsideWindow: number; outsideWindowBytes: number; unreadable: number; notJsonl: number; truncated: number };
+    lines: Omit<HistoryCounts, "read" | "used" | "results" | "blank">;
+    unknownTypes: Record<string, number>;
+  };
+  rows: RowCount[];
+  /** Skill → main sessions that loaded it (Skill tool, slash command, whole SKILL.md read). */
+  loads: Record<string, number>;
+  totals: { rows: number; sessions: number; loadedBefore: number; loadedAny: number };
+  metrics: Metrics;
+  warnings: string[];
+}
+
+/** Names that are skills: every row's skill and every folder with a SKILL.md in the table's skills dir. */
+export function skillNames(table: CompiledTable): Set<string> {
+  const names = new Set<string>();
+  for (const { row } of table.rows) if (row.skill) names.add(skillName(row.skill));
+  try {
+    for (const e of fs.readdirSync(table.skillsDir, { withFileTypes: true })) {
+      if (e.isDirectory() && fs.existsSync(path.join(table.skillsDir, e.name, "SKILL.md"))) names.add(e.name);
+    }
+  } catch {
+    /* no skills folder: the rows' skills still count */
+  }
+  return names;
+}
+
+/** The shortest output a cap row of the table cuts (outputs over it are replayed as PostToolUse), at most 20,000. */
+export function capCharsOf(table: CompiledTable): number {
+  let n = BIG_RESULT_CHARS;
+  for (const { row } of table.rows) {
+    const max = (row.when as { output?: { maxChars?: number } }).output?.maxChars;
+    if (row.kind === ("cap" as string) && typeof max === "number" && max >= 0) n = Math.min(n, max);
+  }
+  return n;
+}
+
+export async function measure(o: MeasureOptions): Promise<MeasureResult> {
+  const now = o.now ?? Date.now();
+  const from = parseSince(o.since, now);
+  if (from === undefined) throw new Error(`--since ${JSON.stringify(o.since)}: expected like 7d, 24h, 2w, 90m or a date (2026-11-25)`);
+  const t0 = performance.now();
+  const found = findTranscripts(o.projects, from);
+  const replay = new Replay(o.table);
+  const metrics = new MetricsAcc();
+  const history = new History(replay, metrics, skillNames(o.table));
+  const totalBytes = found.files.reduce((a, f) => a + f.size, 0);
+  const p: Progress = { files: 0, totalFiles: found.files.length, bytes: 0, totalBytes, sessions: 0 };
+  const capChars = capCharsOf(o.table);
+  // Oldest first: a session resumed into a later file continues where it left off.
+  for (const f of found.files) {
+    const done = await extractFile(f.path, (recs, bytes) => {
+      history.apply(recs);
+      p.bytes += bytes;
+      p.sessions = history.sessionCount;
+      o.onProgress?.(p);
+    }, capChars);
+    history.endFile(done);
+    p.files++;
+  }
+  history.finish();
+  const seconds = (performance.now() - t0) / 1000;
+  const rows = replay.rows();
+  const skillRows = rows.filter((r) => r.skill);
+  const { read, used: _used, results: _results, blank: _blank, ...lines } = history.counts;
+  return {
+    tool: "skillgate measure",
+    format: 1,
+    generatedAt: new Date(now).toISOString(),
+    window: { since: o.since, from: new Date(from).toISOString(), to: new Date(now).toISOString() },
+    projects: o.projects,
+    table: o.tableFile,
+    read: { files: history.files.read, bytes: history.files.bytes, lines: read, sessions: history.sessionCount, seconds: round(seconds, 3), mbPerSec: seconds > 0 ? round(history.files.bytes / 1048576 / seconds, 1) : 0 },
+    leftOut: {
+      files: {
+        subagent: found.subagent.files, subagentBytes: found.subagent.bytes, outsideWindow: found.outsideWindow.files, outsideWindowBytes: found.outsideWindow.bytes,
+        unreadable: history.files.unreadable, notJsonl: history.files.notJsonl, truncated: history.files.truncated,
+      },
+      lines,
+      unknownTypes: Object.fromEntries([...history.unknownTypes].sort((a, b) => b[1] - a[1])),
+    },
+    rows,
+    loads: replay.loadedSkills(),
+    totals: {
+      rows: skillRows.length,
+      sessions: skillRows.reduce((a, r) => a + r.sessions, 0),
+      loadedBefore: skillRows.reduce((a, r) => a + r.loadedBefore, 0),
+      loadedAny: skillRows.reduce((a, r) => a + r.loadedAny, 0),
+    },
+    metrics: metrics.result(),
+    warnings: [...found.warnings, ...history.warnings],
+  };
+}

@@ -1,0 +1,216 @@
+// Records of main-session lines (extract.ts), in file order → sessions → the
+// hook's events, in order, through the hook's own adapter and engine.
+//
+// What the hook would have seen, rebuilt from what Claude Code wrote:
+// - PreToolUse for every tool_use block of a main-thread assistant line
+//   (Bash command, Write/Edit/MultiEdit/NotebookEdit path, Agent/Task type);
+// - PostToolUse with the skill loaded, for a Skill call or a whole Read of a
+//   SKILL.md whose tool_result is not an error (an error is PostToolUseFailure);
+// - UserPromptSubmit for a real prompt (not a tool result, meta line, compact
+//   summary, local command output, task notification);
+// - UserPromptExpansion for a `<command-name>/x</command-name>` line whose x is
+//   a skill (built-in commands like /compact are not loads);
+// - Stop with the last answer: on a final stop_reason, or, when stop_reason is
+//   null (2.1.38–2.1.39 write null everywhere), at the next real prompt, a
+//   turn_duration/stop_hook_summary line, a compaction or the end of the file;
+// - SessionStart {source: "compact"} at a compact_boundary line, so loaded
+//   skills are forgotten exactly as in the hook;
+// - PostToolUse after the tool calls of a line (one is enough to carry the
+//   context size), and with the tool's response for a Bash/WebFetch output
+//   longer than the table's output cap (so cap rows can fire); the latest
+//   request's prompt size goes as context_tokens on prompts and PostToolUse
+//   (so budget rows can fire).
+// Each payload goes through normalize() (hooks/hosts/claude-code), so the
+// transcript and the live hook share one definition of tool, path and load.
+// A line seen before under the same uuid (resume, copies between files) is
+// counted once.
+import { normalize } from "../../hooks/hosts/claude-code/adapter.js";
+import { skillName } from "../../hooks/core/match.js";
+import type { Event } from "../../hooks/core/types.js";
+import { isLoadCall, type FileDone, type LineCounts, type Rec, type ToolUse } from "./extract.js";
+import type { MetricsAcc } from "./metrics.js";
+import type { Replay, SessionReplay } from "./replay.js";
+import { HashSet53 } from "./seen.js";
+
+const RECENT_MESSAGES = 16;
+
+interface Turn {
+  id: string;
+  text: string;
+  hasToolUse: boolean;
+  stopped: boolean;
+}
+
+interface Session {
+  id: string;
+  cwd: string;
+  replay: SessionReplay;
+  compactions: number;
+  /** Prompt size of the latest request: the context size the hook would see next. */
+  contextTokens?: number;
+  /** Recent message ids → metrics handle (one response can span lines, interleaved with its tool results). */
+  recent: { id: string; handle: number }[];
+  last?: Turn;
+}
+
+type Json = Record<string, unknown>;
+
+export interface HistoryCounts extends LineCounts {
+  /** Main-session lines that went into the replay or the metrics. */
+  used: number;
+  duplicate: number;
+}
+
+export class History {
+  readonly counts: HistoryCounts = { read: 0, used: 0, results: 0, sidechain: 0, progress: 0, malformed: 0, invalid: 0, unknownType: 0, duplicate: 0, summary: 0, notNeeded: 0, blank: 0, oversized: 0 };
+  readonly unknownTypes = new Map<string, number>();
+  readonly files = { read: 0, bytes: 0, notJsonl: 0, truncated: 0, unreadable: 0 };
+  readonly warnings: string[] = [];
+  private readonly sessions = new Map<string, Session>();
+  private readonly seen = new HashSet53();
+  /** Sessions with lines in the file being read. */
+  private touched = new Set<Session>();
+  private done = false;
+
+  /** `skills`: names that are skills (slash commands with these names load them). */
+  constructor(private readonly replay: Replay, private readonly metrics: MetricsAcc, private readonly skills: Set<string>) {}
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** Records of the file being read, in order. */
+  apply(recs: Rec[]): void {
+    for (const r of recs) this.record(r);
+  }
+
+  /** The file is over: its counts, and the end of any answer still open. */
+  endFile(d: FileDone): void {
+    const c = this.counts;
+    for (const k of Object.keys(d.counts) as (keyof LineCounts)[]) c[k] += d.counts[k];
+    for (const [k, v] of Object.entries(d.unknownTypes)) this.unknownTypes.set(k, (this.unknownTypes.get(k) ?? 0) + v);
+    if (d.error) {
+      this.files.unreadable++;
+      this.warnings.push(d.error);
+    } else this.files.read++;
+    this.files.bytes += d.bytes;
+    if (d.truncated) this.files.truncated++;
+    if (d.notJsonl) this.files.notJsonl++;
+    for (const s of this.touched) {
+      this.endTurn(s);
+      s.last = undefined;
+    }
+    this.touched = new Set();
+  }
+
+  /** All files read: every session is complete. */
+  finish(): void {
+    if (this.done) return;
+    this.done = true;
+    for (const s of this.sessions.values()) {
+      this.replay.finish(s.replay);
+      this.metrics.sessionDone(s.compactions);
+    }
+  }
+
+  private record(r: Rec): void {
+    if (r.h && !this.seen.add(r.h)) return void this.counts.duplicate++;
+    this.counts.used++;
+    const s = this.session(r.s, r.cwd);
+    switch (r.t) {
+      case "a":
+        return this.assistant(s, r);
+      case "u":
+        return this.user(s, r);
+      case "r":
+        for (const l of r.loads!) {
+          const target = l.s === s.id ? s : this.session(l.s, undefined);
+          this.emit(target, { hook_event_name: l.failed ? "PostToolUseFailure" : "PostToolUse", tool_name: l.tool, tool_input: l.input, ...(l.response !== undefined ? { tool_response: l.response } : {}), ...this.context(target) });
+        }
+        for (const z of r.sized!) {
+          this.metrics.toolResult(z.tool, z.chars);
+          // An output a cap row may cut: the hook's PostToolUse, with the tool's response.
+          if (z.input) this.emit(s, { hook_event_name: "PostToolUse", tool_name: z.tool, tool_input: z.input, ...(z.response !== undefined ? { tool_response: z.response } : {}), ...this.context(s) });
+        }
+        return;
+      case "c":
+        this.endTurn(s);
+        s.compactions++;
+        this.metrics.compaction(r.trigger);
+        return this.emit(s, { hook_event_name: "SessionStart", source: "compact" });
+      case "e":
+        return this.endTurn(s);
+      case "o":
+        return;
+    }
+  }
+
+  private session(id: string, cwd: string | undefined): Session {
+    let s = this.sessions.get(id);
+    if (!s) {
+      s = { id, cwd: "", replay: this.replay.session(), compactions: 0, recent: [] };
+      this.sessions.set(id, s);
+    }
+    if (cwd) s.cwd = cwd;
+    this.touched.add(s);
+    return s;
+  }
+
+  private context(s: Session): Json {
+    return s.contextTokens === undefined ? {} : { context_tokens: s.contextTokens };
+  }
+
+  private emit(s: Session, payload: Json): void {
+    payload.session_id = s.id;
+    payload.cwd = s.cwd;
+    const n = normalize(payload);
+    if (n.ok) this.replay.feed(s.replay, n.event as Event);
+  }
+
+  private assistant(s: Session, r: Rec): void {
+    const id = r.mid;
+    let seen = s.recent.find((m) => m.id === id);
+    if (!seen) {
+      seen = { id, handle: this.metrics.request(r.size < 0 ? undefined : r.size) };
+      s.recent.push(seen);
+      if (s.recent.length > RECENT_MESSAGES) s.recent.shift();
+      s.last = { id, text: "", hasToolUse: false, stopped: false };
+    } else if (r.size >= 0) seen.handle = this.metrics.requestUsage(seen.handle, r.size);
+    if (r.size >= 0) s.contextTokens = r.size;
+    const turn = s.last?.id === id ? s.last : undefined;
+    let post: ToolUse | undefined;
+    for (const t of r.tools!) {
+      this.metrics.toolCall(t.name);
+      if (turn) turn.hasToolUse = true;
+      this.emit(s, { hook_event_name: "PreToolUse", tool_name: t.name, tool_input: t.input });
+      if (!isLoadCall(t.name, t.input)) post = t;
+    }
+    // A PostToolUse with the context size, for budget rows: one per line is enough (the size is
+    // the request's). Loads wait for their real result; outputs over the cap come again with
+    // their response when the result line is read.
+    if (post) this.emit(s, { hook_event_name: "PostToolUse", tool_name: post.name, tool_input: post.input, ...this.context(s) });
+    if (turn && r.text) turn.text = turn.text ? `${turn.text}\n${r.text}` : r.text;
+    if (r.stop && r.stop !== "tool_use" && r.stop !== "pause_turn" && turn) this.endTurn(s);
+  }
+
+  private user(s: Session, r: Rec): void {
+    if (r.slash) {
+      this.endTurn(s);
+      const { name, args } = r.slash;
+      if (this.skills.has(skillName(name))) this.emit(s, { hook_event_name: "UserPromptExpansion", expansion_type: "slash_command", command_name: name });
+      this.emit(s, { hook_event_name: "UserPromptSubmit", prompt: `/${name}${args ? ` ${args}` : ""}`, ...this.context(s) });
+    } else if (r.prompt !== undefined) {
+      this.endTurn(s);
+      this.emit(s, { hook_event_name: "UserPromptSubmit", prompt: r.prompt, ...this.context(s) });
+    }
+  }
+
+  /** The answer is over: the hook's Stop, with the last message's text. */
+  private endTurn(s: Session): void {
+    const t = s.last;
+    if (!t || t.stopped) return;
+    t.stopped = true;
+    if (!t.hasToolUse && t.text) this.emit(s, { hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: t.text });
+    t.text = "";
+  }
+}

@@ -1,0 +1,47 @@
+// `skillgate stats [--session ID]`: a session's counters, from its state file
+// (the most recently changed session when no id is given).
+import fs from "node:fs";
+import path from "node:path";
+import { flags } from "./main.js";
+import { stateDirOf } from "../hooks/runner/hook.js";
+import { StateStore } from "../hooks/io/state-store.js";
+import { compiledTable, tableFileOf } from "./table-file.js";
+
+export async function statsMain(args: string[], root: string): Promise<number> {
+  const f = flags(args);
+  const dir = stateDirOf({ env: process.env, packageRoot: root });
+  let session = f.get("session");
+  if (!session) {
+    const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((x) => x.endsWith(".json") && !x.startsWith(".")) : [];
+    const newest = files.map((x) => ({ x, t: fs.statSync(path.join(dir, x)).mtimeMs })).sort((a, b) => b.t - a.t)[0];
+    if (!newest) {
+      console.error(`skillgate stats: no session state in ${dir}`);
+      return 1;
+    }
+    session = newest.x.replace(/\.json$/, "");
+  }
+  const store = new StateStore(dir);
+  if (!fs.existsSync(store.file(session))) {
+    console.error(`skillgate stats: no state for session ${session} in ${dir}`);
+    return 1;
+  }
+  const { state, warning } = store.read(session);
+  if (warning) console.error(warning);
+  // The same loader as the hook: the budget levels as the hook saw them.
+  const table = await compiledTable(tableFileOf(f.get("table"), root));
+  const levels = table.rows.flatMap(({ row }) => (row.kind === "budget" ? (row.when.context?.levels ?? []) : [])).sort((a, b) => a - b);
+  const s = state.stats;
+  const list = (o: Record<string, number>) => Object.entries(o).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
+  if (f.has("json")) {
+    console.log(JSON.stringify({ session, ...state }, null, 2));
+    return 0;
+  }
+  console.log(`session ${session} (${path.join(dir, session + ".json")})`);
+  console.log(`  tool calls       ${Object.values(s.toolCalls).reduce((a, b) => a + b, 0)}: ${list(s.toolCalls)}`);
+  console.log(`  outputs capped   ${Object.values(s.capped).reduce((a, b) => a + b, 0)}: ${list(s.capped)}; ${s.charsSaved.toLocaleString("en-US")} characters kept out of the context; ${s.capFailures} failed to save`);
+  console.log(`  compactions      ${state.compactions}`);
+  console.log(`  budget level     ${state.budgetLevel === 0 ? "below all levels" : `past ${levels[state.budgetLevel - 1]?.toLocaleString("en-US") ?? state.budgetLevel} tokens`} (largest prompt seen: ${s.maxContextTokens.toLocaleString("en-US")} tokens)`);
+  console.log(`  skills loaded    ${state.loaded.join(", ") || "none"}`);
+  console.log(`  refusals         ${list(state.denials)}`);
+  return 0;
+}

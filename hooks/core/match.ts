@@ -1,0 +1,65 @@
+// Which rows does this event touch? Pure: no state, no I/O.
+// The hook, `explain`, the case runner, the mutation tester and `measure`
+// all come through here.
+import type { Event, Hit } from "./types.js";
+import type { CompiledRow, CompiledTable, TextMatcher } from "./table/compile.js";
+import { toolFacts, type Facts } from "./facts.js";
+import { matchCommand, matchWrites } from "./match-shell.js";
+import { clip } from "./clip.js";
+export { clip };
+
+/**
+ * The bare name after a plugin prefix (`myplugin:executor` → `executor`): how a
+ * subagent type is matched, and how `measure` tells a slash command that names a
+ * skill from a built-in one. Which *skill* a load counts as is decided in decide.ts.
+ */
+export function skillName(name: string): string {
+  const i = name.lastIndexOf(":");
+  return i < 0 ? name : name.slice(i + 1);
+}
+
+/** Rows whose trigger matches, judgment rows included (they document; decide() ignores them). */
+export function matchRows(event: Event, table: CompiledTable, facts?: Facts): Hit[] {
+  // Bash events must come with their shell analysis (facts.ts / shell-facts.ts):
+  // the parser is only loaded for them, and matching without it would miss rows.
+  facts ??= toolFacts(event);
+  const hits: Hit[] = [];
+  for (const cr of table.rows) {
+    if (!inScope(cr, event)) continue;
+    const hit = matchRow(cr, event, facts!);
+    if (hit) hits.push(hit);
+  }
+  return hits;
+}
+
+function inScope(cr: CompiledRow, event: Event): boolean {
+  if (cr.scope === "all") return true;
+  return (cr.scope === "subagent") === (event.agentId !== undefined);
+}
+
+function matchRow(cr: CompiledRow, event: Event, facts: Facts): Hit | undefined {
+  const { row } = cr;
+  switch (event.kind) {
+    case "PreToolUse":
+      return matchCommand(cr, facts) ?? matchWrites(cr, facts) ?? matchSubagent(cr, event);
+    case "UserPromptSubmit":
+      return matchText(cr.prompt, event.prompt, row, "prompt");
+    case "Stop":
+    case "SubagentStop":
+      return matchText(cr.final, event.finalMessage, row, "final answer");
+    default:
+      return undefined;
+  }
+}
+
+function matchText(find: TextMatcher | undefined, text: string | undefined, row: CompiledRow["row"], what: string): Hit | undefined {
+  if (!find || text === undefined) return undefined;
+  const m = find(text);
+  return m !== undefined ? { row, detail: `${what} contains "${clip(m)}"` } : undefined;
+}
+
+function matchSubagent(cr: CompiledRow, event: Event): Hit | undefined {
+  if (!cr.subagent || event.subagentType === undefined) return undefined;
+  const t = event.subagentType;
+  return cr.subagent.has(t) || cr.subagent.has(skillName(t)) ? { row: cr.row, detail: `calls subagent ${clip(t)}` } : undefined;
+}

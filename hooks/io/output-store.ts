@@ -1,0 +1,86 @@
+// Where capped tool outputs go: a private folder, random name per
+// installation, 0700, files 0600 created exclusively. Never inside the work
+// tree unless the table's outputDir points there. Loaded only on the cap path.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { ToolOutput } from "../core/types.js";
+import { removeOlderThan } from "./clean.js";
+
+export type Root = { ok: true; dir: string } | { ok: false; error: string };
+
+/**
+ * The configured folder, or the one this installation made (its name
+ * remembered in the state folder). With create false (cleaning), nothing is
+ * made: no folder appears until an output is actually capped.
+ */
+export function outputRoot(configured: string | undefined, stateDir: string, create = true): Root {
+  let dir = configured;
+  if (!dir) {
+    const memo = path.join(stateDir, ".output-root");
+    try {
+      dir = fs.readFileSync(memo, "utf8").trim();
+    } catch {
+      if (!create) return { ok: false, error: "no output folder yet" };
+      // Web Crypto is a global: no node:crypto module to load on the hook's path.
+      dir = path.join(os.tmpdir(), `skillgate-out-${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(9))).toString("hex")}`);
+      fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(memo, dir, { mode: 0o600 });
+    }
+  }
+  if (!create && !fs.existsSync(dir)) return { ok: false, error: "no output folder yet" };
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") return { ok: false, error: `cannot create output folder ${dir}: ${(e as Error).message}` };
+  }
+  // A folder someone else owns, or that others can read, could leak or swap our outputs.
+  const st = fs.lstatSync(dir);
+  if (!st.isDirectory() || st.isSymbolicLink()) return { ok: false, error: `output folder ${dir} is not a plain directory` };
+  if (typeof process.getuid === "function" && st.uid !== process.getuid()) return { ok: false, error: `output folder ${dir} is owned by uid ${st.uid}, not by this user` };
+  if ((st.mode & 0o077) !== 0) return { ok: false, error: `output folder ${dir} is open to group or others (mode ${(st.mode & 0o777).toString(8)})` };
+  return { ok: true, dir };
+}
+
+/** Save the whole output; return the tool result the model sees instead (same shape, head + pointer). */
+export function saveCapped(dir: string, name: string, output: ToolOutput, headChars: number, rowId: string): { file: string; updated: Record<string, unknown>; charsSaved: number } {
+  const file = path.join(dir, `${name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 120)}.txt`);
+  if (output.persistedPath && isClaudeToolResult(output.persistedPath)) {
+    // The response holds only the head: copy Claude Code's full copy (streamed by the kernel, not read into memory).
+    fs.copyFileSync(output.persistedPath, file, fs.constants.COPYFILE_EXCL);
+    fs.chmodSync(file, 0o600);
+  } else {
+    const filled = output.fields.filter((f) => (output.response[f] as string).length > 0);
+    const whole = filled.map((f) => (filled.length > 1 ? `--- ${f} ---\n` : "") + (output.response[f] as string)).join("\n");
+    fs.writeFileSync(file, whole, { mode: 0o600, flag: "wx" });
+  }
+  const updated: Record<string, unknown> = { ...output.response };
+  // Left in, these make Claude Code show its own preview instead of our head.
+  delete updated.persistedOutputPath;
+  delete updated.persistedOutputSize;
+  let budget = headChars;
+  for (const f of output.fields) {
+    const text = output.response[f] as string;
+    updated[f] = text.slice(0, budget);
+    budget = Math.max(0, budget - text.length);
+  }
+  const shown = Math.min(headChars, output.chars);
+  const note = `\n[skillgate[${rowId}]: output capped: showing the first ${shown.toLocaleString("en-US")} of ${output.chars.toLocaleString("en-US")} characters; the full output is in ${file} — read or grep it there, in slices]`;
+  updated[output.fields[0]!] = `${updated[output.fields[0]!] as string}${note}`;
+  return { file, updated, charsSaved: output.chars - shown };
+}
+
+/** Only Claude Code's own saved tool results are copied: a regular file under a tool-results folder. */
+function isClaudeToolResult(p: string): boolean {
+  if (!path.isAbsolute(p) || !/\/tool-results\/[^/]+$/.test(p)) return false;
+  try {
+    return fs.lstatSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Delete capped outputs older than maxAgeDays (run at session start). */
+export function cleanOldOutputs(dir: string, maxAgeDays: number, now = Date.now()): number {
+  return removeOlderThan(dir, maxAgeDays, undefined, now);
+}

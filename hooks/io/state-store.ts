@@ -1,0 +1,195 @@
+// Per-session state files: one JSON file per session under the state folder.
+// Claude Code runs hooks of one session in parallel (parallel tool calls), so
+// every read-modify-write happens under a lock file, and files are replaced
+// atomically (temp file + rename): no lost update, no half-written file.
+import fs from "node:fs";
+import path from "node:path";
+import { emptyState, type SessionState } from "../core/types.js";
+import { removeOlderThan } from "./clean.js";
+
+/** UUIDs and similar; nothing that could climb out of the state folder. */
+const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+export function isSafeSessionId(id: string): boolean {
+  return SAFE_ID.test(id);
+}
+
+export interface Loaded {
+  state: SessionState;
+  /** Set when the file was unreadable and moved aside. */
+  warning?: string;
+}
+
+export class StateStore {
+  constructor(readonly dir: string) {}
+
+  file(sessionId: string): string {
+    if (!isSafeSessionId(sessionId)) throw new Error(`unsafe session id ${JSON.stringify(sessionId.slice(0, 40))}`);
+    return path.join(this.dir, `${sessionId}.json`);
+  }
+
+  read(sessionId: string): Loaded {
+    const file = this.file(sessionId);
+    let text: string;
+    try {
+      text = fs.readFileSync(file, "utf8");
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return { state: emptyState() };
+      throw e;
+    }
+    const parsed = parseState(text);
+    if (parsed) return { state: parsed };
+    // Keep the broken file for inspection and start clean.
+    const aside = `${file}.corrupt-${Date.now()}`;
+    try {
+      fs.renameSync(file, aside);
+    } catch {
+      /* another process moved it first */
+    }
+    return { state: emptyState(), warning: `skillgate: state file ${file} was unreadable; moved to ${aside}, starting this session's state empty` };
+  }
+
+  /**
+   * Delete session files (and moved-aside corrupt ones) not touched for maxAgeDays.
+   * Runs at session start; the table cache and the output-root memo are kept.
+   */
+  cleanOld(maxAgeDays: number, now = Date.now()): number {
+    // Session files, moved-aside corrupt ones, and temp or stale-lock files a killed process left behind.
+    return removeOlderThan(this.dir, maxAgeDays, (name) => !name.startsWith(".") && /\.json(\.corrupt-\d+|\..*\.tmp|\.lock\..*\.stale)?$/.test(name), now);
+  }
+
+  /** Read, transform, write, all under the session's lock. */
+  update(sessionId: string, fn: (s: SessionState) => SessionState): { state: SessionState; warning?: string } {
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const file = this.file(sessionId);
+    const release = acquireLock(`${file}.lock`);
+    try {
+      const { state, warning } = this.read(sessionId);
+      const next = fn(state);
+      if (next !== state) writeAtomic(file, JSON.stringify(next));
+      return { state: next, warning };
+    } finally {
+      release();
+    }
+  }
+}
+
+/** Parse a state file; anything not of the current shape counts as corrupt (moved aside), never half-trusted. */
+function parseState(text: string): SessionState | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const s = { ...emptyState(), ...(raw as object) } as SessionState;
+  const strings = (x: unknown) => Array.isArray(x) && x.every((v) => typeof v === "string");
+  const counts = (x: unknown) => !!x && typeof x === "object" && !Array.isArray(x) && Object.values(x).every((v) => typeof v === "number");
+  const num = (x: unknown) => typeof x === "number" && Number.isFinite(x);
+  const st = s.stats as Partial<SessionState["stats"]> | null;
+  const ok =
+    (raw as { version?: unknown })?.version === 1 &&
+    strings(s.loaded) && strings(s.hintsShown) && strings(s.remindersShown) &&
+    counts(s.denials) && num(s.compactions) && num(s.budgetLevel) &&
+    (s.stopBlockedPrompt === undefined || typeof s.stopBlockedPrompt === "string") &&
+    !!st && counts(st.toolCalls) && counts(st.capped) && num(st.charsSaved) && num(st.capFailures) && num(st.maxContextTokens);
+  return ok ? s : undefined;
+}
+
+export function writeAtomic(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  fs.writeFileSync(tmp, text, { mode: 0o600, flag: "wx" });
+  fs.renameSync(tmp, file);
+}
+
+/** Longest we wait for the lock; then the update is dropped and the user told (never a stolen live lock). */
+const MAX_WAIT_MS = 10_000;
+/** A lock file with no readable owner older than this was left by a process killed while creating it. */
+const EMPTY_LOCK_STALE_MS = 2_000;
+/** The critical section takes milliseconds: a lock this old is stale whoever holds it (pid reuse, other pid namespaces). */
+const OLD_LOCK_MS = 30_000;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+export class LockTimeout extends Error {}
+
+/**
+ * An exclusive lock file holding the owner's pid. A lock whose owner is dead
+ * is taken over; a live owner is waited for (sleeping, backing off to 16 ms),
+ * however slow the machine, up to MAX_WAIT_MS.
+ */
+function acquireLock(lock: string): () => void {
+  const started = Date.now();
+  let pause = 1;
+  for (;;) {
+    try {
+      // pid (for liveness) plus a random token (so we only ever remove our own lock).
+      const token = `${process.pid}:${Math.random().toString(36).slice(2)}`;
+      const fd = fs.openSync(lock, "wx", 0o600);
+      fs.writeSync(fd, token);
+      fs.closeSync(fd);
+      return () => {
+        try {
+          if (fs.readFileSync(lock, "utf8") === token) fs.rmSync(lock, { force: true });
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+    if (takeOverIfStale(lock)) continue;
+    if (Date.now() - started > MAX_WAIT_MS) throw new LockTimeout(`state lock ${lock} held by a live process for over ${MAX_WAIT_MS} ms`);
+    Atomics.wait(sleeper, 0, 0, pause);
+    pause = Math.min(pause * 2, 16);
+  }
+}
+
+/** Remove a lock left by a dead process. Rename first, so two waiters never both remove a fresh lock. */
+function takeOverIfStale(lock: string): boolean {
+  const owner = readOwner(lock);
+  if (owner === "gone") return true;
+  const stale = olderThan(lock, OLD_LOCK_MS) || (typeof owner === "number" ? !isAlive(owner) : olderThan(lock, EMPTY_LOCK_STALE_MS));
+  if (!stale) return false;
+  const aside = `${lock}.${process.pid}.stale`;
+  try {
+    fs.renameSync(lock, aside);
+  } catch {
+    return true; // someone else moved it: just retry
+  }
+  // If what we moved is not the dead owner's lock, a new owner got in between: give it back.
+  if (readOwner(aside) !== owner) {
+    try {
+      fs.linkSync(aside, lock);
+    } catch {
+      /* a third process holds the lock now; the moved lock's owner no longer owns it and, by its token, removes nothing */
+    }
+  }
+  fs.rmSync(aside, { force: true });
+  return true;
+}
+
+function readOwner(lock: string): number | "gone" | "unknown" {
+  try {
+    const pid = Number.parseInt(fs.readFileSync(lock, "utf8").split(":")[0]!, 10);
+    return Number.isFinite(pid) && pid > 0 ? pid : "unknown";
+  } catch {
+    return "gone";
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function olderThan(file: string, ms: number): boolean {
+  try {
+    return Date.now() - fs.statSync(file).mtimeMs > ms;
+  } catch {
+    return false;
+  }
+}
