@@ -9,7 +9,9 @@ const STAT_LINE = /^ \S.* \| +(\d+ ?[-+]*|Bin .*)$/;
 const STAT_TOTAL = /^ \d+ files? changed(, \d+ insertions?\(\+\))?(, \d+ deletions?\(-\))?$/;
 
 export function looksLikeDiff(lines: readonly string[]): boolean {
-  return lines.some((l) => STAT_TOTAL.test(l)) || lines.some((l) => FILE_HEAD.test(l)) || (lines.some((l) => l.startsWith("--- ")) && lines.some((l) => l.startsWith("+++ ")) && lines.some((l) => l.startsWith("@@ ")));
+  // a stat alone is a diff --stat; a stat under "commit" headers is git log --stat
+  if (lines.some((l) => STAT_TOTAL.test(l)) && !lines.some((l) => /^commit [0-9a-f]{7,40}\b/.test(l))) return true;
+  return lines.some((l) => FILE_HEAD.test(l)) || (lines.some((l) => l.startsWith("--- ")) && lines.some((l) => l.startsWith("+++ ")) && lines.some((l) => l.startsWith("@@ ")));
 }
 
 interface FileDiff {

@@ -9,6 +9,8 @@ export type Rank = 0 | 1 | 2 | 3;
 export interface Pick {
   at: number;
   rank: Rank;
+  /** Kept before other lines of its rank when even rank 0 overflows (the runner's totals). */
+  pin?: boolean;
   text?: string;
 }
 

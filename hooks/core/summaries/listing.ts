@@ -11,7 +11,10 @@ export function looksLikeListing(lines: readonly string[]): boolean {
   const nonEmpty = lines.filter((l) => l.trim() !== "");
   if (nonEmpty.length === 0) return false;
   if (nonEmpty.some((l) => TREE_TOTAL.test(l)) || nonEmpty.filter((l) => TREE_BRANCH.test(l)).length >= nonEmpty.length * 0.5) return true;
-  if (nonEmpty.filter((l) => LS_HEADER.test(l)).length >= 2) return true;
+  // ls -R: "dir:" headers over entries that never start with a blank (help texts indent theirs)
+  const headers = nonEmpty.filter((l) => LS_HEADER.test(l)).length;
+  const flush = nonEmpty.filter((l) => !LS_HEADER.test(l) && !/^\s/.test(l)).length;
+  if (headers >= 2 && flush >= (nonEmpty.length - headers) * 0.9) return true;
   // find / fd: one path per line
   return nonEmpty.filter((l) => /^\.{0,2}\/?[^\s:]+(\/[^\s:]*)*$/.test(l) && l.includes("/")).length >= nonEmpty.length * 0.8;
 }

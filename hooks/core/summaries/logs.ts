@@ -16,6 +16,8 @@ const LEVELS: readonly [Level, RegExp][] = [
 
 const TIMESTAMP = /^\s*(\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}|\d{2}:\d{2}:\d{2}[.,]\d+|\{"(time|ts|timestamp|level)")/;
 
+const MAX_KEPT_WARNINGS = 50;
+
 export function looksLikeLogs(lines: readonly string[]): boolean {
   const nonEmpty = lines.filter((l) => l.trim() !== "");
   if (nonEmpty.length === 0) return false;
@@ -30,12 +32,15 @@ export function summarizeLogs(lines: readonly string[], profile: Profile): Selec
   const context = profile.strategy === "windows" ? 3 : 1;
   const counts = new Map<string, number>();
   const picks: Pick[] = [];
+  const levels = lines.map(levelOf);
+  // Warnings are never dropped either while there are few; a flood of them yields to the errors.
+  const warningRank: Rank = levels.filter((l) => l === "warning").length <= MAX_KEPT_WARNINGS ? 0 : 1;
   lines.forEach((l, at) => {
-    const level = levelOf(l);
+    const level = levels[at];
     const word = levelWord(l) ?? level ?? "other";
     counts.set(word, (counts.get(word) ?? 0) + 1);
     if (level === "error" || level === "warning") {
-      const rank: Rank = level === "error" ? 0 : 1;
+      const rank: Rank = level === "error" ? 0 : warningRank;
       picks.push({ at, rank });
       // Context each side (a postgres ERROR is followed by its STATEMENT); precision keeps more.
       for (let d = 1; d <= context; d++) {
@@ -47,11 +52,11 @@ export function summarizeLogs(lines: readonly string[], profile: Profile): Selec
   // First and last lines date the excerpt.
   picks.push({ at: 0, rank: 1 });
   if (lines.length > 1) picks.push({ at: lines.length - 1, rank: 1 });
-  const levels = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([w, n]) => `${w} ${n}`);
+  const perLevel = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([w, n]) => `${w} ${n}`);
   const errors = picks.filter((p) => p.rank === 0).length;
   return {
     type: "log",
-    preface: [{ rank: 0, text: `${plural(lines.length, "line")}; per level: ${levels.join(", ")}; ${plural(errors, "error line")} kept with context:` }],
+    preface: [{ rank: 0, text: `${plural(lines.length, "line")}; per level: ${perLevel.join(", ")}; ${plural(errors, "error/warning line")} kept with context:` }],
     picks,
     confidence: "high",
     fallback: "read raw_evidence for the lines between errors (info/debug) and for wider context",

@@ -69,7 +69,10 @@ function isTestScript(c: CommandWords): boolean {
   return ["npm", "pnpm", "yarn", "bun"].includes(c.name) && c.argv[1] === "run" && /^test([:\-_.]|$)/.test(c.argv[2] ?? "");
 }
 
+/** Programs whose first word is a verb worth naming ("git push", "npm install"). */
+const VERB_PROGRAMS = new Set(["git", "npm", "pnpm", "yarn", "bun", "cargo", "go", "docker", "podman", "kubectl", "make", "pip", "pip3", "apt", "apt-get", "systemctl", "brew", "gh", "terraform", "helm"]);
+
 function culprit(c: CommandWords): string {
-  const sub = hintOf(c).sub;
-  return sub ? `${c.name} ${sub}` : c.name;
+  const h = hintOf(c);
+  return h.sub && VERB_PROGRAMS.has(h.name) && /^[\w:-]+$/.test(h.sub) ? `${h.name} ${h.sub}` : h.name;
 }

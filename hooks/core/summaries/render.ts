@@ -16,6 +16,7 @@ export interface Rendered {
 interface Entry {
   order: number;
   rank: Rank;
+  pin: boolean;
   text: string;
   /** Line index in the output; undefined for computed lines. */
   at?: number;
@@ -25,14 +26,14 @@ interface Entry {
 const GAP_COST = 14;
 
 export function render(lines: readonly string[], sel: Selection, opts: { budget: number; hardMax: number; lineChars: number }): Rendered {
-  const entries: Entry[] = sel.preface.map((p, i) => ({ order: i - sel.preface.length, rank: p.rank, text: p.text }));
+  const entries: Entry[] = sel.preface.map((p, i) => ({ order: i - sel.preface.length, rank: p.rank, pin: true, text: p.text }));
   for (const p of dedupe(sel.picks)) {
     const line = p.text ?? lines[p.at];
     if (line === undefined) continue;
     const max = p.rank === 0 ? Math.max(MUST_LINE_CHARS, opts.lineChars) : opts.lineChars;
-    entries.push({ order: p.at, rank: p.rank, text: clipLine(line, max), at: p.at });
+    entries.push({ order: p.at, rank: p.rank, pin: p.pin === true, text: clipLine(line, max), at: p.at });
   }
-  entries.sort((a, b) => a.rank - b.rank || a.order - b.order);
+  entries.sort((a, b) => a.rank - b.rank || Number(b.pin) - Number(a.pin) || a.order - b.order);
 
   const kept: Entry[] = [];
   let used = 0;
@@ -77,7 +78,8 @@ function dedupe(picks: readonly Pick[]): Pick[] {
   const best = new Map<number, Pick>();
   for (const p of picks) {
     const seen = best.get(p.at);
-    if (!seen || p.rank < seen.rank) best.set(p.at, { ...p, text: p.text ?? seen?.text });
+    if (!seen || p.rank < seen.rank) best.set(p.at, { ...p, text: p.text ?? seen?.text, pin: p.pin === true || seen?.pin === true });
+    else if (p.pin && !seen.pin) seen.pin = true;
   }
   return [...best.values()];
 }

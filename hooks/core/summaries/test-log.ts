@@ -17,7 +17,8 @@ export function summarizeTests(lines: readonly string[], profile: Profile): Sele
     picks.push({ at: f.at, rank: 0 });
     f.detail.forEach((at, k) => picks.push({ at, rank: k < MUST_DETAIL ? 0 : 1 }));
   }
-  for (const at of [...parse.names, ...parse.summary]) picks.push({ at, rank: 0 });
+  for (const at of parse.names) picks.push({ at, rank: 0 });
+  for (const at of parse.summary) picks.push({ at, rank: 0, pin: true });
 
   let confidence: Confidence = "high";
   let why: string | undefined;

@@ -195,10 +195,14 @@ const go: Parser = (lines, n) => {
 // ---- cargo test: "test x ... FAILED", "---- x stdout ----" blocks with the panic message, "test result:".
 const CARGO_FAIL = /^test (\S+) \.\.\. FAILED$/;
 const cargo: Parser = (lines, n) => {
+  const blocks = new Map<string, number>();
+  lines.forEach((l, i) => {
+    const m = /^---- (\S+) stdout ----$/.exec(l);
+    if (m?.[1] && !blocks.has(m[1])) blocks.set(m[1], i);
+  });
   const failures = matching(lines, CARGO_FAIL).map((at) => {
-    const name = CARGO_FAIL.exec(line(lines, at))?.[1] ?? "";
-    const block = lines.findIndex((l) => l === `---- ${name} stdout ----`);
-    const detail = block < 0 ? [] : window(lines, block + 1, n, (l) => /^stack backtrace:|^note: |^---- |^failures:$/.test(l));
+    const block = blocks.get(CARGO_FAIL.exec(line(lines, at))?.[1] ?? "");
+    const detail = block === undefined ? [] : window(lines, block + 1, n, (l) => /^stack backtrace:|^note: |^---- |^failures:$/.test(l));
     return { at, detail };
   });
   const located = matching(lines, /^\s*--> \S+:\d+/).filter((i) => /^error/.test(line(lines, i - 1)));
