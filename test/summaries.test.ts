@@ -60,6 +60,10 @@ const EXPECTED_TYPE: Record<string, string> = {
   find: "listing",
   tree: "listing",
   "postgres-log": "log",
+  "find-large": "listing",
+  "ls-R-large": "listing",
+  "tree-large": "listing",
+  "grep-large": "grep",
   "node-help": "unknown",
 };
 

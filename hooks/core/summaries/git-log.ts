@@ -19,19 +19,21 @@ export function summarizeLog(lines: readonly string[], profile: Profile): Select
   let count: number;
   if (heads.length > 0) {
     count = heads.length;
+    // One line per commit: short hash, date, author, subject (the header line carries it).
     heads.forEach((head, k) => {
       const end = heads[k + 1] ?? lines.length;
-      const first = k < profile.items;
-      picks.push({ at: head, rank: first ? 1 : 3 });
-      let subject = true;
-      for (let at = head + 1; at < end; at++) {
+      let date = "";
+      let author = "";
+      let subject = "";
+      for (let at = head + 1; at < end && !subject; at++) {
         const l = lines[at] ?? "";
-        if (/^(Author|Date|Merge):/.test(l)) picks.push({ at, rank: first ? 2 : 3 });
-        else if (l.startsWith("    ") && subject) {
-          picks.push({ at, rank: first ? 1 : 3 });
-          subject = false;
-        }
+        if (l.startsWith("Date:")) date = l.slice(5).trim();
+        else if (l.startsWith("Author:")) author = l.slice(7).trim().replace(/\s*<.*>$/, "");
+        else if (l.startsWith("    ") && l.trim() !== "") subject = l.trim();
       }
+      const sha = (lines[head] ?? "").slice(7, 17);
+      const text = [sha, date, author && `(${author})`, subject].filter(Boolean).join(" ");
+      picks.push({ at: head, rank: k < profile.items ? 1 : k < profile.items * 3 ? 2 : 3, text });
     });
   } else {
     const commits = lines.flatMap((l, at) => (ONELINE.test(l) ? [at] : []));
