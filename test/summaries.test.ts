@@ -255,6 +255,23 @@ describe("profiles and raw passes", () => {
   });
 });
 
+describe("input handling", () => {
+  test("colors are stripped and a progress line shows only its last repaint", () => {
+    assert.deepEqual(toLines("\u001b[31mFAIL\u001b[39m a.test.ts\r\n 10%\r 50%\r100%\ndone\n"), ["FAIL a.test.ts", "100%", "done"]);
+  });
+
+  test("compiler-style error lines are never dropped, whatever the type", () => {
+    const out = `${"line of build output\n".repeat(800)}src/a.ts(12,3): error TS2322: Type 'string' is not assignable to type 'number'.\nmain.c:4:5: error: expected ';' before '}' token\n${"more output\n".repeat(800)}`;
+    const s = summarize(out, { profile: "fast", rawPath: "/r" });
+    assert.match(s.text, /src\/a\.ts\(12,3\): error TS2322/);
+    assert.match(s.text, /main\.c:4:5: error: expected/);
+  });
+
+  test("an unknown profile is a clear error", () => {
+    assert.throws(() => summarize("x".repeat(20_000), { profile: "cheap" as ProfileName, rawPath: "/r" }), /unknown budget profile "cheap"/);
+  });
+});
+
 describe("which command produced the output", () => {
   const cases: [string, { name: string; sub?: string } | undefined][] = [
     ["cd app && npx jest --ci 2>&1 | tail -80", { name: "jest", sub: undefined }],

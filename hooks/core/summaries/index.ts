@@ -40,6 +40,8 @@ export interface Summary {
 
 export function summarize(output: string, opts: SummarizeOptions): Summary {
   const profile = typeof opts.profile === "string" ? PROFILES[opts.profile] : opts.profile;
+  // A bad profile from a hand-edited state file must say so, not crash deep inside a summary.
+  if (!profile || typeof profile.thresholdChars !== "number") throw new Error(`summarize: unknown budget profile ${JSON.stringify(opts.profile)} (expected ${Object.keys(PROFILES).join(", ")})`);
   if (profile.strategy === "raw") return passRaw(output, "audit");
   if (output.length <= profile.thresholdChars) return passRaw(output, "short");
 
