@@ -267,6 +267,15 @@ describe("input handling", () => {
     assert.match(s.text, /main\.c:4:5: error: expected/);
   });
 
+  test("a plain unified diff (diff -u) lists every file", () => {
+    const file = (n: number) => `--- a/f${n}.txt\n+++ b/f${n}.txt\n@@ -1,3 +1,3 @@\n${" same\n-old line\n+new line\n".repeat(200)}`;
+    const out = [1, 2, 3].map(file).join("");
+    const s = summarize(out, { profile: "balanced", command: { name: "diff" }, rawPath: "/r" });
+    assert.equal(s.type, "diff");
+    assert.match(s.text, /^3 files changed, \+600 -600/m);
+    for (const n of [1, 2, 3]) assert.match(s.text, new RegExp(`^ f${n}\\.txt \\| \\+200 -200`, "m"));
+  });
+
   test("an unknown profile is a clear error", () => {
     assert.throws(() => summarize("x".repeat(20_000), { profile: "cheap" as ProfileName, rawPath: "/r" }), /unknown budget profile "cheap"/);
   });

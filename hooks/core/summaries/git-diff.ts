@@ -33,7 +33,10 @@ export function summarizeDiff(lines: readonly string[], profile: Profile): Selec
   let stats = 0;
   lines.forEach((l, at) => {
     const head = FILE_HEAD.exec(l);
-    if (head || (l.startsWith("--- ") && lines[at + 1]?.startsWith("+++ ") && !file)) {
+    // Plain unified diffs (diff -u, patches) have no "diff --git": a new file starts at "--- / +++ / @@"
+    // once the current file has hunks (in a git diff the "---" line comes before any hunk).
+    const plainHead = l.startsWith("--- ") && lines[at + 1]?.startsWith("+++ ") && lines[at + 2]?.startsWith("@@") && (!file || file.hunks.length > 0);
+    if (head || plainHead) {
       const name = head ? (head[2] ?? head[3] ?? "") : (lines[at + 1] ?? "").slice(4).replace(/^b\//, "");
       file = { name, head: at, added: 0, removed: 0, binary: false, hunks: [] };
       files.push(file);
