@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { summarize, commandHint, readOnlyCommands, classify, PROFILES, type Profile, type ProfileName } from "../hooks/core/summaries/index.ts";
+import { summarize, commandHint, readOnlyCommands, rawReason, classify, PROFILES, type Profile, type ProfileName } from "../hooks/core/summaries/index.ts";
 import { toLines } from "../hooks/core/summaries/lines.ts";
 import { analyzeCommand } from "../hooks/core/shell/analyze.ts";
 
@@ -369,4 +369,20 @@ describe("read-only commands", () => {
   test("no commands is not read-only", () => {
     assert.equal(readOnlyCommands([]).readOnly, false);
   });
+});
+
+describe("rawReason: the policy's check before summarize()", () => {
+  const gate = (cmd: string, over: { chars?: number; profile?: ProfileName; risk?: boolean } = {}) => {
+    const a = analyzeCommand(cmd);
+    return rawReason({ chars: over.chars ?? 50_000, profile: over.profile ?? "balanced", risk: over.risk ?? false, commands: a.commands, writes: a.writes.length, opaque: a.opaque.length });
+  };
+  test("a long read-only output is summarized", () => assert.equal(gate("npm test 2>&1 | tail -200"), undefined));
+  test("a short one passes", () => assert.equal(gate("npm test", { chars: 900 }), "short"));
+  test("a redirect is a write", () => assert.equal(gate("git diff > patch.txt"), "write"));
+  test("a writing verb is a write", () => assert.equal(gate("git push origin main"), "write"));
+  test("tee is a write", () => assert.equal(gate("npm test | tee out.log"), "write"));
+  test("an unknown program is unknown", () => assert.equal(gate("./scripts/report.sh"), "unknown"));
+  test("eval is unknown", () => assert.equal(gate('eval "$CMD"'), "unknown"));
+  test("audit passes everything", () => assert.equal(gate("git diff", { profile: "audit" }), "audit"));
+  test("risk passes everything, even in fast", () => assert.equal(gate("git diff", { profile: "fast", risk: true }), "risk"));
 });

@@ -97,4 +97,5 @@ function passRaw(output: string, raw: "audit" | "short"): Summary {
 export { PROFILES, DEFAULT_PROFILE, PROFILE_NAMES, isProfileName, type ProfileName, type Profile } from "./profiles.js";
 export { commandHint, type CommandHint, type CommandWords } from "./command.js";
 export { readOnlyCommands, type ReadOnlyVerdict } from "./read-only.js";
+export { rawReason, type RawReason, type GateInput } from "./gate.js";
 export { classify, type OutputType } from "./classify.js";

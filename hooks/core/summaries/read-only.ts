@@ -9,7 +9,11 @@ export interface ReadOnlyVerdict {
   /** The first command that is not known to only read: "git push", "sed". */
   culprit?: string;
   reason?: string;
+  /** write: it writes or may (a write flag, a writing verb); unknown: a program we know nothing of. */
+  kind?: "write" | "unknown";
 }
+
+const UNKNOWN = "not a known read-only program";
 
 const GIT_READS = new Set(["diff", "status", "log", "show", "blame", "grep", "ls-files", "ls-tree", "rev-parse", "shortlog", "describe", "cat-file", "diff-tree", "diff-index", "diff-files", "name-rev", "merge-base", "show-ref", "for-each-ref", "range-diff", "whatchanged", "count-objects", "version", "help"]);
 /** Programs that only read whatever their flags (flags that run or write are listed in WRITE_FLAGS). */
@@ -37,10 +41,10 @@ const TEST_WRITE_FLAGS = /^(-u|--updateSnapshot|--update-snapshots?|--snapshot-u
 const LOG_SUBS: Record<string, string> = { docker: "logs", podman: "logs", kubectl: "logs", oc: "logs" };
 
 export function readOnlyCommands(commands: readonly CommandWords[]): ReadOnlyVerdict {
-  if (commands.length === 0) return { readOnly: false, reason: "no command found" };
+  if (commands.length === 0) return { readOnly: false, reason: "no command found", kind: "unknown" };
   for (const c of commands) {
     const why = notReadOnly(c);
-    if (why) return { readOnly: false, culprit: culprit(c), reason: why };
+    if (why) return { readOnly: false, culprit: culprit(c), reason: why, kind: why === UNKNOWN ? "unknown" : "write" };
   }
   return { readOnly: true };
 }
@@ -61,7 +65,7 @@ function notReadOnly(c: CommandWords): string | undefined {
     const w = args.find((a) => TEST_WRITE_FLAGS.test(a));
     return w ? `${w} rewrites files` : undefined;
   }
-  return "not a known read-only program";
+  return UNKNOWN;
 }
 
 /** `npm run test:unit`, `pnpm run test`: package scripts named test*. */
