@@ -186,8 +186,8 @@ describe("--json on every verb that reports, with the table in use", () => {
       if (e.isDirectory()) fs.cpSync(path.join(src, e.name), path.join(caseDir, e.name), { recursive: true });
       else if (e.name === "block-force-push.json") fs.copyFileSync(path.join(src, e.name), path.join(caseDir, e.name));
     }
-    // A session for stats, written by the real hook.
-    const payload = { session_id: session, transcript_path: "", cwd: project, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } };
+    // A session for stats, written by the real hook (a refusal is counted, so the state file exists).
+    const payload = { session_id: session, transcript_path: "", cwd: project, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git push --force origin main" } };
     const h = sg(["hook"], { input: JSON.stringify(payload) });
     assert.equal(h.code, 0, h.stderr);
   });
