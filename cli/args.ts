@@ -55,7 +55,7 @@ const JSON_OPT = { type: "flag", help: "print one JSON document on stdout instea
 const TABLE_OPT = {
   type: "string",
   value: "FILE",
-  help: "the trigger table (else $SKILLGATE_TABLE, else the project's .claude/triggers.json, else the bundled triggers.json)",
+  help: "the trigger table (else $SKILLGATE_TABLE, else .claude/triggers.json in the project — $CLAUDE_PROJECT_DIR or the current folder —, else the bundled triggers.json)",
 } as const;
 const PROJECT_OPT = { type: "string", value: "DIR", help: "the project whose .claude/settings.json to use (default: the current folder)" } as const;
 const USER_OPT = { type: "flag", help: "use ~/.claude/settings.json (every project of this user)" } as const;
