@@ -9,6 +9,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { TestContext } from "node:test";
+import { cli } from "../cli/main.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = path.join(ROOT, "bin", "skillgate.mjs");
@@ -31,6 +33,20 @@ function sg(args: string[], opts: { cwd?: string; env?: Record<string, string | 
   for (const k of ["SKILLGATE_TABLE", "CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_DATA", "CLAUDE_PLUGIN_ROOT", "NO_COLOR", "FORCE_COLOR", "SKILLGATE_DEBUG"]) delete env[k];
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? project, env: { ...env, ...opts.env }, input: opts.input, encoding: "utf8", timeout: 120_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** cli(argv) in this process, console captured. */
+async function inProcess(t: TestContext, argv: string[]): Promise<Run> {
+  const out: string[] = [];
+  const err: string[] = [];
+  t.mock.method(console, "log", (...a: unknown[]) => out.push(a.join(" ")));
+  t.mock.method(console, "error", (...a: unknown[]) => err.push(a.join(" ")));
+  try {
+    const code = await cli(argv);
+    return { code, stdout: out.join("\n") + "\n", stderr: err.join("\n") + "\n" };
+  } finally {
+    t.mock.restoreAll();
+  }
 }
 
 const lines = (s: string) => s.split("\n").filter((l) => l.trim() !== "");
@@ -103,9 +119,11 @@ describe("skillgate (top level)", () => {
 });
 
 describe("options", () => {
-  test("every verb's --help shows its usage, options with value names, and examples", () => {
+  // These two loops run in-process through cli() (the same code the binary bundles): 24 process starts
+  // would cost seconds and prove nothing more than the binary runs below.
+  test("every verb's --help shows its usage, options with value names, and examples", async (t) => {
     for (const v of VERBS) {
-      const r = sg([v, "--help"]);
+      const r = await inProcess(t, [v, "--help"]);
       assert.equal(r.code, 0, `${v} --help: ${r.stderr}`);
       assert.match(r.stdout, new RegExp(`^usage: skillgate ${v}\\b`, "m"), `${v} --help has no usage line`);
       assert.match(r.stdout, /^examples:$/m, `${v} --help has no examples`);
@@ -113,8 +131,8 @@ describe("options", () => {
     assert.match(sg(["lint", "--help"]).stdout, /--table FILE/);
   });
 
-  test("every verb refuses an unknown option (exit 2, the verb's usage line)", () => {
-    for (const v of VERBS) assertUsageError(sg([v, "--frobnicate"]), v, /unknown option --frobnicate/);
+  test("every verb refuses an unknown option (exit 2, the verb's usage line)", async (t) => {
+    for (const v of VERBS) assertUsageError(await inProcess(t, [v, "--frobnicate"]), v, /unknown option --frobnicate/);
   });
 
   test("install --frobnicate installs nothing", () => {
@@ -138,7 +156,7 @@ describe("options", () => {
     }
   });
 
-  test("a flag given a value, or a number that is not one, is a usage error", () => {
+  test("a flag given a value, a value outside the choices, a stray argument, two exclusive options: usage errors", () => {
     assertUsageError(sg(["lint", "--json=yes"]), "lint", /--json takes no value/);
     assertUsageError(sg(["install", "--runtime", "deno", "--dry-run"]), "install", /--runtime must be one of: bun, node/);
     assertUsageError(sg(["stats", "extra"]), "stats", /unexpected argument "extra"/);
