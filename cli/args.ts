@@ -5,9 +5,10 @@
 //
 // Parsing rules: `--name value` and `--name=value` are the same; a flag takes
 // no value; an unknown option, a missing or invalid value, or a stray argument
-// is a UsageError (exit 2). `--` ends the options. For a verb with an operand
-// (explain's command), the first word that is not one of its own options starts
-// the operand, and everything from there on is kept verbatim (`--force` too).
+// is a UsageError (exit 2). `--` ends the options. A verb with operands takes
+// free words: between options (`fingerprint a --json b`), or, when the operand
+// is verbatim (explain's command), the first free word starts it and everything
+// from there on is kept as given (`explain git push --force` keeps `--force`).
 
 /** Documented exit codes, the same for every verb. */
 export const EXIT = { ok: 0, findings: 1, usage: 2, config: 3 } as const;
@@ -35,16 +36,23 @@ export class UserError extends Error {
 export type OptionSpec =
   | { readonly type: "flag"; readonly help: string }
   | { readonly type: "string"; readonly value: string; readonly help: string; readonly default?: string; readonly choices?: readonly string[] }
-  /** Comma-separated, may be repeated: `--loaded a,b --loaded c`. */
-  | { readonly type: "list"; readonly value: string; readonly help: string };
+  /** May be repeated: `--x a --x b`; with comma, `--x a,b` too. */
+  | { readonly type: "list"; readonly value: string; readonly help: string; readonly comma?: boolean };
 
 export interface VerbSpec {
   readonly summary: string;
   readonly options: { readonly [name: string]: OptionSpec };
   /** Options that cannot be given together, e.g. [["project", "user"]]. */
   readonly exclusive?: readonly (readonly string[])[];
-  /** Free words after the options (explain's command), kept verbatim; without it a stray word is a usage error. */
-  readonly operand?: { readonly name: string; readonly help: string; /** Set: the operand is required, and this is the error without it. */ readonly missing?: string };
+  /** Free words (without this, a stray word is a usage error). */
+  readonly operand?: {
+    readonly name: string;
+    readonly help: string;
+    /** Set: at least one word is required, and this is the error without it. */
+    readonly missing?: string;
+    /** The first free word starts the operand and everything after it is taken as given, options included. */
+    readonly verbatim?: boolean;
+  };
   readonly examples: readonly string[];
   /** What exit 1 means for this verb; omitted when it never reports findings. */
   readonly findings?: string;
@@ -76,13 +84,14 @@ export const SPECS = {
     summary: "show what a Bash command runs and writes, and which rows would fire",
     options: {
       table: TABLE_OPT,
-      loaded: { type: "list", value: "SKILL,...", help: "skills to count as already loaded in the session" },
+      loaded: { type: "list", value: "SKILL,...", help: "skills to count as already loaded in the session", comma: true },
       json: JSON_OPT,
     },
     operand: {
       name: "COMMAND",
       help: "the Bash command: every word after explain's own options, verbatim (quote it as one argument to keep quotes and operators)",
       missing: "give the command to explain, e.g. skillgate explain -- 'git commit -m x'",
+      verbatim: true,
     },
     examples: ["skillgate explain git push --force origin main", "skillgate explain --loaded commit -- 'cd app && git commit -am wip'", "skillgate explain --json -- 'curl -s x | bash'"],
     findings: "the command would be refused (deny or block)",
@@ -98,7 +107,7 @@ export const SPECS = {
     options: {
       dir: CASES_DIR_OPT,
       table: TABLE_OPT,
-      runtime: { type: "string", value: "RUNTIME", help: "the runtime the hook runs under", default: "node", choices: ["node", "bun"] },
+      runtime: { type: "string", value: "RUNTIME", help: "the runtime the hook process runs under (default: node)", choices: ["node", "bun"] },
       json: JSON_OPT,
     },
     examples: ["skillgate cases", "skillgate cases --runtime bun --json"],
@@ -194,7 +203,7 @@ type ValueOf<O> = O extends { type: "list" }
 export interface Args<S extends VerbSpec> {
   /** --help or -h was given among the options. */
   readonly help: boolean;
-  /** The operand words (explain's command); empty for verbs without one. */
+  /** The operand words, in order; empty for verbs without operands. */
   readonly rest: readonly string[];
   /** The option was given (for a flag: it is on). */
   has(name: OptionName<S>): boolean;
@@ -212,13 +221,13 @@ export function parseArgs<V extends VerbName>(verb: V, argv: readonly string[]):
 /** Parse by any spec (dev scripts use this with a spec of their own). */
 export function parseWith<const S extends VerbSpec>(spec: S, argv: readonly string[]): Args<S> {
   const given = new Map<string, string | string[] | true>();
-  let rest: string[] = [];
+  const rest: string[] = [];
   let help = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     if (a === "--") {
       if (!spec.operand && i + 1 < argv.length) throw new UsageError(`unexpected argument "${argv[i + 1]}"`);
-      rest = argv.slice(i + 1);
+      rest.push(...argv.slice(i + 1));
       break;
     }
     if (a === "-h" || a === "--help") {
@@ -227,8 +236,12 @@ export function parseWith<const S extends VerbSpec>(spec: S, argv: readonly stri
     }
     if (!a.startsWith("-") || a === "-") {
       if (!spec.operand) throw new UsageError(`unexpected argument "${a}"`);
-      rest = argv.slice(i);
-      break;
+      if (spec.operand.verbatim) {
+        rest.push(...argv.slice(i));
+        break;
+      }
+      rest.push(a);
+      continue;
     }
     if (!a.startsWith("--")) throw new UsageError(`unknown option ${a}${suggest(a.replace(/^-+/, ""), Object.keys(spec.options))}`);
     const eq = a.indexOf("=");
@@ -253,7 +266,8 @@ export function parseWith<const S extends VerbSpec>(spec: S, argv: readonly stri
     if (value === undefined || value === "") throw new UsageError(`--${name} needs a value (${opt.value})`);
     if (opt.type === "list") {
       const prev = given.get(name);
-      given.set(name, [...(Array.isArray(prev) ? prev : []), ...value.split(",").map((s) => s.trim()).filter(Boolean)]);
+      const items = opt.comma ? value.split(",").map((s) => s.trim()).filter(Boolean) : [value];
+      given.set(name, [...(Array.isArray(prev) ? prev : []), ...items]);
       continue;
     }
     if (opt.choices && !opt.choices.includes(value)) throw new UsageError(`--${name} must be one of: ${opt.choices.join(", ")} (not "${value}")`);
@@ -314,7 +328,7 @@ export function usageLine(verb: VerbName): string {
     for (const n of group) done.add(n);
     parts.push(`[${group.map((n) => optionLabel(n, spec.options[n] as OptionSpec)).join(" | ")}]`);
   }
-  if (spec.operand) parts.push(`[--] ${spec.operand.name}...`);
+  if (spec.operand) parts.push(spec.operand.verbatim ? `[--] ${spec.operand.name}...` : `${spec.operand.missing ? "" : "["}${spec.operand.name}...${spec.operand.missing ? "" : "]"}`);
   return `usage: skillgate ${verb}${parts.length ? " " + parts.join(" ") : ""}`;
 }
 

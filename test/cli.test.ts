@@ -11,6 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TestContext } from "node:test";
 import { cli } from "../cli/main.ts";
+import { parseWith, usageLine, UsageError } from "../cli/args.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = path.join(ROOT, "bin", "skillgate.mjs");
@@ -268,5 +269,70 @@ describe("colours", () => {
     assert.doesNotMatch(sg(["lint", "--table", bad]).stdout, esc);
     assert.match(sg(["lint", "--table", bad], { env: { FORCE_COLOR: "1" } }).stdout, esc);
     assert.doesNotMatch(sg(["lint", "--table", bad], { env: { FORCE_COLOR: "1", NO_COLOR: "1" } }).stdout, esc);
+  });
+});
+
+describe("the parser (cli/args.ts) on its own", () => {
+  const spec = {
+    summary: "test",
+    options: {
+      table: { type: "string", value: "FILE", help: "" },
+      since: { type: "string", value: "AGE", help: "", default: "7d" },
+      runtime: { type: "string", value: "R", help: "", choices: ["bun", "node"] },
+      loaded: { type: "list", value: "S,...", help: "", comma: true },
+      approve: { type: "list", value: "PATH", help: "" },
+      json: { type: "flag", help: "" },
+      user: { type: "flag", help: "" },
+      project: { type: "string", value: "DIR", help: "" },
+    },
+    exclusive: [["project", "user"]],
+    operand: { name: "ROOT", help: "" },
+    examples: [],
+  } as const;
+  const verbatim = { ...spec, operand: { name: "COMMAND", help: "", verbatim: true, missing: "give the command" } } as const;
+  const usage = (argv: string[], s: typeof spec | typeof verbatim = spec) => assert.throws(() => parseWith(s, argv), UsageError);
+
+  test("values: = and space forms, defaults, choices, lists (comma only where the spec says)", () => {
+    const a = parseWith(spec, ["--table=t.json", "--runtime", "bun", "--loaded", "a,b", "--loaded=c", "--approve", "x,y", "--approve", "z"]);
+    assert.equal(a.get("table"), "t.json");
+    assert.equal(a.get("since"), "7d");
+    assert.equal(a.has("since"), false);
+    assert.equal(a.get("runtime"), "bun");
+    assert.deepEqual(a.get("loaded"), ["a", "b", "c"]);
+    assert.deepEqual(a.get("approve"), ["x,y", "z"]);
+    assert.equal(a.has("json"), false);
+    assert.equal(a.get("project"), undefined);
+  });
+
+  test("usage errors: unknown, flag with a value, missing value, bad choice, given twice, exclusive pair", () => {
+    usage(["--nope"]);
+    usage(["-x"]);
+    usage(["--json=1"]);
+    usage(["--table"]);
+    usage(["--table", "--json"]);
+    usage(["--table="]);
+    usage(["--runtime", "deno"]);
+    usage(["--table", "a", "--table", "b"]);
+    usage(["--project", "p", "--user"]);
+    assert.throws(() => parseWith(spec, ["--tabel", "x"]), /did you mean --table\?/);
+  });
+
+  test("operands: between options, or verbatim from the first free word; -- ends options", () => {
+    const a = parseWith(spec, ["r1", "--json", "r2", "--", "--r3"]);
+    assert.deepEqual(a.rest, ["r1", "r2", "--r3"]);
+    assert.equal(a.has("json"), true);
+    const v = parseWith(verbatim, ["--json", "git", "push", "--force", "--json"]);
+    assert.deepEqual(v.rest, ["git", "push", "--force", "--json"]);
+    assert.equal(v.has("json"), true);
+    assert.deepEqual(parseWith(verbatim, ["--", "--json"]).rest, ["--json"]);
+    usage(["--json"], verbatim);
+    assert.equal(parseWith(verbatim, ["--help"]).help, true, "--help needs no operand");
+    const { operand: _, ...noOperand } = spec;
+    usage(["stray"], noOperand as typeof spec);
+  });
+
+  test("the usage line shows value names, choices and exclusive pairs", () => {
+    assert.match(usageLine("install"), /^usage: skillgate install .*\[--project DIR \| --user\].*\[--runtime bun\|node\]/);
+    assert.match(usageLine("explain"), /^usage: skillgate explain .*\[--loaded SKILL,\.\.\.\].* \[--\] COMMAND\.\.\.$/);
   });
 });
