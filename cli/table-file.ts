@@ -1,9 +1,10 @@
 // The table a CLI verb uses: one resolution for every verb (the hook's own
 // resolver, with the project being $CLAUDE_PROJECT_DIR or the current folder
-// when the verb has no --project), the same loader as the hook, and one way
-// to name it in a header and in --json.
+// when the verb has no --project), the hook's own context (same environment
+// folded in) without the cache, and one way to name it in a header and in --json.
 import path from "node:path";
-import { loadTable, resolveTableFile } from "../hooks/io/table-load.js";
+import { loadContext } from "../hooks/runner/context.js";
+import { resolveTableFile } from "../hooks/io/table-load.js";
 import type { CompiledTable } from "../hooks/core/table/compile.js";
 import { UserError } from "./args.js";
 
@@ -14,11 +15,11 @@ export function tableFileOf(flag: string | undefined, root: string, projectDir?:
   return resolveTableFile({ ...process.env, CLAUDE_PROJECT_DIR: project }, root);
 }
 
-/** The table, compiled, or a UserError (exit 3) saying why it does not load. No cache. */
-export async function compiledTable(file: string): Promise<CompiledTable> {
-  const t = await loadTable(file, undefined);
-  if (!t.ok) throw new UserError(t.error);
-  return t.compiled;
+/** The table, compiled as the hook sees it, or a UserError (exit 3) saying why it does not load. */
+export async function compiledTable(file: string, root?: string): Promise<CompiledTable> {
+  const ctx = await loadContext({ env: process.env, packageRoot: root ?? path.dirname(file) }, { tableFile: file, cache: false });
+  if (!ctx.ok) throw new UserError(ctx.error);
+  return ctx.table;
 }
 
 export interface TableInUse {
@@ -28,7 +29,7 @@ export interface TableInUse {
 
 export async function tableInUse(flag: string | undefined, root: string, projectDir?: string): Promise<TableInUse> {
   const file = tableFileOf(flag, root, projectDir);
-  return { file, table: await compiledTable(file) };
+  return { file, table: await compiledTable(file, root) };
 }
 
 /** `table: <path> (<n> rows)`: the first line of every verb's text output. Rows unknown: the table does not load. */
