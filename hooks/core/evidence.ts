@@ -259,14 +259,13 @@ export function tailLines(text: string): string[] {
 }
 
 /** The record a finished run produces (without its id, which the store assigns). */
-export function buildRecord(p: PendingRun, r: RunResult, id: string): EvidenceRecord {
+export function buildRecord(p: PendingRun, r: RunResult): Omit<EvidenceRecord, "id"> {
   const exit = exitOf(r);
   const changedDuringRun = !r.after ? ["(the tree could not be fingerprinted at the end of the run)"] : r.after.fingerprint === p.inventory.fingerprint ? [] : diffEntries(p.inventory.entries, r.after.entries).map((c) => c.path);
   const durationMs = r.durationMs ?? Math.max(0, Date.parse(r.finishedAt) - Date.parse(p.startedAt));
   return {
     version: 1,
     check: p.check,
-    id,
     command: p.command,
     cwd: p.cwd,
     workspace: p.workspace,
@@ -374,4 +373,60 @@ export function normalizeRel(p: string): { ok: true; path: string } | { ok: fals
 /** Whether a normalized path lies under a normalized root. */
 export function underRoot(p: string, root: string): boolean {
   return root === "." || p === root || p.startsWith(root + "/");
+}
+
+// ---- shapes read back from disk ------------------------------------------------------
+
+const HEX64 = /^[0-9a-f]{64}$/;
+const FP = /^sha256:[0-9a-f]{64}$/;
+
+export function isEntry(x: unknown): x is Entry {
+  if (!x || typeof x !== "object") return false;
+  const e = x as Record<string, unknown>;
+  if (typeof e.path !== "string" || e.path === "" || normalizeRel(e.path).ok !== true || (normalizeRel(e.path) as { path: string }).path !== e.path) return false;
+  if (e.kind === "missing") return e.mode === "-" && e.digest === "-";
+  if (e.kind === "symlink") return e.mode === "120000" && typeof e.digest === "string" && HEX64.test(e.digest);
+  return e.kind === "file" && (e.mode === "100644" || e.mode === "100755") && typeof e.digest === "string" && HEX64.test(e.digest);
+}
+
+const strings = (x: unknown): x is string[] => Array.isArray(x) && x.every((v) => typeof v === "string");
+const stringMap = (x: unknown): x is Record<string, string> => !!x && typeof x === "object" && !Array.isArray(x) && Object.values(x).every((v) => typeof v === "string");
+
+export function isInventory(x: unknown): x is Inventory {
+  const i = x as Partial<Inventory> | null;
+  return !!i && typeof i.fingerprint === "string" && FP.test(i.fingerprint) && Array.isArray(i.entries) && i.entries.every(isEntry) && strings(i.roots) && typeof i.cwd === "string";
+}
+
+export function isEnvFacts(x: unknown): x is EnvFacts {
+  const e = x as Partial<EnvFacts> | null;
+  return !!e && stringMap(e.runtimes) && stringMap(e.lockfiles);
+}
+
+/** A record as read from its file: every field of the current shape, or undefined (never half-trusted). */
+export function parseRecord(x: unknown): EvidenceRecord | undefined {
+  const r = x as Partial<EvidenceRecord> | null;
+  const ok =
+    !!r &&
+    r.version === 1 &&
+    typeof r.check === "string" && typeof r.id === "string" && typeof r.command === "string" &&
+    typeof r.cwd === "string" && typeof r.workspace === "string" && strings(r.scope) &&
+    typeof r.startedAt === "string" && typeof r.finishedAt === "string" &&
+    typeof r.durationMs === "number" && Number.isFinite(r.durationMs) &&
+    (r.exit === null || (typeof r.exit === "number" && Number.isInteger(r.exit))) &&
+    (r.outcome === "passed" || r.outcome === "failed") && (r.outcome === "passed") === (r.exit === 0) &&
+    typeof r.fingerprint === "string" && FP.test(r.fingerprint) &&
+    Array.isArray(r.entries) && r.entries.every(isEntry) &&
+    strings(r.changedDuringRun) && isEnvFacts(r.env) && strings(r.outputTail) &&
+    typeof r.partial === "boolean" && typeof r.sessionId === "string" && typeof r.toolUseId === "string";
+  return ok ? (r as EvidenceRecord) : undefined;
+}
+
+export function parsePending(x: unknown): PendingRun | undefined {
+  const p = x as Partial<PendingRun> | null;
+  const ok =
+    !!p && p.version === 1 && typeof p.check === "string" && typeof p.command === "string" && typeof p.cwd === "string" &&
+    typeof p.workspace === "string" && strings(p.scope) && typeof p.startedAt === "string" && isInventory(p.inventory) &&
+    isEnvFacts(p.env) && typeof p.partial === "boolean" && typeof p.sessionId === "string" && typeof p.toolUseId === "string" &&
+    typeof p.pointerSeq === "number" && Number.isInteger(p.pointerSeq) && p.pointerSeq >= 0;
+  return ok ? (p as PendingRun) : undefined;
 }
