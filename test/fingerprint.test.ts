@@ -162,6 +162,12 @@ test("byUtf8 orders by UTF-8 bytes, not UTF-16 units", () => {
   const bytes = [...paths].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   assert.deepEqual([...paths].sort(byUtf8), bytes);
   assert.notDeepEqual([...paths].sort(), bytes, "the plain JS sort would differ here");
+  // Random strings across ASCII, BMP below and above the surrogates, and astral planes.
+  const pick = [0x41, 0x7a, 0xe9, 0x4e2d, 0xd7ff, 0xe000, 0xff46, 0xfffd, 0x1f600, 0x10000, 0x10ffff];
+  let seed = 7;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const strs = Array.from({ length: 300 }, () => String.fromCodePoint(...Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => pick[Math.floor(rnd() * pick.length)] ?? 0x41)));
+  assert.deepEqual([...strs].sort(byUtf8), [...strs].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
 });
 
 test("a submodule-like nested repository is listed inside it; an untracked file in a nested repo under the root is an entry", () => {

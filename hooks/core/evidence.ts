@@ -333,21 +333,24 @@ export function shellQuote(s: string): string {
 
 // ---- small helpers ---------------------------------------------------------------
 
-/** Order by the UTF-8 bytes of the strings (not UTF-16 code units). */
+/**
+ * Order by the UTF-8 bytes of the strings. That is code-point order; JS `<`
+ * compares UTF-16 units, which differs only between surrogates (code points
+ * above U+FFFF) and U+E000–U+FFFF, so those two ranges are swapped back.
+ */
 export function byUtf8(a: string, b: string): number {
-  if (a === b) return 0;
-  // Code-point order equals UTF-8 byte order; JS < compares UTF-16 units, which differs above U+FFFF.
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (;;) {
-    const x = ia.next();
-    const y = ib.next();
-    if (x.done) return y.done ? 0 : -1;
-    if (y.done) return 1;
-    const cx = x.value.codePointAt(0) ?? 0;
-    const cy = y.value.codePointAt(0) ?? 0;
-    if (cx !== cy) return cx < cy ? -1 : 1;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    }
+    return x < y ? -1 : 1;
   }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

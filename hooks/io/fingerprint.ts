@@ -188,10 +188,15 @@ class Walker {
     return ok;
   }
 
+  /** Absolute path: rel is already normalized (no `.`, `..` or empty segments), so plain concatenation is exact and cheaper than path.join. */
+  abs(rel: string): string {
+    return rel === "." ? this.cwd : `${this.cwd}/${rel}`;
+  }
+
   /** lstat, or undefined when absent; other failures name the path. */
   stat(rel: string): fs.Stats | undefined {
     try {
-      return fs.lstatSync(path.join(this.cwd, rel));
+      return fs.lstatSync(this.abs(rel), { throwIfNoEntry: false });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "ENOENT" || code === "ENOTDIR") return undefined;
@@ -210,7 +215,7 @@ function entryOf(walk: Walker, rel: string, fromPrevious: boolean, isTasks: bool
   if (st.isSymbolicLink()) {
     let target: Buffer;
     try {
-      target = fs.readlinkSync(path.join(walk.cwd, rel), { encoding: "buffer" });
+      target = fs.readlinkSync(walk.abs(rel), { encoding: "buffer" });
     } catch (e) {
       throw new FingerprintError(rel, `symlink cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
@@ -218,7 +223,7 @@ function entryOf(walk: Walker, rel: string, fromPrevious: boolean, isTasks: bool
   }
   if (st.isFile()) {
     const mode = st.mode & 0o111 ? "100755" : "100644";
-    const abs = path.join(walk.cwd, rel);
+    const abs = walk.abs(rel);
     if (isTasks) return { path: rel, kind: "file", mode, digest: sha256(normalizeTasks(readAll(abs, rel))) };
     const hit = cache?.get(rel, st);
     if (hit) return { path: rel, kind: "file", mode, digest: hit };
