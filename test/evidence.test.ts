@@ -120,6 +120,7 @@ test("records: exit status, tail, a moving tree, partial runs", () => {
   assert.equal(isFullRun("npm  test", ["npm test"]), true);
   assert.equal(isFullRun("npm test -- --grep x", ["npm test"]), false);
   assert.equal(isFullRun("npm test -- --grep x", undefined), true);
+  assert.equal(isFullRun("SKILLGATE_RERUN=1 npm test", ["npm test"]), true, "the forced re-run the reuse answer suggests is a full run");
 });
 
 test("reuse answers only a fresh record of the same command in the same folder", () => {
@@ -135,6 +136,7 @@ test("reuse answers only a fresh record of the same command in the same folder",
     assert.equal(r.stdout, d.text + "\n");
   }
   assert.equal(reuseDecision(fresh, { command: "npm test -- -x", cwd: "/w", check: "tests" }).reuse, false);
+  assert.equal(reuseDecision(fresh, { command: "SKILLGATE_RERUN=1 npm test", cwd: "/w", check: "tests" }).reuse, false);
   assert.equal(reuseDecision(fresh, { command: "npm test", cwd: "/w/sub", check: "tests" }).reuse, false);
   assert.equal(reuseDecision(freshness({ scope: ["src"], env: ENV }), { command: "npm test", cwd: "/w", check: "tests" }).reuse, false);
   assert.equal(spawnSync("sh", ["-c", `printf %s ${shellQuote("it's $HOME `x`")}`], { encoding: "utf8" }).stdout, "it's $HOME `x`");

@@ -294,8 +294,12 @@ export function buildRecord(p: PendingRun, r: RunResult): Omit<EvidenceRecord, "
 export function isFullRun(command: string, full: readonly string[] | undefined): boolean {
   if (!full || full.length === 0) return true;
   const norm = (s: string) => s.trim().replace(/\s+/g, " ");
-  return full.some((f) => norm(f) === norm(command));
+  const c = norm(command).replace(RERUN_PREFIX, "");
+  return full.some((f) => norm(f) === c);
 }
+
+/** What the reuse answer tells the model to prefix to force a real run (a different command line, so never reused). */
+export const RERUN_PREFIX = /^SKILLGATE_RERUN=1 /;
 
 // ---- reuse ---------------------------------------------------------------------
 
@@ -321,7 +325,7 @@ export function reuseDecision(f: Freshness, o: { command: string; cwd: string; c
     `exit 0 at ${r.finishedAt}, took ${(r.durationMs / 1000).toFixed(1)} s`,
     `fingerprint: ${r.fingerprint} over ${r.scope.join(", ")}; nothing in its scope changed since.`,
     ...(r.outputTail.length ? ["last lines of that run:", ...r.outputTail] : []),
-    `(to run it anyway, change the command, e.g. add an environment variable: SKILLGATE_RERUN=1 ${r.command})`,
+    `(to run it anyway: SKILLGATE_RERUN=1 ${r.command})`,
   ].join("\n");
   return { reuse: true, text, command: `printf '%s\\n' ${shellQuote(text)}` };
 }
