@@ -202,6 +202,8 @@ test("errors: conflict, special file, non-UTF-8 path, climbing roots, a folder o
   git(c, "commit", "-q", "-am", "main");
   spawnSync("git", ["merge", "other"], { cwd: c });
   fails(() => fingerprint({ cwd: c, roots: ["."] }), /^x\.txt$/, /unresolved merge conflict/);
+  fails(() => fingerprint({ cwd: c, roots: ["x.txt"] }), /^x\.txt$/, /unresolved merge conflict/);
+  fails(() => fingerprint({ cwd: c, roots: ["elsewhere"], previous: ["x.txt"] }), /^x\.txt$/, /unresolved merge conflict/);
   // A FIFO.
   const f = tmp();
   git(f, "init", "-q", ".");

@@ -50,10 +50,11 @@ export function fingerprint(o: FingerprintOptions): Inventory {
   // path → whether it came back from the previous inventory (only those may be `missing`).
   const wanted = new Map<string, boolean>();
   const git = gitCandidates(cwd, roots);
+  // Unmerged paths block the binding wherever they enter it (listed, named, or previous).
+  const conflicted = new Set<string>();
   for (const [p, tag] of git.paths) {
-    if (!roots.some((r) => underRoot(p, r))) continue;
-    if (tag === "M") throw new FingerprintError(p, "has an unresolved merge conflict; resolve it before fingerprinting");
-    wanted.set(p, false);
+    if (tag === "M") conflicted.add(p);
+    if (roots.some((r) => underRoot(p, r))) wanted.set(p, false);
   }
   for (const r of roots) {
     const st = r === "." ? walk.stat(".") : walk.parentsAreDirs(r) ? walk.stat(r) : undefined;
@@ -75,12 +76,13 @@ export function fingerprint(o: FingerprintOptions): Inventory {
   const add = (p: string, fromPrevious: boolean) => {
     if (done.has(p)) return;
     done.add(p);
+    if (conflicted.has(p)) throw new FingerprintError(p, "has an unresolved merge conflict; resolve it before fingerprinting");
     const e = entryOf(walk, p, fromPrevious, tasks.has(p), o.cache);
     if (e === "folder") {
       // A submodule: Git lists it as one path; its files come from its own listing.
       for (const [q, tag] of gitCandidates(cwd, roots, p + "/").paths) {
         if (!roots.some((r) => underRoot(q, r)) || wanted.has(q)) continue;
-        if (tag === "M") throw new FingerprintError(q, "has an unresolved merge conflict; resolve it before fingerprinting");
+        if (tag === "M") conflicted.add(q);
         add(q, false);
       }
     } else if (e) entries.push(e);
