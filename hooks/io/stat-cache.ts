@@ -26,10 +26,18 @@ export const RACY_MS = 2_000;
 /** Past this many entries, entries not used by the current run are dropped on save. */
 const MAX_ENTRIES = 200_000;
 
-type Row = [size: number, mtimeMs: number, ctimeMs: number, ino: number, mode: number, digest: string];
+/** Fields per record in the file: path, size, mtimeMs, ctimeMs, ino, mode, digest. */
+const W = 7;
+const MAGIC = "skillgate-stat-cache-v2";
 
 export class StatCache implements DigestCache {
-  private rows = new Map<string, Row>();
+  /**
+   * Records as one flat array of strings (what the file splits into; parsing
+   * it into objects costs more than the rest of a warm run); `at` maps a path
+   * to the index of its record.
+   */
+  private f: string[] = [];
+  private at = new Map<string, number>();
   private used = new Set<string>();
   private dirty = false;
   /** Set when a cache file existed but was not trusted (and so ignored). */
@@ -45,7 +53,7 @@ export class StatCache implements DigestCache {
   static load(stateDir: string, workspace: string): StatCache {
     const dir = path.join(stateDir, "fingerprint-cache");
     const name = crypto.createHash("sha256").update(workspace).digest("hex").slice(0, 32);
-    const c = new StatCache(path.join(dir, `${name}.json`), stateKey(stateDir), workspace);
+    const c = new StatCache(path.join(dir, `${name}.bin`), stateKey(stateDir), workspace);
     let text: string;
     try {
       text = fs.readFileSync(c.file, "utf8");
@@ -55,30 +63,33 @@ export class StatCache implements DigestCache {
       return c;
     }
     const body = verified(c.key, text);
-    const rows = body === undefined ? undefined : parseRows(body, workspace);
-    if (!rows) {
+    const parsed = body === undefined ? undefined : parseBody(body, workspace);
+    if (!parsed) {
       c.warning = `skillgate: stat cache ${c.file} failed its check (edited, or written for another workspace); hashing every file`;
       c.dirty = true; // replace it with a good one
       return c;
     }
-    c.rows = rows;
+    c.f = parsed.f;
+    c.at = parsed.at;
     return c;
   }
 
   get(rel: string, st: fs.Stats): string | undefined {
-    const r = this.rows.get(rel);
-    if (!r) return undefined;
-    if (r[0] !== st.size || r[1] !== st.mtimeMs || r[2] !== st.ctimeMs || r[3] !== st.ino || r[4] !== st.mode) return undefined;
+    const i = this.at.get(rel);
+    if (i === undefined) return undefined;
+    const f = this.f;
+    if (Number(f[i + 1]) !== st.size || Number(f[i + 2]) !== st.mtimeMs || Number(f[i + 3]) !== st.ctimeMs || Number(f[i + 4]) !== st.ino || Number(f[i + 5]) !== st.mode) return undefined;
     this.used.add(rel);
-    return r[5];
+    return f[i + 6];
   }
 
   set(rel: string, st: fs.Stats, digest: string, statAtMs: number): void {
     if (isRacy(st, statAtMs)) {
-      if (this.rows.delete(rel)) this.dirty = true;
+      if (this.at.delete(rel)) this.dirty = true;
       return;
     }
-    this.rows.set(rel, [st.size, st.mtimeMs, st.ctimeMs, st.ino, st.mode, digest]);
+    this.at.set(rel, this.f.length);
+    this.f.push(rel, String(st.size), String(st.mtimeMs), String(st.ctimeMs), String(st.ino), String(st.mode), digest);
     this.used.add(rel);
     this.dirty = true;
   }
@@ -86,10 +97,11 @@ export class StatCache implements DigestCache {
   /** Write the cache if anything changed (atomic, 0600). */
   save(): void {
     if (!this.dirty) return;
-    if (this.rows.size > MAX_ENTRIES) for (const k of [...this.rows.keys()]) if (!this.used.has(k)) this.rows.delete(k);
-    const body = JSON.stringify({ version: 1, workspace: this.workspace, rows: Object.fromEntries(this.rows) });
+    const prune = this.at.size > MAX_ENTRIES;
+    const out: string[] = [MAGIC, this.workspace];
+    for (const [rel, i] of this.at) if (!prune || this.used.has(rel)) for (let k = 0; k < W; k++) out.push(this.f[i + k] ?? "");
     fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
-    writeAtomic(this.file, signed(this.key, body));
+    writeAtomic(this.file, signed(this.key, out.join("\0")));
     this.dirty = false;
   }
 }
@@ -99,22 +111,16 @@ export function isRacy(st: fs.Stats, statAtMs: number): boolean {
   return Math.max(st.mtimeMs, st.ctimeMs) >= statAtMs - RACY_MS;
 }
 
-function parseRows(body: string, workspace: string): Map<string, Row> | undefined {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(body);
-  } catch {
-    return undefined;
+/** NUL-separated: magic, workspace, then 7 fields per record. Paths never contain NUL. */
+function parseBody(body: string, workspace: string): { f: string[]; at: Map<string, number> } | undefined {
+  const all = body.split("\0");
+  if (all[0] !== MAGIC || all[1] !== workspace || (all.length - 2) % W !== 0) return undefined;
+  const f = all.slice(2);
+  const at = new Map<string, number>();
+  // The signature already vouches for the content; this guards against a bug of ours, cheaply.
+  for (let i = 0; i < f.length; i += W) {
+    if (f[i + 6]?.length !== 64 || !f[i]) return undefined;
+    at.set(f[i] ?? "", i);
   }
-  if (!raw || typeof raw !== "object") return undefined;
-  const o = raw as { version?: unknown; workspace?: unknown; rows?: unknown };
-  if (o.version !== 1 || o.workspace !== workspace || !o.rows || typeof o.rows !== "object" || Array.isArray(o.rows)) return undefined;
-  const out = new Map<string, Row>();
-  const num = (x: unknown) => typeof x === "number" && Number.isFinite(x);
-  // The signature already vouches for the content; this guards against a bug of ours, cheaply (no regex per row).
-  for (const [k, v] of Object.entries(o.rows as Record<string, unknown>)) {
-    if (!Array.isArray(v) || v.length !== 6 || !num(v[0]) || !num(v[1]) || !num(v[2]) || !num(v[3]) || !num(v[4]) || typeof v[5] !== "string" || v[5].length !== 64) return undefined;
-    out.set(k, v as Row);
-  }
-  return out;
+  return { f, at };
 }
