@@ -309,3 +309,14 @@ test("CLI: skillgate evidence --json lists the table's checks with their freshne
   assert.equal(c?.status, "stale");
   assert.match(c?.reason ?? "", /src\/a\.ts \(modified\).*Run: npm test/);
 });
+
+test("glue: an evidence row as a check; a gate's refusal line, none when fresh", async () => {
+  const { checkOfRow, evidenceRefusal } = await import("../hooks/core/evidence.ts");
+  const c = checkOfRow({ id: "tests", when: { command: { name: "npm", sub: ["test"] } }, scope: ["src"] });
+  assert.deepEqual(c, { id: "tests", scope: ["src"], reuse: false, run: "npm test" });
+  assert.equal(checkOfRow({ id: "t", when: { command: { name: "npm", sub: ["test"] } }, scope: ["src"], full: ["npm run test:all"], reuse: true }).run, "npm run test:all");
+  const fresh = freshness({ record: record(), scope: ["src", "test"], current: inv("f", record().entries), env: ENV });
+  assert.equal(evidenceRefusal("commit-needs-tests", c, fresh, "git commit"), undefined);
+  assert.match(evidenceRefusal("commit-needs-tests", c, freshness({ scope: ["src"], env: ENV }), "git commit") ?? "", /^skillgate\[commit-needs-tests\]: git commit needs a passing run of check "tests".*Run: npm test$/);
+  assert.match(evidenceRefusal("done-needs-tests", c, undefined, "the final answer") ?? "", /could not be computed/);
+});

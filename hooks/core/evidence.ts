@@ -437,3 +437,33 @@ export function parsePending(x: unknown): PendingRun | undefined {
     typeof p.pointerSeq === "number" && Number.isInteger(p.pointerSeq) && p.pointerSeq >= 0;
   return ok ? (p as PendingRun) : undefined;
 }
+
+// ---- glue for the policy pipeline ------------------------------------------------------
+
+/** The part of an evidence row (`kind: "evidence"`) that evidence needs. */
+export interface EvidenceRowLike {
+  id: string;
+  when: { command?: { name: string; sub?: readonly string[] } };
+  /** Workspace-relative roots the check's result depends on. */
+  scope: readonly string[];
+  /** Exact command lines that are a full run (others the row matches are partial). */
+  full?: readonly string[];
+  reuse?: boolean;
+}
+
+/** An evidence row as a check: what to fingerprint, and the command to tell the model to run. */
+export function checkOfRow(row: EvidenceRowLike): { id: string; scope: string[]; full?: string[]; reuse: boolean; run: string } {
+  const run = row.full?.[0] ?? (row.when.command ? commandText(row.when.command) : row.id);
+  return { id: row.id, scope: [...row.scope], ...(row.full ? { full: [...row.full] } : {}), reuse: row.reuse === true, run };
+}
+
+/**
+ * The refusal line of a gate row that requires evidence, or undefined when
+ * the check is fresh. `f` undefined = the runner could not compute freshness
+ * (refuse: a missing binding proves nothing).
+ */
+export function evidenceRefusal(gateRowId: string, check: { id: string; run: string }, f: Freshness | undefined, action: string): string | undefined {
+  if (f?.status === "fresh") return undefined;
+  const reason = freshnessReason(f ?? { status: "missing", note: "its freshness could not be computed" }, { check: check.id, action, run: check.run });
+  return `skillgate[${gateRowId}]: ${reason}`;
+}
