@@ -181,6 +181,24 @@ test("a submodule-like nested repository is listed inside it; an untracked file 
   assert.equal(fingerprint({ cwd: d, roots: ["nested"] }).entries[0]?.digest, D.e);
 });
 
+test("a submodule is listed inside it, from a root above it or a root inside it", () => {
+  const base = tmp();
+  const lib = path.join(base, "lib");
+  const top = path.join(base, "top");
+  fs.mkdirSync(lib);
+  fs.mkdirSync(top);
+  git(lib, "init", "-q", ".");
+  write(lib, "f.txt", "x");
+  git(lib, "add", ".");
+  git(lib, "commit", "-q", "-m", "lib");
+  git(top, "init", "-q", ".");
+  git(top, "-c", "protocol.file.allow=always", "submodule", "add", "-q", "../lib", "lib");
+  assert.deepEqual(fingerprint({ cwd: top, roots: ["."] }).entries.map((e) => e.path), [".gitmodules", "lib/f.txt"]);
+  assert.deepEqual(fingerprint({ cwd: top, roots: ["lib/f.txt"] }).entries, [{ path: "lib/f.txt", kind: "file", mode: "100644", digest: D.e }]);
+  write(lib, "../top/lib/new.txt", "x");
+  assert.deepEqual(fingerprint({ cwd: top, roots: ["lib"] }).entries.map((e) => e.path), ["lib/f.txt", "lib/new.txt"], "untracked files inside the submodule count too");
+});
+
 // ---- errors: exit 3 naming the path ---------------------------------------------
 
 function fails(fn: () => unknown, where: RegExp, problem: RegExp): void {
