@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { freshnessReason, commandText, type Freshness } from "../hooks/core/evidence.js";
 import { EvidenceStore } from "../hooks/io/evidence-store.js";
-import { currentFreshness, envFacts, type CheckSpec } from "../hooks/io/evidence-run.js";
+import { currentFreshness, type CheckSpec } from "../hooks/io/evidence-run.js";
 import { stateDirOf } from "../hooks/io/state-dir.js";
 import { tableFileOf } from "./table-file.js";
 
@@ -49,7 +49,7 @@ export function evidenceRows(tableFile: string): (CheckSpec & { run?: string })[
     const cmd = (r.when as { command?: { name?: unknown; sub?: unknown } } | undefined)?.command;
     const full = Array.isArray(r.full) && r.full.every((s) => typeof s === "string") ? (r.full as string[]) : undefined;
     const run = full?.[0] ?? (typeof cmd?.name === "string" ? commandText({ name: cmd.name, sub: Array.isArray(cmd.sub) ? cmd.sub.filter((s): s is string => typeof s === "string") : [] }) : undefined);
-    out.push({ id: r.id, scope: r.scope as string[], full, reuse: r.reuse === true, run });
+    out.push({ id: r.id, scope: r.scope as string[], full, reuse: r.reuse === true, run, ...(typeof cmd?.name === "string" ? { program: cmd.name } : {}) });
   }
   return out;
 }
@@ -68,11 +68,13 @@ export async function main(args: string[], root: string): Promise<number> {
   for (const id of store.checks()) {
     if (specs.has(id)) continue;
     const rec = store.latest(id).record;
-    specs.set(id, { id, scope: rec?.scope ?? [], run: rec?.command, inTable: false });
+    // No row any more: the record says what it ran (its runtimes are node and the program).
+    const program = Object.keys(rec?.env.runtimes ?? {}).find((k) => k !== "node");
+    specs.set(id, { id, scope: rec?.scope ?? [], run: rec?.command, inTable: false, ...(program ? { program } : {}) });
   }
   const rows = [...specs.values()].map((s) => {
     const latest = store.latest(s.id);
-    const f: Freshness = currentFreshness(s, { stateDir, workspace }, envFacts(workspace, latest.record?.command.split(/\s+/)[0]));
+    const f: Freshness = currentFreshness(s, { stateDir, workspace });
     const r = latest.record;
     return {
       check: s.id,

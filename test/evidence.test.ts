@@ -209,16 +209,15 @@ function workspace(): Where & { ws: string } {
   fs.writeFileSync(path.join(ws, "README.md"), "readme\n");
   return { ws, workspace: ws, stateDir: tmp("sg-ev-state-") };
 }
-const TESTS: CheckSpec = { id: "tests", scope: ["src", "test", "package.json", "package-lock.json"] };
+const TESTS: CheckSpec = { id: "tests", scope: ["src", "test", "package.json", "package-lock.json"], program: "npm" };
 let n = 0;
 function run(w: Where, spec: CheckSpec, ok: boolean, during?: () => void, command = "npm test") {
-  const b = reuseOrBegin(spec, w, { sessionId: "s1", toolUseId: `toolu_${++n}`, command, cwd: w.workspace, program: "npm" });
+  const b = reuseOrBegin(spec, w, { sessionId: "s1", toolUseId: `toolu_${++n}`, command, cwd: w.workspace });
   if (b.kind !== "started") return b;
   during?.();
   return finishCheck(w, { toolUseId: b.pending.toolUseId, failed: !ok, output: ok ? "# pass 3\n# fail 0\n" : "Exit code 1\n# fail 1\n", durationMs: 1200 });
 }
-const env = (w: Where) => envFacts(w.workspace, "npm");
-const gate = (w: Where, spec = TESTS) => currentFreshness(spec, w, env(w));
+const gate = (w: Where, spec = TESTS) => currentFreshness(spec, w);
 
 test("scenario: refused before any run, failing run does not lift it, green run does, an edit in src re-closes it naming the file", () => {
   const w = workspace();
@@ -265,13 +264,13 @@ test("scenario: reuse answers the second identical run; off by default; a differ
   const w = workspace();
   const reusing = { ...TESTS, reuse: true };
   run(w, reusing, true);
-  const second = reuseOrBegin(reusing, w, { sessionId: "s1", toolUseId: "toolu_r2", command: "npm test", cwd: w.workspace, program: "npm" });
+  const second = reuseOrBegin(reusing, w, { sessionId: "s1", toolUseId: "toolu_r2", command: "npm test", cwd: w.workspace });
   assert.equal(second.kind, "reuse");
   assert.match(second.kind === "reuse" ? second.decision.text : "", /# fail 0/);
-  assert.equal(reuseOrBegin(TESTS, w, { sessionId: "s1", toolUseId: "toolu_r3", command: "npm test", cwd: w.workspace, program: "npm" }).kind, "started", "reuse is off by default");
-  assert.equal(reuseOrBegin(reusing, w, { sessionId: "s1", toolUseId: "toolu_r4", command: "npm test -- --grep x", cwd: w.workspace, program: "npm" }).kind, "started");
+  assert.equal(reuseOrBegin(TESTS, w, { sessionId: "s1", toolUseId: "toolu_r3", command: "npm test", cwd: w.workspace }).kind, "started", "reuse is off by default");
+  assert.equal(reuseOrBegin(reusing, w, { sessionId: "s1", toolUseId: "toolu_r4", command: "npm test -- --grep x", cwd: w.workspace }).kind, "started");
   fs.writeFileSync(path.join(w.ws, "test/a.test.ts"), "changed\n");
-  assert.equal(reuseOrBegin(reusing, w, { sessionId: "s1", toolUseId: "toolu_r5", command: "npm test", cwd: w.workspace, program: "npm" }).kind, "started", "a changed tree runs again");
+  assert.equal(reuseOrBegin(reusing, w, { sessionId: "s1", toolUseId: "toolu_r5", command: "npm test", cwd: w.workspace }).kind, "started", "a changed tree runs again");
 });
 
 test("scenario: a partial run (not one of the row's full commands) does not open the gate; PostToolUse without a start does nothing", () => {
@@ -313,10 +312,31 @@ test("CLI: skillgate evidence --json lists the table's checks with their freshne
 test("glue: an evidence row as a check; a gate's refusal line, none when fresh", async () => {
   const { checkOfRow, evidenceRefusal } = await import("../hooks/core/evidence.ts");
   const c = checkOfRow({ id: "tests", when: { command: { name: "npm", sub: ["test"] } }, scope: ["src"] });
-  assert.deepEqual(c, { id: "tests", scope: ["src"], reuse: false, run: "npm test" });
+  assert.deepEqual(c, { id: "tests", scope: ["src"], reuse: false, program: "npm", run: "npm test" });
   assert.equal(checkOfRow({ id: "t", when: { command: { name: "npm", sub: ["test"] } }, scope: ["src"], full: ["npm run test:all"], reuse: true }).run, "npm run test:all");
   const fresh = freshness({ record: record(), scope: ["src", "test"], current: inv("f", record().entries), env: ENV });
   assert.equal(evidenceRefusal("commit-needs-tests", c, fresh, "git commit"), undefined);
   assert.match(evidenceRefusal("commit-needs-tests", c, freshness({ scope: ["src"], env: ENV }), "git commit") ?? "", /^skillgate\[commit-needs-tests\]: git commit needs a passing run of check "tests".*Run: npm test$/);
   assert.match(evidenceRefusal("done-needs-tests", c, undefined, "the final answer") ?? "", /could not be computed/);
+});
+
+test("envFacts: real paths of node and the program on PATH (a version manager's path names the version), lockfile digests", async () => {
+  const { diffEnv } = await import("../hooks/core/evidence.ts");
+  const bin = tmp("sg-ev-bin-");
+  for (const v of ["v1", "v2"]) {
+    fs.mkdirSync(path.join(bin, v));
+    fs.writeFileSync(path.join(bin, v, "npm"), "#!/bin/sh\n", { mode: 0o755 });
+  }
+  fs.mkdirSync(path.join(bin, "current"));
+  fs.symlinkSync(path.join(bin, "v1", "npm"), path.join(bin, "current", "npm"));
+  const ws = tmp();
+  fs.writeFileSync(path.join(ws, "package-lock.json"), "{}\n");
+  const a = envFacts(ws, "npm", { PATH: path.join(bin, "current") });
+  assert.equal(a.runtimes.npm, fs.realpathSync(path.join(bin, "v1", "npm")));
+  assert.equal(a.runtimes.node, "-", "not on this PATH");
+  // printf '{}\n' | sha256sum
+  assert.deepEqual(a.lockfiles, { "package-lock.json": "ca3d163bab055381827226140568f3bef7eaac187cebd76878e0b63e9e442356" });
+  fs.rmSync(path.join(bin, "current", "npm"));
+  fs.symlinkSync(path.join(bin, "v2", "npm"), path.join(bin, "current", "npm"));
+  assert.deepEqual(diffEnv(a, envFacts(ws, "npm", { PATH: path.join(bin, "current") })), ["runtime npm"]);
 });

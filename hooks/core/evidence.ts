@@ -452,9 +452,9 @@ export interface EvidenceRowLike {
 }
 
 /** An evidence row as a check: what to fingerprint, and the command to tell the model to run. */
-export function checkOfRow(row: EvidenceRowLike): { id: string; scope: string[]; full?: string[]; reuse: boolean; run: string } {
+export function checkOfRow(row: EvidenceRowLike): { id: string; scope: string[]; full?: string[]; reuse: boolean; program?: string; run: string } {
   const run = row.full?.[0] ?? (row.when.command ? commandText(row.when.command) : row.id);
-  return { id: row.id, scope: [...row.scope], ...(row.full ? { full: [...row.full] } : {}), reuse: row.reuse === true, run };
+  return { id: row.id, scope: [...row.scope], ...(row.full ? { full: [...row.full] } : {}), reuse: row.reuse === true, ...(row.when.command ? { program: row.when.command.name } : {}), run };
 }
 
 /**

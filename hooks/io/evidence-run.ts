@@ -32,6 +32,8 @@ export interface CheckSpec {
   /** Exact command lines that are a full run; absent = every matching command. */
   full?: string[];
   reuse?: boolean;
+  /** The program the check runs (the row's `when.command.name`): its real path is an environment prerequisite. */
+  program?: string;
 }
 
 export interface Where {
@@ -96,7 +98,7 @@ function inventory(w: Where, roots: string[], previous?: readonly string[]): Inv
 }
 
 /** Freshness of a check's latest record for the tree as it is now (for gates and `skillgate evidence`). */
-export function currentFreshness(spec: CheckSpec, w: Where, env: EnvFacts): Freshness {
+export function currentFreshness(spec: CheckSpec, w: Where, env: EnvFacts = envFacts(w.workspace, spec.program)): Freshness {
   const store = new EvidenceStore(w.stateDir, w.workspace);
   const l = store.latest(spec.id);
   let scope: string[];
@@ -124,8 +126,6 @@ export interface CallInfo {
   command: string;
   /** The directory it runs in. */
   cwd: string;
-  /** The command's program (for the environment facts), e.g. "npm". */
-  program?: string;
   now?: Date;
 }
 
@@ -141,7 +141,7 @@ export type BeginResult =
  * for PostToolUse.
  */
 export function reuseOrBegin(spec: CheckSpec, w: Where, call: CallInfo): BeginResult {
-  const env = envFacts(w.workspace, call.program);
+  const env = envFacts(w.workspace, spec.program);
   if (spec.reuse) {
     const d = reuseDecision(currentFreshness(spec, w, env), { command: call.command, cwd: call.cwd, check: spec.id });
     if (d.reuse) return { kind: "reuse", decision: d };
