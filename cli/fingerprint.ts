@@ -41,7 +41,7 @@ export function parseFingerprintArgs(args: readonly string[]): FingerprintArgs |
       if (a === "--cwd") out.cwd = v;
       else if (a === "--previous") out.previous = v;
       else out.tasksApproval.push(v);
-    } else if (a.startsWith("--")) return `unknown option ${a}`;
+    } else if (a.startsWith("-")) return `unknown option ${a}`;
     else out.roots.push(a);
   }
   return out;

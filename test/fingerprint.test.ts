@@ -342,3 +342,13 @@ test("CLI: exit 3 names the path; exit 2 for usage", () => {
   assert.equal(badPrev.code, 3);
   assert.match(badPrev.err, /prev\.json: --previous is not the output of fingerprint --json/);
 });
+
+test("CLI flags: repeatable --tasks-approval, `--` ends options, values are required", async () => {
+  const { parseFingerprintArgs } = await import("../cli/fingerprint.ts");
+  assert.deepEqual(parseFingerprintArgs(["--cwd", "/w", "--tasks-approval", "a/tasks.md", "--tasks-approval", "b/tasks.md", "--json", "src", "--", "--odd-root"]), {
+    cwd: "/w", tasksApproval: ["a/tasks.md", "b/tasks.md"], json: true, cache: true, roots: ["src", "--odd-root"],
+  });
+  assert.equal(parseFingerprintArgs(["--tasks-approval"]), "--tasks-approval needs a value");
+  assert.equal(parseFingerprintArgs(["--cwd", "--json"]), "--cwd needs a value");
+  assert.equal(parseFingerprintArgs(["-x"]), "unknown option -x", "a root starting with - goes after --");
+});
