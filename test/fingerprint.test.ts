@@ -97,6 +97,8 @@ test("V1: staging, committing and git's own state do not change the fingerprint;
   assert.equal(fingerprint({ cwd: d, roots: [".", "ignored.txt"] }).fingerprint, before);
   fs.chmodSync(path.join(d, "a.txt"), 0o744);
   assert.notEqual(fingerprint({ cwd: d, roots: [".", "ignored.txt"] }).fingerprint, before, "an executable bit changes the mode");
+  fs.chmodSync(path.join(d, "a.txt"), 0o645);
+  assert.equal(fingerprint({ cwd: d, roots: ["a.txt"] }).entries[0]?.mode, "100755", "any executable bit, even only for others");
   fs.chmodSync(path.join(d, "a.txt"), 0o644);
   assert.equal(fingerprint({ cwd: d, roots: [".", "ignored.txt"] }).fingerprint, before);
   fs.renameSync(path.join(d, "a.txt"), path.join(d, "b.txt"));
@@ -351,4 +353,43 @@ test("CLI flags: repeatable --tasks-approval, `--` ends options, values are requ
   assert.equal(parseFingerprintArgs(["--tasks-approval"]), "--tasks-approval needs a value");
   assert.equal(parseFingerprintArgs(["--cwd", "--json"]), "--cwd needs a value");
   assert.equal(parseFingerprintArgs(["-x"]), "unknown option -x", "a root starting with - goes after --");
+});
+
+test("generated trees agree with an independent bash + coreutils reading of the procedure", () => {
+  const oracle = path.join(root, "test", "fixtures", "fingerprint-oracle.sh");
+  let seed = 20261203;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const pick = <T,>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)] as T;
+  const names = ["a", "b.txt", "é", "ｆ", "😀", "z z", "run.sh", "x-1", "Ω.md", "ign.log", "-dash"];
+  let compared = 0;
+  for (let t = 0; t < 8; t++) {
+    const d = tmp("sg-fp-gen-");
+    git(d, "init", "-q", ".");
+    write(d, ".gitignore", "*.log\nbuild/\n");
+    const files: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const dir = pick(["", "src/", "src/sub/", "build/", "doc/é/"]);
+      const p = dir + pick(names) + (rnd() < 0.3 ? String(i) : "");
+      fs.mkdirSync(path.join(d, dir), { recursive: true });
+      if (files.includes(p)) continue;
+      if (rnd() < 0.15) fs.symlinkSync(pick(["a", "../x", "src", "nowhere", "é"]), path.join(d, p));
+      else write(d, p, `c${i}${pick(["", "\n", "é"])}`, rnd() < 0.3 ? pick([0o750, 0o641, 0o654]) : 0o640); // any one x bit makes 100755
+      files.push(p);
+    }
+    const tracked = files.filter(() => rnd() < 0.5);
+    if (tracked.length) git(d, "add", "-f", "--", ...tracked);
+    const previous = files.filter(() => rnd() < 0.3).concat(["gone/x", "src/never"]);
+    for (const p of files) if (rnd() < 0.1) fs.rmSync(path.join(d, p), { force: true });
+    const prevFile = path.join(tmp(), "prev");
+    for (let k = 0; k < 3; k++) {
+      const roots = [...new Set(Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => pick([".", "src", "src/sub", "build", "doc", ...files])))];
+      const prev = rnd() < 0.5 ? previous : [];
+      fs.writeFileSync(prevFile, prev.map((p) => p + "\0").join(""));
+      const want = spawnSync("bash", [oracle, d, prevFile, ...roots], { encoding: "utf8" });
+      assert.equal(want.status, 0, want.stderr);
+      assert.equal(fingerprint({ cwd: d, roots, previous: prev }).fingerprint, want.stdout.trim(), `tree ${d}, roots ${JSON.stringify(roots)}, previous ${JSON.stringify(prev)}`);
+      compared++;
+    }
+  }
+  assert.equal(compared, 24);
 });
