@@ -1,0 +1,222 @@
+// `skillgate cases --new ROW`: a starter case for one row of the table.
+// What it writes: an event built from the row's own trigger (a command, a
+// written path, a subagent type, a prompt or final answer, a long output),
+// with what the row's kind must do to it — for a gate: refused, the skill
+// loaded, the same event allowed; a block: refused; a hint: shown once; a
+// judgment: matched but allowed; a cap: capped. The caller runs it: where the
+// trigger allowed a matching event to be generated the case passes as written;
+// where it did not (budget rows, compaction hints, a pattern too clever to
+// sample) it is written anyway, marked TODO, and fails until the user fills in the event.
+import type { CaseData } from "./format.js";
+
+/** The row as the starter needs it (loosely typed: rows change shape more often than this needs). */
+export interface StarterRow {
+  id: string;
+  kind: string;
+  skill?: string;
+  when: {
+    command?: { name: string; sub?: string[]; args?: string[] };
+    writes?: string[];
+    subagent?: string[];
+    prompt?: { words?: string[]; pattern?: string };
+    final?: { words?: string[]; pattern?: string };
+    output?: { tools: string[]; maxChars?: number };
+  };
+}
+
+type Step = CaseData["steps"][number];
+
+export interface Starter {
+  data: CaseData;
+  /** False when no matching event could be made: the case is a TODO that fails until filled in. */
+  generated: boolean;
+}
+
+/** The fixtures' project folder (relative written paths are placed in it). */
+const CWD = "/home/dev/project";
+const BIG_BASH_OUTPUT = { fixture: "post-tool-use-bash-seq-30000", chars: 168_893 };
+
+export function starterCase(row: StarterRow, schemaRef: string): Starter {
+  const ev = eventFor(row);
+  if (!ev) {
+    return {
+      generated: false,
+      data: {
+        $schema: schemaRef,
+        id: row.id,
+        description: `TODO: an event that row ${row.id} (${row.kind}) must decide — set "fixture" and "with" (see docs/cases.md); this case fails until then.`,
+        steps: [{ fixture: "user-prompt-submit", with: { prompt: "TODO" }, expect: { verdict: firstVerdict(row.kind, "UserPromptSubmit"), rows: [row.id] } }],
+      },
+    };
+  }
+  const first: Step = { fixture: ev.fixture, ...(ev.with ? { with: ev.with } : {}), expect: { verdict: firstVerdict(row.kind, ev.kind), rows: [row.id] } };
+  const again: Step = { fixture: ev.fixture, ...(ev.with ? { with: ev.with } : {}), expect: { verdict: "allow", rows: [] } };
+  let steps: Step[];
+  let description: string;
+  if (row.kind === "gate" && row.skill) {
+    const load: Step = { fixture: "post-tool-use-skill", with: { tool_input: { skill: row.skill }, tool_response: { success: true, commandName: row.skill } }, expect: { verdict: "allow", rows: [] } };
+    steps = [first, load, { ...again, expect: { verdict: "allow", rows: [], matched: [row.id] } }];
+    description = `${ev.what} is refused until skill "${row.skill}" is loaded, then allowed.`;
+  } else if (row.kind === "hint") {
+    steps = [first, again];
+    description = `${ev.what} gets the hint to load skill "${row.skill ?? "?"}", once per session.`;
+  } else if (row.kind === "judgment") {
+    steps = [{ ...again, expect: { verdict: "allow", rows: [], matched: [row.id] } }];
+    description = `${ev.what} matches the judgment row and is allowed.`;
+  } else {
+    steps = [first];
+    description = `${ev.what} is ${row.kind === "cap" ? "capped" : "refused"}.`;
+  }
+  return { generated: true, data: { $schema: schemaRef, id: row.id, description, steps } };
+}
+
+/** What the row's kind answers on the event it fires on. */
+function firstVerdict(kind: string, eventKind: string): CaseData["steps"][number]["expect"]["verdict"] {
+  if (kind === "cap") return "cap";
+  if (kind === "hint" || kind === "budget") return "hint";
+  if (kind === "judgment") return "allow";
+  return eventKind === "Stop" ? "block" : "deny";
+}
+
+interface GeneratedEvent {
+  fixture: string;
+  with?: Record<string, unknown>;
+  kind: string;
+  what: string;
+}
+
+function eventFor(row: StarterRow): GeneratedEvent | undefined {
+  const w = row.when;
+  if (w.command) {
+    const command = [w.command.name, w.command.sub?.[0], w.command.args?.[0]].filter(Boolean).join(" ");
+    return { fixture: "pre-tool-use-bash", with: { tool_input: { command } }, kind: "PreToolUse", what: `\`${command}\`` };
+  }
+  const glob = w.writes?.[0];
+  if (glob) {
+    const p = sampleGlob(glob);
+    if (p === undefined) return undefined;
+    const file = p.startsWith("/") ? p : `${CWD}/${p}`;
+    return { fixture: "pre-tool-use-write", with: { tool_input: { file_path: file, content: "x\n" } }, kind: "PreToolUse", what: `Writing ${file}` };
+  }
+  const type = w.subagent?.[0];
+  if (type) return { fixture: "pre-tool-use-agent", with: { tool_input: { subagent_type: type } }, kind: "PreToolUse", what: `A ${type} subagent` };
+  if (w.prompt) {
+    const text = sampleText(w.prompt);
+    if (text === undefined) return undefined;
+    return { fixture: "user-prompt-submit", with: { prompt: `please look at the ${text}` }, kind: "UserPromptSubmit", what: `A prompt with "${text}"` };
+  }
+  if (w.final) {
+    const text = sampleText(w.final);
+    if (text === undefined) return undefined;
+    return { fixture: "stop", with: { last_assistant_message: `${text}`, stop_hook_active: false }, kind: "Stop", what: `A final answer "${text}"` };
+  }
+  if (w.output && w.output.tools.includes("Bash") && (w.output.maxChars ?? 20_000) < BIG_BASH_OUTPUT.chars) {
+    return { fixture: BIG_BASH_OUTPUT.fixture, kind: "PostToolUse", what: `A ${BIG_BASH_OUTPUT.chars}-character Bash output` };
+  }
+  return undefined;
+}
+
+function sampleText(t: { words?: string[]; pattern?: string }): string | undefined {
+  const src = t.words?.[0] ?? t.pattern;
+  return src === undefined ? undefined : sampleRegex(src);
+}
+
+/**
+ * One string a simple regex matches: a class gives its first character, an
+ * optional or starred atom is left out, a group gives its first alternative.
+ * Undefined for what it does not follow (lookarounds, backreferences): then
+ * the case is a TODO rather than a guess.
+ */
+export function sampleRegex(re: string): string | undefined {
+  let out = "";
+  let i = 0;
+  const atoms: string[] = [];
+  const push = (s: string) => atoms.push(s);
+  while (i < re.length) {
+    const c = re[i] ?? "";
+    if (c === "^" || c === "$") {
+      i++;
+      continue;
+    }
+    if (c === "\\") {
+      const n = re[i + 1] ?? "";
+      if ("bB".includes(n)) push("");
+      else if (n === "d") push("1");
+      else if (n === "w") push("a");
+      else if (n === "s") push(" ");
+      else if (/[0-9kpPu]/.test(n)) return undefined;
+      else push(n);
+      i += 2;
+    } else if (c === "[") {
+      const end = re.indexOf("]", i + 2);
+      if (end < 0 || re[i + 1] === "^") return undefined;
+      push(re[i + 1] === "\\" ? (re[i + 2] ?? "") : (re[i + 1] ?? ""));
+      i = end + 1;
+    } else if (c === "(") {
+      let depth = 0;
+      let j = i;
+      for (; j < re.length; j++) {
+        if (re[j] === "\\") j++;
+        else if (re[j] === "(") depth++;
+        else if (re[j] === ")" && --depth === 0) break;
+      }
+      if (j >= re.length) return undefined;
+      let inner = re.slice(i + 1, j);
+      if (inner.startsWith("?:")) inner = inner.slice(2);
+      else if (inner.startsWith("?")) return undefined;
+      const alt = sampleRegex(splitTop(inner)[0] ?? "");
+      if (alt === undefined) return undefined;
+      push(alt);
+      i = j + 1;
+    } else if (c === "|") {
+      break; // the first alternative is enough
+    } else if (c === "?" || c === "*") {
+      atoms.pop();
+      i++;
+    } else if (c === "+") {
+      i++;
+    } else if (c === "{") {
+      const m = /^\{(\d+)(,\d*)?\}/.exec(re.slice(i));
+      if (!m) return undefined;
+      const last = atoms.pop() ?? "";
+      push(last.repeat(Number(m[1])));
+      i += m[0].length;
+    } else if (c === ".") {
+      push("x");
+      i++;
+    } else {
+      push(c);
+      i++;
+    }
+  }
+  out = atoms.join("");
+  return out.trim() === "" ? undefined : out;
+}
+
+function splitTop(s: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === "\\") i++;
+    else if (s[i] === "(" || s[i] === "[") depth++;
+    else if (s[i] === ")" || s[i] === "]") depth--;
+    else if (s[i] === "|" && depth === 0) {
+      parts.push(s.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(s.slice(start));
+  return parts;
+}
+
+/** A path a glob matches: `**` and `*` become names, `?` a letter, {a,b} its first, [ab] its first. */
+export function sampleGlob(glob: string): string | undefined {
+  let p = glob.replace(/\\/g, "/");
+  if (p.startsWith("!")) return undefined;
+  p = p.replace(/\{([^},]*)[^}]*\}/g, "$1");
+  p = p.replace(/\[!?([^\]])[^\]]*\]/g, (m, c: string) => (m.startsWith("[!") ? "z" : c));
+  p = p.replace(/^\*\*\//, "src/").replace(/\/\*\*$/, "/example.txt").replace(/\/\*\*\//g, "/src/").replace(/\*\*/g, "src");
+  p = p.replace(/\*/g, "example").replace(/\?/g, "x");
+  return p === "" ? undefined : p;
+}
