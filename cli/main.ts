@@ -29,13 +29,13 @@ const VERBS: Record<string, Verb> = {
     run: async (args, root) => (await import("./lint.js")).lintMain(args, root),
   },
   cases: {
-    summary: "run the JSON cases in cases/ through the real hook process",
-    usage: "skillgate cases [--dir DIR] [--table FILE] [--runtime node|bun]",
+    summary: "run the JSON cases (the project's .claude/skillgate/cases/, or skillgate's own) against the table; --new ROW writes a starter case",
+    usage: "skillgate cases [--cases DIR] [--table FILE] [--runtime node|bun] [--json] | skillgate cases --new ROW [--cases DIR] [--table FILE]",
     run: async (args, root) => (await import("./cases/main.js")).casesMain(args, root),
   },
   mutate: {
     summary: "remove each table row in turn and show which cases turn red; fails if a row turns none red",
-    usage: "skillgate mutate [--dir DIR] [--table FILE] [--json]",
+    usage: "skillgate mutate [--cases DIR] [--table FILE] [--json]",
     run: async (args, root) => (await import("./cases/main.js")).mutateMain(args, root),
   },
   demo: {
@@ -122,5 +122,5 @@ export function flags(args: string[]): { get: (name: string) => string | undefin
     rest,
   };
 }
-const VALUED = new Set(["--table", "--dir", "--runtime", "--loaded", "--project", "--projects", "--since", "--compare", "--svg", "--session", "--state"]);
+const VALUED = new Set(["--table", "--dir", "--cases", "--new", "--runtime", "--loaded", "--project", "--projects", "--since", "--compare", "--svg", "--session", "--state"]);
 const takesValue = (flag: string) => VALUED.has(flag);

@@ -6,6 +6,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
+import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { caseJsonSchema, CaseFormatError, fixturesIn, loadCases, type Case } from "../cli/cases/format.ts";
 import { inProcessInvoker, processInvoker, runCase, runCases, type Invoke } from "../cli/cases/runner.ts";
@@ -225,4 +226,118 @@ describe("expectations are checked against the trace", () => {
       fs.rmSync(fake, { recursive: true, force: true });
     }
   });
+});
+
+// ───────────── a project's own table and cases (issue 13) ─────────────
+
+describe("a project's own cases: skillgate cases / --new / mutate from the project root", () => {
+  const bin = path.join(root, "bin", "skillgate.mjs");
+  const project = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-project-"));
+  const claude = path.join(project, ".claude");
+  const own = path.join(claude, "skillgate", "cases");
+  const table = {
+    version: 1,
+    skillsDir: "skills",
+    rows: [
+      { id: "deploy-gate", kind: "gate", skill: "deploy", when: { command: { name: "make", sub: ["deploy"] } } },
+      { id: "rm-rf-block", kind: "block", when: { command: { name: "rm", args: ["-rf"] } } },
+      { id: "secrets-write-gate", kind: "gate", skill: "secrets", when: { writes: ["**/secrets/**"] } },
+      { id: "deploy-hint", kind: "hint", skill: "deploy", when: { prompt: { words: ["deploy(ment)?"] } } },
+      { id: "done-gate", kind: "gate", skill: "done", when: { final: { words: ["done"] } } },
+      { id: "test-judgment", kind: "judgment", skill: "testing", when: { command: { name: "npm", sub: ["test"] } } },
+      { id: "big-output-cap", kind: "cap", when: { output: { tools: ["Bash"], maxChars: 1000 } } },
+      { id: "context-budget", kind: "budget", when: { context: { levels: [100000] } } },
+    ],
+  };
+  fs.mkdirSync(claude, { recursive: true });
+  fs.writeFileSync(path.join(claude, "triggers.json"), JSON.stringify(table, null, 2));
+  for (const s of ["deploy", "secrets", "done", "testing"]) {
+    fs.mkdirSync(path.join(claude, "skills", s), { recursive: true });
+    fs.writeFileSync(path.join(claude, "skills", s, "SKILL.md"), `---\nname: ${s}\ndescription: ${s}\n---\n# ${s}\n`);
+  }
+  const env = { ...process.env };
+  for (const k of ["SKILLGATE_TABLE", "CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "SKILLGATE_STATE"]) delete env[k];
+  const sg = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [bin, ...args], { cwd: project, env, encoding: "utf8" });
+    return { code: r.status, out: r.stdout, err: r.stderr };
+  };
+  process.on("exit", () => fs.rmSync(project, { recursive: true, force: true }));
+
+  test("no cases yet: a one-line setup error (exit 3) that says how to start", () => {
+    const r = sg("cases");
+    assert.equal(r.code, 3, r.out + r.err);
+    assert.match(r.err, /^skillgate: no cases folder .*\.claude\/skillgate\/cases: write a first case with `skillgate cases --new <row id>`/);
+    assert.equal(r.err.trim().split("\n").length, 1);
+  });
+
+  test("--new ROW writes a starter case that passes for gate, block, hint, judgment and cap rows", () => {
+    for (const row of table.rows.filter((r) => r.kind !== "budget")) {
+      const r = sg("cases", "--new", row.id);
+      assert.equal(r.code, 0, r.out + r.err);
+      assert.match(r.out, new RegExp(`wrote .*${row.id}\\.json\\nit passes on .*triggers\\.json`), `${row.id}: ${r.out}`);
+      const c = JSON.parse(fs.readFileSync(path.join(own, `${row.id}.json`), "utf8"));
+      assert.equal(c.id, row.id);
+      assert.ok(c.steps.some((s: { expect: { rows: string[]; matched?: string[] } }) => s.expect.rows.includes(row.id) || s.expect.matched?.includes(row.id)), JSON.stringify(c));
+      // The $schema reference resolves to the package's schema.
+      assert.ok(fs.existsSync(path.resolve(own, c.$schema)), c.$schema);
+    }
+    assert.equal(sg("cases", "--new", "deploy-gate").code, 1, "an existing case is never overwritten");
+    assert.match(sg("cases", "--new", "no-such-row").err, /no row "no-such-row" in .*triggers\.json/);
+  });
+
+  test("a row no event can be generated for gets a TODO case that fails until filled in", () => {
+    const r = sg("cases", "--new", "context-budget");
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /it FAILS until you fill it in \(no matching event could be made/);
+    const all = sg("cases");
+    assert.equal(all.code, 1, all.out);
+    assert.match(all.out, /^table: .*\.claude\/triggers\.json\ncases: .*\.claude\/skillgate\/cases\n/);
+    assert.match(all.out, /FAIL context-budget/);
+    assert.match(all.out, /7\/8 cases pass/);
+  });
+
+  test("mutate runs the project's cases against the project's table and names the unpinned row", () => {
+    fs.rmSync(path.join(own, "context-budget.json"));
+    assert.equal(sg("cases").code, 0);
+    const r = sg("mutate", "--json");
+    assert.equal(r.code, 1, r.out + r.err);
+    const report = JSON.parse(r.out);
+    assert.match(report.table, /\.claude\/triggers\.json$/);
+    assert.deepEqual(report.unpinned, ["context-budget"]);
+    assert.deepEqual(report.baseline, []);
+    for (const row of report.rows) if (row.row !== "context-budget") assert.ok(row.red.length > 0, row.row);
+  });
+
+  test("--cases DIR and --table FILE point elsewhere; a typo in a case is a one-line error per problem (exit 1)", () => {
+    const dir = path.join(project, "other-cases");
+    fs.mkdirSync(dir);
+    const c = JSON.parse(fs.readFileSync(path.join(own, "rm-rf-block.json"), "utf8"));
+    c.steps[0].say = c.steps[0].expect;
+    fs.writeFileSync(path.join(dir, "rm-rf-block.json"), JSON.stringify(c));
+    const r = sg("cases", "--cases", dir, "--table", path.join(claude, "triggers.json"));
+    assert.equal(r.code, 1);
+    assert.match(r.err, /rm-rf-block\.json: step 1 \(pre-tool-use-bash\), unknown key "say"/);
+  });
+});
+
+test("the examples in docs/cases.md are valid cases that pass on the default table", async () => {
+  const doc = fs.readFileSync(path.join(root, "docs", "cases.md"), "utf8");
+  const blocks = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1] ?? "") as { id: string; $schema?: string });
+  assert.ok(blocks.length >= 4, `${blocks.length} examples`);
+  const files: Record<string, unknown> = {};
+  for (const b of blocks) files[`${b.id}.json`] = { ...b, $schema: undefined };
+  const dir = folder(files);
+  try {
+    const docCases = loadCases(dir, { fixtureDirs: suite.fixtureDirs, tableRows: rowIds(suite.compiled) });
+    const results = await runCases(docCases, { table: defaultTable, invoke: inProcessInvoker(root) });
+    assert.deepEqual(results.filter((r) => !r.ok), []);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a step-level typo suggests a step field", () => {
+  const c = good("a");
+  (c.steps[0] as Record<string, unknown>).expct = {};
+  assert.ok(problemsOf({ "a.json": c }).includes('a.json: step 1 (pre-tool-use-bash), unknown key "expct" (did you mean "expect"?)'));
 });

@@ -253,20 +253,19 @@ function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string[] {
   const field = rest.map(String).join(".");
   if (issue.code === "unrecognized_keys") {
     return issue.keys.map((k) => {
-      const hint = RENAMED[k] ? ` (renamed: use "${RENAMED[k]}")` : suggest(k, knownKeysAt(rest));
+      const hint = RENAMED[k] ? ` (renamed: use "${RENAMED[k]}")` : suggest(k, knownKeysAt(where !== "", rest));
       return `${where}${field ? `${field}: ` : ""}unknown key "${k}"${hint}`;
     });
   }
   return [`${where}${field || "(top)"}: ${issue.message}`];
 }
 
-/** The keys the schema allows at a path (for "did you mean"). */
-function knownKeysAt(p: PropertyKey[]): string[] {
+/** The keys the schema allows at a path, inside a step or not (for "did you mean"). */
+function knownKeysAt(inStep: boolean, p: PropertyKey[]): string[] {
   const key = p.filter((x) => typeof x === "string").join(".");
-  if (key === "") return Object.keys(caseSchema.shape);
-  if (key === "expect") return Object.keys(expectSchema.shape);
+  if (inStep) return key === "expect" ? Object.keys(expectSchema.shape) : Object.keys(stepSchema.shape);
   if (key === "state" || key === "expectState") return STATE_KEYS;
-  return Object.keys(stepSchema.shape);
+  return Object.keys(caseSchema.shape);
 }
 
 /** ` (did you mean "x"?)` when one known name is close to the unknown one. */
