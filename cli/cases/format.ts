@@ -9,6 +9,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { caseEventSchema, type CaseEvent } from "./events.js";
+import { claudeCodeEvent } from "./hosts/claude-code.js";
 
 export const VERDICTS = ["allow", "deny", "block", "hint", "cap"] as const;
 export type Verdict = (typeof VERDICTS)[number];
@@ -37,14 +39,20 @@ const expectSchema = z
   })
   .describe("What this event must produce, checked against the hook's structured trace.");
 
-const stepSchema = z.strictObject({
-  fixture: z.string().min(1).describe("A captured event payload (cases/fixtures/<name>.json of skillgate, or fixtures/ beside the cases)."),
-  with: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe('Fields deep-merged over the fixture, e.g. {"tool_input": {"command": "git commit -m x"}}; null deletes a field.'),
-  expect: expectSchema,
-});
+const stepSchema = z
+  .strictObject({
+    event: caseEventSchema.optional(),
+    fixture: z.string().min(1).optional().describe("Instead of event: a captured payload (cases/fixtures/<name>.json of skillgate, or fixtures/ beside the cases)."),
+    with: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('With fixture: fields deep-merged over it, e.g. {"tool_input": {"command": "git commit -m x"}}; null deletes a field.'),
+    expect: expectSchema,
+  })
+  .superRefine((s, ctx) => {
+    if ((s.event === undefined) === (s.fixture === undefined)) ctx.addIssue({ code: "custom", path: [], message: 'give "event" (host-neutral) or "fixture" (a captured payload): one of them' });
+    else if (s.event && s.with) ctx.addIssue({ code: "custom", path: ["with"], message: '"with" changes a fixture; with "event", say it in the event' });
+  });
 
 export const caseSchema = z.strictObject({
   $schema: z.string().optional(),
@@ -60,7 +68,10 @@ export type CaseData = z.infer<typeof caseSchema>;
 export type StepExpect = z.infer<typeof expectSchema>;
 
 export interface CaseStep {
+  /** The captured payload the event is built from. */
   fixture: string;
+  /** How the step is named in messages: its event ("tool call shell") or its fixture. */
+  label: string;
   expect: StepExpect;
   /** The event sent: the fixture with `with` merged over it. */
   payload: Record<string, unknown>;
@@ -205,20 +216,31 @@ export function parseCase(file: string, text: string, ctx: ParseContext, problem
   }
   const steps: CaseStep[] = [];
   for (const [i, s] of data.steps.entries()) {
-    const where = `step ${i + 1} (${s.fixture}), `;
-    const fx = ctx.fixtures.get(s.fixture);
-    if (!fx) say(where, `fixture: no fixture "${s.fixture}"${suggest(s.fixture, [...ctx.fixtures.keys()])}`);
+    // A host-neutral event is played as the host's captured payload with a few fields set.
+    const played = s.event ? claudeCodeEvent(s.event) : { fixture: s.fixture ?? "", with: s.with };
+    const label = s.event ? eventLabel(s.event) : played.fixture;
+    const where = `step ${i + 1} (${label}), `;
+    const fx = ctx.fixtures.get(played.fixture);
+    if (!fx) say(where, `fixture: no fixture "${played.fixture}"${suggest(played.fixture, [...ctx.fixtures.keys()])}`);
     for (const k of Object.keys(s.with ?? {})) if (!ctx.keys.has(k)) say(where, `with.${k}: not a field of any event${suggest(k, [...ctx.keys])}`);
     for (const field of ["rows", "matched"] as const) {
       for (const id of s.expect[field] ?? []) {
         if (!rows.has(id)) say(where, `expect.${field}: no row "${id}" in the table${data.table ? ` ${data.table}` : " under test"}${suggest(id, [...rows])}`);
       }
     }
-    if (fx) steps.push({ fixture: s.fixture, expect: s.expect, payload: eventOf(fx, s.with), ownSession: s.with !== undefined && "session_id" in s.with });
+    if (fx) steps.push({ fixture: played.fixture, label, expect: s.expect, payload: eventOf(fx, played.with), ownSession: s.with !== undefined && "session_id" in s.with });
   }
   if (problems.length > before) return undefined;
   const { table: _t, steps: _s, ...rest } = data;
   return { ...rest, file, table, steps };
+}
+
+/** "tool call shell", "prompt", "session start compact". */
+export function eventLabel(e: CaseEvent): string {
+  if ("tool" in e) return `${e.kind} ${e.tool}`;
+  if (e.kind === "session start") return `${e.kind} ${e.source}`;
+  if (e.kind === "compaction") return `${e.kind} ${e.phase}`;
+  return e.kind;
 }
 
 /** Row ids of a table file read as plain JSON (a case's own table may be deliberately invalid). */
@@ -246,8 +268,10 @@ function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string[] {
   let where = "";
   let rest = p;
   if (p[0] === "steps" && typeof p[1] === "number") {
-    const step = (raw as { steps?: { fixture?: unknown }[] }).steps?.[p[1]];
-    where = `step ${p[1] + 1}${typeof step?.fixture === "string" ? ` (${step.fixture})` : ""}, `;
+    const step = (raw as { steps?: { fixture?: unknown; event?: { kind?: unknown; tool?: unknown } }[] }).steps?.[p[1]];
+    const ev = step?.event;
+    const label = typeof step?.fixture === "string" ? step.fixture : typeof ev?.kind === "string" ? [ev.kind, ev.tool].filter((x) => typeof x === "string").join(" ") : undefined;
+    where = `step ${p[1] + 1}${label ? ` (${label})` : ""}, `;
     rest = p.slice(2);
   }
   const field = rest.map(String).join(".");
@@ -260,10 +284,12 @@ function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string[] {
   return [`${where}${field || "(top)"}: ${issue.message}`];
 }
 
+const EVENT_KEYS = ["kind", "tool", "command", "path", "content", "subagentType", "skill", "output", "ok", "inSubagent", "error", "text", "final", "stopHookActive", "source", "phase"];
+
 /** The keys the schema allows at a path, inside a step or not (for "did you mean"). */
 function knownKeysAt(inStep: boolean, p: PropertyKey[]): string[] {
   const key = p.filter((x) => typeof x === "string").join(".");
-  if (inStep) return key === "expect" ? Object.keys(expectSchema.shape) : Object.keys(stepSchema.shape);
+  if (inStep) return key === "expect" ? Object.keys(expectSchema.shape) : key === "event" ? EVENT_KEYS : Object.keys(stepSchema.shape);
   if (key === "state" || key === "expectState") return STATE_KEYS;
   return Object.keys(caseSchema.shape);
 }

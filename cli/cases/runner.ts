@@ -132,7 +132,7 @@ export async function runCase(c: Case, opts: RunOptions): Promise<CaseResult> {
     let last: HookTrace["state"] | undefined;
     for (const [i, step] of c.steps.entries()) {
       const payload: Record<string, unknown> = step.ownSession ? step.payload : { ...step.payload, session_id: sessionId };
-      const where = `step ${i + 1} (${step.fixture})`;
+      const where = `step ${i + 1} (${step.label})`;
       const got = observe(await opts.invoke(JSON.stringify(payload), env));
       if (got.state) last = got.state;
       if (got.rendered !== got.verdict) failures.push(`${where}: the trace says ${got.verdict} but the answer says ${got.rendered}`);

@@ -8,6 +8,7 @@
 // where it did not (budget rows, compaction hints, a pattern too clever to
 // sample) it is written anyway, marked TODO, and fails until the user fills in the event.
 import type { CaseData } from "./format.js";
+import type { CaseEvent } from "./events.js";
 
 /** The row as the starter needs it (loosely typed: rows change shape more often than this needs). */
 export interface StarterRow {
@@ -32,8 +33,6 @@ export interface Starter {
   generated: boolean;
 }
 
-/** The fixtures' project folder (relative written paths are placed in it). */
-const CWD = "/home/dev/project";
 const BIG_BASH_OUTPUT = { fixture: "post-tool-use-bash-seq-30000", chars: 168_893 };
 
 export function starterCase(row: StarterRow, schemaRef: string): Starter {
@@ -45,16 +44,17 @@ export function starterCase(row: StarterRow, schemaRef: string): Starter {
         $schema: schemaRef,
         id: row.id,
         description: `TODO: an event that row ${row.id} (${row.kind}) must decide — set "fixture" and "with" (see docs/cases.md); this case fails until then.`,
-        steps: [{ fixture: "user-prompt-submit", with: { prompt: "TODO" }, expect: { verdict: firstVerdict(row.kind, "UserPromptSubmit"), rows: [row.id] } }],
+        steps: [{ event: { kind: "prompt", text: "TODO" }, expect: { verdict: firstVerdict(row.kind, "prompt"), rows: [row.id] } }],
       },
     };
   }
-  const first: Step = { fixture: ev.fixture, ...(ev.with ? { with: ev.with } : {}), expect: { verdict: firstVerdict(row.kind, ev.kind), rows: [row.id] } };
-  const again: Step = { fixture: ev.fixture, ...(ev.with ? { with: ev.with } : {}), expect: { verdict: "allow", rows: [] } };
+  const on = "event" in ev ? { event: ev.event } : { fixture: ev.fixture };
+  const first: Step = { ...on, expect: { verdict: firstVerdict(row.kind, ev.kind), rows: [row.id] } };
+  const again: Step = { ...on, expect: { verdict: "allow", rows: [] } };
   let steps: Step[];
   let description: string;
   if (row.kind === "gate" && row.skill) {
-    const load: Step = { fixture: "post-tool-use-skill", with: { tool_input: { skill: row.skill }, tool_response: { success: true, commandName: row.skill } }, expect: { verdict: "allow", rows: [] } };
+    const load: Step = { event: { kind: "tool result", tool: "skill", skill: row.skill }, expect: { verdict: "allow", rows: [] } };
     steps = [first, load, { ...again, expect: { verdict: "allow", rows: [], matched: [row.id] } }];
     description = `${ev.what} is refused until skill "${row.skill}" is loaded, then allowed.`;
   } else if (row.kind === "hint") {
@@ -75,43 +75,39 @@ function firstVerdict(kind: string, eventKind: string): CaseData["steps"][number
   if (kind === "cap") return "cap";
   if (kind === "hint" || kind === "budget") return "hint";
   if (kind === "judgment") return "allow";
-  return eventKind === "Stop" ? "block" : "deny";
+  return eventKind === "stop" ? "block" : "deny";
 }
 
-interface GeneratedEvent {
-  fixture: string;
-  with?: Record<string, unknown>;
-  kind: string;
-  what: string;
-}
+/** The step's event: host-neutral where it can be said so, else a captured payload. */
+type GeneratedEvent = ({ event: CaseEvent } | { fixture: string }) & { kind: string; what: string };
 
 function eventFor(row: StarterRow): GeneratedEvent | undefined {
   const w = row.when;
   if (w.command) {
     const command = [w.command.name, w.command.sub?.[0], w.command.args?.[0]].filter(Boolean).join(" ");
-    return { fixture: "pre-tool-use-bash", with: { tool_input: { command } }, kind: "PreToolUse", what: `\`${command}\`` };
+    return { event: { kind: "tool call", tool: "shell", command }, kind: "tool call", what: `\`${command}\`` };
   }
   const glob = w.writes?.[0];
   if (glob) {
     const p = sampleGlob(glob);
     if (p === undefined) return undefined;
-    const file = p.startsWith("/") ? p : `${CWD}/${p}`;
-    return { fixture: "pre-tool-use-write", with: { tool_input: { file_path: file, content: "x\n" } }, kind: "PreToolUse", what: `Writing ${file}` };
+    return { event: { kind: "tool call", tool: "write", path: p, content: "x\n" }, kind: "tool call", what: `Writing ${p}` };
   }
   const type = w.subagent?.[0];
-  if (type) return { fixture: "pre-tool-use-agent", with: { tool_input: { subagent_type: type } }, kind: "PreToolUse", what: `A ${type} subagent` };
+  if (type) return { event: { kind: "tool call", tool: "subagent", subagentType: type }, kind: "tool call", what: `A ${type} subagent` };
   if (w.prompt) {
     const text = sampleText(w.prompt);
     if (text === undefined) return undefined;
-    return { fixture: "user-prompt-submit", with: { prompt: `please look at the ${text}` }, kind: "UserPromptSubmit", what: `A prompt with "${text}"` };
+    return { event: { kind: "prompt", text: `please look at the ${text}` }, kind: "prompt", what: `A prompt with "${text}"` };
   }
   if (w.final) {
     const text = sampleText(w.final);
     if (text === undefined) return undefined;
-    return { fixture: "stop", with: { last_assistant_message: `${text}`, stop_hook_active: false }, kind: "Stop", what: `A final answer "${text}"` };
+    return { event: { kind: "stop", final: text }, kind: "stop", what: `A final answer "${text}"` };
   }
   if (w.output && w.output.tools.includes("Bash") && (w.output.maxChars ?? 20_000) < BIG_BASH_OUTPUT.chars) {
-    return { fixture: BIG_BASH_OUTPUT.fixture, kind: "PostToolUse", what: `A ${BIG_BASH_OUTPUT.chars}-character Bash output` };
+    // A captured payload: a case file with a 20,000-character string in it would be unreadable.
+    return { fixture: BIG_BASH_OUTPUT.fixture, kind: "tool result", what: `A ${BIG_BASH_OUTPUT.chars}-character Bash output` };
   }
   return undefined;
 }

@@ -1,0 +1,67 @@
+// How a host-neutral case event is played on Claude Code: which captured
+// payload (cases/fixtures/) it starts from and which fields it sets. The only
+// place in the harness that knows Claude Code's field names; another host is
+// another file beside this one.
+import type { CaseEvent } from "../events.js";
+
+/** The project folder of the captured payloads; relative paths in a case are inside it. */
+export const PROJECT = "/home/dev/project";
+/** A subagent of the captured session (its events carry agent_id/agent_type). */
+const SUBAGENT = { agent_id: "ad7d092f2e8146deb", agent_type: "general-purpose" };
+
+export interface Played {
+  fixture: string;
+  with: Record<string, unknown>;
+}
+
+const file = (p: string) => (p.startsWith("/") || /^[A-Za-z]:[\\/]/.test(p) ? p : `${PROJECT}/${p}`);
+
+export function claudeCodeEvent(e: CaseEvent): Played {
+  const sub = "inSubagent" in e && e.inSubagent ? SUBAGENT : {};
+  switch (e.kind) {
+    case "tool call":
+      switch (e.tool) {
+        case "shell":
+          return { fixture: "pre-tool-use-bash", with: { ...sub, tool_input: { command: e.command ?? "" } } };
+        case "write":
+          return { fixture: "pre-tool-use-write", with: { ...sub, tool_input: { file_path: file(e.path ?? ""), content: e.content ?? "" } } };
+        case "edit":
+          return { fixture: "pre-tool-use-edit", with: { ...sub, tool_input: { file_path: file(e.path ?? "") } } };
+        case "read":
+          return { fixture: "pre-tool-use-read", with: { ...sub, tool_input: { file_path: file(e.path ?? "") } } };
+        case "subagent":
+          return { fixture: "pre-tool-use-agent", with: { ...sub, tool_input: { subagent_type: e.subagentType } } };
+        case "skill":
+          return { fixture: "pre-tool-use-skill", with: { ...sub, tool_input: { skill: e.skill } } };
+      }
+      break;
+    case "tool result":
+      switch (e.tool) {
+        case "shell":
+          return { fixture: "post-tool-use-bash", with: { ...sub, tool_input: { command: e.command ?? "" }, tool_response: { stdout: e.output ?? "", stderr: "" } } };
+        case "read":
+          // A whole read: the captured payload's content stands for the file's.
+          return { fixture: "post-tool-use-read", with: { ...sub, tool_input: { file_path: file(e.path ?? "") } } };
+        case "skill":
+          return { fixture: "post-tool-use-skill", with: { ...sub, tool_input: { skill: e.skill }, tool_response: { success: e.ok !== false, commandName: e.skill } } };
+      }
+      break;
+    case "tool failure":
+      return { fixture: "post-tool-use-failure-bash", with: { ...sub, tool_input: { command: e.command }, ...(e.error !== undefined ? { error: e.error } : {}) } };
+    case "prompt":
+      return { fixture: "user-prompt-submit", with: { prompt: e.text } };
+    case "prompt expansion":
+      return { fixture: "user-prompt-expansion", with: { command_name: e.command, prompt: `/${e.command}` } };
+    case "stop":
+      return { fixture: "stop", with: { last_assistant_message: e.final, stop_hook_active: e.stopHookActive ?? false } };
+    case "subagent stop":
+      return { fixture: "subagent-stop", with: { last_assistant_message: e.final } };
+    case "session start":
+      return e.source === "startup" || e.source === "clear"
+        ? { fixture: "session-start-startup", with: { source: e.source } }
+        : { fixture: `session-start-${e.source}`, with: {} };
+    case "compaction":
+      return { fixture: e.phase === "pre" ? "pre-compact" : "post-compact", with: {} };
+  }
+  throw new Error(`no Claude Code payload for ${JSON.stringify(e)}`);
+}
