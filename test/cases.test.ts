@@ -210,7 +210,7 @@ describe("expectations are checked against the trace", () => {
   });
   test("the answer must express the trace's verdict", async () => {
     const r = await run(async () => ({ stdout: "", stderr: "", trace: { verdict: "deny", rows: ["commit-gate"], matched: ["commit-gate"], state: {} as never } }));
-    assert.deepEqual(r.failures, ["step 1 (pre-tool-use-bash): the trace says deny but the answer says allow"]);
+    assert.deepEqual(r.failures, ["step 1 (tool-call shell): the trace says deny but the answer says allow"]);
   });
   test("the process leg reads the trace from the skillgate-trace stderr line", async () => {
     const fake = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-fakehook-"));
@@ -316,7 +316,7 @@ describe("a project's own cases: skillgate cases / --new / mutate from the proje
     fs.writeFileSync(path.join(dir, "rm-rf-block.json"), JSON.stringify(c));
     const r = sg("cases", "--cases", dir, "--table", path.join(claude, "triggers.json"));
     assert.equal(r.code, 1);
-    assert.match(r.err, /rm-rf-block\.json: step 1 \(tool call shell\), unknown key "say"/);
+    assert.match(r.err, /rm-rf-block\.json: step 1 \(tool-call shell\), unknown key "say"/);
   });
 });
 
@@ -349,50 +349,50 @@ describe("steps in the host-neutral vocabulary", () => {
   const neutral: Record<string, unknown>[] = [
     good("n-shell-gate", {
       steps: [
-        { event: { kind: "tool call", tool: "shell", command: "git commit -m x" }, expect: { verdict: "deny", rows: ["commit-gate"] } },
-        { event: { kind: "tool result", tool: "skill", skill: "commit", ok: false }, expect: { verdict: "allow", rows: [] } },
-        { event: { kind: "tool call", tool: "shell", command: "git commit -m x" }, expect: { verdict: "deny", rows: ["commit-gate"] } },
-        { event: { kind: "tool result", tool: "skill", skill: "commit" }, expect: { verdict: "allow", rows: [] } },
-        { event: { kind: "tool call", tool: "shell", command: "git commit -m x" }, expect: { verdict: "allow", rows: [], matched: ["commit-gate"] } },
-        { event: { kind: "compaction", phase: "pre" }, expect: { verdict: "allow", rows: [] } },
-        { event: { kind: "session start", source: "compact" }, expect: { verdict: "hint", rows: ["handoff-after-compaction"] } },
-        { event: { kind: "tool call", tool: "shell", command: "git commit -m x" }, expect: { verdict: "deny", rows: ["commit-gate"] } },
+        { event: { kind: "tool-call", tool: "shell", command: "git commit -m x" }, expect: { verdict: "deny", rows: ["commit-gate"] } },
+        { event: { kind: "tool-result", tool: "skill", skill: "commit", ok: false }, expect: { verdict: "allow", rows: [] } },
+        { event: { kind: "tool-call", tool: "shell", command: "git commit -m x" }, expect: { verdict: "deny", rows: ["commit-gate"] } },
+        { event: { kind: "tool-result", tool: "skill", skill: "commit" }, expect: { verdict: "allow", rows: [] } },
+        { event: { kind: "tool-call", tool: "shell", command: "git commit -m x" }, expect: { verdict: "allow", rows: [], matched: ["commit-gate"] } },
+        { event: { kind: "compaction", phase: "before" }, expect: { verdict: "allow", rows: [] } },
+        { event: { kind: "session-start", source: "compact" }, expect: { verdict: "hint", rows: ["handoff-after-compaction"] } },
+        { event: { kind: "tool-call", tool: "shell", command: "git commit -m x" }, expect: { verdict: "deny", rows: ["commit-gate"] } },
       ],
       expectState: { compactions: 1 },
     }),
     good("n-files", {
       steps: [
-        { event: { kind: "tool call", tool: "write", path: "docs/a_RU.md", content: "x" }, expect: { verdict: "deny", rows: ["paired-docs-write"] } },
-        { event: { kind: "tool call", tool: "edit", path: "/srv/b_EN.md" }, expect: { verdict: "deny", rows: ["paired-docs-write"] } },
-        { event: { kind: "tool call", tool: "read", path: "docs/a_RU.md" }, expect: { verdict: "allow", rows: [] } },
-        { event: { kind: "tool call", tool: "write", path: "db/migrations/001.sql" }, expect: { verdict: "deny", rows: ["migrations-write-gate"] } },
+        { event: { kind: "tool-call", tool: "write", path: "docs/a_RU.md", content: "x" }, expect: { verdict: "deny", rows: ["paired-docs-write"] } },
+        { event: { kind: "tool-call", tool: "edit", path: "/srv/b_EN.md" }, expect: { verdict: "deny", rows: ["paired-docs-write"] } },
+        { event: { kind: "tool-call", tool: "read", path: "docs/a_RU.md" }, expect: { verdict: "allow", rows: [] } },
+        { event: { kind: "tool-call", tool: "write", path: "db/migrations/001.sql" }, expect: { verdict: "deny", rows: ["migrations-write-gate"] } },
       ],
     }),
     good("n-loads", {
       steps: [
-        { event: { kind: "tool result", tool: "read", path: skillMd }, expect: { verdict: "allow", rows: [] } },
-        { event: { kind: "prompt expansion", command: "release" }, expect: { verdict: "allow", rows: [] } },
-        { event: { kind: "tool call", tool: "shell", command: "npm publish" }, expect: { verdict: "allow", rows: [], matched: ["release-publish-gate"] } },
-        { event: { kind: "tool failure", tool: "shell", command: "git commit -m x", error: "exit 1" }, expect: { verdict: "allow", rows: [] } },
+        { event: { kind: "tool-result", tool: "read", path: skillMd }, expect: { verdict: "allow", rows: [] } },
+        { event: { kind: "prompt-expansion", command: "release" }, expect: { verdict: "allow", rows: [] } },
+        { event: { kind: "tool-call", tool: "shell", command: "npm publish" }, expect: { verdict: "allow", rows: [], matched: ["release-publish-gate"] } },
+        { event: { kind: "tool-failure", tool: "shell", command: "git commit -m x", error: "exit 1" }, expect: { verdict: "allow", rows: [] } },
       ],
       expectState: { loaded: ["commit", "release"] },
     }),
     good("n-subagents-and-stops", {
       steps: [
-        { event: { kind: "tool call", tool: "subagent", subagentType: "executor" }, expect: { verdict: "deny", rows: ["delegate-executor"] } },
-        { event: { kind: "tool call", tool: "shell", command: "git push origin HEAD", inSubagent: true }, expect: { verdict: "deny", rows: ["push-head-block"] } },
-        { event: { kind: "tool call", tool: "shell", command: "git commit -m x", inSubagent: true }, expect: { verdict: "allow", rows: [] } },
+        { event: { kind: "tool-call", tool: "subagent", subagentType: "executor" }, expect: { verdict: "deny", rows: ["delegate-executor"] } },
+        { event: { kind: "tool-call", tool: "shell", command: "git push origin HEAD", inSubagent: true }, expect: { verdict: "deny", rows: ["push-head-block"] } },
+        { event: { kind: "tool-call", tool: "shell", command: "git commit -m x", inSubagent: true }, expect: { verdict: "allow", rows: [] } },
         { event: { kind: "prompt", text: "check the logs" }, expect: { verdict: "hint", rows: ["logs-hint"] } },
-        { event: { kind: "subagent stop", final: "✅ готово" }, expect: { verdict: "allow", rows: [] } },
+        { event: { kind: "stop", final: "✅ готово", inSubagent: true }, expect: { verdict: "allow", rows: [] } },
         { event: { kind: "stop", final: "✅ готово" }, expect: { verdict: "block", rows: ["done-check-final"] } },
-        { event: { kind: "stop", final: "✅ готово", stopHookActive: true }, expect: { verdict: "allow", rows: [] } },
-        { event: { kind: "session start", source: "clear" }, expect: { verdict: "allow", rows: [] } },
+        { event: { kind: "stop", final: "✅ готово", continuing: true }, expect: { verdict: "allow", rows: [] } },
+        { event: { kind: "session-start", source: "clear" }, expect: { verdict: "allow", rows: [] } },
       ],
     }),
     good("n-output", {
       steps: [
-        { event: { kind: "tool result", tool: "shell", command: "seq 1 9999", output: "1\n".repeat(12_000) }, expect: { verdict: "cap", rows: ["output-cap"], messageIncludes: "output capped" } },
-        { event: { kind: "tool result", tool: "shell", command: "ls", output: "a\nb\n" }, expect: { verdict: "allow", rows: [] } },
+        { event: { kind: "tool-result", tool: "shell", command: "seq 1 9999", output: "1\n".repeat(12_000) }, expect: { verdict: "cap", rows: ["output-cap"], messageIncludes: "output capped" } },
+        { event: { kind: "tool-result", tool: "shell", command: "ls", output: "a\nb\n" }, expect: { verdict: "allow", rows: [] } },
       ],
     }),
   ];
@@ -413,8 +413,8 @@ describe("steps in the host-neutral vocabulary", () => {
   test("a neutral step is checked as strictly: missing fields, unknown kinds, event with fixture", () => {
     const c = good("a", {
       steps: [
-        { event: { kind: "tool call", tool: "shell" }, expect: { verdict: "deny", rows: [] } },
-        { event: { kind: "tool call", tool: "shell", comand: "x", command: "x" }, expect: { verdict: "allow", rows: [] } },
+        { event: { kind: "tool-call", tool: "shell" }, expect: { verdict: "deny", rows: [] } },
+        { event: { kind: "tool-call", tool: "shell", comand: "x", command: "x" }, expect: { verdict: "allow", rows: [] } },
         { event: { kind: "tool cal", tool: "shell", command: "x" }, expect: { verdict: "allow", rows: [] } },
         { event: { kind: "prompt", text: "x" }, fixture: "stop", expect: { verdict: "allow", rows: [] } },
         { event: { kind: "prompt", text: "x" }, with: { prompt: "y" }, expect: { verdict: "allow", rows: [] } },
@@ -422,8 +422,8 @@ describe("steps in the host-neutral vocabulary", () => {
       ],
     });
     const p = problemsOf({ "a.json": c });
-    assert.ok(p.includes('a.json: step 1 (tool call shell), event.command: a tool call of tool shell needs "command"'), p.join("\n"));
-    assert.ok(p.includes('a.json: step 2 (tool call shell), event: unknown key "comand" (did you mean "command"?)'), p.join("\n"));
+    assert.ok(p.includes('a.json: step 1 (tool-call shell), event.command: a tool-call of a shell tool needs "command"'), p.join("\n"));
+    assert.ok(p.includes('a.json: step 2 (tool-call shell), event: unknown key "comand" (did you mean "command"?)'), p.join("\n"));
     assert.ok(p.some((x) => x.startsWith("a.json: step 3 (tool cal shell), event.kind: ")), p.join("\n"));
     assert.ok(p.includes('a.json: step 4 (stop), (top): give "event" (host-neutral) or "fixture" (a captured payload): one of them'), p.join("\n"));
     assert.ok(p.includes('a.json: step 5 (prompt), with: "with" changes a fixture; with "event", say it in the event'), p.join("\n"));

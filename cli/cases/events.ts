@@ -1,7 +1,8 @@
-// Case events in the host-neutral vocabulary: what happened, not how one
-// host spells it. A case step says {"event": {"kind": "tool call", "tool":
-// "shell", "command": "git commit -m x"}}; the host's case encoder
-// (cli/cases/hosts/<host>.ts) turns it into that host's payload.
+// Case events in the host-neutral vocabulary of hooks/core/types.ts (event
+// kinds, tool kinds): what happened, not how one host spells it. A case step
+// says {"event": {"kind": "tool-call", "tool": "shell", "command": "git
+// commit -m x"}}; the host's case encoder (cli/cases/hosts/<host>.ts) turns it
+// into that host's payload, which then goes through runHook like any event.
 import { z } from "zod";
 
 const text = z.string();
@@ -10,7 +11,7 @@ const inSubagent = z.boolean().optional().describe("The event comes from a subag
 
 const toolCall = z
   .strictObject({
-    kind: z.literal("tool call"),
+    kind: z.literal("tool-call"),
     tool: z.enum(["shell", "write", "edit", "read", "subagent", "skill"]),
     command: text.optional().describe("shell: the command line."),
     path: name.optional().describe("write/edit/read: the file (relative paths are in the project folder)."),
@@ -23,7 +24,7 @@ const toolCall = z
 
 const toolResult = z
   .strictObject({
-    kind: z.literal("tool result"),
+    kind: z.literal("tool-result"),
     tool: z.enum(["shell", "read", "skill"]),
     command: text.optional().describe("shell: the command line."),
     output: text.optional().describe("shell: what it printed."),
@@ -34,26 +35,30 @@ const toolResult = z
   })
   .describe("A tool call that has run.");
 
-const toolFailure = z.strictObject({ kind: z.literal("tool failure"), tool: z.literal("shell"), command: text, error: text.optional(), inSubagent });
+const toolFailure = z.strictObject({ kind: z.literal("tool-failure"), tool: z.literal("shell"), command: text, error: text.optional(), inSubagent });
 const prompt = z.strictObject({ kind: z.literal("prompt"), text: text.describe("The user's prompt.") });
-const promptExpansion = z.strictObject({ kind: z.literal("prompt expansion"), command: name.describe("A slash command the user typed, e.g. commit for /commit.") });
-const stop = z.strictObject({ kind: z.literal("stop"), final: text.describe("The final answer."), stopHookActive: z.boolean().optional() });
-const subagentStop = z.strictObject({ kind: z.literal("subagent stop"), final: text });
-const sessionStart = z.strictObject({ kind: z.literal("session start"), source: z.enum(["startup", "resume", "compact", "clear"]) });
-const compaction = z.strictObject({ kind: z.literal("compaction"), phase: z.enum(["pre", "post"]) });
+const promptExpansion = z.strictObject({ kind: z.literal("prompt-expansion"), command: name.describe("A slash command the user typed, e.g. commit for /commit.") });
+const stop = z.strictObject({
+  kind: z.literal("stop"),
+  final: text.describe("The final answer."),
+  continuing: z.boolean().optional().describe("The agent is already continuing because of an earlier stop refusal (main thread only)."),
+  inSubagent: z.boolean().optional().describe("A subagent stops (not the main thread)."),
+});
+const sessionStart = z.strictObject({ kind: z.literal("session-start"), source: z.enum(["startup", "resume", "compact", "clear", "fork"]) });
+const compaction = z.strictObject({ kind: z.literal("compaction"), phase: z.enum(["before", "after"]) });
 
 /** What each tool needs said. */
 const NEEDS: Record<string, Record<string, string>> = {
-  "tool call": { shell: "command", write: "path", edit: "path", read: "path", subagent: "subagentType", skill: "skill" },
-  "tool result": { shell: "command", read: "path", skill: "skill" },
+  "tool-call": { shell: "command", write: "path", edit: "path", read: "path", subagent: "subagentType", skill: "skill" },
+  "tool-result": { shell: "command", read: "path", skill: "skill" },
 };
 
 export const caseEventSchema = z
-  .discriminatedUnion("kind", [toolCall, toolResult, toolFailure, prompt, promptExpansion, stop, subagentStop, sessionStart, compaction])
+  .discriminatedUnion("kind", [toolCall, toolResult, toolFailure, prompt, promptExpansion, stop, sessionStart, compaction])
   .superRefine((e, ctx) => {
     if (!("tool" in e)) return;
     const need = NEEDS[e.kind]?.[e.tool];
-    if (need && (e as Record<string, unknown>)[need] === undefined) ctx.addIssue({ code: "custom", path: [need], message: `a ${e.kind} of tool ${e.tool} needs "${need}"` });
+    if (need && (e as Record<string, unknown>)[need] === undefined) ctx.addIssue({ code: "custom", path: [need], message: `a ${e.kind} of a ${e.tool} tool needs "${need}"` });
   })
   .describe("The event, in skillgate's host-neutral words (instead of fixture + with).");
 

@@ -71,7 +71,7 @@ export type StepExpect = z.infer<typeof expectSchema>;
 export interface CaseStep {
   /** The captured payload the event is built from. */
   fixture: string;
-  /** How the step is named in messages: its event ("tool call shell") or its fixture. */
+  /** How the step is named in messages: its event ("tool-call shell") or its fixture. */
   label: string;
   expect: StepExpect;
   /** The event sent: the fixture with `with` merged over it. */
@@ -236,10 +236,10 @@ export function parseCase(file: string, text: string, ctx: ParseContext, problem
   return { ...rest, file, table, steps };
 }
 
-/** "tool call shell", "prompt", "session start compact". */
+/** "tool-call shell", "prompt", "session-start compact". */
 export function eventLabel(e: CaseEvent): string {
   if ("tool" in e) return `${e.kind} ${e.tool}`;
-  if (e.kind === "session start") return `${e.kind} ${e.source}`;
+  if (e.kind === "session-start") return `${e.kind} ${e.source}`;
   if (e.kind === "compaction") return `${e.kind} ${e.phase}`;
   return e.kind;
 }
@@ -285,7 +285,7 @@ function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string[] {
   return [`${where}${field || "(top)"}: ${issue.message}`];
 }
 
-const EVENT_KEYS = ["kind", "tool", "command", "path", "content", "subagentType", "skill", "output", "ok", "inSubagent", "error", "text", "final", "stopHookActive", "source", "phase"];
+const EVENT_KEYS = ["kind", "tool", "command", "path", "content", "subagentType", "skill", "output", "ok", "inSubagent", "error", "text", "final", "continuing", "source", "phase"];
 
 /** The keys the schema allows at a path, inside a step or not (for "did you mean"). */
 function knownKeysAt(inStep: boolean, p: PropertyKey[]): string[] {

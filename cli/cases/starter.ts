@@ -54,7 +54,7 @@ export function starterCase(row: StarterRow, schemaRef: string): Starter {
   let steps: Step[];
   let description: string;
   if (row.kind === "gate" && row.skill) {
-    const load: Step = { event: { kind: "tool result", tool: "skill", skill: row.skill }, expect: { verdict: "allow", rows: [] } };
+    const load: Step = { event: { kind: "tool-result", tool: "skill", skill: row.skill }, expect: { verdict: "allow", rows: [] } };
     steps = [first, load, { ...again, expect: { verdict: "allow", rows: [], matched: [row.id] } }];
     description = `${ev.what} is refused until skill "${row.skill}" is loaded, then allowed.`;
   } else if (row.kind === "hint") {
@@ -85,16 +85,16 @@ function eventFor(row: StarterRow): GeneratedEvent | undefined {
   const w = row.when;
   if (w.command) {
     const command = [w.command.name, w.command.sub?.[0], w.command.args?.[0]].filter(Boolean).join(" ");
-    return { event: { kind: "tool call", tool: "shell", command }, kind: "tool call", what: `\`${command}\`` };
+    return { event: { kind: "tool-call", tool: "shell", command }, kind: "tool-call", what: `\`${command}\`` };
   }
   const glob = w.writes?.[0];
   if (glob) {
     const p = sampleGlob(glob);
     if (p === undefined) return undefined;
-    return { event: { kind: "tool call", tool: "write", path: p, content: "x\n" }, kind: "tool call", what: `Writing ${p}` };
+    return { event: { kind: "tool-call", tool: "write", path: p, content: "x\n" }, kind: "tool-call", what: `Writing ${p}` };
   }
   const type = w.subagent?.[0];
-  if (type) return { event: { kind: "tool call", tool: "subagent", subagentType: type }, kind: "tool call", what: `A ${type} subagent` };
+  if (type) return { event: { kind: "tool-call", tool: "subagent", subagentType: type }, kind: "tool-call", what: `A ${type} subagent` };
   if (w.prompt) {
     const text = sampleText(w.prompt);
     if (text === undefined) return undefined;
@@ -107,7 +107,7 @@ function eventFor(row: StarterRow): GeneratedEvent | undefined {
   }
   if (w.output && w.output.tools.includes("Bash") && (w.output.maxChars ?? 20_000) < BIG_BASH_OUTPUT.chars) {
     // A captured payload: a case file with a 20,000-character string in it would be unreadable.
-    return { fixture: BIG_BASH_OUTPUT.fixture, kind: "tool result", what: `A ${BIG_BASH_OUTPUT.chars}-character Bash output` };
+    return { fixture: BIG_BASH_OUTPUT.fixture, kind: "tool-result", what: `A ${BIG_BASH_OUTPUT.chars}-character Bash output` };
   }
   return undefined;
 }

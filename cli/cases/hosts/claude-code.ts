@@ -19,7 +19,7 @@ const file = (p: string) => (p.startsWith("/") || /^[A-Za-z]:[\\/]/.test(p) ? p 
 export function claudeCodeEvent(e: CaseEvent): Played {
   const sub = "inSubagent" in e && e.inSubagent ? SUBAGENT : {};
   switch (e.kind) {
-    case "tool call":
+    case "tool-call":
       switch (e.tool) {
         case "shell":
           return { fixture: "pre-tool-use-bash", with: { ...sub, tool_input: { command: e.command ?? "" } } };
@@ -35,7 +35,7 @@ export function claudeCodeEvent(e: CaseEvent): Played {
           return { fixture: "pre-tool-use-skill", with: { ...sub, tool_input: { skill: e.skill } } };
       }
       break;
-    case "tool result":
+    case "tool-result":
       switch (e.tool) {
         case "shell":
           return { fixture: "post-tool-use-bash", with: { ...sub, tool_input: { command: e.command ?? "" }, tool_response: { stdout: e.output ?? "", stderr: "" } } };
@@ -46,22 +46,22 @@ export function claudeCodeEvent(e: CaseEvent): Played {
           return { fixture: "post-tool-use-skill", with: { ...sub, tool_input: { skill: e.skill }, tool_response: { success: e.ok !== false, commandName: e.skill } } };
       }
       break;
-    case "tool failure":
+    case "tool-failure":
       return { fixture: "post-tool-use-failure-bash", with: { ...sub, tool_input: { command: e.command }, ...(e.error !== undefined ? { error: e.error } : {}) } };
     case "prompt":
       return { fixture: "user-prompt-submit", with: { prompt: e.text } };
-    case "prompt expansion":
+    case "prompt-expansion":
       return { fixture: "user-prompt-expansion", with: { command_name: e.command, prompt: `/${e.command}` } };
     case "stop":
-      return { fixture: "stop", with: { last_assistant_message: e.final, stop_hook_active: e.stopHookActive ?? false } };
-    case "subagent stop":
-      return { fixture: "subagent-stop", with: { last_assistant_message: e.final } };
-    case "session start":
-      return e.source === "startup" || e.source === "clear"
-        ? { fixture: "session-start-startup", with: { source: e.source } }
-        : { fixture: `session-start-${e.source}`, with: {} };
+      return e.inSubagent
+        ? { fixture: "subagent-stop", with: { last_assistant_message: e.final, stop_hook_active: e.continuing ?? false } }
+        : { fixture: "stop", with: { last_assistant_message: e.final, stop_hook_active: e.continuing ?? false } };
+    case "session-start":
+      return e.source === "resume" || e.source === "compact"
+        ? { fixture: `session-start-${e.source}`, with: {} }
+        : { fixture: "session-start-startup", with: { source: e.source } };
     case "compaction":
-      return { fixture: e.phase === "pre" ? "pre-compact" : "post-compact", with: {} };
+      return { fixture: e.phase === "before" ? "pre-compact" : "post-compact", with: {} };
   }
   throw new Error(`no Claude Code payload for ${JSON.stringify(e)}`);
 }
