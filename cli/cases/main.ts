@@ -5,15 +5,17 @@
 import fs from "node:fs";
 import path from "node:path";
 import { flags } from "../main.js";
+import { findBun } from "../install.js";
 import { CaseFormatError, parseCase, parseContext } from "./format.js";
 import { inProcessInvoker, processInvoker, runCase, runCases, type Invoke } from "./runner.js";
 import { formatMutation, mutate } from "./mutate.js";
 import { resolveSuite, rowIds, suiteCases, SuiteError, type Suite } from "./suite.js";
 import { starterCase, type StarterRow } from "./starter.js";
 
-/** The command that runs the built hook under a runtime. */
+/** The command that runs the built hook under a runtime (bun: the package's own, else from PATH). */
 export function hookCommand(root: string, runtime = "node"): string[] {
-  return [runtime === "node" ? process.execPath : runtime, path.join(root, "dist", "hook.mjs")];
+  const exe = runtime === "node" ? process.execPath : runtime === "bun" ? (findBun(root) ?? "bun") : runtime;
+  return [exe, path.join(root, "dist", "hook.mjs")];
 }
 
 /** Setup and format problems as one-line messages and exit codes instead of stack traces. */
