@@ -96,7 +96,7 @@ export class CaseFormatError extends Error {
 }
 
 /** Keys renamed since the first format: said plainly instead of "did you mean". */
-const RENAMED: Record<string, string> = { says: "messageIncludes", notice: "noticeIncludes", dir: "(the cases folder is given with --cases)" };
+const RENAMED: Record<string, string> = { says: "messageIncludes", notice: "noticeIncludes" };
 
 export interface LoadOptions {
   /** Folders searched for fixtures, first match wins (the cases' own fixtures/, then skillgate's). */
@@ -120,7 +120,12 @@ export function fixturesIn(dirs: string[]): Map<string, Fixture> {
       const name = f.slice(0, -5);
       if (out.has(name)) continue;
       const file = path.join(dir, f);
-      const payload = JSON.parse(fs.readFileSync(file, "utf8")) as unknown;
+      let payload: unknown;
+      try {
+        payload = JSON.parse(fs.readFileSync(file, "utf8"));
+      } catch (e) {
+        throw new CaseFormatError([`${file}: a fixture that is not valid JSON: ${(e as Error).message}`]);
+      }
       // A table kept among the fixtures (for failure-policy cases) is not an event.
       if (payload && typeof payload === "object" && !Array.isArray(payload) && "hook_event_name" in payload) out.set(name, { name, file, payload: payload as Record<string, unknown> });
     }
