@@ -247,6 +247,9 @@ describe("a project's own cases: skillgate cases / --new / mutate from the proje
       { id: "test-judgment", kind: "judgment", skill: "testing", when: { command: { name: "npm", sub: ["test"] } } },
       { id: "big-output-cap", kind: "cap", when: { output: { tools: ["Bash"], maxChars: 1000 } } },
       { id: "context-budget", kind: "budget", when: { context: { levels: [100000] } } },
+      { id: "handoff-after-compaction", kind: "hint", skill: "deploy", when: { compactions: { max: 2 } } },
+      // A lookbehind is beyond the starter's sampler: its case is a TODO.
+      { id: "odd-pattern-hint", kind: "hint", skill: "deploy", when: { prompt: { pattern: "(?<=re)deploy" } } },
     ],
   };
   fs.mkdirSync(claude, { recursive: true });
@@ -270,8 +273,8 @@ describe("a project's own cases: skillgate cases / --new / mutate from the proje
     assert.equal(r.err.trim().split("\n").length, 1);
   });
 
-  test("--new ROW writes a starter case that passes for gate, block, hint, judgment and cap rows", () => {
-    for (const row of table.rows.filter((r) => r.kind !== "budget")) {
+  test("--new ROW writes a starter case that passes for gate, block, hint, judgment, cap, budget and compaction rows", () => {
+    for (const row of table.rows.filter((r) => r.id !== "odd-pattern-hint")) {
       const r = sg("cases", "--new", row.id);
       assert.equal(r.code, 0, r.out + r.err);
       assert.match(r.out, new RegExp(`wrote .*${row.id}\\.json\\nit passes on .*triggers\\.json`), `${row.id}: ${r.out}`);
@@ -286,26 +289,27 @@ describe("a project's own cases: skillgate cases / --new / mutate from the proje
   });
 
   test("a row no event can be generated for gets a TODO case that fails until filled in", () => {
-    const r = sg("cases", "--new", "context-budget");
+    const r = sg("cases", "--new", "odd-pattern-hint");
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /it FAILS until you fill it in \(no matching event could be made/);
+    assert.match(JSON.parse(fs.readFileSync(path.join(own, "odd-pattern-hint.json"), "utf8")).description, /^TODO/);
     const all = sg("cases");
     assert.equal(all.code, 1, all.out);
     assert.match(all.out, /^table: .*\.claude\/triggers\.json\ncases: .*\.claude\/skillgate\/cases\n/);
-    assert.match(all.out, /FAIL context-budget/);
-    assert.match(all.out, /7\/8 cases pass/);
+    assert.match(all.out, /FAIL odd-pattern-hint/);
+    assert.match(all.out, /9\/10 cases pass/);
   });
 
   test("mutate runs the project's cases against the project's table and names the unpinned row", () => {
-    fs.rmSync(path.join(own, "context-budget.json"));
+    fs.rmSync(path.join(own, "odd-pattern-hint.json"));
     assert.equal(sg("cases").code, 0);
     const r = sg("mutate", "--json");
     assert.equal(r.code, 1, r.out + r.err);
     const report = JSON.parse(r.out);
     assert.match(report.table, /\.claude\/triggers\.json$/);
-    assert.deepEqual(report.unpinned, ["context-budget"]);
+    assert.deepEqual(report.unpinned, ["odd-pattern-hint"]);
     assert.deepEqual(report.baseline, []);
-    for (const row of report.rows) if (row.row !== "context-budget") assert.ok(row.red.length > 0, row.row);
+    for (const row of report.rows) if (row.row !== "odd-pattern-hint") assert.ok(row.red.length > 0, row.row);
   });
 
   test("--cases DIR and --table FILE point elsewhere; a typo in a case is a one-line error per problem (exit 1)", () => {

@@ -3,10 +3,12 @@
 // written path, a subagent type, a prompt or final answer, a long output),
 // with what the row's kind must do to it — for a gate: refused, the skill
 // loaded, the same event allowed; a block: refused; a hint: shown once; a
-// judgment: matched but allowed; a cap: capped. The caller runs it: where the
-// trigger allowed a matching event to be generated the case passes as written;
-// where it did not (budget rows, compaction hints, a pattern too clever to
-// sample) it is written anyway, marked TODO, and fails until the user fills in the event.
+// judgment: matched but allowed; a cap: capped; a compaction hint: shown after
+// that compaction; a budget row: reminded once past its first level. The
+// caller runs it: where the trigger allowed a matching event to be generated
+// the case passes as written; where it did not (a budget level above every
+// captured transcript, a pattern too clever to sample) it is written anyway,
+// marked TODO, and fails until the user fills in the event.
 import type { CaseData } from "./format.js";
 import type { CaseEvent } from "./events.js";
 
@@ -22,6 +24,8 @@ export interface StarterRow {
     prompt?: { words?: string[]; pattern?: string };
     final?: { words?: string[]; pattern?: string };
     output?: { tools: string[]; maxChars?: number };
+    context?: { levels: number[] };
+    compactions?: { max: number };
   };
 }
 
@@ -36,6 +40,8 @@ export interface Starter {
 const BIG_BASH_OUTPUT = { fixture: "post-tool-use-bash-seq-30000", chars: 168_893 };
 
 export function starterCase(row: StarterRow, schemaRef: string): Starter {
+  const special = compactionStarter(row, schemaRef) ?? budgetStarter(row, schemaRef);
+  if (special) return { generated: true, data: special };
   const ev = eventFor(row);
   if (!ev) {
     return {
@@ -68,6 +74,45 @@ export function starterCase(row: StarterRow, schemaRef: string): Starter {
     description = `${ev.what} is ${row.kind === "cap" ? "capped" : "refused"}.`;
   }
   return { generated: true, data: { $schema: schemaRef, id: row.id, description, steps } };
+}
+
+/** A hint after the session's max-th compaction: start one compaction short of it, compact, resume. */
+function compactionStarter(row: StarterRow, schemaRef: string): CaseData | undefined {
+  const max = row.when.compactions?.max;
+  if (row.kind !== "hint" || max === undefined || max < 1) return undefined;
+  return {
+    $schema: schemaRef,
+    id: row.id,
+    description: `After compaction number ${max} the session is reminded to load skill "${row.skill ?? "?"}", once.`,
+    ...(max > 1 ? { state: { compactions: max - 1 } } : {}),
+    steps: [
+      { event: { kind: "compaction", phase: "before" }, expect: { verdict: "allow", rows: [] } },
+      { event: { kind: "session-start", source: "compact" }, expect: { verdict: "hint", rows: [row.id] } },
+      { event: { kind: "session-start", source: "resume" }, expect: { verdict: "allow", rows: [] } },
+    ],
+    expectState: { compactions: max },
+  };
+}
+
+/** Captured transcripts whose last request had about this many prompt tokens (cases/fixtures/transcript-*.jsonl). */
+const TRANSCRIPTS = [40_000, 120_000, 160_000];
+
+/** A budget row: a prompt whose transcript is past the first level gets the reminder, the next one at the same level none. */
+function budgetStarter(row: StarterRow, schemaRef: string): CaseData | undefined {
+  const level = row.when.context?.levels[0];
+  if (row.kind !== "budget" || level === undefined) return undefined;
+  const tokens = TRANSCRIPTS.find((t) => t > level);
+  if (tokens === undefined) return undefined;
+  const on = { fixture: "user-prompt-submit", with: { prompt: "continue", transcript_path: `fixtures/transcript-${tokens / 1000}k.jsonl` } };
+  return {
+    $schema: schemaRef,
+    id: row.id,
+    description: `A prompt at about ${tokens.toLocaleString("en")} tokens, past ${level.toLocaleString("en")}, gets one reminder; the next prompt at that size none.`,
+    steps: [
+      { ...on, expect: { verdict: "hint", rows: [row.id] } },
+      { ...on, expect: { verdict: "allow", rows: [] } },
+    ],
+  };
 }
 
 /** What the row's kind answers on the event it fires on. */
