@@ -30,7 +30,7 @@ const VERBS: Record<string, Verb> = {
   },
   cases: {
     summary: "run the JSON cases (the project's .claude/skillgate/cases/, or skillgate's own) against the table; --new ROW writes a starter case",
-    usage: "skillgate cases [--cases DIR] [--table FILE] [--runtime node|bun] [--json] | skillgate cases --new ROW [--cases DIR] [--table FILE]",
+    usage: "skillgate cases [--cases DIR] [--table FILE] [--runtime node|bun] [--json] | skillgate cases --new ROW[,ROW...]|all [--cases DIR] [--table FILE]",
     run: async (args, root) => (await import("./cases/main.js")).casesMain(args, root),
   },
   mutate: {

@@ -274,23 +274,30 @@ describe("a project's own cases: skillgate cases / --new / mutate from the proje
   });
 
   test("--new ROW writes a starter case that passes for gate, block, hint, judgment, cap, budget and compaction rows", () => {
-    for (const row of table.rows.filter((r) => r.id !== "odd-pattern-hint")) {
-      const r = sg("cases", "--new", row.id);
-      assert.equal(r.code, 0, r.out + r.err);
-      assert.match(r.out, new RegExp(`wrote .*${row.id}\\.json\\nit passes on .*triggers\\.json`), `${row.id}: ${r.out}`);
+    const passing = table.rows.filter((r) => r.id !== "odd-pattern-hint");
+    const r = sg("cases", "--new", passing[0]?.id ?? "");
+    assert.equal(r.code, 0, r.out + r.err);
+    // --new takes a list too (and `all`: every row without a case of its name).
+    const rest = sg("cases", "--new", passing.slice(1).map((x) => x.id).join(","));
+    assert.equal(rest.code, 0, rest.out + rest.err);
+    for (const row of passing) {
+      assert.match(r.out + rest.out, new RegExp(`wrote .*${row.id}\\.json\\nit passes on .*triggers\\.json`), `${row.id}: ${r.out + rest.out}`);
       const c = JSON.parse(fs.readFileSync(path.join(own, `${row.id}.json`), "utf8"));
       assert.equal(c.id, row.id);
       assert.ok(c.steps.some((s: { expect: { rows: string[]; matched?: string[] } }) => s.expect.rows.includes(row.id) || s.expect.matched?.includes(row.id)), JSON.stringify(c));
       // The $schema reference resolves to the package's schema.
       assert.ok(fs.existsSync(path.resolve(own, c.$schema)), c.$schema);
     }
-    assert.equal(sg("cases", "--new", "deploy-gate").code, 1, "an existing case is never overwritten");
+    const again = sg("cases", "--new", "deploy-gate");
+    assert.equal(again.code, 1, "an existing case is never overwritten");
+    assert.match(again.err, /deploy-gate\.json already exists; it is left as it is/);
     assert.match(sg("cases", "--new", "no-such-row").err, /no row "no-such-row" in .*triggers\.json/);
   });
 
   test("a row no event can be generated for gets a TODO case that fails until filled in", () => {
-    const r = sg("cases", "--new", "odd-pattern-hint");
+    const r = sg("cases", "--new", "all");
     assert.equal(r.code, 0, r.err);
+    assert.equal((r.out.match(/^wrote /gm) ?? []).length, 1, r.out);
     assert.match(r.out, /it FAILS until you fill it in \(no matching event could be made/);
     assert.match(JSON.parse(fs.readFileSync(path.join(own, "odd-pattern-hint.json"), "utf8")).description, /^TODO/);
     const all = sg("cases");

@@ -2,15 +2,14 @@
 // the built hook under a runtime) against the table under test; remove each
 // row in turn. Exit 0 all green, 1 a failing/invalid case or an unpinned row,
 // 3 a setup problem (no table, no cases folder).
-import fs from "node:fs";
 import path from "node:path";
 import { flags } from "../main.js";
 import { findBun } from "../install.js";
-import { CaseFormatError, parseCase, parseContext } from "./format.js";
-import { inProcessInvoker, processInvoker, runCase, runCases, type Invoke } from "./runner.js";
+import { CaseFormatError } from "./format.js";
+import { inProcessInvoker, processInvoker, runCases, type Invoke } from "./runner.js";
 import { formatMutation, mutate } from "./mutate.js";
-import { resolveSuite, rowIds, suiteCases, SuiteError, type Suite } from "./suite.js";
-import { starterCase, type StarterRow } from "./starter.js";
+import { resolveSuite, suiteCases, SuiteError, type Suite } from "./suite.js";
+import { writeStarterCases } from "./new-case.js";
 
 /** The command that runs the built hook under a runtime (bun: the package's own, else from PATH). */
 export function hookCommand(root: string, runtime = "node"): string[] {
@@ -47,7 +46,7 @@ export async function casesMain(args: string[], root: string): Promise<number> {
     const f = flags(args);
     const suite = await suiteOf(args, root);
     const newRow = f.get("new");
-    if (newRow !== undefined) return newCase(suite, newRow, root);
+    if (newRow !== undefined) return newCases(suite, newRow, root);
     const cases = suiteCases(suite);
     const runtime = f.get("runtime");
     const invoke: Invoke = runtime ? processInvoker(hookCommand(root, runtime)) : inProcessInvoker(root);
@@ -67,32 +66,20 @@ export async function casesMain(args: string[], root: string): Promise<number> {
   });
 }
 
-/** Write a starter case for one row, run it, and say whether it passes as written. */
-async function newCase(suite: Suite, id: string, root: string): Promise<number> {
-  const row = suite.compiled.table.rows.find((r) => r.id === id) as unknown as StarterRow | undefined;
-  if (!row) {
-    console.error(`skillgate: no row "${id}" in ${suite.table} (rows: ${[...rowIds(suite.compiled)].join(", ")})`);
-    return 1;
+/** Write starter cases (`--new ROW[,ROW...]` or `--new all`), run each, and say whether it passes as written. */
+async function newCases(suite: Suite, arg: string, root: string): Promise<number> {
+  const ids = arg === "all" ? "all" : arg.split(",").map((x) => x.trim()).filter(Boolean);
+  const made = await writeStarterCases(suite, ids, inProcessInvoker(root));
+  for (const m of made) {
+    if (!m.written) console.error(`skillgate: ${m.why}`);
+    else {
+      console.log(`wrote ${m.file}`);
+      if (m.ok) console.log(`it passes on ${suite.table}: edit it to pin what matters to you (see docs/cases.md)`);
+      else console.log(`it FAILS until you fill it in${m.generated ? "" : " (no matching event could be made from the row's trigger)"}:\n      ${m.failures.join("\n      ")}`);
+    }
   }
-  const file = path.join(suite.casesDir, `${id}.json`);
-  if (fs.existsSync(file)) {
-    console.error(`skillgate: ${file} already exists; it is left as it is`);
-    return 1;
-  }
-  const schemaRef = path.relative(suite.casesDir, suite.schemaFile).split(path.sep).join("/");
-  const starter = starterCase(row, schemaRef.startsWith(".") ? schemaRef : `./${schemaRef}`);
-  const text = `${JSON.stringify(starter.data, null, 2)}\n`;
-  // Checked by the same loader `skillgate cases` uses, before anything is written.
-  const problems: string[] = [];
-  const c = parseCase(file, text, parseContext({ fixtureDirs: suite.fixtureDirs, tableRows: rowIds(suite.compiled) }), problems);
-  if (!c) throw new CaseFormatError(problems);
-  fs.mkdirSync(suite.casesDir, { recursive: true });
-  fs.writeFileSync(file, text);
-  const r = await runCase(c, { table: suite.table, invoke: inProcessInvoker(root) });
-  console.log(`wrote ${file}`);
-  if (r.ok) console.log(`it passes on ${suite.table}: edit it to pin what matters to you (see docs/cases.md)`);
-  else console.log(`it FAILS until you fill it in${starter.generated ? "" : " (no matching event could be made from the row's trigger)"}:\n      ${r.failures.join("\n      ")}`);
-  return 0;
+  if (made.length === 0) console.log(`every row of ${suite.table} already has a case named after it`);
+  return made.some((m) => !m.written) ? 1 : 0;
 }
 
 export async function mutateMain(args: string[], root: string): Promise<number> {
