@@ -328,6 +328,9 @@ describe("a project's own cases: skillgate cases / --new / mutate from the proje
     const r = sg("cases", "--cases", dir, "--table", path.join(claude, "triggers.json"));
     assert.equal(r.code, 1);
     assert.match(r.err, /rm-rf-block\.json: step 1 \(tool-call shell\), unknown key "say"/);
+    const json = sg("cases", "--cases", dir, "--json");
+    assert.equal(json.code, 1);
+    assert.deepEqual(JSON.parse(json.out), { ok: false, problems: [`${path.join(dir, "rm-rf-block.json")}: step 1 (tool-call shell), unknown key "say"`] });
   });
 });
 

@@ -17,12 +17,13 @@ export function hookCommand(root: string, runtime = "node"): string[] {
   return [exe, path.join(root, "dist", "hook.mjs")];
 }
 
-/** Setup and format problems as one-line messages and exit codes instead of stack traces. */
-async function guarded(run: () => Promise<number>): Promise<number> {
+/** Setup and format problems as one-line messages and exit codes instead of stack traces (with --json, format problems as JSON too). */
+async function guarded(args: string[], run: () => Promise<number>): Promise<number> {
   try {
     return await run();
   } catch (e) {
     if (e instanceof CaseFormatError) {
+      if (flags(args).has("json")) console.log(JSON.stringify({ ok: false, problems: e.problems }, null, 2));
       console.error(`skillgate: ${e.message}`);
       return 1;
     }
@@ -42,7 +43,7 @@ function suiteOf(args: string[], root: string): Promise<Suite> {
 const header = (s: Suite) => `table: ${s.table}\ncases: ${s.casesDir}`;
 
 export async function casesMain(args: string[], root: string): Promise<number> {
-  return guarded(async () => {
+  return guarded(args, async () => {
     const f = flags(args);
     const suite = await suiteOf(args, root);
     const newRow = f.get("new");
@@ -83,7 +84,7 @@ async function newCases(suite: Suite, arg: string, root: string): Promise<number
 }
 
 export async function mutateMain(args: string[], root: string): Promise<number> {
-  return guarded(async () => {
+  return guarded(args, async () => {
     const f = flags(args);
     const suite = await suiteOf(args, root);
     const cases = suiteCases(suite);
