@@ -230,6 +230,7 @@ describe("expectations are checked against the trace", () => {
 
 // ───────────── a project's own table and cases (issue 13) ─────────────
 
+// One project, the tests in order: each builds on the cases the one before wrote.
 describe("a project's own cases: skillgate cases / --new / mutate from the project root", () => {
   const bin = path.join(root, "bin", "skillgate.mjs");
   const project = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-project-"));
