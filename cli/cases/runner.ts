@@ -11,6 +11,7 @@ import path from "node:path";
 import { runHook, type HookTrace } from "../../hooks/runner/hook.js";
 import { emptyState } from "../../hooks/core/types.js";
 import { STATE_KEYS, type Case, type Verdict } from "./format.js";
+import { claudeCodeAnswer } from "./hosts/claude-code.js";
 
 /** What one hook run gave back: its output, and its trace when it decided (a failure path decides nothing). */
 export interface Ran {
@@ -67,22 +68,14 @@ export interface Observed {
   notice: string;
   /** The verdict the host's answer expresses (must agree with the trace's). */
   rendered: Verdict;
+  /** The event the answer says it is for, when it says. */
   eventName?: string;
 }
 
 export function observe(ran: Ran): Observed {
-  const out = ran.stdout ? (JSON.parse(ran.stdout) as Record<string, any>) : {};
-  const hso = (out.hookSpecificOutput ?? {}) as Record<string, any>;
-  const notice = String(out.systemMessage ?? "");
-  const eventName = typeof hso.hookEventName === "string" ? hso.hookEventName : undefined;
-  let rendered: Verdict = "allow";
-  let message = "";
-  if (hso.permissionDecision === "deny") [rendered, message] = ["deny", String(hso.permissionDecisionReason ?? "")];
-  else if (out.decision === "block") [rendered, message] = ["block", String(out.reason ?? "")];
-  else if (hso.updatedToolOutput) [rendered, message] = ["cap", `${JSON.stringify(hso.updatedToolOutput)}\n${hso.additionalContext ?? ""}`];
-  else if (hso.additionalContext) [rendered, message] = ["hint", String(hso.additionalContext)];
+  const a = claudeCodeAnswer(ran.stdout);
   const t = ran.trace;
-  return { verdict: t?.verdict ?? rendered, rows: t?.rows ?? [], matched: t?.matched ?? [], state: t?.state, message, notice, rendered, eventName };
+  return { verdict: t?.verdict ?? a.verdict, rows: t?.rows ?? [], matched: t?.matched ?? [], state: t?.state, message: a.message, notice: a.notice, rendered: a.verdict, eventName: a.eventName };
 }
 
 export interface CaseResult {

@@ -1,8 +1,9 @@
-// How a host-neutral case event is played on Claude Code: which captured
-// payload (cases/fixtures/) it starts from and which fields it sets. The only
-// place in the harness that knows Claude Code's field names; another host is
-// another file beside this one.
+// How a host-neutral case event is played on Claude Code (which captured
+// payload of cases/fixtures/ it starts from, which fields it sets), and how
+// Claude Code's answer is read back. The only place in the harness that knows
+// Claude Code's field names; another host is another file beside this one.
 import type { CaseEvent } from "../events.js";
+import type { Verdict } from "../format.js";
 
 /** The project folder of the captured payloads; relative paths in a case are inside it. */
 export const PROJECT = "/home/dev/project";
@@ -64,4 +65,18 @@ export function claudeCodeEvent(e: CaseEvent): Played {
       return { fixture: e.phase === "before" ? "pre-compact" : "post-compact", with: {} };
   }
   throw new Error(`no Claude Code payload for ${JSON.stringify(e)}`);
+}
+
+/** The hook's answer as Claude Code reads it: the verdict it expresses, the model's message, the user's notice. */
+export function claudeCodeAnswer(stdout: string): { verdict: Verdict; message: string; notice: string; eventName?: string } {
+  const out = stdout ? (JSON.parse(stdout) as Record<string, unknown>) : {};
+  const hso = (out.hookSpecificOutput && typeof out.hookSpecificOutput === "object" ? out.hookSpecificOutput : {}) as Record<string, unknown>;
+  const notice = String(out.systemMessage ?? "");
+  const eventName = typeof hso.hookEventName === "string" ? hso.hookEventName : undefined;
+  const context = typeof hso.additionalContext === "string" ? hso.additionalContext : "";
+  if (hso.permissionDecision === "deny") return { verdict: "deny", message: String(hso.permissionDecisionReason ?? ""), notice, eventName };
+  if (out.decision === "block") return { verdict: "block", message: String(out.reason ?? ""), notice, eventName };
+  if (hso.updatedToolOutput) return { verdict: "cap", message: `${JSON.stringify(hso.updatedToolOutput)}\n${context}`, notice, eventName };
+  if (context) return { verdict: "hint", message: context, notice, eventName };
+  return { verdict: "allow", message: "", notice, eventName };
 }
