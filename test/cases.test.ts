@@ -14,7 +14,7 @@ import { resolveSuite, rowIds, suiteCases } from "../cli/cases/suite.ts";
 import { findBun } from "../cli/install.ts";
 import { casesDir, defaultTable, hookBundle, root } from "./helpers.ts";
 
-const suite = await resolveSuite({ packageRoot: root, table: defaultTable, cases: casesDir, env: {} });
+const suite = await resolveSuite({ packageRoot: root, table: defaultTable, cases: casesDir });
 const cases = suiteCases(suite);
 const byId = new Map(cases.map((c) => [c.id, c]));
 
@@ -270,7 +270,7 @@ describe("a project's own cases: skillgate cases / --new / mutate from the proje
   test("no cases yet: a one-line setup error (exit 3) that says how to start", () => {
     const r = sg("cases");
     assert.equal(r.code, 3, r.out + r.err);
-    assert.match(r.err, /^skillgate: no cases folder .*\.claude\/skillgate\/cases: write a first case with `skillgate cases --new <row id>`/);
+    assert.match(r.err, /^skillgate cases: no cases folder .*\.claude\/skillgate\/cases: write a first case with `skillgate cases --new <row id>`/);
     assert.equal(r.err.trim().split("\n").length, 1);
   });
 
@@ -303,7 +303,7 @@ describe("a project's own cases: skillgate cases / --new / mutate from the proje
     assert.match(JSON.parse(fs.readFileSync(path.join(own, "odd-pattern-hint.json"), "utf8")).description, /^TODO/);
     const all = sg("cases");
     assert.equal(all.code, 1, all.out);
-    assert.match(all.out, /^table: .*\.claude\/triggers\.json\ncases: .*\.claude\/skillgate\/cases\n/);
+    assert.match(all.out, /^table: .*\.claude\/triggers\.json \(10 rows\)\ncases: .*\.claude\/skillgate\/cases\n/);
     assert.match(all.out, /FAIL odd-pattern-hint/);
     assert.match(all.out, /9\/10 cases pass/);
   });
@@ -314,7 +314,7 @@ describe("a project's own cases: skillgate cases / --new / mutate from the proje
     const r = sg("mutate", "--json");
     assert.equal(r.code, 1, r.out + r.err);
     const report = JSON.parse(r.out);
-    assert.match(report.table, /\.claude\/triggers\.json$/);
+    assert.deepEqual(report.table, { path: path.join(claude, "triggers.json"), rows: table.rows.length });
     assert.deepEqual(report.unpinned, ["odd-pattern-hint"]);
     assert.deepEqual(report.baseline, []);
     for (const row of report.rows) if (row.row !== "odd-pattern-hint") assert.ok(row.red.length > 0, row.row);
@@ -396,9 +396,11 @@ describe("steps in the host-neutral vocabulary", () => {
       steps: [
         { event: { kind: "tool-call", tool: "subagent", subagentType: "executor" }, expect: { verdict: "deny", rows: ["delegate-executor"] } },
         { event: { kind: "tool-call", tool: "shell", command: "git push origin HEAD", inSubagent: true }, expect: { verdict: "deny", rows: ["push-head-block"] } },
-        { event: { kind: "tool-call", tool: "shell", command: "git commit -m x", inSubagent: true }, expect: { verdict: "allow", rows: [] } },
+        // Skill rows apply in subagents too (they have the skill tool): each agent loads for itself.
+        { event: { kind: "tool-call", tool: "shell", command: "git commit -m x", inSubagent: true }, expect: { verdict: "deny", rows: ["commit-gate"] } },
         { event: { kind: "prompt", text: "check the logs" }, expect: { verdict: "hint", rows: ["logs-hint"] } },
-        { event: { kind: "stop", final: "✅ готово", inSubagent: true }, expect: { verdict: "allow", rows: [] } },
+        { event: { kind: "stop", final: "✅ готово", inSubagent: true }, expect: { verdict: "block", rows: ["done-check-final"] } },
+        { event: { kind: "stop", final: "✅ готово", inSubagent: true, continuing: true }, expect: { verdict: "allow", rows: [] } },
         { event: { kind: "stop", final: "✅ готово" }, expect: { verdict: "block", rows: ["done-check-final"] } },
         { event: { kind: "stop", final: "✅ готово", continuing: true }, expect: { verdict: "allow", rows: [] } },
         { event: { kind: "session-start", source: "clear" }, expect: { verdict: "allow", rows: [] } },

@@ -17,7 +17,7 @@ const invoke = inProcessInvoker(root, engine.runHook);
 process.on("exit", engine.cleanup);
 
 test("removing any row of the default table turns at least one case red", async (t) => {
-  const suite = await resolveSuite({ packageRoot: root, table: defaultTable, cases: casesDir, env: {} });
+  const suite = await resolveSuite({ packageRoot: root, table: defaultTable, cases: casesDir });
   const report = await mutate(suiteCases(suite), { compiled: suite.compiled, table: suite.table, invoke });
   t.diagnostic(`\n${formatMutation(report.rows)}\n${report.rows.length} mutants in ${(report.ms / 1000).toFixed(1)} s`);
   assert.deepEqual(report.baseline, [], "cases red before any mutation");
@@ -37,7 +37,7 @@ test("the mutation tester does report a row no case pins", async () => {
     table.rows.push({ id: "unpinned-row", kind: "gate", skill: "review", when: { command: { name: "never-run-this" } } });
     const file = path.join(dir, "triggers.json");
     fs.writeFileSync(file, JSON.stringify(table));
-    const suite = await resolveSuite({ packageRoot: root, table: file, cases: casesDir, env: {} });
+    const suite = await resolveSuite({ packageRoot: root, table: file, cases: casesDir });
     const cases = suiteCases(suite).filter((c) => c.id.startsWith("gate-commit") || c.id.startsWith("hint-logs"));
     const report = await mutate(cases, { compiled: suite.compiled, table: file, invoke });
     assert.deepEqual(report.rows.find((r) => r.row === "unpinned-row")?.red, []);

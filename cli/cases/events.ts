@@ -5,6 +5,10 @@
 // into that host's payload, which then goes through runHook like any event.
 import { z } from "zod";
 
+/** What the hook answers, as a case expects it. */
+export const VERDICTS = ["allow", "deny", "block", "hint", "cap"] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
 const text = z.string();
 const name = z.string().min(1);
 const inSubagent = z.boolean().optional().describe("The event comes from a subagent, not the main thread.");
@@ -41,7 +45,7 @@ const promptExpansion = z.strictObject({ kind: z.literal("prompt-expansion"), co
 const stop = z.strictObject({
   kind: z.literal("stop"),
   final: text.describe("The final answer."),
-  continuing: z.boolean().optional().describe("The agent is already continuing because of an earlier stop refusal (main thread only)."),
+  continuing: z.boolean().optional().describe("The agent (or subagent) already goes on because of an earlier stop refusal: the loop guard lets it stop."),
   inSubagent: z.boolean().optional().describe("A subagent stops (not the main thread)."),
 });
 const sessionStart = z.strictObject({ kind: z.literal("session-start"), source: z.enum(["startup", "resume", "compact", "clear", "fork"]) });

@@ -9,12 +9,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { caseEventSchema, type CaseEvent } from "./events.js";
+import { caseEventSchema, VERDICTS, type CaseEvent } from "./events.js";
 import { claudeCodeEvent } from "./hosts/claude-code.js";
 import { suggest } from "./suggest.js";
 
-export const VERDICTS = ["allow", "deny", "block", "hint", "cap"] as const;
-export type Verdict = (typeof VERDICTS)[number];
+export { VERDICTS, type Verdict } from "./events.js";
 
 const rowId = z.string().min(1);
 const someText = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);

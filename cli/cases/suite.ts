@@ -5,8 +5,9 @@
 // project may add its own in <cases>/fixtures/.
 import fs from "node:fs";
 import path from "node:path";
-import { loadTable, resolveTableFile } from "../../hooks/io/table-load.js";
 import type { CompiledTable } from "../../hooks/core/table/compile.js";
+import { UserError } from "../args.js";
+import { compiledTable, tableFileOf } from "../table-file.js";
 import { loadCases, type Case } from "./format.js";
 
 /** Where a project keeps its cases, relative to the project root. */
@@ -30,30 +31,16 @@ export interface SuiteOptions {
   table?: string;
   /** --cases */
   cases?: string;
-  env?: NodeJS.ProcessEnv;
   /** The project root when no CLAUDE_PROJECT_DIR is set (a user runs the verb from the project). */
   cwd?: string;
 }
 
-/** A problem with the setup (no table, no cases folder): exit 3, one line. */
-export class SuiteError extends Error {}
-
-/**
- * --table, else $SKILLGATE_TABLE, else the project's .claude/triggers.json
- * (the project is $CLAUDE_PROJECT_DIR or the current folder), else the package's.
- */
-export function tableFor(o: SuiteOptions): string {
-  if (o.table) return path.resolve(o.table);
-  const env = o.env ?? process.env;
-  return resolveTableFile({ ...env, CLAUDE_PROJECT_DIR: env.CLAUDE_PROJECT_DIR ?? o.cwd ?? process.cwd() }, o.packageRoot);
-}
-
+/** The table (the one resolution every verb uses: cli/table-file.ts), its cases and fixtures. Throws UserError (exit 3). */
 export async function resolveSuite(o: SuiteOptions): Promise<Suite> {
-  const table = tableFor(o);
+  const table = tableFileOf(o.table, o.packageRoot, o.cwd);
   const packageTable = path.resolve(table) === path.resolve(o.packageRoot, "triggers.json");
-  const loaded = await loadTable(table, undefined, o.env ?? process.env);
-  if (!loaded.ok) throw new SuiteError(loaded.error);
-  const projectRoot = (o.env ?? process.env).CLAUDE_PROJECT_DIR ?? o.cwd ?? process.cwd();
+  const compiled = await compiledTable(table, o.packageRoot);
+  const projectRoot = o.cwd ?? process.env.CLAUDE_PROJECT_DIR ?? process.cwd();
   // A project table next to .claude/: its cases live beside it; any other table's, in the project.
   const projectCases = path.basename(path.dirname(table)) === ".claude" ? path.join(path.dirname(table), "skillgate", "cases") : path.join(projectRoot, PROJECT_CASES);
   const casesDir = path.resolve(o.cases ?? (packageTable ? path.join(o.packageRoot, "cases") : projectCases));
@@ -62,7 +49,7 @@ export async function resolveSuite(o: SuiteOptions): Promise<Suite> {
   return {
     table,
     packageTable,
-    compiled: loaded.compiled,
+    compiled,
     casesDir,
     fixtureDirs: path.resolve(ownFixtures) === path.resolve(packageFixtures) ? [packageFixtures] : [ownFixtures, packageFixtures],
     schemaFile: path.join(o.packageRoot, "cases", "case.schema.json"),
@@ -73,10 +60,10 @@ export function rowIds(compiled: CompiledTable): Set<string> {
   return new Set(compiled.rows.map((r) => r.row.id));
 }
 
-/** The suite's cases, checked against its table. Throws CaseFormatError (every problem) or SuiteError. */
+/** The suite's cases, checked against its table. Throws CaseFormatError (every problem) or UserError. */
 export function suiteCases(s: Suite): Case[] {
   if (!fs.existsSync(s.casesDir)) {
-    throw new SuiteError(`no cases folder ${s.casesDir}: write a first case with \`skillgate cases --new <row id>\`, or point --cases at a folder`);
+    throw new UserError(`no cases folder ${s.casesDir}: write a first case with \`skillgate cases --new <row id>\`, or point --cases at a folder`);
   }
   return loadCases(s.casesDir, { fixtureDirs: s.fixtureDirs, tableRows: rowIds(s.compiled) });
 }

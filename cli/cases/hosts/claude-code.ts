@@ -2,8 +2,7 @@
 // payload of cases/fixtures/ it starts from, which fields it sets), and how
 // Claude Code's answer is read back. The only place in the harness that knows
 // Claude Code's field names; another host is another file beside this one.
-import type { CaseEvent } from "../events.js";
-import type { Verdict } from "../format.js";
+import type { CaseEvent, Verdict } from "../events.js";
 
 /** The project folder of the captured payloads; relative paths in a case are inside it. */
 export const PROJECT = "/home/dev/project";
