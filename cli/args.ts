@@ -185,6 +185,24 @@ export const SPECS = {
     options: { write: { type: "flag", help: "write triggers.schema.json beside the bundled table instead of printing" } },
     examples: ["skillgate schema > triggers.schema.json", "skillgate schema --write"],
   },
+  fingerprint: {
+    summary: "seed 000 content fingerprint of reviewed roots (tracked and non-ignored files, staged or not)",
+    options: {
+      cwd: { type: "string", value: "DIR", help: "the workspace (default: the current folder)" },
+      previous: { type: "string", value: "FILE", help: "an earlier --json output: its paths are kept (a vanished file stays as missing)" },
+      "tasks-approval": { type: "list", value: "PATH", help: "task files whose `- [x] N.M [area]` marks are hashed as unchecked" },
+      json: JSON_OPT,
+      "no-cache": { type: "flag", help: "hash every file (ignore the stat cache)" },
+    },
+    operand: { name: "ROOT", help: "workspace-relative folders or paths to fingerprint", missing: "give at least one ROOT, e.g. skillgate fingerprint src test" },
+    examples: ["skillgate fingerprint src test package.json", "skillgate fingerprint --json --previous fp.json src > fp2.json"],
+  },
+  evidence: {
+    summary: "checks (evidence rows), their latest records, and whether each is fresh for the current tree",
+    options: { cwd: { type: "string", value: "DIR", help: "the workspace (default: the current folder)" }, table: TABLE_OPT, json: JSON_OPT },
+    examples: ["skillgate evidence", "skillgate evidence --json"],
+    findings: "a check's latest record is missing, failed or stale",
+  },
 } as const satisfies Record<string, VerbSpec>;
 
 export type VerbName = keyof typeof SPECS;

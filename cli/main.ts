@@ -30,6 +30,8 @@ const VERBS: { readonly [V in VerbName]: () => Promise<Run> } = {
   measure: () => import("./measure/main.js").then((m) => m.measureMain),
   stats: () => import("./stats.js").then((m) => m.statsMain),
   schema: () => import("./schema.js").then((m) => m.schemaMain),
+  fingerprint: () => import("./fingerprint.js").then((m) => m.main),
+  evidence: () => import("./evidence.js").then((m) => m.main),
 };
 
 export async function cli(argv: string[]): Promise<number> {

@@ -21,6 +21,7 @@ export const selfProtection: Policy = ({ event, table, facts }) => {
   return refuse.length ? { refuse: refuse.slice(0, 1) } : undefined;
 };
 
+const MAX_PATH = 4096;
 const HOW = "the user changes these by hand or with `skillgate` verbs (init, install, uninstall); no skill lifts this";
 
 /** The first written path that is (or lies inside) a protected one, as a refusal sentence. */
@@ -28,6 +29,7 @@ function protectedWrite(facts: Facts, cwd: string, table: CompiledTable): string
   // `cd dir && … > file`: a relative path may resolve against any folder the command changes to.
   const bases = [cwd, ...cdTargets(facts, cwd)];
   for (const w of facts.writes) {
+    if (w.length > MAX_PATH) continue; // longer than PATH_MAX: no such file can be written
     const candidates = path.isAbsolute(w) ? [w] : bases.map((b) => path.resolve(b || "/", w));
     for (const c of candidates) {
       const p = findProtected(normalizeSlashes(c), table.protect);
