@@ -4,7 +4,7 @@ import { loadTable, resolveTableFile } from "../hooks/io/table-load.js";
 import type { CompiledTable } from "../hooks/core/table/compile.js";
 
 export function tableFileOf(flag: string | undefined, root: string): string {
-  return flag ? path.resolve(flag) : resolveTableFile(process.env, root);
+  return flag ? path.resolve(flag) : resolveTableFile(process.env, root, process.cwd());
 }
 
 export async function compiledTable(file: string): Promise<CompiledTable> {
