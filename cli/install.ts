@@ -296,6 +296,31 @@ export async function installMain(args: string[], root: string): Promise<number>
   if (!rt.ok) return fail("install", rt.error);
   const dryRun = f.has("dry-run");
 
+  // The settings file first: a broken one is the first thing to fix.
+  const r = readSettings(where.file);
+  if (!r.ok) return fail("install", `${r.error}.\nNothing was written. Fix the file (or move it away) and run again.`);
+
+  // Project settings get the portable form when skillgate is the project's dependency.
+  const portable = where.scope !== "user" && isProjectDependency(where.projectDir, root);
+  const handler: Handler = portable ? portableHandler(f.get("runtime") === "bun" ? "bun" : "node") : makeHandler(rt.path, hookPath);
+  if (where.scope === "project" && !portable) {
+    console.error(
+      `skillgate install: warning: skillgate is not installed in this project (${path.join(where.projectDir, "node_modules", "skillgate")}), so the hooks point at ${root} by absolute paths: they work on this machine only.\n` +
+        `For settings the team can commit: npm install --save-dev skillgate, then npx skillgate install. For a personal install: skillgate install --local.`,
+    );
+  } else if (root.split(path.sep).includes("_npx")) {
+    // The hooks would point into npx's cache, which npm may clear at any time.
+    console.error(`skillgate install: warning: skillgate runs from npx's cache (${root}); the hooks break when that cache is cleared. Install skillgate (npm i -D skillgate, or -g) and run its install instead.`);
+  }
+
+  let next: string;
+  try {
+    next = installIntoText(r.text, handler, hookPath);
+  } catch (err) {
+    if (!(err instanceof SettingsShapeError) && !(err instanceof Error && err.name === "JsonTextError")) throw err;
+    return fail("install", `${where.file}: ${(err as Error).message}, which Claude Code does not accept either.\nNothing was written. Fix the file and run again.`);
+  }
+
   // The skills the table's rows name must be where the Skill tool finds them.
   const table = tableFor(where.projectDir, root, f.get("table"));
   let compiled: CompiledTable;
@@ -324,29 +349,6 @@ export async function installMain(args: string[], root: string): Promise<number>
       created.push(...c.created);
       if (c.copied.length) console.log(`copied skills into ${skillsDest}: ${c.copied.join(", ")}`);
     }
-  }
-
-  // Project settings get the portable form when skillgate is the project's dependency.
-  const portable = where.scope !== "user" && isProjectDependency(where.projectDir, root);
-  const handler: Handler = portable ? portableHandler(f.get("runtime") === "bun" ? "bun" : "node") : makeHandler(rt.path, hookPath);
-  if (where.scope === "project" && !portable) {
-    console.error(
-      `skillgate install: warning: skillgate is not installed in this project (${path.join(where.projectDir, "node_modules", "skillgate")}), so the hooks point at ${root} by absolute paths: they work on this machine only.\n` +
-        `For settings the team can commit: npm install --save-dev skillgate, then npx skillgate install. For a personal install: skillgate install --local.`,
-    );
-  } else if (root.split(path.sep).includes("_npx")) {
-    // The hooks would point into npx's cache, which npm may clear at any time.
-    console.error(`skillgate install: warning: skillgate runs from npx's cache (${root}); the hooks break when that cache is cleared. Install skillgate (npm i -D skillgate, or -g) and run its install instead.`);
-  }
-
-  const r = readSettings(where.file);
-  if (!r.ok) return fail("install", `${r.error}.\nNothing was written. Fix the file (or move it away) and run again.`);
-  let next: string;
-  try {
-    next = installIntoText(r.text, handler, hookPath);
-  } catch (err) {
-    if (!(err instanceof SettingsShapeError) && !(err instanceof Error && err.name === "JsonTextError")) throw err;
-    return fail("install", `${where.file}: ${(err as Error).message}, which Claude Code does not accept either.\nNothing was written. Fix the file and run again.`);
   }
 
   const launcher = launcherFileOf(where.projectDir);

@@ -43,19 +43,24 @@ const VERBS: Record<string, Verb> = {
     usage: "skillgate demo",
     run: async (args, root) => (await import("./demo.js")).demoMain(args, root),
   },
+  init: {
+    summary: "give this project its own table (.claude/triggers.json), the skills its rows name, and starter cases",
+    usage: "skillgate init [--project DIR] [--full] [--no-cases]",
+    run: async (args, root) => (await import("./init.js")).initMain(args, root),
+  },
   install: {
     summary: "add skillgate's hooks to a Claude Code settings.json (keeps everything else; backup first)",
-    usage: "skillgate install [--project DIR | --user] [--runtime bun|node] [--dry-run]",
+    usage: "skillgate install [--project DIR [--local] | --user] [--with-skills] [--runtime bun|node] [--dry-run]",
     run: async (args, root) => (await import("./install.js")).installMain(args, root),
   },
   uninstall: {
     summary: "remove exactly the hooks skillgate install added",
-    usage: "skillgate uninstall [--project DIR | --user] [--dry-run]",
+    usage: "skillgate uninstall [--project DIR [--local] | --user] [--dry-run]",
     run: async (args, root) => (await import("./install.js")).uninstallMain(args, root),
   },
   doctor: {
     summary: "check the installed hooks, the hook command, the table and the state folder",
-    usage: "skillgate doctor [--project DIR | --user]",
+    usage: "skillgate doctor [--project DIR [--local] | --user]",
     run: async (args, root) => (await import("./install.js")).doctorMain(args, root),
   },
   measure: {
