@@ -11,19 +11,28 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const project = process.env.CLAUDE_PROJECT_DIR || path.resolve(here, "..", "..");
 
-/** node_modules/skillgate in the project or a parent (hoisted workspaces), or the project itself when it is skillgate. */
+const isSkillgate = (dir) => {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).name === "skillgate";
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The skillgate package to run: the one this file sits in (the plugin route:
+ * ${CLAUDE_PLUGIN_ROOT}/hooks/launcher.mjs), else node_modules/skillgate in the
+ * project or a parent (hoisted workspaces), else the project itself when it is skillgate.
+ */
 function findPackage() {
+  const own = path.resolve(here, "..");
+  if (isSkillgate(own)) return own;
   for (let dir = project; ; dir = path.dirname(dir)) {
     const pkg = path.join(dir, "node_modules", "skillgate");
     if (fs.existsSync(path.join(pkg, "package.json"))) return pkg;
     if (path.dirname(dir) === dir) break;
   }
-  try {
-    if (JSON.parse(fs.readFileSync(path.join(project, "package.json"), "utf8")).name === "skillgate") return project;
-  } catch {
-    /* no package.json */
-  }
-  return undefined;
+  return isSkillgate(project) ? project : undefined;
 }
 
 const pkg = findPackage();
@@ -42,9 +51,11 @@ function missing() {
     /* no or bad input: still say what is wrong */
   }
   const name = event && typeof event.hook_event_name === "string" ? event.hook_event_name : "";
-  const what = pkg
-    ? `skillgate is installed but not built (${path.relative(project, hook)} is missing): run npm rebuild skillgate`
-    : `skillgate is registered but not installed: run npm ci (or npm install) in ${project}`;
+  const what = !pkg
+    ? `skillgate is registered but not installed: run npm ci (or npm install) in ${project}`
+    : pkg.split(path.sep).includes("node_modules")
+      ? `skillgate is installed but not built (${hook} is missing): run npm rebuild skillgate`
+      : `skillgate at ${pkg} is not built (dist/hook.mjs is missing): run npm ci && npm run build there`;
   const closed = failClosed();
   const message = `${what}. Until then its gates are ${closed ? "closed: gated tool calls are refused" : "OFF"}.`;
   let out;
