@@ -100,9 +100,12 @@ function splice(text: string, from: number, to: number, insert: string): string 
   return text.slice(0, from) + insert + text.slice(to);
 }
 
-function render(value: unknown, baseIndent: string, unit: string, multiline: boolean): string {
-  return multiline ? JSON.stringify(value, null, unit).replace(/\n/g, `\n${baseIndent}`) : JSON.stringify(value);
+function render(value: unknown, baseIndent: string, unit: string, multiline: boolean, eol: string): string {
+  return multiline ? JSON.stringify(value, null, unit).replace(/\n/g, `${eol}${baseIndent}`) : JSON.stringify(value);
 }
+
+/** The file's line ending: CRLF files stay CRLF. */
+const eolOf = (text: string): string => (text.includes("\r\n") ? "\r\n" : "\n");
 
 type Item = { start: number; end: number };
 const itemsOf = (c: Node): Item[] => (c.kind === "object" ? c.members : c.kind === "array" ? c.elements : []);
@@ -120,8 +123,9 @@ export function appendItem(text: string, container: Node, value: unknown, key?: 
   if (!last) {
     const outer = lineIndent(text, container.start);
     const inner = outer + unit;
-    const body = (key !== undefined ? JSON.stringify(key) + colon : "") + render(value, inner, unit, true);
-    return splice(text, container.start + 1, container.end - 1, `\n${inner}${body}\n${outer}`);
+    const eol = eolOf(text);
+    const body = (key !== undefined ? JSON.stringify(key) + colon : "") + render(value, inner, unit, true, eol);
+    return splice(text, container.start + 1, container.end - 1, `${eol}${inner}${body}${eol}${outer}`);
   }
   // The separator the file already uses between items (or after the opening bracket).
   const prev = items.at(-2);
@@ -129,7 +133,7 @@ export function appendItem(text: string, container: Node, value: unknown, key?: 
   const sep = text.slice(sepFrom, last.start);
   const multiline = sep.includes("\n");
   const indent = multiline ? sep.slice(sep.lastIndexOf("\n") + 1) : "";
-  const body = (key !== undefined ? JSON.stringify(key) + colon : "") + render(value, indent, unit, multiline);
+  const body = (key !== undefined ? JSON.stringify(key) + colon : "") + render(value, indent, unit, multiline, eolOf(text));
   return splice(text, last.end, last.end, `,${sep}${body}`);
 }
 
@@ -148,7 +152,7 @@ export function removeItem(text: string, container: Node, index: number): string
 /** Replace a value in place, keeping its position; multi-line when the old one was. */
 export function replaceValue(text: string, node: Node, value: unknown): string {
   const multiline = text.slice(node.start, node.end).includes("\n");
-  return splice(text, node.start, node.end, render(value, lineIndent(text, node.start), indentUnit(text), multiline));
+  return splice(text, node.start, node.end, render(value, lineIndent(text, node.start), indentUnit(text), multiline, eolOf(text)));
 }
 
 export const memberOf = (o: Node | undefined, key: string): Member | undefined => (o?.kind === "object" ? o.members.find((m) => m.key === key) : undefined);
