@@ -21,8 +21,9 @@ export interface Project {
 /** Install skillgate into .claude/settings.json of a new repo and copy the given skills into .claude/skills. */
 export function installed(skills: string[] = [], env: Record<string, string> = {}): Project {
   const repo = makeTempRepo();
-  execFileSync(process.execPath, [CLI, 'install', '--project', repo, ...(RUNTIME ? ['--runtime', RUNTIME] : [])], { stdio: 'pipe' });
   for (const s of skills) cpSync(join(ROOT, 'skills', s), join(repo, '.claude', 'skills', s), { recursive: true });
+  // install refuses a table whose skills the client cannot load; --with-skills copies the rest of the default table's.
+  execFileSync(process.execPath, [CLI, 'install', '--project', repo, '--with-skills', ...(RUNTIME ? ['--runtime', RUNTIME] : [])], { stdio: 'pipe' });
   return { repo, env: { SKILLGATE_STATE: tempDir('state'), ...env } };
 }
 
