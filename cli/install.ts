@@ -16,6 +16,7 @@ import {
   installIntoText, launcherFileOf, launcherSourceOf, makeHandler, portableHandler, projectSettingsFiles, settingsFileFor,
   uninstallFromText, type Handler, type Scope,
 } from "../hooks/hosts/claude-code/install.js";
+import { JsonTextError } from "../hooks/hosts/claude-code/settings-text.js";
 import type { CompiledTable } from "../hooks/core/table/compile.js";
 
 export {
@@ -317,7 +318,7 @@ export async function installMain(args: string[], root: string): Promise<number>
   try {
     next = installIntoText(r.text, handler, hookPath);
   } catch (err) {
-    if (!(err instanceof SettingsShapeError) && !(err instanceof Error && err.name === "JsonTextError")) throw err;
+    if (!(err instanceof SettingsShapeError) && !(err instanceof JsonTextError)) throw err;
     return fail("install", `${where.file}: ${(err as Error).message}, which Claude Code does not accept either.\nNothing was written. Fix the file and run again.`);
   }
 
