@@ -47,7 +47,7 @@ export async function initMain(args: string[], root: string): Promise<number> {
   let rows: { id: string; skill?: string }[];
   let skillsDir: string;
   try {
-    const t = await compiledTable(tableFile);
+    const t = await compiledTable(tableFile, root);
     rows = t.rows.map((r) => r.row);
     skillsDir = t.skillsDir;
   } catch (e) {

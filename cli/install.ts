@@ -326,7 +326,7 @@ export async function installMain(args: string[], root: string): Promise<number>
   const table = tableFor(where.projectDir, root, f.get("table"));
   let compiled: CompiledTable;
   try {
-    compiled = await compiledTable(table.file);
+    compiled = await compiledTable(table.file, root);
   } catch (e) {
     return fail("install", `the trigger table (${table.file}, ${table.why}) does not validate: ${(e as Error).message}\nFix it first (skillgate lint).`);
   }
@@ -530,7 +530,7 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
   // 3. The table the hook will use in this project validates, and its skills are loadable.
   const table: TableResolution = f.get("table") ? { file: tableFileOf(f.get("table"), root), source: "flag", why: "--table" } : tableFor(where.projectDir, root);
   try {
-    const t = await compiledTable(table.file);
+    const t = await compiledTable(table.file, root);
     ok(`trigger table ${table.file} (${table.why}): ${t.rows.length} rows`);
     if (installedIn.length === 0 && asPlugin && table.source === "default") ok("the plugin's own skills are loadable as skillgate:<name>");
     else {

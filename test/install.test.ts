@@ -469,8 +469,18 @@ test("state folder: $SKILLGATE_STATE, plugin data, $XDG_STATE_HOME/skillgate, ~/
   assert.equal(stateDirPath({ XDG_STATE_HOME: "relative", HOME: "/h" }), path.join("/h", ".local", "state", "skillgate"), "a relative XDG path is ignored, as the spec says");
   assert.equal(stateDirPath({ HOME: "/h" }), path.join("/h", ".local", "state", "skillgate"));
 
+  // Only skillgate's own folder is migrated from: a project's .claude/state is not ours.
+  const other = tmp("notpkg");
+  fs.mkdirSync(path.join(other, "state"));
+  fs.writeFileSync(path.join(other, "state", "theirs.json"), "{}");
+  const otherHome = tmp("sdhome");
+  const fresh = stateDirOf({ env: { HOME: otherHome }, packageRoot: other });
+  assert.deepEqual(fs.readdirSync(fresh), []);
+  assert.ok(fs.existsSync(path.join(other, "state", "theirs.json")));
+
   const home = tmp("sdhome");
   const pkg = tmp("pkg");
+  fs.writeFileSync(path.join(pkg, "package.json"), JSON.stringify({ name: "skillgate" }));
   fs.mkdirSync(path.join(pkg, "state", "outputs"), { recursive: true });
   fs.writeFileSync(path.join(pkg, "state", "abc.json"), '{"loaded":["commit"]}');
   fs.writeFileSync(path.join(pkg, "state", ".gitkeep"), "");

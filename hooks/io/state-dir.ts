@@ -19,7 +19,7 @@ export interface StateDirHost {
  */
 export function stateDirOf(h: StateDirHost): string {
   const dir = stateDirPath(h.env);
-  if (!fs.existsSync(dir)) prepare(dir, path.join(h.packageRoot, "state"));
+  if (!fs.existsSync(dir)) prepare(dir, isSkillgatePackage(h.packageRoot) ? path.join(h.packageRoot, "state") : undefined);
   return dir;
 }
 
@@ -46,14 +46,23 @@ function safeHomedir(): string {
  * outputs hold command output) and move the old default's contents into it.
  * Best effort: a failure here surfaces as the state store's own clear error.
  */
-function prepare(dir: string, oldDir: string): void {
+function prepare(dir: string, oldDir: string | undefined): void {
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch {
     return;
   }
-  if (path.resolve(oldDir) === path.resolve(dir)) return;
+  if (oldDir === undefined || path.resolve(oldDir) === path.resolve(dir)) return;
   migrateOldState(oldDir, dir);
+}
+
+/** Only skillgate's own folder had a state/ of ours: never move some other folder's state/. */
+function isSkillgatePackage(dir: string): boolean {
+  try {
+    return (JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: unknown }).name === "skillgate";
+  } catch {
+    return false;
+  }
 }
 
 /**
