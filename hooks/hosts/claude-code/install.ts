@@ -6,6 +6,7 @@
 // (e2e/FINDINGS.md, "Exec form and placeholders").
 import fs from "node:fs";
 import path from "node:path";
+import { environment } from "./env.js";
 import { appendItem, memberOf, parseJsonText, removeItem, replaceValue, type Node } from "./settings-text.js";
 
 type Json = Record<string, unknown>;
@@ -304,9 +305,9 @@ export function absolutePathsIn(h: Json): string[] {
 
 // ---------------------------------------------------------------- skills the client can load
 
-/** Folders the Skill tool looks in (outside plugins): the project's and the user's .claude/skills. */
+/** Folders the Skill tool looks in (outside plugins): the user's and the project's .claude/skills, as the hook sees them. */
 export function clientSkillRoots(projectDir: string | undefined, home: string): string[] {
-  return [projectDir && path.join(projectDir, ".claude", "skills"), path.join(home, ".claude", "skills")].filter((x): x is string => !!x);
+  return environment({ HOME: home, ...(projectDir ? { CLAUDE_PROJECT_DIR: projectDir } : {}) }).skillRoots;
 }
 
 /** The SKILL.md the client would load for `name`, or undefined. */
