@@ -46,7 +46,7 @@ if (hook && fs.existsSync(hook)) {
 function missing() {
   let event = {};
   try {
-    event = JSON.parse(fs.readFileSync(0, "utf8"));
+    event = JSON.parse(readStdin());
   } catch {
     /* no or bad input: still say what is wrong */
   }
@@ -69,6 +69,30 @@ function missing() {
   }
   if (out) process.stdout.write(JSON.stringify(out) + "\n");
   process.exitCode = 0;
+}
+
+/** All of stdin; a non-blocking pipe (EAGAIN) is waited on, not mistaken for no input. */
+function readStdin() {
+  const chunks = [];
+  const buf = Buffer.alloc(65536);
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let waited = 0; waited < 5000; ) {
+    let n;
+    try {
+      n = fs.readSync(0, buf, 0, buf.length, null);
+    } catch (e) {
+      if (e.code === "EAGAIN") {
+        Atomics.wait(pause, 0, 0, 5);
+        waited += 5;
+        continue;
+      }
+      if (e.code === "EOF") break;
+      throw e;
+    }
+    if (n === 0) break;
+    chunks.push(Buffer.from(buf.subarray(0, n)));
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** The project's table (or $SKILLGATE_FAIL_MODE) says "closed". */
