@@ -508,6 +508,10 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
   if (rawArgs.some((a) => a.includes("CLAUDE_PROJECT_DIR")) && !fs.existsSync(hargs[0] ?? "")) {
     bad(`the launcher ${hargs[0]} named in the settings is missing: run skillgate install again (and commit .claude/hooks/skillgate.mjs)`);
   }
+  const launcher = hargs[0] ?? "";
+  if (rawArgs.some((a) => a.includes("CLAUDE_PROJECT_DIR")) && fs.existsSync(launcher) && fs.readFileSync(launcher, "utf8") !== fs.readFileSync(launcherSourceOf(root), "utf8")) {
+    console.log(`note     ${launcher} differs from this skillgate's launcher: skillgate install updates it (commit the change)`);
+  }
   const payload = { ...sessionStartFixture(root), session_id: `skillgate-doctor-${process.pid}`, cwd: where.projectDir };
   const env = { ...process.env, CLAUDE_PROJECT_DIR: where.projectDir };
   const t0 = Date.now();
