@@ -23,8 +23,10 @@ export function installed(skills: string[] = [], env: Record<string, string> = {
   const repo = makeTempRepo();
   for (const s of skills) cpSync(join(ROOT, 'skills', s), join(repo, '.claude', 'skills', s), { recursive: true });
   // install refuses a table whose skills the client cannot load; --with-skills copies the rest of the default table's.
-  execFileSync(process.execPath, [CLI, 'install', '--project', repo, '--with-skills', ...(RUNTIME ? ['--runtime', RUNTIME] : [])], { stdio: 'pipe' });
-  return { repo, env: { SKILLGATE_STATE: tempDir('state'), ...env } };
+  // The scenario's own state folder also holds install's backup and record (never the real ~/.local/state).
+  const state = tempDir('state');
+  execFileSync(process.execPath, [CLI, 'install', '--project', repo, '--with-skills', ...(RUNTIME ? ['--runtime', RUNTIME] : [])], { stdio: 'pipe', env: { ...process.env, SKILLGATE_STATE: state } });
+  return { repo, env: { SKILLGATE_STATE: state, ...env } };
 }
 
 export async function play(p: Project, opts: Omit<RunOptions, 'cwd'>): Promise<RunResult> {
