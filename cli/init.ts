@@ -3,7 +3,7 @@
 // `mutate` have something to run. Never overwrites what the user already has.
 import fs from "node:fs";
 import path from "node:path";
-import { flags } from "./main.js";
+import { EXIT, parseArgs } from "./args.js";
 import { compiledTable } from "./table-file.js";
 import { copySkills, isProjectDependency } from "./install.js";
 
@@ -26,11 +26,11 @@ export function withSchema(text: string, ref: string): string {
 }
 
 export async function initMain(args: string[], root: string): Promise<number> {
-  const f = flags(args);
+  const f = parseArgs("init", args);
   const projectDir = path.resolve(f.get("project") ?? ".");
   if (!fs.statSync(projectDir, { throwIfNoEntry: false })?.isDirectory()) {
     console.error(`skillgate init: --project ${projectDir}: no such directory`);
-    return 1;
+    return EXIT.config;
   }
   const full = f.has("full");
   const claudeDir = path.join(projectDir, ".claude");
@@ -51,8 +51,8 @@ export async function initMain(args: string[], root: string): Promise<number> {
     rows = t.rows.map((r) => r.row);
     skillsDir = t.skillsDir;
   } catch (e) {
-    console.error(`skillgate init: ${tableFile} does not validate: ${(e as Error).message}\nFix it (skillgate lint --table ${tableFile}) and run init again.`);
-    return 1;
+    console.error(`skillgate init: ${tableFile} does not validate: ${(e as Error).message}; fix it (skillgate lint --table ${tableFile}) and run init again`);
+    return EXIT.config;
   }
 
   // 2. The skills its rows name, where the Skill tool finds them (the project's .claude/skills).
@@ -85,5 +85,5 @@ export async function initMain(args: string[], root: string): Promise<number> {
       `  npx skillgate cases --dir ${path.join(rel, ".claude", "skillgate", "cases")} --table ${path.join(rel, ".claude", "triggers.json")}`,
     ].join("\n"),
   );
-  return 0;
+  return EXIT.ok;
 }

@@ -7,8 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
-import { flags } from "./main.js";
-import { compiledTable, tableFileOf } from "./table-file.js";
+import { colours, EXIT, parseArgs, type ArgsOf } from "./args.js";
+import { compiledTable, tableFileOf, tableHeader, tableJson } from "./table-file.js";
 import { contentHash, resolveTable, type TableResolution } from "../hooks/io/table-load.js";
 import { stateDirOf } from "../hooks/io/state-dir.js";
 import {
@@ -82,18 +82,19 @@ export function pickRuntime(wanted: string | undefined, root: string): { ok: tru
 
 export type Where = { ok: true; file: string; projectDir: string; scope: Scope } | { ok: false; error: string };
 
-/** --project DIR (default: here) → .claude/settings.json; --local → .claude/settings.local.json; --user → ~/.claude/settings.json. */
-export function settingsFileOf(args: string[]): Where {
-  const f = flags(args);
-  const project = f.get("project");
-  if (f.has("user") && (project !== undefined || f.has("local"))) return { ok: false, error: "give one of --project DIR, --local or --user" };
-  if (f.has("project") && project === undefined) return { ok: false, error: "--project needs a directory" };
-  if (f.has("user")) return { ok: true, file: settingsFileFor("user", process.cwd(), home()), projectDir: process.cwd(), scope: "user" };
-  const dir = path.resolve(project ?? ".");
+/**
+ * --project DIR (default: here) → .claude/settings.json; --local → .claude/settings.local.json;
+ * --user → ~/.claude/settings.json. Exclusive options are already refused by the verb's spec.
+ */
+export function settingsFileOf(o: { project: string | undefined; local: boolean; user: boolean }): Where {
+  if (o.user) return { ok: true, file: settingsFileFor("user", process.cwd(), home()), projectDir: process.cwd(), scope: "user" };
+  const dir = path.resolve(o.project ?? ".");
   if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return { ok: false, error: `--project ${dir}: no such directory` };
-  const scope: Scope = f.has("local") ? "local" : "project";
+  const scope: Scope = o.local ? "local" : "project";
   return { ok: true, file: settingsFileFor(scope, dir, home()), projectDir: dir, scope };
 }
+
+const whereOf = (f: ArgsOf<"install" | "uninstall" | "doctor">): Where => settingsFileOf({ project: f.get("project"), local: f.has("local"), user: f.has("user") });
 
 /**
  * Is this skillgate the project's own dependency (node_modules/skillgate here
@@ -239,9 +240,10 @@ function removeEmptyDirs(dirs: string[]): void {
   }
 }
 
+/** A configuration problem: one line, exit 3. */
 function fail(verb: string, error: string): number {
-  console.error(`skillgate ${verb}: ${error}`);
-  return 1;
+  console.error(`skillgate ${verb}: ${error.split("\n").join(" ")}`);
+  return EXIT.config;
 }
 
 // ---------------------------------------------------------------- skills
@@ -288,14 +290,17 @@ function tableFor(projectDir: string, root: string, flag?: string): TableResolut
 // ---------------------------------------------------------------- verbs
 
 export async function installMain(args: string[], root: string): Promise<number> {
-  const f = flags(args);
-  const where = settingsFileOf(args);
+  const f = parseArgs("install", args);
+  const where = whereOf(f);
   if (!where.ok) return fail("install", where.error);
   const hookPath = hookPathOf(root);
   if (!fs.existsSync(hookPath)) return fail("install", `${hookPath} does not exist; build skillgate first (npm run build)`);
   const rt = pickRuntime(f.get("runtime"), root);
   if (!rt.ok) return fail("install", rt.error);
   const dryRun = f.has("dry-run");
+  const json = f.has("json");
+  // With --json, stdout holds one JSON document and the notes go to stderr.
+  const say = (line: string): void => (json ? console.error(line) : console.log(line));
 
   // The settings file first: a broken one is the first thing to fix.
   const r = readSettings(where.file);
@@ -343,63 +348,80 @@ export async function installMain(args: string[], root: string): Promise<number>
           `Run skillgate init (it writes a table and copies its skills into .claude/skills/), or install again with --with-skills to copy them into ${skillsDest}.\nNothing was written.`,
       );
     }
-    if (dryRun) console.log(`would copy skills into ${skillsDest}: ${list.join(", ")}`);
+    if (dryRun) say(`would copy skills into ${skillsDest}: ${list.join(", ")}`);
     else {
       const c = copySkills(list, [compiled.skillsDir, path.join(root, "skills")], skillsDest);
       if (c.unknown.length) return fail("install", `no source for skills ${c.unknown.join(", ")} (looked in ${compiled.skillsDir} and ${path.join(root, "skills")}); write them into ${skillsDest}/<name>/SKILL.md`);
       created.push(...c.created);
-      if (c.copied.length) console.log(`copied skills into ${skillsDest}: ${c.copied.join(", ")}`);
+      if (c.copied.length) say(`copied skills into ${skillsDest}: ${c.copied.join(", ")}`);
     }
   }
 
   const launcher = launcherFileOf(where.projectDir);
   const launcherText = fs.readFileSync(launcherSourceOf(root), "utf8");
   const launcherStale = portable && (!fs.existsSync(launcher) || fs.readFileSync(launcher, "utf8") !== launcherText);
+  if (dryRun && json) {
+    console.log(JSON.stringify({ file: where.file, changed: next !== r.text, dryRun: true, exists: r.text !== undefined, portable, launcher: launcherStale ? launcher : null, diff: next === r.text ? [] : lineDiff(r.text ?? "", next) }, null, 2));
+    return EXIT.ok;
+  }
   if (dryRun) {
-    if (launcherStale) console.log(`would write the launcher ${launcher}`);
-    if (next === r.text) console.log(`${where.file}: skillgate hooks are already installed; nothing to change`);
+    if (launcherStale) say(`would write the launcher ${launcher}`);
+    if (next === r.text) say(`${where.file}: skillgate hooks are already installed; nothing to change`);
     else {
-      console.log(`--- ${where.file} (${r.text === undefined ? "does not exist" : "now"})\n+++ ${where.file} (after install)`);
-      console.log(lineDiff(r.text ?? "", next).join("\n"));
+      say(`--- ${where.file} (${r.text === undefined ? "does not exist" : "now"})\n+++ ${where.file} (after install)`);
+      say(lineDiff(r.text ?? "", next).join("\n"));
     }
-    console.log("dry run: nothing written");
-    return 0;
+    say("dry run: nothing written");
+    return EXIT.ok;
   }
   if (launcherStale) {
     const existed = fs.existsSync(launcher);
     created.push(...mkdirs(path.dirname(launcher)));
     fs.writeFileSync(launcher, launcherText);
     if (!existed) created.push(launcher);
-    console.log(`${launcher}: launcher written (commit it with ${path.basename(where.file)})`);
+    say(`${launcher}: launcher written (commit it with ${path.basename(where.file)})`);
   }
   const stateDir = stateDirOf({ env: process.env, packageRoot: root });
-  if (next === r.text) console.log(`${where.file}: skillgate hooks are already installed; nothing to change`);
+  let savedTo: string | null = null;
+  if (next === r.text) say(`${where.file}: skillgate hooks are already installed; nothing to change`);
   else {
     const rec = readRecord(where.file, stateDir);
     const fresh = r.text === undefined || uninstallFromText(r.text, hookPath) === r.text;
     const before = rec && rec.after === r.text ? rec.before : fresh ? (r.text ?? null) : undefined;
     const dirsMade = mkdirs(path.dirname(where.file));
-    const saved = r.text !== undefined ? `; backup: ${backup(where.file, r.text, stateDir)}` : "";
+    savedTo = r.text !== undefined ? backup(where.file, r.text, stateDir) : null;
+    const saved = savedTo ? `; backup: ${savedTo}` : "";
     writeAtomicKeepMode(where.file, next);
     if (before !== undefined) writeRecord({ file: path.resolve(where.file), before, after: next, created: [...(rec?.created ?? []), ...dirsMade, ...created] }, stateDir);
     const how = portable ? `${handler.command} ${handler.args.join(" ")}` : `${rt.name}: ${rt.path} ${hookPath}`;
-    console.log(`${where.file}: skillgate hooks installed for ${Object.keys(HOOK_EVENTS).length} events (${how})${saved}`);
+    say(`${where.file}: skillgate hooks installed for ${Object.keys(HOOK_EVENTS).length} events (${how})${saved}`);
+  }
+  if (json) {
+    console.log(JSON.stringify({ file: where.file, changed: next !== r.text, dryRun: false, portable, launcher: launcherStale ? launcher : null, backup: savedTo }));
+    return EXIT.ok;
   }
   const scopeFlag = where.scope === "user" ? " --user" : ` --project ${where.projectDir}${where.scope === "local" ? " --local" : ""}`;
-  console.log(`check it with: skillgate doctor${scopeFlag}`);
-  return 0;
+  say(`check it with: skillgate doctor${scopeFlag}`);
+  return EXIT.ok;
 }
 
 export async function uninstallMain(args: string[], root: string): Promise<number> {
-  const where = settingsFileOf(args);
+  const f = parseArgs("uninstall", args);
+  const where = whereOf(f);
   if (!where.ok) return fail("uninstall", where.error);
-  const dryRun = flags(args).has("dry-run");
+  const dryRun = f.has("dry-run");
+  const json = f.has("json");
+  const say = (line: string): void => (json ? console.error(line) : console.log(line));
+  const done = (o: { changed: boolean; diff?: string[]; backup?: string | null; removedFile?: boolean }) => {
+    if (json) say(JSON.stringify({ file: where.file, dryRun, ...o }, null, o.diff ? 2 : undefined));
+    return EXIT.ok;
+  };
   const hookPath = hookPathOf(root);
   const r = readSettings(where.file);
   if (!r.ok) return fail("uninstall", `${r.error}.\nNothing was written. Fix the file (or move it away) and run again.`);
   if (r.text === undefined) {
-    console.log(`${where.file} does not exist: no skillgate hooks in it`);
-    return 0;
+    say(`${where.file} does not exist: no skillgate hooks in it`);
+    return done({ changed: false });
   }
   const stateDir = stateDirOf({ env: process.env, packageRoot: root });
   const rec = readRecord(where.file, stateDir);
@@ -412,19 +434,20 @@ export async function uninstallMain(args: string[], root: string): Promise<numbe
     return fail("uninstall", `${where.file}: ${(err as Error).message}.\nNothing was written. Fix the file and run again.`);
   }
   if (next === r.text) {
-    console.log(`${where.file}: no skillgate hooks in it; nothing to change`);
-    return 0;
+    say(`${where.file}: no skillgate hooks in it; nothing to change`);
+    return done({ changed: false });
   }
+  if (dryRun && json) return done({ changed: true, removedFile: next === null, diff: lineDiff(r.text, next ?? "") });
   if (dryRun) {
-    console.log(`--- ${where.file} (now)\n+++ ${where.file} (after uninstall${next === null ? ": removed, it did not exist before install" : ""})`);
-    console.log(lineDiff(r.text, next ?? "").join("\n"));
-    console.log("dry run: nothing written");
-    return 0;
+    say(`--- ${where.file} (now)\n+++ ${where.file} (after uninstall${next === null ? ": removed, it did not exist before install" : ""})`);
+    say(lineDiff(r.text, next ?? "").join("\n"));
+    say("dry run: nothing written");
+    return EXIT.ok;
   }
   const saved = backup(where.file, r.text, stateDir);
   if (next === null) fs.rmSync(where.file);
   else writeAtomicKeepMode(where.file, next);
-  console.log(`${where.file}: skillgate hooks removed (${next === null ? "the file did not exist before install, so it is gone" : "everything else kept"}); backup: ${saved}`);
+  say(`${where.file}: skillgate hooks removed (${next === null ? "the file did not exist before install, so it is gone" : "everything else kept"}); backup: ${saved}`);
 
   // The launcher goes when no project settings file runs it any more.
   if (where.scope !== "user") {
@@ -436,7 +459,7 @@ export async function uninstallMain(args: string[], root: string): Promise<numbe
     const ours = fs.existsSync(launcher) && fs.readFileSync(launcher, "utf8").startsWith("// skillgate launcher.");
     if (!stillUsed && ours) {
       fs.rmSync(launcher);
-      console.log(`${launcher}: removed`);
+      say(`${launcher}: removed`);
       removeEmptyDirs([path.dirname(launcher)]);
     }
   }
@@ -446,7 +469,7 @@ export async function uninstallMain(args: string[], root: string): Promise<numbe
   } catch {
     /* a stale record is only ignored later */
   }
-  return 0;
+  return done({ changed: true, removedFile: next === null, backup: saved });
 }
 
 /** The captured SessionStart payload; cases/ is not in the npm package, so an equivalent one there. */
@@ -459,15 +482,23 @@ function sessionStartFixture(root: string): Json {
 }
 
 export async function doctorMain(args: string[], root: string): Promise<number> {
-  const f = flags(args);
+  const f = parseArgs("doctor", args);
   const problems: string[] = [];
-  const ok = (s: string) => console.log(`ok       ${s}`);
-  const bad = (s: string) => (problems.push(s), console.log(`PROBLEM  ${s}`));
+  const checks: { ok: boolean; text: string }[] = [];
+  const c = colours();
+  const json = f.has("json");
+  const ok = (s: string) => (checks.push({ ok: true, text: s }), json || console.log(`${c.green("ok")}       ${s}`));
+  const bad = (s: string) => (problems.push(s), checks.push({ ok: false, text: s }), json || console.log(`${c.red("PROBLEM")}  ${s}`));
+  const note = (s: string) => (checks.push({ ok: true, text: s }), json || console.log(`note     ${s}`));
   const hookPath = hookPathOf(root);
 
   // 1. Hooks in settings: the named file, or (no flag) the project's two and the user's.
-  const where = settingsFileOf(args);
+  const where = whereOf(f);
   if (!where.ok) return fail("doctor", where.error);
+  // The table the hook will use in this project: named first, checked in 3.
+  const table: TableResolution = f.get("table") ? { file: tableFileOf(f.get("table"), root), source: "flag", why: "--table" } : tableFor(where.projectDir, root);
+  const tableRows = await compiledTable(table.file, root).then((t) => t.rows.length, () => undefined);
+  if (!json) console.log(tableHeader(table.file, tableRows));
   const userFile = settingsFileFor("user", where.projectDir, home());
   const files = f.has("user") || f.has("local") ? [where.file] : f.has("project") ? projectSettingsFiles(where.projectDir) : [...new Set([...projectSettingsFiles(where.projectDir), userFile])];
   let handler: Json | undefined;
@@ -510,7 +541,7 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
   }
   const launcher = hargs[0] ?? "";
   if (rawArgs.some((a) => a.includes("CLAUDE_PROJECT_DIR")) && fs.existsSync(launcher) && fs.readFileSync(launcher, "utf8") !== fs.readFileSync(launcherSourceOf(root), "utf8")) {
-    console.log(`note     ${launcher} differs from this skillgate's launcher: skillgate install updates it (commit the change)`);
+    note(`${launcher} differs from this skillgate's launcher: skillgate install updates it (commit the change)`);
   }
   const payload = { ...sessionStartFixture(root), session_id: `skillgate-doctor-${process.pid}`, cwd: where.projectDir };
   const env = { ...process.env, CLAUDE_PROJECT_DIR: where.projectDir };
@@ -527,12 +558,17 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
       /* reported below */
     }
     if (!answer) bad(`the hook command printed something that is not JSON (${shown}): ${run.stdout.slice(0, 200)}`);
-    else if (typeof answer.systemMessage === "string") bad(`the hook runs but says: ${answer.systemMessage}`);
-    else ok(`the hook command starts and answers (${Date.now() - t0} ms): ${shown}`);
+    else {
+      // A session start announces the active table (information); anything else it says is a problem.
+      const said = typeof answer.systemMessage === "string" ? answer.systemMessage.split("\n").filter(Boolean) : [];
+      const info = said.filter((l) => / is active \(\d+ rows?\)$/.test(l));
+      const worries = said.filter((l) => !info.includes(l));
+      if (worries.length) bad(`the hook runs but says: ${worries.join("; ")}`);
+      else ok(`the hook command starts and answers (${Date.now() - t0} ms): ${shown}${info.length ? ` — ${info.join("; ")}` : ""}`);
+    }
   }
 
   // 3. The table the hook will use in this project validates, and its skills are loadable.
-  const table: TableResolution = f.get("table") ? { file: tableFileOf(f.get("table"), root), source: "flag", why: "--table" } : tableFor(where.projectDir, root);
   try {
     const t = await compiledTable(table.file, root);
     ok(`trigger table ${table.file} (${table.why}): ${t.rows.length} rows`);
@@ -559,6 +595,7 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
   }
   if (path.resolve(stateDir).startsWith(path.resolve(root) + path.sep)) bad(`the state folder ${stateDir} is inside the skillgate package: npm ci wipes it; unset SKILLGATE_STATE or point it elsewhere`);
 
-  console.log(problems.length ? `\n${problems.length} problem(s): skillgate will not work as intended until they are fixed` : "\nall good");
-  return problems.length ? 1 : 0;
+  if (json) console.log(JSON.stringify({ table: tableJson(table.file, tableRows), problems: problems.length, checks }, null, 2));
+  else console.log(problems.length ? `\n${problems.length} problem(s): skillgate will not work as intended until they are fixed` : "\nall good");
+  return problems.length ? EXIT.findings : EXIT.ok;
 }

@@ -278,7 +278,7 @@ test("install refuses a table whose skills the client cannot load; --with-skills
   isolate(t);
   const p = project(undefined, { dependency: true, table: "starter" });
   const r = await run(t, () => installMain(["--project", p.dir], ROOT));
-  assert.equal(r.code, 1);
+  assert.equal(r.code, 3);
   assert.match(r.out, /names skills Claude Code cannot load: commit, paired-docs, done-check, logs, handoff/);
   assert.match(r.out, /Unknown skill/);
   assert.match(r.out, /skillgate init/);
@@ -333,8 +333,8 @@ test("install creates a missing settings file; the default runtime is bun when i
   assert.equal(cmd?.command, rt.path);
   assert.deepEqual(cmd?.args, [HOOK]);
   assert.ok(fs.existsSync(path.join(home, ".claude", "skills", "commit", "SKILL.md")), "--with-skills copied into ~/.claude/skills");
-  const both = await run(t, () => installMain(["--user", "--project", home], ROOT));
-  assert.equal(both.code, 1);
+  await assert.rejects(() => installMain(["--user", "--project", home], ROOT), /--project and --user cannot be used together/);
+  await assert.rejects(() => installMain(["--user", "--local"], ROOT), /--local and --user cannot be used together/);
 });
 
 test("--runtime bun without bun installed is a clear error; unknown runtimes are refused", async (t) => {
@@ -345,13 +345,12 @@ test("--runtime bun without bun installed is a clear error; unknown runtimes are
   fs.writeFileSync(path.join(fakeRoot, "package.json"), JSON.stringify({ name: "skillgate" }));
   const p = ready();
   const r = await run(t, () => installMain(["--project", p.dir, "--runtime", "bun"], fakeRoot));
-  assert.equal(r.code, 1);
+  assert.equal(r.code, 3);
   assert.match(r.out, /--runtime bun: no working bun binary/);
   assert.equal(fs.existsSync(p.file), false);
   assert.deepEqual(pickRuntime(undefined, fakeRoot), { ok: true, path: process.execPath, name: "node" });
-  const bad = await run(t, () => installMain(["--project", p.dir, "--runtime", "deno"], ROOT));
-  assert.equal(bad.code, 1);
-  assert.match(bad.out, /--runtime must be "bun" or "node"/);
+  // A usage error (exit 2, printed by cli/main.ts), checked against the spec before anything runs.
+  await assert.rejects(() => installMain(["--project", p.dir, "--runtime", "deno"], ROOT), /--runtime must be one of: bun, node/);
 });
 
 test("a settings file that is not valid JSON, or of the wrong shape, is refused: nothing written", async (t) => {
@@ -359,7 +358,7 @@ test("a settings file that is not valid JSON, or of the wrong shape, is refused:
   const p = ready('{ "model": "opus", }');
   for (const verb of [installMain, uninstallMain]) {
     const r = await run(t, () => verb(["--project", p.dir], ROOT));
-    assert.equal(r.code, 1);
+    assert.equal(r.code, 3);
     assert.ok(r.out.includes(p.file), r.out);
     assert.match(r.out, /not valid JSON \(.+\)/);
     assert.match(r.out, /Nothing was written/);
@@ -368,7 +367,7 @@ test("a settings file that is not valid JSON, or of the wrong shape, is refused:
   assert.deepEqual(backupsIn(state), []);
   const shape = ready({ hooks: { Stop: { hooks: [] } } });
   const r = await run(t, () => installMain(["--project", shape.dir], ROOT));
-  assert.equal(r.code, 1);
+  assert.equal(r.code, 3);
   assert.match(r.out, /"hooks.Stop" is not an array/);
 });
 

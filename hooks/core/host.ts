@@ -16,6 +16,10 @@ export interface HostEnvironment {
   skillRoots: string[];
   /** The plugin root when skillgate runs as the host's plugin. */
   pluginRoot?: string;
+  /** The project's own table file (whether or not it exists): the agent may not create or edit it. */
+  projectTable?: string;
+  /** Settings files that can register (or unregister) the hook: the agent may not write them. */
+  settingsFiles: string[];
 }
 
 export interface HostCapabilities {

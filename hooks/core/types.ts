@@ -13,7 +13,7 @@ export type ToolCall =
   | { kind: "write" | "edit"; name: string; paths: string[] }
   /** `whole`: the file is read entirely (a slice of a SKILL.md is not the skill). */
   | { kind: "read"; name: string; path?: string; whole: boolean }
-  | { kind: "subagent"; name: string; subagentType: string }
+  | { kind: "subagent"; name: string; subagentType: string; prompt?: string }
   | { kind: "skill"; name: string; skill?: string }
   | { kind: "fetch" | "other"; name: string };
 
@@ -51,6 +51,8 @@ export type Event =
   /** The agent (main thread, or the subagent named by agentId) wants to stop with this final answer. */
   | (EventBase & { kind: "stop"; finalMessage: string; continuing: boolean })
   | (EventBase & { kind: "session-start"; source: SessionSource })
+  /** A subagent (agentId) starts; what the host can add to its context goes in first. */
+  | (EventBase & { kind: "subagent-start"; agentId: string; agentType: string; task?: string })
   | (EventBase & { kind: "compaction"; phase: "before" | "after" });
 
 export type EventKind = Event["kind"];
@@ -142,7 +144,21 @@ export interface SessionState {
   stopBlockedPrompt?: string;
   /** Index of the highest budget level the prompt size is at (0 = below all). */
   budgetLevel: number;
+  /** SKILL.md files a tool call of this session wrote (or tried to): reading them back loads nothing. */
+  skillFilesWritten?: string[];
+  /** Subagent calls of the main thread not yet started (type and task), for the subagent's hints. */
+  pendingSubagents?: { type: string; prompt: string }[];
+  /** Each subagent's own context (agent id → its loads, hints, stop loop guard), when subagents load skills. */
+  agents?: Record<string, AgentContext>;
   stats: SessionStats;
+}
+
+/** A subagent's context starts empty: the main thread's loads do not pass into it, and its loads stay in it. */
+export interface AgentContext {
+  loaded: string[];
+  hintsShown: string[];
+  stopBlockedPrompt?: string;
+  skillFilesWritten?: string[];
 }
 
 export interface SessionStats {

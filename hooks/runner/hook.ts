@@ -79,7 +79,8 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   // The shell parser and the glob engine are the biggest modules: load them
   // only for a tool call about to run (the parser only for a shell call).
   const facts: Facts | undefined = shellCommandOf(given) !== undefined ? (await import("../core/shell-facts.js")).factsOf(given) : undefined;
-  const ctx = await loadContext({ ...h, host: fc.host }, { globs: given.kind === "tool-call" });
+  const canRefuse = given.kind === "tool-call" || given.kind === "stop" || given.kind === "session-start";
+  const ctx = await loadContext({ ...h, host: fc.host }, { globs: given.kind === "tool-call", checkSkills: canRefuse });
   fc.failMode = ctx.ok ? ctx.table.table.failMode : ctx.failMode;
   if (!ctx.ok) return failure(`skillgate: trigger table unusable, ${ctx.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${ctx.error}`, ctx.failMode === "closed", fc);
   const { table, stateDir, host } = ctx;
@@ -104,6 +105,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
     if (c.notice) notices.push(c.notice);
   }
   if (event.kind === "session-start") {
+    notices.push(...sessionNotices(ctx.tableFile, ctx.isDefaultTable, table));
     // Housekeeping once per session: old session files, old capped outputs.
     if (store && event.source === "startup") store.cleanOld(table.table.stateMaxAgeDays);
     if (table.rows.some((r) => r.row.kind === "cap")) await cleanOutputs(table.table, stateDir, h.env);
@@ -131,6 +133,16 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   const trace: HookTrace = { verdict: decision.verdict, rows: decision.rows, matched: outcome.matched, state: outcome.state };
   if (h.env.SKILLGATE_TRACE) stderr += `skillgate-trace ${JSON.stringify(trace)}\n`;
   return { stdout: out ? JSON.stringify(out) : "", stderr, trace };
+}
+
+/** What the user should know when a session starts: which table governs it, and which skills cannot be loaded. */
+function sessionNotices(tableFile: string, isDefault: boolean, table: CompiledTable): string[] {
+  const out: string[] = [];
+  if (!isDefault) out.push(`skillgate: table ${tableFile} is active (${table.rows.length} rows)`);
+  if (table.missingSkills.length) {
+    out.push(`skillgate: skills named by the table are not installed where the client can load them: ${table.missingSkills.join(", ")} (looked in ${table.skillRoots.join(", ")}); run \`skillgate init\` or copy them into .claude/skills/`);
+  }
+  return out;
 }
 
 /** Budget rows need the prompt size: read it from the transcript's tail when the event does not carry it. */
