@@ -457,6 +457,10 @@ test("launcher with the package installed runs the real hook", () => {
   const out = launch(p.dir, { hook_event_name: "PreToolUse", session_id: "launch-1", transcript_path: "", cwd: p.dir, tool_name: "Bash", tool_input: { command: "git commit -m x" }, tool_use_id: "t1", permission_mode: "default" }, { SKILLGATE_STATE: tmp("lstate") });
   assert.equal((out?.hookSpecificOutput as Record<string, unknown>).permissionDecision, "deny");
   assert.match(JSON.stringify(out), /commit-gate|skill "commit"/);
+  // The launcher is part of the installation: the model may not rewrite it to switch the hook off.
+  const write = launch(p.dir, { hook_event_name: "PreToolUse", session_id: "launch-1", transcript_path: "", cwd: p.dir, tool_name: "Write", tool_input: { file_path: path.join(p.dir, ".claude", "hooks", "skillgate.mjs"), content: "" }, tool_use_id: "t2", permission_mode: "default" }, { SKILLGATE_STATE: tmp("lstate") });
+  assert.equal((write?.hookSpecificOutput as Record<string, unknown>).permissionDecision, "deny");
+  assert.match(JSON.stringify(write), /self-protection/);
 });
 
 // ---------------------------------------------------------------- state folder and table resolution
