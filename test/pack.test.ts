@@ -71,10 +71,10 @@ before(() => {
 });
 
 test("the tarball holds what a user needs and nothing from the checkout's workshop", () => {
-  for (const f of ["LICENSE", "package.json", "bin/skillgate.mjs", "dist/hook.mjs", "dist/cli.mjs", "hooks/hooks.json", "hooks/launcher.mjs", "triggers.json", "triggers.schema.json", ".claude-plugin/plugin.json", "templates/starter/triggers.json", "skills/commit/SKILL.md"]) {
+  for (const f of ["LICENSE", "package.json", "bin/skillgate.mjs", "dist/hook.mjs", "dist/cli.mjs", "hooks/hooks.json", "hooks/launcher.mjs", "triggers.json", "triggers.schema.json", ".claude-plugin/plugin.json", "templates/starter/triggers.json", "skills/commit/SKILL.md", "cases/fixtures/pre-tool-use-bash.json"]) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
   }
-  for (const f of files) assert.doesNotMatch(f, /^(state|test|scripts|e2e|cases|node_modules|docs)\/|\.ts$/, `${f} does not belong in the tarball`);
+  for (const f of files) assert.doesNotMatch(f, /^(state|test|scripts|e2e|node_modules|docs)\/|\.ts$/, `${f} does not belong in the tarball`);
   assert.match(fs.readFileSync(path.join(PKG, "LICENSE"), "utf8"), /MIT License[\s\S]*skillgate contributors/);
   // prepare is a no-op outside a git checkout (scripts/ is not shipped).
   const prep = sh("npm", ["run", "prepare"], PKG);
@@ -141,10 +141,8 @@ test("init, install, doctor, a hook event, cases, mutate, uninstall — from the
   assert.deepEqual(fs.readdirSync(path.join(PROJECT, ".claude")).sort(), ["settings.json", "skillgate", "skills", "triggers.json"]);
 });
 
-// TODO(lead): enable when issue 13 item 5 is merged (cases/mutate default to the project's .claude/skillgate/cases
-// and find their fixtures in an installed package). Until then `skillgate cases` with no flags reads the package's
-// own cases/, which the tarball does not ship.
-test("`skillgate cases` and `mutate` with no flags run the project's cases", { todo: "issue 13 item 5 (cases helper) not merged yet" }, () => {
+// cases/mutate default to the project's .claude/skillgate/cases beside a project table and find fixtures in the package.
+test("`skillgate cases` and `mutate` with no flags run the project's cases", () => {
   for (const verb of ["cases", "mutate"]) {
     const r = skillgate(verb);
     assert.equal(r.status, 0, `${verb}: ${show(r)}`);
