@@ -17,9 +17,9 @@ function ok(r: RunResult): void {
   assert.equal(r.exitCode, 0, `codex exited ${r.exitCode}: ${r.stderr.slice(-800)}`);
 }
 
-/** What the model got back for a call: in the request after the call. */
+/** What the model got back for a call: in the first request after the call (a compaction request too). */
 function outputOf(r: RunResult, callId: string): string {
-  for (const q of r.main) {
+  for (const q of r.requests) {
     const out = callOutput(q.body, callId);
     if (out !== undefined) return out;
   }
@@ -133,12 +133,60 @@ test('git push HEAD is blocked, with the reason', async () => {
   assert.match(out, /bare HEAD/);
 });
 
-test('a keyword in the prompt adds the skill hint to the model\'s context', async () => {
+test('a keyword in the prompt adds the skill hint to the model\'s context (a developer message)', async () => {
   const p = await project(['release']);
   const r = await run(p, { prompt: 'prepare the release notes', script: [{ text: 'ok' }] });
   ok(r);
-  const seen = JSON.stringify(r.main[0]?.body?.input ?? []);
-  assert.match(seen, /release/);
-  assert.match(seen, /skill/i);
-  assert.ok(messages(r.main[0]?.body, 'developer').some((m) => m.includes('release')) || seen.includes('hook_context') || /Load the .*release/i.test(seen));
+  const hint = messages(r.main[0]?.body, 'developer').find((m) => m.includes('skillgate[release-hint]'));
+  assert.ok(hint, 'the hint reached the model');
+  assert.match(hint, /load skill "release"/);
+  assert.match(hint, /SKILL\.md in full/);
+  assert.doesNotMatch(hint, /Skill tool/, 'Codex has no Skill tool: the hint says how to load it here');
+});
+
+test('the refusal says how to load the skill on Codex; doing just that lifts the gate', async () => {
+  const p = await project(['commit']);
+  // Turn 2 reads the very path the refusal names (the model has nothing else to go on).
+  const r1 = await run(p, { prompt: 'commit', script: [{ calls: sh('git commit --allow-empty -m "feat: z"', 'c1') }, { text: 'blocked' }] });
+  ok(r1);
+  const reason = outputOf(r1, 'c1');
+  const file = /read (\S+SKILL\.md) in full/.exec(reason)?.[1];
+  assert.ok(file, `the refusal names a SKILL.md to read: ${reason}`);
+  const r2 = await run(p, {
+    prompt: 'commit',
+    script: [{ calls: sh(`cat ${file}`, 'c2') }, { calls: sh('git commit --allow-empty -m "feat: z"', 'c3') }, { text: 'committed' }],
+  });
+  ok(r2);
+  assert.deepEqual(log(p.repo), ['feat: z', 'init']);
+});
+
+test('compaction empties the loads: a commit after an auto-compaction is refused again', async () => {
+  const p = await project(['commit']);
+  const r = await run(p, {
+    prompt: 'commit twice',
+    // The second answer reports a prompt over the limit: Codex compacts before the next turn.
+    script: [
+      { calls: sh('cat .agents/skills/commit/SKILL.md', 'c1') },
+      { calls: sh('git commit --allow-empty -m "feat: one"', 'c2'), inputTokens: 50_000 },
+      { calls: sh('git commit --allow-empty -m "feat: two"', 'c3') },
+      { text: 'done' },
+    ],
+    extraArgs: ['-c', 'model_auto_compact_token_limit=20000'],
+  });
+  ok(r);
+  assert.ok(r.requests.some((q) => q.kind === 'compact'), 'Codex compacted');
+  assert.doesNotMatch(outputOf(r, 'c2'), /blocked/);
+  assert.match(outputOf(r, 'c3'), /Command blocked by PreToolUse hook/);
+  assert.deepEqual(log(p.repo), ['feat: one', 'init']);
+});
+
+test('stop gate: a final answer with ✅ is sent back once with the reason; the next one ends the turn', async () => {
+  const p = await project(['done-check']);
+  const r = await run(p, { prompt: 'finish', script: [{ text: 'всё готово ✅' }, { text: 'Verified: ran the tests, read the diff.' }] });
+  ok(r);
+  assert.equal(r.main.length, 2, 'one more turn after the refused stop');
+  const seen = JSON.stringify(r.main[1]?.body?.input ?? []);
+  assert.match(seen, /done-check/);
+  const last = r.events.filter((e) => (e.item as { type?: string } | undefined)?.type === 'agent_message').at(-1);
+  assert.match(JSON.stringify(last), /Verified/);
 });

@@ -168,7 +168,8 @@ export function renderFailure(message: string, refuseToolCall: boolean): Json {
 export const codex: Host = {
   name: "codex",
   // Codex subagents have the same shell, so they can read a SKILL.md themselves.
-  capabilities: { subagentsLoadSkills: true },
+  // No skill tool: a skill is loaded by printing its SKILL.md (or by the user's `$skill`).
+  capabilities: { subagentsLoadSkills: true, skillTool: false },
   normalize,
   render,
   renderFailure,
