@@ -3,10 +3,10 @@
 // was told (the next request's input).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { callOutput, messages, project, run, type RunResult } from './harness.ts';
+import { CODEX_BIN, callOutput, messages, project, run, type RunResult } from './harness.ts';
 
 const sh = (cmd: string, callId: string) => ({ name: 'exec_command', arguments: { cmd }, callId });
 const patch = (text: string, callId: string) => ({ name: 'apply_patch', input: text, callId });
@@ -93,11 +93,12 @@ test('$commit in the prompt loads the skill (Codex injects it), so the commit is
 
 test('apply_patch writing a *_RU.md is refused (paths from the envelope); reading it is allowed', async () => {
   const p = await project(['paired-docs']);
+  writeFileSync(join(p.repo, 'intro_RU.md'), 'введение\n');
   const r = await run(p, {
     prompt: 'edit the docs',
     script: [
       { calls: patch('*** Begin Patch\n*** Add File: notes.txt\n+ok\n*** Add File: docs/guide_RU.md\n+привет\n*** End Patch\n', 'p1') },
-      { calls: sh('cat README.md', 'c2') },
+      { calls: sh('cat intro_RU.md', 'c2') },
       { text: 'done' },
     ],
   });
@@ -107,7 +108,8 @@ test('apply_patch writing a *_RU.md is refused (paths from the envelope); readin
   assert.match(out, /paired-docs/);
   assert.equal(existsSync(join(p.repo, 'docs/guide_RU.md')), false);
   assert.equal(existsSync(join(p.repo, 'notes.txt')), false, 'the whole patch is refused');
-  assert.match(outputOf(r, 'c2'), /old/);
+  assert.match(outputOf(r, 'c2'), /введение/, 'reading a paired doc needs no skill');
+  assert.doesNotMatch(outputOf(r, 'c2'), /blocked/);
 });
 
 test('apply_patch moving a file onto *_RU.md is refused (*** Move to:)', async () => {
@@ -189,4 +191,11 @@ test('stop gate: a final answer with ✅ is sent back once with the reason; the 
   assert.match(seen, /done-check/);
   const last = r.events.filter((e) => (e.item as { type?: string } | undefined)?.type === 'agent_message').at(-1);
   assert.match(JSON.stringify(last), /Verified/);
+});
+
+test('the binary under test is the pinned version', () => {
+  const pinned = (JSON.parse(readFileSync(join(import.meta.dirname, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies['@openai/codex'];
+  const got = execFileSync(CODEX_BIN, ['--version'], { encoding: 'utf8' }).trim();
+  if (process.env['CODEX_BIN']) return; // another binary on purpose
+  assert.equal(got, `codex-cli ${pinned}`);
 });
