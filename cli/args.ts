@@ -68,7 +68,11 @@ const TABLE_OPT = {
 const PROJECT_OPT = { type: "string", value: "DIR", help: "the project whose .claude/settings.json to use (default: the current folder)" } as const;
 const USER_OPT = { type: "flag", help: "use ~/.claude/settings.json (every project of this user)" } as const;
 const DRY_RUN_OPT = { type: "flag", help: "show the change as a diff; write nothing" } as const;
-const CASES_DIR_OPT = { type: "string", value: "DIR", help: "the folder of case files (default: skillgate's cases/)" } as const;
+const CASES_DIR_OPT = {
+  type: "string",
+  value: "DIR",
+  help: "the folder of case files (default: .claude/skillgate/cases/ beside a project table, else skillgate's cases/)",
+} as const;
 
 /**
  * Every verb's spec. Adding a verb: an entry here, and one line in VERBS in
@@ -103,21 +107,25 @@ export const SPECS = {
     findings: "lint errors",
   },
   cases: {
-    summary: "run the JSON cases through the real hook process",
+    summary: "run the JSON cases against the table, in-process (the project's .claude/skillgate/cases/ for a project table, else skillgate's own); --new writes starter cases",
     options: {
-      dir: CASES_DIR_OPT,
+      cases: CASES_DIR_OPT,
+      dir: { type: "string", value: "DIR", help: "the same as --cases" },
       table: TABLE_OPT,
-      runtime: { type: "string", value: "RUNTIME", help: "the runtime the hook process runs under (default: node)", choices: ["node", "bun"] },
+      runtime: { type: "string", value: "RUNTIME", help: "run through the built hook under this runtime instead of in-process", choices: ["node", "bun"] },
+      new: { type: "list", value: "ROW,...|all", help: "write a starter case for each row (all: every row without a case of its name), run it, say whether it passes", comma: true },
       json: JSON_OPT,
     },
-    examples: ["skillgate cases", "skillgate cases --runtime bun --json"],
-    findings: "a case failed",
+    exclusive: [["cases", "dir"]],
+    examples: ["skillgate cases", "skillgate cases --new commit-gate", "skillgate cases --new all", "skillgate cases --runtime bun --json"],
+    findings: "a case failed or is malformed",
   },
   mutate: {
     summary: "remove each table row in turn and show which cases turn red; fails if a row turns none red",
-    options: { dir: CASES_DIR_OPT, table: TABLE_OPT, json: JSON_OPT },
-    examples: ["skillgate mutate", "skillgate mutate --dir my-cases --table .claude/triggers.json --json"],
-    findings: "a row no case pins, or a case already red on the unmutated table",
+    options: { cases: CASES_DIR_OPT, dir: { type: "string", value: "DIR", help: "the same as --cases" }, table: TABLE_OPT, json: JSON_OPT },
+    exclusive: [["cases", "dir"]],
+    examples: ["skillgate mutate", "skillgate mutate --cases my-cases --table .claude/triggers.json --json"],
+    findings: "a row no case pins, a case already red on the unmutated table, or a malformed case",
   },
   demo: {
     summary: "play a short session on the default table: deny → load → allow → compaction → deny, and a hint once",

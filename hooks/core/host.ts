@@ -40,4 +40,6 @@ export interface Host {
   /** For input that never parsed: was it a tool call (the only event a failure may refuse)? */
   looksLikeToolCall(raw: string): boolean;
   environment(env: Env): HostEnvironment;
+  /** Whether a settings file (one of environment().settingsFiles) registers skillgate's hook. */
+  registersSkillgate?(file: string): boolean;
 }

@@ -3,10 +3,12 @@
 import type { Policy } from "./proposal.js";
 import { refusals } from "./refusals.js";
 import { selfProtection } from "./self-protection.js";
+import { disabledRows } from "./disabled-rows.js";
+import { configGuard } from "./config-guard.js";
 import { hints } from "./hints.js";
 import { budget } from "./budget.js";
 import { compactionReminder } from "./compaction.js";
 import { outputCap } from "./output-cap.js";
 import { subagentFinished } from "./subagent-finished.js";
 
-export const POLICIES: readonly Policy[] = [selfProtection, refusals, hints, budget, compactionReminder, outputCap, subagentFinished];
+export const POLICIES: readonly Policy[] = [selfProtection, configGuard, disabledRows, refusals, hints, budget, compactionReminder, outputCap, subagentFinished];

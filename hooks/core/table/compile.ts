@@ -2,6 +2,8 @@
 // Cheap enough to do on every hook start; the expensive part (zod) is not here.
 import type picomatchType from "picomatch";
 import type { Row, Table, TextTrigger } from "../types.js";
+import { foldPattern, foldWithMap } from "./fold.js";
+import type { DisabledRow } from "./schema.js";
 
 /** Finds a trigger in a text; returns the matched words or undefined. */
 export type TextMatcher = (text: string) => string | undefined;
@@ -39,6 +41,8 @@ export interface CompiledTable {
   loadBy?: "skill-tool" | "read";
   /** Skills rows name that exist in no trusted root (the client cannot load them): refusals say so. */
   missingSkills: string[];
+  /** Rows that failed validation and are off (the rest of the table stays in force). */
+  disabled: DisabledRow[];
 }
 
 /**
@@ -63,12 +67,14 @@ export function isWordChar(ch: string | undefined): boolean {
 export function wordsMatcher(words: string[]): TextMatcher {
   // One regex per word: with a single alternation, «стенд» would win at a
   // position and hide «стенда» after the boundary check rejected it.
-  const res = words.map((w) => new RegExp(w, "giu"));
-  return (text) => {
+  const res = words.map((w) => new RegExp(foldPattern(w), "giu"));
+  return (given) => {
+    const { folded: text, from } = foldWithMap(given);
     for (const re of res) {
       re.lastIndex = 0;
       for (let m = re.exec(text); m; m = re.exec(text)) {
-        if (m[0] !== "" && !isWordChar(text[m.index - 1]) && !isWordChar(text[m.index + m[0].length])) return m[0];
+        const end = m.index + m[0].length;
+        if (m[0] !== "" && !isWordChar(text[m.index - 1]) && !isWordChar(text[end])) return given.slice(from[m.index] ?? 0, from[end] ?? given.length);
         re.lastIndex = m.index + 1;
       }
     }
@@ -78,8 +84,15 @@ export function wordsMatcher(words: string[]): TextMatcher {
 
 function textMatcher(t: TextTrigger): TextMatcher {
   const byWords = t.words ? wordsMatcher(t.words) : undefined;
-  const byPattern = t.pattern ? new RegExp(t.pattern, "iu") : undefined;
-  return (text) => byWords?.(text) ?? byPattern?.exec(text)?.[0];
+  const byPattern = t.pattern ? new RegExp(foldPattern(t.pattern), "iu") : undefined;
+  return (text) => byWords?.(text) ?? patternMatch(byPattern, text);
+}
+
+function patternMatch(re: RegExp | undefined, given: string): string | undefined {
+  if (!re) return undefined;
+  const { folded, from } = foldWithMap(given);
+  const m = re.exec(folded);
+  return m ? given.slice(from[m.index] ?? 0, from[m.index + m[0].length] ?? given.length) : undefined;
 }
 
 /**
@@ -122,5 +135,5 @@ export function compileTable(table: Table, skillsDir: string, glob?: GlobEngine)
     if (subagent) compiled.subagent = new Set(subagent);
     return compiled;
   });
-  return { table, skillsDir, rows, skillRoots: [skillsDir], protect: [], subagentsLoadSkills: false, missingSkills: [] };
+  return { table, skillsDir, rows, skillRoots: [skillsDir], protect: [], subagentsLoadSkills: false, missingSkills: [], disabled: [] };
 }
