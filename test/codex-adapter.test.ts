@@ -9,7 +9,7 @@ import path from "node:path";
 import { codex, normalize, render, skillMentions, wholeFileRead } from "../hooks/hosts/codex/adapter.ts";
 import { environment } from "../hooks/hosts/codex/env.ts";
 import { patchPaths } from "../hooks/hosts/codex/patch.ts";
-import { addToHooksJson, codexCommand, installCodex, removeFromHooksJson, trustEntries, trustHash, uninstallCodex, withTrust } from "../hooks/hosts/codex/install.ts";
+import { addToHooksJson, codexCommand, codexInstallMain, installCodex, removeFromHooksJson, trustEntries, trustHash, uninstallCodex, withTrust } from "../hooks/hosts/codex/install.ts";
 import { runHook } from "../hooks/runner/hook.ts";
 
 const FIX = path.join(import.meta.dirname, "fixtures", "codex");
@@ -211,4 +211,18 @@ test("install/uninstall on disk: project hooks.json and user config.toml", () =>
   uninstallCodex({ project, hookPath: "/x/hook-codex.mjs", env });
   assert.deepEqual(JSON.parse(fs.readFileSync(path.join(project, ".codex", "hooks.json"), "utf8")), { hooks: {} });
   assert.equal(fs.readFileSync(path.join(dir, "home", "config.toml"), "utf8"), "");
+});
+
+test("codexInstallMain: flags, errors, the trust advice", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-codex-main-"));
+  const lines: string[] = [];
+  const env = { CODEX_HOME: path.join(dir, "home") };
+  assert.equal(codexInstallMain("install", ["--project", dir], "/opt/sg", env, (s) => lines.push(s)), 0);
+  assert.ok(lines.some((l) => l.includes("/hooks")), lines.join("\n"));
+  const hooks = JSON.parse(fs.readFileSync(path.join(dir, ".codex", "hooks.json"), "utf8")) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
+  assert.match(hooks.hooks.PreToolUse?.[0]?.hooks[0]?.command ?? "", /\/opt\/sg\/dist\/hook-codex\.mjs$/);
+  assert.equal(codexInstallMain("install", ["--project", dir, "--user"], "/opt/sg", env, () => {}), 2);
+  assert.equal(codexInstallMain("install", ["--bogus"], "/opt/sg", env, () => {}), 2);
+  assert.equal(codexInstallMain("uninstall", ["--project", dir], "/opt/sg", env, () => {}), 0);
+  assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, ".codex", "hooks.json"), "utf8")), { hooks: {} });
 });

@@ -218,3 +218,47 @@ export function uninstallCodex(o: Omit<CodexInstallOptions, "runtime" | "trust">
   }
   return changed;
 }
+
+/** The bundled hook a Codex install runs (scripts/build.mjs: "hook-codex": "hooks/hosts/codex/hook.ts"). */
+export function codexHookPathOf(root: string): string {
+  return path.join(root, "dist", "hook-codex.mjs");
+}
+
+/**
+ * `skillgate install --host codex [--project DIR | --user] [--trust] [--runtime PATH]`
+ * and `skillgate uninstall --host codex [--project DIR | --user]`. Returns the exit code.
+ */
+export function codexInstallMain(verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): number {
+  let project: string | undefined;
+  let user = false;
+  let trust = false;
+  let runtime = process.execPath;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--host") i++;
+    else if (a === "--project") project = args[++i] ?? ".";
+    else if (a === "--user") user = true;
+    else if (a === "--trust" && verb === "install") trust = true;
+    else if (a === "--runtime" && verb === "install") runtime = args[++i] ?? runtime;
+    else {
+      out(`skillgate ${verb} --host codex: unknown argument ${a}`);
+      return 2;
+    }
+  }
+  if (project !== undefined && user) {
+    out(`skillgate ${verb} --host codex: give --project DIR or --user, not both`);
+    return 2;
+  }
+  if (project === undefined && !user) project = ".";
+  const hookPath = codexHookPathOf(root);
+  try {
+    const files = verb === "install" ? installCodex({ ...(project !== undefined ? { project } : {}), user, runtime, hookPath, trust, env }) : uninstallCodex({ ...(project !== undefined ? { project } : {}), user, hookPath, env });
+    for (const f of files) out(`wrote ${f}`);
+    if (verb === "install" && !trust) out("Codex runs new hooks only once trusted: open /hooks in codex and trust skillgate's entries, or re-run with --trust.");
+    if (verb === "install" && project !== undefined) out(`The project's .codex/ folder loads only for a trusted project (run \`codex --trust\` in ${path.resolve(project)} once).`);
+    return 0;
+  } catch (e) {
+    out(`skillgate ${verb} --host codex: ${(e as Error).message}`);
+    return 1;
+  }
+}
