@@ -9,7 +9,7 @@ import path from "node:path";
 import { codex, normalize, render, skillMentions, wholeFileRead } from "../hooks/hosts/codex/adapter.ts";
 import { environment } from "../hooks/hosts/codex/env.ts";
 import { patchPaths } from "../hooks/hosts/codex/patch.ts";
-import { addToHooksJson, codexCommand, codexInstallMain, installCodex, removeFromHooksJson, trustEntries, trustHash, uninstallCodex, withTrust } from "../hooks/hosts/codex/install.ts";
+import { addToHooksJson, codexCommand, codexDoctorMain, codexInstallMain, installCodex, removeFromHooksJson, trustEntries, trustHash, uninstallCodex, withTrust } from "../hooks/hosts/codex/install.ts";
 import { runHook } from "../hooks/runner/hook.ts";
 
 const FIX = path.join(import.meta.dirname, "fixtures", "codex");
@@ -225,4 +225,28 @@ test("codexInstallMain: flags, errors, the trust advice", () => {
   assert.equal(codexInstallMain("install", ["--bogus"], "/opt/sg", env, () => {}), 2);
   assert.equal(codexInstallMain("uninstall", ["--project", dir], "/opt/sg", env, () => {}), 0);
   assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, ".codex", "hooks.json"), "utf8")), { hooks: {} });
+});
+
+test("codexDoctorMain: reports missing trust and an untrusted project; passes once both are there", async () => {
+  const { build } = await import("esbuild");
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "sg-codex-doc-root-"));
+  // A stand-in package root whose dist/hook-codex.mjs is the real hook bundle.
+  fs.mkdirSync(path.join(root, "dist"));
+  await build({ entryPoints: [path.join(ROOT, "hooks/hosts/codex/hook.ts")], outfile: path.join(root, "dist", "hook-codex.mjs"), bundle: true, format: "esm", platform: "node", logLevel: "silent" });
+  fs.cpSync(path.join(ROOT, "triggers.json"), path.join(root, "triggers.json"));
+  fs.cpSync(path.join(ROOT, "package.json"), path.join(root, "package.json"));
+  fs.cpSync(path.join(ROOT, "skills"), path.join(root, "skills"), { recursive: true });
+  const proj = fs.mkdtempSync(path.join(os.tmpdir(), "sg-codex-doc-proj-"));
+  const env = { CODEX_HOME: path.join(proj, "home"), HOME: proj, PATH: process.env.PATH ?? "" };
+  const lines: string[] = [];
+  codexInstallMain("install", ["--project", proj], root, env, () => {});
+  assert.equal(codexDoctorMain(["--project", proj], root, env, (s) => lines.push(s)), 1);
+  assert.ok(lines.some((l) => l.includes("not trusted")), lines.join("\n"));
+  assert.ok(lines.some((l) => l.includes("is not marked trusted")), lines.join("\n"));
+  fs.mkdirSync(path.join(proj, "home"), { recursive: true });
+  fs.appendFileSync(path.join(proj, "home", "config.toml"), `\n[projects.${JSON.stringify(proj)}]\ntrust_level = "trusted"\n`);
+  codexInstallMain("install", ["--project", proj, "--trust"], root, env, () => {});
+  lines.length = 0;
+  assert.equal(codexDoctorMain(["--project", proj], root, env, (s) => lines.push(s)), 0, lines.join("\n"));
+  assert.match(lines.join("\n"), /7 Codex hook events/);
 });

@@ -8,8 +8,10 @@
 // same entries (the user asked for skillgate's hooks, so this is their consent);
 // without it the user trusts them in `/hooks`. Automation can instead pass
 // `codex exec --dangerously-bypass-hook-trust`.
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { codexHome } from "./env.js";
 
@@ -261,4 +263,67 @@ export function codexInstallMain(verb: "install" | "uninstall", args: string[], 
     out(`skillgate ${verb} --host codex: ${(e as Error).message}`);
     return 1;
   }
+}
+
+/** trusted_hash values recorded in config.toml, by [hooks.state] key. */
+export function recordedTrust(configToml: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let key: string | undefined;
+  for (const line of configToml.split("\n")) {
+    const m = STATE_HEADER.exec(line.trim());
+    if (m) {
+      key = JSON.parse(m[1] ?? '""') as string;
+      continue;
+    }
+    if (/^\s*\[/.test(line)) key = undefined;
+    const h = /^\s*trusted_hash\s*=\s*"([^"]*)"/.exec(line);
+    if (key && h?.[1]) out.set(key, h[1]);
+  }
+  return out;
+}
+
+/**
+ * `skillgate doctor --host codex [--project DIR | --user]`: is skillgate registered for every event,
+ * is each handler trusted with the hash Codex computes now (an untrusted hook is skipped silently),
+ * is the project trusted, and does the hook command start and answer?
+ */
+export function codexDoctorMain(args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): number {
+  const user = args.includes("--user");
+  const at = args.indexOf("--project");
+  const project = user ? undefined : at >= 0 ? (args[at + 1] ?? ".") : ".";
+  const problems: string[] = [];
+  const hookPath = codexHookPathOf(root);
+  let file: string;
+  let hooks: Json;
+  try {
+    file = hooksFileOf({ ...(project !== undefined ? { project } : {}), user, env });
+    hooks = readJson(file);
+  } catch (e) {
+    out(`✗ ${(e as Error).message}`);
+    return 1;
+  }
+  const entries = trustEntries(file, hooks, hookPath);
+  const events = new Set(entries.map((e) => e.key.split(":").at(-3)));
+  for (const [event] of Object.entries(CODEX_EVENTS)) if (!events.has(EVENT_LABEL[event])) problems.push(`${file} does not run skillgate on ${event} (run skillgate install --host codex)`);
+  const config = configTomlOf(env);
+  const toml = fs.existsSync(config) ? fs.readFileSync(config, "utf8") : "";
+  const trusted = recordedTrust(toml);
+  const untrusted = entries.filter((e) => trusted.get(e.key) !== e.hash);
+  if (untrusted.length) problems.push(`${untrusted.length} of skillgate's hooks are not trusted (or changed since): Codex skips them without a word; open /hooks in codex, or run skillgate install --host codex --trust`);
+  if (project !== undefined) {
+    const dir = path.resolve(project);
+    const re = new RegExp(`^\\[projects\\.${JSON.stringify(dir).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\]\\s*\\n\\s*trust_level\\s*=\\s*"trusted"`, "m");
+    if (!re.test(toml)) problems.push(`the project ${dir} is not marked trusted in ${config}: its .codex/hooks.json is not loaded (run \`codex --trust\` there once)`);
+  }
+  const run = spawnSync(process.execPath, [hookPath], {
+    input: JSON.stringify({ session_id: "skillgate-doctor", cwd: project ?? process.cwd(), hook_event_name: "SessionStart", source: "startup", model: "doctor", permission_mode: "default", transcript_path: null }),
+    encoding: "utf8",
+    env: { ...env, SKILLGATE_STATE: fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-doctor-")) },
+    timeout: CODEX_HOOK_TIMEOUT_S * 1000,
+  });
+  if (run.error || run.status !== 0) problems.push(`the hook ${hookPath} does not run: ${run.error?.message ?? run.stderr.slice(0, 300)}`);
+  else if (run.stdout.trim() && !run.stdout.trim().startsWith("{")) problems.push(`the hook printed something that is not JSON: ${run.stdout.slice(0, 200)}`);
+  for (const p of problems) out(`✗ ${p}`);
+  if (!problems.length) out(`✓ skillgate runs on ${entries.length} Codex hook events from ${file}, all trusted; the hook answers`);
+  return problems.length ? 1 : 0;
 }
