@@ -1039,6 +1039,7 @@ export function checkSandbox(sb: Sandbox, sentIds: Set<string>, corruptedIds: Se
     if ((st.mode & 0o077) !== 0) problems.push(`state file readable by others (mode ${(st.mode & 0o777).toString(8)}): ${name}`);
     let m: RegExpExecArray | null;
     if (/^\.table-[\w-]+\.json$/.test(name)) continue; // the validated-table cache
+    if (name === ".cache-key") continue; // the key of the table cache's digest
     if (name === ".output-root") {
       // Written only when $SKILLGATE_OUTPUT_DIR is not set, which it is here: the hook made a folder outside the sandbox.
       problems.push(`output folder made outside the sandbox despite $SKILLGATE_OUTPUT_DIR: ${fs.readFileSync(path.join(sb.stateDir, name), "utf8").trim()}`);

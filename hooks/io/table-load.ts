@@ -16,17 +16,48 @@ export type TableLoad =
   | { ok: true; compiled: CompiledTable; file: string }
   | { ok: false; error: string; file: string; failMode: "open" | "closed" };
 
+export type TableSource = "flag" | "env" | "project" | "default";
+
+export interface TableResolution {
+  file: string;
+  source: TableSource;
+  /** One line for a verb's header: which table, and why that one. */
+  why: string;
+}
+
 /**
- * Where the table is: $SKILLGATE_TABLE, else the project's own
- * .claude/triggers.json, else the default table shipped with skillgate.
+ * The one table resolution, for the hook and every verb:
+ * --table FILE, else $SKILLGATE_TABLE, else the project's .claude/triggers.json
+ * (the project is $CLAUDE_PROJECT_DIR, or for a verb run by hand the nearest
+ * folder above `cwd` holding .claude/triggers.json, never the home folder,
+ * whose .claude/ is the user's settings), else the default table shipped with skillgate.
  */
-export function resolveTableFile(env: NodeJS.ProcessEnv, packageRoot: string): string {
-  if (env.SKILLGATE_TABLE) return path.resolve(env.SKILLGATE_TABLE);
-  if (env.CLAUDE_PROJECT_DIR) {
-    const own = path.join(env.CLAUDE_PROJECT_DIR, ".claude", "triggers.json");
-    if (fs.existsSync(own)) return own;
+export function resolveTable(o: { env: NodeJS.ProcessEnv; packageRoot: string; flag?: string; cwd?: string }): TableResolution {
+  if (o.flag) return { file: path.resolve(o.flag), source: "flag", why: "--table" };
+  if (o.env.SKILLGATE_TABLE) return { file: path.resolve(o.env.SKILLGATE_TABLE), source: "env", why: "$SKILLGATE_TABLE" };
+  if (o.env.CLAUDE_PROJECT_DIR) {
+    const own = path.join(o.env.CLAUDE_PROJECT_DIR, ".claude", "triggers.json");
+    if (fs.existsSync(own)) return { file: own, source: "project", why: "the project's table ($CLAUDE_PROJECT_DIR)" };
+  } else if (o.cwd) {
+    const own = projectTableAbove(o.cwd, o.env.HOME);
+    if (own) return { file: own, source: "project", why: "the project's table" };
   }
-  return path.join(packageRoot, "triggers.json");
+  return { file: path.join(o.packageRoot, "triggers.json"), source: "default", why: "skillgate's default table (no .claude/triggers.json in the project)" };
+}
+
+/** Kept for callers that only need the path; `cwd` lets a verb find the project it runs in. */
+export function resolveTableFile(env: NodeJS.ProcessEnv, packageRoot: string, cwd?: string): string {
+  return resolveTable({ env, packageRoot, cwd }).file;
+}
+
+function projectTableAbove(cwd: string, home: string | undefined): string | undefined {
+  const stop = home ? path.resolve(home) : undefined;
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    if (dir === stop) return undefined;
+    const own = path.join(dir, ".claude", "triggers.json");
+    if (fs.existsSync(own)) return own;
+    if (path.dirname(dir) === dir) return undefined;
+  }
 }
 
 export interface LoadOptions {

@@ -2,7 +2,7 @@
 // Cheap enough to do on every hook start; the expensive part (zod) is not here.
 import type picomatchType from "picomatch";
 import type { Row, Table, TextTrigger } from "../types.js";
-import { foldPattern, foldWithMap } from "./fold.js";
+import { foldPattern, foldText, foldWithMap } from "./fold.js";
 import type { DisabledRow } from "./schema.js";
 
 /** Finds a trigger in a text; returns the matched words or undefined. */
@@ -69,12 +69,12 @@ export function wordsMatcher(words: string[]): TextMatcher {
   // position and hide «стенда» after the boundary check rejected it.
   const res = words.map((w) => new RegExp(foldPattern(w), "giu"));
   return (given) => {
-    const { folded: text, from } = foldWithMap(given);
+    const text = foldText(given);
     for (const re of res) {
       re.lastIndex = 0;
       for (let m = re.exec(text); m; m = re.exec(text)) {
         const end = m.index + m[0].length;
-        if (m[0] !== "" && !isWordChar(text[m.index - 1]) && !isWordChar(text[end])) return given.slice(from[m.index] ?? 0, from[end] ?? given.length);
+        if (m[0] !== "" && !isWordChar(text[m.index - 1]) && !isWordChar(text[end])) return quoted(given, text, m.index, end);
         re.lastIndex = m.index + 1;
       }
     }
@@ -90,9 +90,20 @@ function textMatcher(t: TextTrigger): TextMatcher {
 
 function patternMatch(re: RegExp | undefined, given: string): string | undefined {
   if (!re) return undefined;
-  const { folded, from } = foldWithMap(given);
+  const folded = foldText(given);
   const m = re.exec(folded);
-  return m ? given.slice(from[m.index] ?? 0, from[m.index + m[0].length] ?? given.length) : undefined;
+  return m ? quoted(given, folded, m.index, m.index + m[0].length) : undefined;
+}
+
+/**
+ * The match as the user wrote it. Folding usually keeps every index (one
+ * character for one); only when it did not is the character map built, and
+ * only up to the match.
+ */
+function quoted(given: string, folded: string, start: number, end: number): string {
+  if (folded.length === given.length) return given.slice(start, end);
+  const { from } = foldWithMap(given.slice(0, Math.min(given.length, end * 2 + 64)));
+  return given.slice(from[start] ?? 0, from[end] ?? given.length);
 }
 
 /**
