@@ -25,6 +25,8 @@ export interface HostEnvironment {
 export interface HostCapabilities {
   /** Subagents have the skill tool, so they can load skills themselves. */
   subagentsLoadSkills: boolean;
+  /** The host has a skill tool (default true); without one a skill is loaded by reading its SKILL.md whole. */
+  skillTool?: boolean;
 }
 
 export interface Host {

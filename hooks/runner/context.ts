@@ -67,6 +67,7 @@ function foldEnvironment(compiled: CompiledTable, host: Host, he: HostEnvironmen
     skillRoots,
     protect: dedupe(protect),
     subagentsLoadSkills: host.capabilities.subagentsLoadSkills,
+    ...(host.capabilities.skillTool === false ? { loadBy: "read" as const } : {}),
     missingSkills,
     ...(pluginNamespace ? { pluginNamespace } : {}),
   };
