@@ -68,6 +68,8 @@ const TABLE_OPT = {
 const PROJECT_OPT = { type: "string", value: "DIR", help: "the project whose .claude/settings.json to use (default: the current folder)" } as const;
 const LOCAL_OPT = { type: "flag", help: "use the project's .claude/settings.local.json (personal, not committed)" } as const;
 const USER_OPT = { type: "flag", help: "use ~/.claude/settings.json (every project of this user)" } as const;
+const HOST_OPT = { type: "string", value: "HOST", help: "the agent CLI to install into (default: claude-code)", choices: ["claude-code", "codex"] } as const;
+const TRUST_OPT = { type: "flag", help: "codex: record the hooks as trusted in $CODEX_HOME/config.toml (Codex skips untrusted hooks silently)" } as const;
 const DRY_RUN_OPT = { type: "flag", help: "show the change as a diff; write nothing" } as const;
 const CASES_DIR_OPT = {
   type: "string",
@@ -154,19 +156,21 @@ export const SPECS = {
       runtime: { type: "string", value: "RUNTIME", help: "the runtime the hook runs under (default: node in a project, bun when installed for --user)", choices: ["bun", "node"] },
       "dry-run": DRY_RUN_OPT,
       json: JSON_OPT,
+      host: HOST_OPT,
+      trust: TRUST_OPT,
     },
     exclusive: [["project", "user"], ["local", "user"]],
-    examples: ["skillgate install", "skillgate install --local", "skillgate install --project ~/src/app --dry-run", "skillgate install --user --with-skills"],
+    examples: ["skillgate install", "skillgate install --host codex --trust", "skillgate install --local", "skillgate install --project ~/src/app --dry-run", "skillgate install --user --with-skills"],
   },
   uninstall: {
     summary: "remove exactly the hooks skillgate install added (byte-identical when nothing else changed)",
-    options: { project: PROJECT_OPT, local: LOCAL_OPT, user: USER_OPT, "dry-run": DRY_RUN_OPT, json: JSON_OPT },
+    options: { project: PROJECT_OPT, local: LOCAL_OPT, user: USER_OPT, "dry-run": DRY_RUN_OPT, json: JSON_OPT, host: HOST_OPT },
     exclusive: [["project", "user"], ["local", "user"]],
     examples: ["skillgate uninstall", "skillgate uninstall --user --dry-run"],
   },
   doctor: {
     summary: "check the installed hooks, the hook command and launcher, the table, its skills and the state folder",
-    options: { project: PROJECT_OPT, local: LOCAL_OPT, user: USER_OPT, table: TABLE_OPT, json: JSON_OPT },
+    options: { project: PROJECT_OPT, local: LOCAL_OPT, user: USER_OPT, table: TABLE_OPT, json: JSON_OPT, host: HOST_OPT },
     exclusive: [["project", "user"], ["local", "user"]],
     examples: ["skillgate doctor", "skillgate doctor --user --json"],
     findings: "a problem was found",

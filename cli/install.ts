@@ -289,8 +289,17 @@ function tableFor(projectDir: string, root: string, flag?: string): TableResolut
 
 // ---------------------------------------------------------------- verbs
 
+/** Another host's install lives in its own folder (hooks/hosts/<host>/install.ts). */
+async function otherHost(verb: "install" | "uninstall" | "doctor", f: { get(name: string): string | undefined }, args: string[], root: string): Promise<number | undefined> {
+  if (f.get("host") !== "codex") return undefined;
+  const codex = await import("../hooks/hosts/codex/install.js");
+  return verb === "doctor" ? codex.codexDoctorMain(args, root) : codex.codexInstallMain(verb, args, root);
+}
+
 export async function installMain(args: string[], root: string): Promise<number> {
   const f = parseArgs("install", args);
+  const other = await otherHost("install", f, args, root);
+  if (other !== undefined) return other;
   const where = whereOf(f);
   if (!where.ok) return fail("install", where.error);
   const hookPath = hookPathOf(root);
@@ -407,6 +416,8 @@ export async function installMain(args: string[], root: string): Promise<number>
 
 export async function uninstallMain(args: string[], root: string): Promise<number> {
   const f = parseArgs("uninstall", args);
+  const other = await otherHost("uninstall", f, args, root);
+  if (other !== undefined) return other;
   const where = whereOf(f);
   if (!where.ok) return fail("uninstall", where.error);
   const dryRun = f.has("dry-run");
@@ -483,6 +494,8 @@ function sessionStartFixture(root: string): Json {
 
 export async function doctorMain(args: string[], root: string): Promise<number> {
   const f = parseArgs("doctor", args);
+  const other = await otherHost("doctor", f, args, root);
+  if (other !== undefined) return other;
   const problems: string[] = [];
   const checks: { ok: boolean; text: string }[] = [];
   const c = colours();

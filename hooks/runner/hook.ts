@@ -183,7 +183,7 @@ function sessionNotices(tableFile: string, isDefault: boolean, table: CompiledTa
     out.push(`skillgate: ${table.disabled.length} row${table.disabled.length === 1 ? " is" : "s are"} OFF (invalid)${closed ? "; failMode closed: the calls they would govern are refused" : ""}:\n${table.disabled.map((d) => `  ${d.error}`).join("\n")}`);
   }
   if (table.missingSkills.length) {
-    out.push(`skillgate: skills named by the table are not installed where the client can load them: ${table.missingSkills.join(", ")} (looked in ${table.skillRoots.join(", ")}); run \`skillgate init\` or copy them into .claude/skills/`);
+    out.push(`skillgate: skills named by the table are not installed where the client can load them: ${table.missingSkills.join(", ")} (looked in ${table.skillRoots.join(", ")}); copy them into a skills folder the agent CLI reads (\`skillgate init\` does it for Claude Code)`);
   }
   return out;
 }
