@@ -8,7 +8,7 @@ import { renameSync, rmSync } from "node:fs";
 
 const tmp = `dist.tmp-${process.pid}`;
 await build({
-  entryPoints: { hook: "hooks/skillgate.ts", cli: "cli/main.ts" },
+  entryPoints: { hook: "hooks/skillgate.ts", cli: "cli/main.ts", "opencode-plugin": "hooks/hosts/opencode/plugin.ts" },
   outdir: tmp,
   outExtension: { ".js": ".mjs" },
   bundle: true,
