@@ -1,0 +1,225 @@
+// The opencode adapter and plugin on payloads captured from the real opencode
+// 1.18.33 (test/fixtures/opencode/, made by e2e-opencode/capture.ts): the
+// adapter's field reading, then the whole plugin replaying a captured session.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import {
+  forOpencode, normalizeBusEvent, normalizeChatMessage, normalizeToolAfter, normalizeToolBefore, patchPaths,
+  renderChatMessage, renderToolAfter, renderToolBefore,
+} from "../hooks/hosts/opencode/adapter.ts";
+import { SkillgatePlugin } from "../hooks/hosts/opencode/plugin.ts";
+import { installOpencode, uninstallOpencode, doctorOpencode, pluginFileOf } from "../hooks/hosts/opencode/install.ts";
+import { defaultTable, root } from "./helpers.ts";
+
+interface Line {
+  hook: string;
+  input: any;
+  output: any;
+}
+const fixture = (name: string): Line[] =>
+  fs.readFileSync(path.join(root, "test", "fixtures", "opencode", `${name}.jsonl`), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Line);
+const tools = fixture("tools");
+const compaction = fixture("compaction");
+const directory = tools[0]!.input.directory as string;
+const mainSession = tools.find((l) => l.hook === "chat.message")!.input.sessionID as string;
+const where = { sessionId: mainSession, cwd: directory };
+const call = (hook: string, callID: string): Line => {
+  const l = tools.find((x) => x.hook === hook && x.input.callID === callID);
+  assert.ok(l, `${hook} ${callID} is in the fixture`);
+  return structuredClone(l);
+};
+
+test("tool.execute.before: bash command, write/edit paths, task subagent type, opencode tool ids mapped to the table's names", () => {
+  const commit = call("tool.execute.before", "toolu_e2e_1");
+  const e = normalizeToolBefore(commit.input, commit.output, where);
+  assert.deepEqual({ kind: e.kind, tool: e.tool, command: e.command, toolUseId: e.toolUseId, sessionId: e.sessionId }, {
+    kind: "PreToolUse", tool: "Bash", command: "git commit --allow-empty -m x", toolUseId: "toolu_e2e_1", sessionId: mainSession,
+  });
+  const write = call("tool.execute.before", "toolu_e2e_5");
+  assert.deepEqual(normalizeToolBefore(write.input, write.output, where).writes, [path.join(directory, "doc_RU.md")]);
+  const edit = call("tool.execute.before", "toolu_e2e_6");
+  const ee = normalizeToolBefore(edit.input, edit.output, where);
+  assert.equal(ee.tool, "Edit");
+  assert.deepEqual(ee.writes, [path.join(directory, "doc_RU.md")]);
+  const task = call("tool.execute.before", "toolu_e2e_8");
+  assert.equal(normalizeToolBefore(task.input, task.output, where).subagentType, "general");
+});
+
+test("tool.execute.after: skill tool and whole SKILL.md reads are loads; a sliced read is not; bash output is measured", () => {
+  const skill = call("tool.execute.after", "toolu_e2e_2");
+  assert.deepEqual(normalizeToolAfter(skill.input, skill.output, where).loads, ["commit"]);
+  const read = call("tool.execute.after", "toolu_e2e_4");
+  assert.equal(normalizeToolAfter(read.input, read.output, where).skillFileRead, path.join(directory, ".claude/skills/commit/SKILL.md"));
+  read.input.args.limit = 3;
+  assert.equal(normalizeToolAfter(read.input, read.output, where).skillFileRead, undefined);
+  const big = call("tool.execute.after", "toolu_e2e_7");
+  const e = normalizeToolAfter(big.input, big.output, where);
+  assert.equal(e.output?.chars, 30_000);
+  assert.deepEqual(e.output?.fields, ["output"]);
+});
+
+test("chat.message: the user's text without synthetic parts; session.compacted is a compaction; other bus events are nothing", () => {
+  const msg = structuredClone(tools.find((l) => l.hook === "chat.message")!);
+  msg.output.parts.push({ type: "text", text: "SYNTHETIC", synthetic: true });
+  assert.equal(normalizeChatMessage(msg.output, where).prompt, '"please commit and check the logs"');
+  const compacted = compaction.find((l) => l.hook === "event" && l.input.event.type === "session.compacted")!;
+  assert.deepEqual(normalizeBusEvent(compacted.input.event, where), { kind: "SessionStart", sessionId: mainSession, cwd: directory, source: "compact" });
+  const idle = tools.find((l) => l.hook === "event" && l.input.event.type === "session.idle")!;
+  assert.equal(normalizeBusEvent(idle.input.event, where), undefined);
+});
+
+test("apply_patch envelopes: every path added, updated, deleted or moved to", () => {
+  const patch = "*** Begin Patch\n*** Add File: a_RU.md\n+x\n*** Update File: src/b.ts\n*** Move to: src/c.ts\n@@\n-a\n+b\n*** Delete File: old.txt\n*** End Patch";
+  assert.deepEqual(patchPaths(patch), ["a_RU.md", "src/b.ts", "src/c.ts", "old.txt"]);
+  const e = normalizeToolBefore({ tool: "apply_patch", sessionID: "s", callID: "c" }, { args: { patchText: patch } }, where);
+  assert.deepEqual(e.writes, ["a_RU.md", "src/b.ts", "src/c.ts", "old.txt"]);
+});
+
+test("render: deny throws opencode's wording, cap rewrites the output, hints become one synthetic part", () => {
+  const err = renderToolBefore({ verdict: "deny", rows: ["commit-gate"], message: 'skillgate[commit-gate]: Load skill "commit" first: call the Skill tool with skill "commit" (or Read x)' });
+  assert.match(err?.message ?? "", /call the skill tool with name "commit"/);
+  assert.equal(renderToolBefore({ verdict: "allow", rows: [] }), undefined);
+  assert.equal(renderToolBefore({ verdict: "hint", rows: ["r"], message: "m" }), undefined);
+  const out = { output: "long" };
+  renderToolAfter({ verdict: "cap", rows: ["output-cap"], cap: { row: "output-cap", headChars: 2 }, updatedOutput: { output: "lo[capped]" } }, out, ["REMINDER"]);
+  assert.equal(out.output, "lo[capped]\n\nREMINDER");
+  const untouched = { output: "same" };
+  renderToolAfter({ verdict: "allow", rows: [] }, untouched);
+  assert.equal(untouched.output, "same");
+  const chat = { message: { id: "msg_1", sessionID: "ses_1" }, parts: [{ id: "prt_a", type: "text", text: "hi" }] as any[] };
+  renderChatMessage({ verdict: "hint", rows: ["logs-hint"], message: "HINT" }, chat, (after) => `${after}x`);
+  assert.deepEqual(chat.parts[1], { id: "prt_ax", messageID: "msg_1", sessionID: "ses_1", type: "text", synthetic: true, text: "HINT" });
+  renderChatMessage({ verdict: "allow", rows: [] }, chat, (after) => `${after}x`);
+  assert.equal(chat.parts.length, 2);
+  assert.equal(forOpencode("no skill words"), "no skill words");
+});
+
+/** A fresh plugin instance over the captured project directory, with its own state folder and the default table. */
+async function plugin(extraEnv: Record<string, string> = {}) {
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-oc-state-"));
+  const saved = { ...process.env };
+  Object.assign(process.env, { SKILLGATE_STATE: state, SKILLGATE_TABLE: defaultTable, SKILLGATE_OUTPUT_DIR: path.join(state, "out"), ...extraEnv });
+  try {
+    const hooks = await SkillgatePlugin({ directory });
+    return { hooks, state };
+  } finally {
+    process.env = saved;
+  }
+}
+
+/** Replays fixture lines through the plugin: returns each tool.execute.before refusal (or undefined), by callID. */
+async function replay(hooks: Awaited<ReturnType<typeof SkillgatePlugin>>, lines: Line[]): Promise<Map<string, string | undefined>> {
+  const refusals = new Map<string, string | undefined>();
+  for (const l of lines) {
+    const input = structuredClone(l.input);
+    if (l.hook === "event") await hooks.event(input);
+    else if (l.hook === "chat.message") await hooks["chat.message"](input, l.output);
+    else if (l.hook === "tool.execute.before") {
+      try {
+        await hooks["tool.execute.before"](input, structuredClone(l.output));
+        refusals.set(input.callID, undefined);
+      } catch (e) {
+        refusals.set(input.callID, (e as Error).message);
+      }
+    } else if (l.hook === "tool.execute.after") await hooks["tool.execute.after"](input, l.output);
+  }
+  return refusals;
+}
+
+test("plugin replaying the captured session: commit refused until the skill tool loads commit; the _RU.md write refused; the big bash output capped; a logs hint on the prompt", async () => {
+  const { hooks, state } = await plugin();
+  const lines = structuredClone(tools);
+  const refusals = await replay(hooks, lines);
+  assert.match(refusals.get("toolu_e2e_1") ?? "", /^skillgate\[commit-gate\]: Load skill "commit" first .*call the skill tool with name "commit"/);
+  assert.match(refusals.get("toolu_e2e_5") ?? "", /skillgate\[paired-docs-write\]/, "write to doc_RU.md is gated");
+  assert.match(refusals.get("toolu_e2e_6") ?? "", /skillgate\[paired-docs-write\]/, "edit of doc_RU.md is gated");
+  assert.equal(refusals.get("toolu_e2e_7"), undefined);
+  const big = lines.find((l) => l.hook === "tool.execute.after" && l.input.callID === "toolu_e2e_7")!;
+  assert.match(big.output.output, /output capped: showing the first 4,000 of 30,000 characters; the full output is in (\S+)/);
+  const file = /the full output is in (\S+) —/.exec(big.output.output)?.[1] ?? "";
+  assert.equal(fs.readFileSync(file, "utf8").length, 30_000);
+  const chat = lines.find((l) => l.hook === "chat.message" && l.input.sessionID === mainSession)!;
+  const hint = chat.output.parts.find((p: any) => p.synthetic);
+  assert.match(hint?.text ?? "", /skillgate\[logs-hint\]: load skill "logs"/);
+  assert.ok(hint.id > chat.output.parts[0].id, "the hint part sorts after the prompt");
+  // The subagent's prompt got no hint: main-scope rows do not fire inside a subagent.
+  const sub = lines.find((l) => l.hook === "chat.message" && l.input.sessionID !== mainSession)!;
+  assert.equal(sub.output.parts.some((p: any) => p.synthetic), false);
+  // State reached the disk on session.idle, under the main session, loads and stats included.
+  const saved = JSON.parse(fs.readFileSync(path.join(state, `${mainSession}.json`), "utf8"));
+  assert.deepEqual(saved.loaded, ["commit", "extra"], "both skill-tool loads (the second skill came from a config-added path)");
+  assert.equal(saved.stats.capped.Bash, 1);
+  assert.equal(saved.stats.toolCalls.Bash, 2, "the subagent's bash call counts under the main session");
+});
+
+test("plugin: a commit after the skill is loaded passes; opencode's compaction forgets the load and the gate closes again", async () => {
+  const { hooks } = await plugin();
+  const session = compaction.find((l) => l.hook === "chat.message")!.input.sessionID as string;
+  const skillLoad = call("tool.execute.after", "toolu_e2e_2");
+  skillLoad.input.sessionID = session;
+  const commit = () => hooks["tool.execute.before"]({ tool: "bash", sessionID: session, callID: "c" }, { args: { command: "git commit -m x" } });
+  await assert.rejects(commit(), /commit-gate/);
+  await hooks["tool.execute.after"](skillLoad.input, skillLoad.output);
+  await commit();
+  for (const l of compaction) if (l.hook === "event") await hooks.event(structuredClone(l.input));
+  await assert.rejects(commit(), /commit-gate/);
+});
+
+test("plugin: push HEAD is blocked whatever is loaded; reading a _RU.md file is allowed", async () => {
+  const { hooks } = await plugin();
+  await assert.rejects(hooks["tool.execute.before"]({ tool: "bash", sessionID: "ses_x", callID: "c1" }, { args: { command: "git push origin HEAD" } }), /push-head-block/);
+  await hooks["tool.execute.before"]({ tool: "read", sessionID: "ses_x", callID: "c2" }, { args: { filePath: path.join(directory, "doc_RU.md") } });
+});
+
+test("plugin: an unusable table fails open with a warning, or refuses every tool call when failMode is closed", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-oc-table-"));
+  const bad = path.join(dir, "triggers.json");
+  fs.writeFileSync(bad, "{ not json");
+  const open = await plugin({ SKILLGATE_TABLE: bad });
+  await open.hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c" }, { args: { command: "git commit -m x" } });
+  const closed = await plugin({ SKILLGATE_TABLE: bad, SKILLGATE_FAIL_MODE: "closed" });
+  await assert.rejects(closed.hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c" }, { args: { command: "ls" } }), /trigger table unusable, refusing/);
+});
+
+test("plugin: garbage hook input never throws (only a refusal does)", async () => {
+  const { hooks } = await plugin();
+  await hooks["tool.execute.before"]({ tool: "bash", sessionID: "../../etc", callID: "c" }, { args: null });
+  await hooks["tool.execute.after"]({ tool: "skill", sessionID: "s", callID: "c" } as any, {} as any);
+  await hooks["chat.message"]({ sessionID: "s" }, {} as any);
+  await hooks.event({ event: { type: "session.compacted", properties: null } });
+  await hooks.event({ event: {} as any });
+});
+
+test("plugin config hook: the table's skills folder joins opencode's skills.paths once", async () => {
+  const { hooks } = await plugin();
+  const config: Record<string, unknown> = { skills: { paths: ["/x"] } };
+  await hooks.config(config);
+  await hooks.config(config);
+  assert.deepEqual(config.skills, { paths: ["/x", path.join(root, "skills")] });
+});
+
+test("install --host opencode: project and user files, idempotent, uninstall removes only ours, doctor checks the bundle", async () => {
+  const project = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-oc-inst-"));
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-oc-home-"));
+  const env = { HOME: home };
+  assert.equal(pluginFileOf({ user: true, env }), path.join(home, ".config", "opencode", "plugins", "skillgate.js"));
+  assert.equal(pluginFileOf({ user: true, env: { HOME: home, XDG_CONFIG_HOME: "/cfg" } }), "/cfg/opencode/plugins/skillgate.js");
+  assert.throws(() => pluginFileOf({ project, user: true }), /not both/);
+  const bundle = path.join(root, "dist", "opencode-plugin.mjs");
+  if (!fs.existsSync(bundle)) assert.fail("dist/opencode-plugin.mjs missing: run npm run build first");
+  const r = installOpencode({ project }, root);
+  assert.deepEqual(r, { file: path.join(project, ".opencode", "plugins", "skillgate.js"), action: "installed" });
+  assert.equal(installOpencode({ project }, root).action, "unchanged");
+  const doctor = await doctorOpencode({ project }, root);
+  assert.equal(doctor.ok, true, doctor.lines.join("\n"));
+  assert.equal(uninstallOpencode({ project }).action, "removed");
+  assert.equal(uninstallOpencode({ project }).action, "absent");
+  assert.equal((await doctorOpencode({ project }, root)).ok, false);
+  fs.writeFileSync(r.file, "export const Mine = async () => ({})\n");
+  assert.throws(() => installOpencode({ project }, root), /not written by skillgate/);
+  assert.throws(() => uninstallOpencode({ project }), /not written by skillgate/);
+  assert.equal(fs.readFileSync(r.file, "utf8"), "export const Mine = async () => ({})\n");
+});
