@@ -223,3 +223,34 @@ test("install --host opencode: project and user files, idempotent, uninstall rem
   assert.throws(() => uninstallOpencode({ project }), /not written by skillgate/);
   assert.equal(fs.readFileSync(r.file, "utf8"), "export const Mine = async () => ({})\n");
 });
+
+test("plugin stop gate: a 'done' final answer without done-check becomes one follow-up prompt with the reason; the follow-up's own stop passes; a new user turn is gated again", async () => {
+  const sent: { id: string; text: string }[] = [];
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-oc-state-"));
+  const saved = { ...process.env };
+  Object.assign(process.env, { SKILLGATE_STATE: state, SKILLGATE_TABLE: defaultTable });
+  const client = { session: { promptAsync: async (o: { path: { id: string }; body: { parts: { text: string }[] } }) => void sent.push({ id: o.path.id, text: o.body.parts[0]?.text ?? "" }) } };
+  const hooks = await SkillgatePlugin({ directory, client }).finally(() => (process.env = saved));
+  const s = "ses_stop";
+  const turn = async (userId: string, userText: string, answerId: string, answer: string) => {
+    const chat = { message: { id: userId, sessionID: s }, parts: [{ id: `prt_${userId}`, type: "text", text: userText }] as ChatPartT[] };
+    await hooks["chat.message"]({ sessionID: s }, chat);
+    await hooks.event({ event: { type: "message.updated", properties: { sessionID: s, info: { id: answerId, sessionID: s, role: "assistant", parentID: userId } } } });
+    await hooks.event({ event: { type: "message.part.updated", properties: { sessionID: s, part: { id: `prt_${answerId}`, messageID: answerId, sessionID: s, type: "text", text: answer } } } });
+    await hooks.event({ event: { type: "session.idle", properties: { sessionID: s } } });
+    return chat;
+  };
+  await turn("msg_u1", "finish it", "msg_a1", "Всё готово ✅");
+  assert.equal(sent.length, 1);
+  assert.equal(sent[0]?.id, s);
+  assert.match(sent[0]?.text ?? "", /^\[skillgate: final answer refused\]\nskillgate\[done-check-final\]: Load skill "done-check" first .*call the skill tool with name "done-check"/);
+  // opencode turns the follow-up into a user message: no hint on it, and its answer's stop passes.
+  const follow = await turn("msg_u2", sent[0]?.text ?? "", "msg_a2", "Готово ✅ (checked)");
+  assert.equal(follow.parts.length, 1, "no hint part on our own follow-up");
+  assert.equal(sent.length, 1, "the follow-up's stop passes (no loop)");
+  await turn("msg_u3", "and now the next thing", "msg_a3", "готово ✅");
+  assert.equal(sent.length, 2, "a new user turn is gated again");
+  await turn("msg_u4", "one more", "msg_a4", "Here is the plan.");
+  assert.equal(sent.length, 2, "an answer that claims nothing passes");
+});
+type ChatPartT = { id: string; type: string; text: string; synthetic?: boolean };

@@ -133,6 +133,21 @@ export function normalizeChatMessage(output: { parts?: ChatPart[] }, w: Where): 
   return e;
 }
 
+/** First line of the follow-up prompt a refused final answer becomes (how the plugin knows its own message). */
+export const STOP_MARK = "[skillgate: final answer refused]";
+
+/**
+ * session.idle → Stop: the session's last assistant text, the user message it
+ * answers (the turn), and whether this turn already goes on because of our refusal.
+ */
+export function normalizeStop(finalMessage: string, promptId: string | undefined, continuing: boolean, w: Where): Event {
+  const e = base("Stop", w);
+  e.finalMessage = finalMessage;
+  e.stopHookActive = continuing;
+  if (promptId) e.promptId = promptId;
+  return e;
+}
+
 /** A bus event (the `event` hook) → the Event it means, if any. Session bookkeeping (parents) is the plugin's. */
 export function normalizeBusEvent(event: { type?: unknown; properties?: unknown }, w: Where): Event | undefined {
   if (event.type === "session.compacted") {

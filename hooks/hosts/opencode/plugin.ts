@@ -19,15 +19,18 @@ import { stateDirOf } from "../../io/state-dir.js";
 import { isSafeSessionId, StateStore } from "../../io/state-store.js";
 import { loadTable, resolveTableFile } from "../../io/table-load.js";
 import {
-  normalizeBusEvent, normalizeChatMessage, normalizeToolAfter, normalizeToolBefore,
-  renderChatMessage, renderToolAfter, renderToolBefore, type ChatPart, type ToolBeforeInput, type Where,
+  forOpencode, normalizeBusEvent, normalizeChatMessage, normalizeStop, normalizeToolAfter, normalizeToolBefore,
+  renderChatMessage, renderToolAfter, renderToolBefore, STOP_MARK, type ChatPart, type ToolBeforeInput, type Where,
 } from "./adapter.js";
 
 /** The parts of opencode's PluginInput we use (@opencode-ai/plugin 1.18.33). */
 interface PluginInput {
   directory: string;
   worktree?: string;
-  client?: { app?: { log?: (o: { body: { service: string; level: string; message: string } }) => Promise<unknown> } };
+  client?: {
+    app?: { log?: (o: { body: { service: string; level: string; message: string } }) => Promise<unknown> };
+    session?: { promptAsync?: (o: { path: { id: string }; body: { parts: { type: "text"; text: string }[] } }) => Promise<unknown> };
+  };
 }
 
 type Json = Record<string, unknown>;
@@ -92,6 +95,12 @@ export const SkillgatePlugin = async (input: PluginInput) => {
   const parents = new Map<string, string>();
   /** Reminders waiting for the next thing the model reads (a tool result or a prompt). */
   const pending = new Map<string, string[]>();
+  /** Per session: its latest assistant message (id, the user message it answers) and that message's text so far. */
+  const lastAnswer = new Map<string, { id: string; parentID?: string; text: string }>();
+  /** Our own follow-up prompts (a blocked stop), by message id → the user message whose turn they continue. */
+  const followUps = new Map<string, string>();
+  /** Sessions where a follow-up was just sent: the next user message there is it. */
+  const awaitingFollowUp = new Map<string, string>();
   let flushTimer: NodeJS.Timeout | undefined;
   let partSeq = 0;
 
@@ -172,6 +181,41 @@ export const SkillgatePlugin = async (input: PluginInput) => {
     }
   };
 
+  const trackMessage = (info: Json): void => {
+    if (info.role !== "assistant" || typeof info.id !== "string" || typeof info.sessionID !== "string") return;
+    const prev = lastAnswer.get(info.sessionID);
+    if (prev?.id === info.id) return;
+    lastAnswer.set(info.sessionID, { id: info.id, parentID: typeof info.parentID === "string" ? info.parentID : undefined, text: "" });
+  };
+
+  const trackPart = (part: Json): void => {
+    if (part.type !== "text" || part.synthetic === true || typeof part.sessionID !== "string" || typeof part.text !== "string") return;
+    const answer = lastAnswer.get(part.sessionID);
+    if (answer && answer.id === part.messageID) answer.text = part.text;
+  };
+
+  /**
+   * The final-answer gate. opencode's session.idle cannot hold the turn open,
+   * so a refused stop becomes a follow-up prompt with the reason (the model
+   * answers it in a new turn). Our follow-up continues the same turn: its
+   * next stop passes (decide's loop guard), like Claude Code's stop_hook_active.
+   */
+  const stopGate = (sessionID: string): void => {
+    const w = where(sessionID);
+    const answer = lastAnswer.get(sessionID);
+    if (!answer || w.agentId !== undefined) return;
+    lastAnswer.delete(sessionID);
+    const original = answer.parentID !== undefined ? followUps.get(answer.parentID) : undefined;
+    const d = run(normalizeStop(answer.text, original ?? answer.parentID, original !== undefined, w));
+    if (d.verdict !== "block" || !d.message) return;
+    const send = input.client?.session?.promptAsync;
+    if (!send) return warn(`skillgate: final answer refused but this opencode has no session.promptAsync: ${d.message}`);
+    awaitingFollowUp.set(sessionID, original ?? answer.parentID ?? "");
+    send({ path: { id: sessionID }, body: { parts: [{ type: "text", text: `${STOP_MARK}\n${forOpencode(d.message)}` }] } }).catch((e: Error) =>
+      warn(`skillgate: could not send the final-answer refusal: ${e.message}`),
+    );
+  };
+
   const takePending = (id: string): string[] => {
     const notes = pending.get(id) ?? [];
     pending.delete(id);
@@ -198,7 +242,12 @@ export const SkillgatePlugin = async (input: PluginInput) => {
           if (typeof info.id === "string" && typeof info.parentID === "string") parents.set(info.id, info.parentID);
           return;
         }
-        if (event.type === "session.idle") return flush();
+        if (event.type === "message.updated") return trackMessage(obj(p.info));
+        if (event.type === "message.part.updated") return trackPart(obj(p.part));
+        if (event.type === "session.idle") {
+          if (typeof p.sessionID === "string") stopGate(p.sessionID);
+          return flush();
+        }
         if (typeof p.sessionID !== "string") return;
         const w = where(p.sessionID);
         if (w.agentId !== undefined) return; // a subagent's compaction leaves the main context as it was
@@ -214,6 +263,14 @@ export const SkillgatePlugin = async (input: PluginInput) => {
     "chat.message": async (i: { sessionID: string }, output: { message?: { id?: string; sessionID?: string }; parts?: ChatPart[] }): Promise<void> => {
       try {
         const w = where(i.sessionID);
+        const turn = awaitingFollowUp.get(i.sessionID);
+        const text = (output.parts ?? []).map((p) => (typeof p.text === "string" ? p.text : "")).join("\n");
+        if (turn !== undefined && text.startsWith(STOP_MARK)) {
+          // Our own follow-up (a refused stop): not the user's words, no hints; remember whose turn it continues.
+          awaitingFollowUp.delete(i.sessionID);
+          if (output.message?.id) followUps.set(output.message.id, turn);
+          return;
+        }
         const d = run(normalizeChatMessage(output, w));
         renderChatMessage(d, output, newPartId, w.agentId === undefined ? takePending(w.sessionId) : []);
       } catch (e) {
