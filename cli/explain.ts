@@ -8,7 +8,7 @@ import { factsOf } from "../hooks/core/shell-facts.js";
 import { emptyState, type Event } from "../hooks/core/types.js";
 
 export function explainCommand(command: string, table: Awaited<ReturnType<typeof compiledTable>>, loaded: string[] = []) {
-  const event: Event = { kind: "PreToolUse", sessionId: "explain", cwd: process.cwd(), tool: "Bash", command };
+  const event: Event = { kind: "tool-call", sessionId: "explain", cwd: process.cwd(), tool: { kind: "shell", name: "Bash", command } };
   const facts = factsOf(event);
   const a = facts.analysis!;
   const outcome = decide(event, table, { ...emptyState(), loaded }, facts);
@@ -44,6 +44,7 @@ export async function explainMain(args: string[], root: string): Promise<number>
   for (const x of r.reads) console.log(`  reads  ${x.path}   (by ${x.by})`);
   for (const o of r.opaque) console.log(`  OPAQUE ${o.reason}: ${o.text}`);
   console.log(r.matched.length ? `rows matched: ${r.matched.map((m) => `${m.id} (${m.kind}${m.skill ? `, ${m.skill}` : ""})`).join(", ")}` : "rows matched: none");
-  console.log(`decision: ${r.decision.verdict}${r.decision.message ? ` — ${r.decision.message}` : ""}`);
+  const message = "message" in r.decision ? r.decision.message : undefined;
+  console.log(`decision: ${r.decision.verdict}${message ? ` — ${message}` : ""}`);
   return 0;
 }

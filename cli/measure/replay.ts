@@ -5,7 +5,10 @@
 // reminders, which decide() adds outside `matched`). "Loaded before the first
 // occasion" is the row's skill in the state's `loaded` at that event; "loaded
 // at any time" is a load event for the skill anywhere in the session.
-import { decide, isLoaded, loadsOf } from "../../hooks/core/decide.js";
+import path from "node:path";
+import { decide } from "../../hooks/core/decide.js";
+import { isLoaded, loadsOf } from "../../hooks/core/skills.js";
+import { shellCommandOf } from "../../hooks/core/facts.js";
 import type { Facts } from "../../hooks/core/facts.js";
 import { factsOf } from "../../hooks/core/shell-facts.js";
 import type { CompiledTable } from "../../hooks/core/table/compile.js";
@@ -23,6 +26,8 @@ export interface RowCount {
   loadedBefore: number;
   /** Of those: the skill was loaded at some point of the session. */
   loadedAny: number;
+  /** Commands that could not be seen through and would have been refused as opaque by this row (not occasions). */
+  opaque: number;
 }
 
 export interface SessionReplay {
@@ -30,6 +35,8 @@ export interface SessionReplay {
   /** Per row: 1 = had an occasion, 2 = skill loaded at the first one. */
   flags: Uint8Array;
   loadedEver: Set<string>;
+  /** The table with this session's project skills folder as a skill root (where the client found skills then). */
+  table?: CompiledTable;
 }
 
 const FIRST = 1, LOADED_AT_FIRST = 2;
@@ -46,7 +53,7 @@ export class Replay {
   constructor(readonly table: CompiledTable) {
     this.counts = table.rows.map(({ row }, i) => {
       this.index.set(row.id, i);
-      return { id: row.id, kind: row.kind, ...(row.skill ? { skill: row.skill } : {}), occasions: 0, sessions: 0, loadedBefore: 0, loadedAny: 0 };
+      return { id: row.id, kind: row.kind, ...(row.skill ? { skill: row.skill } : {}), occasions: 0, sessions: 0, loadedBefore: 0, loadedAny: 0, opaque: 0 };
     });
   }
 
@@ -55,13 +62,20 @@ export class Replay {
   }
 
   feed(s: SessionReplay, event: Event): void {
-    for (const l of loadsOf(event, this.table)) s.loadedEver.add(l);
-    const out = decide(event, this.table, s.state, this.factsFor(event));
+    if (!s.table && event.cwd) s.table = { ...this.table, skillRoots: [...this.table.skillRoots, path.join(event.cwd, ".claude", "skills")] };
+    const table = s.table ?? this.table;
+    for (const l of loadsOf(event, table)) s.loadedEver.add(l);
+    const out = decide(event, table, s.state, this.factsFor(event));
     s.state = out.state;
     const fired = out.decision.rows.length ? [...new Set([...out.matched, ...out.decision.rows])] : out.matched;
+    const opaque = new Set(out.opaque);
     for (const id of fired) {
       const i = this.index.get(id);
       if (i === undefined) continue;
+      if (opaque.has(id)) {
+        this.counts[i]!.opaque++;
+        continue;
+      }
       this.counts[i]!.occasions++;
       if (s.flags[i]! & FIRST) continue;
       const skill = this.table.rows[i]!.row.skill;
@@ -93,8 +107,9 @@ export class Replay {
   }
 
   private factsFor(event: Event): Facts | undefined {
-    if (event.kind !== "PreToolUse" || event.command === undefined) return undefined;
-    const key = `${event.cwd}\0${event.command}`;
+    const command = shellCommandOf(event);
+    if (command === undefined) return undefined;
+    const key = `${event.cwd}\0${command}`;
     let f = this.facts.get(key);
     if (f) {
       this.facts.delete(key);

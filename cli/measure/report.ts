@@ -28,10 +28,11 @@ export function renderText(r: MeasureResult): string {
     x.skill ? `${int(x.loadedBefore)} (${pct(x.loadedBefore, x.sessions)})` : "—",
     x.skill ? `${int(x.loadedAny)} (${pct(x.loadedAny, x.sessions)})` : "—",
     int(x.occasions),
+    int(x.opaque ?? 0),
   ]);
   const t = r.totals;
-  body.push(["total (rows with a skill)", "", "", int(t.sessions), `${int(t.loadedBefore)} (${pct(t.loadedBefore, t.sessions)})`, `${int(t.loadedAny)} (${pct(t.loadedAny, t.sessions)})`, ""]);
-  out.push(...table(["row", "kind", "skill", "sessions with occasion", "loaded before 1st", "loaded at any time", "occasions"], body, new Set([3, 4, 5, 6])));
+  body.push(["total (rows with a skill)", "", "", int(t.sessions), `${int(t.loadedBefore)} (${pct(t.loadedBefore, t.sessions)})`, `${int(t.loadedAny)} (${pct(t.loadedAny, t.sessions)})`, "", ""]);
+  out.push(...table(["row", "kind", "skill", "sessions with occasion", "loaded before 1st", "loaded at any time", "occasions", "opaque commands"], body, new Set([3, 4, 5, 6, 7])));
   const loads = Object.entries(r.loads);
   out.push("", `skills loaded (sessions): ${loads.length ? loads.map(([k, v]) => `${k} ${int(v)}`).join(", ") : "none"}`);
   out.push("");
@@ -49,7 +50,7 @@ export function renderText(r: MeasureResult): string {
       "< 5%",
     ],
   ];
-  out.push(...table(["session metric (seed 001 §7)", "value", "target"], metrics, new Set()));
+  out.push(...table(["session metric", "value", "target"], metrics, new Set()));
   out.push("");
   out.push(`left out: ${leftOut(r)}`);
   for (const w of r.warnings) out.push(`warning: ${w}`);

@@ -19,13 +19,20 @@ export interface Facts {
 
 /** Facts of an event without a Bash command (Write/Edit paths, or nothing). */
 export function toolFacts(event: Event, analysis?: ShellAnalysis): Facts {
-  if (event.command !== undefined && !analysis && event.kind === "PreToolUse") {
-    throw new Error("a Bash event needs its shell analysis: use shellFacts() from shell-facts.ts");
+  const command = shellCommandOf(event);
+  if (command !== undefined && !analysis) {
+    throw new Error("a shell call needs its shell analysis: use factsOf() from shell-facts.ts");
   }
-  const raw = [...(event.writes ?? []), ...(analysis?.writes.filter((w) => !w.dynamic).map((w) => w.path) ?? [])];
+  const toolWrites = event.kind === "tool-call" && (event.tool.kind === "write" || event.tool.kind === "edit") ? event.tool.paths : [];
+  const raw = [...toolWrites, ...(analysis?.writes.filter((w) => !w.dynamic).map((w) => w.path) ?? [])];
   const facts: Facts = { analysis, writes: raw.map((p) => relativeTo(event.cwd, p)) };
-  if (analysis?.writes.some((w) => w.dynamic) && event.command !== undefined) facts.mentions = mentionsOf(event.command);
+  if (analysis?.writes.some((w) => w.dynamic) && command !== undefined) facts.mentions = mentionsOf(command);
   return facts;
+}
+
+/** The command of a shell call about to run (the only event the shell analysis is for). */
+export function shellCommandOf(event: Event): string | undefined {
+  return event.kind === "tool-call" && event.tool.kind === "shell" ? event.tool.command : undefined;
 }
 
 /** Path-like words of a command line (split on shell punctuation; capped, the command may be huge). */

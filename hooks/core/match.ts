@@ -1,7 +1,7 @@
 // Which rows does this event touch? Pure: no state, no I/O.
 // The hook, `explain`, the case runner, the mutation tester and `measure`
 // all come through here.
-import type { Event, Hit } from "./types.js";
+import type { Event, Hit, ToolCall } from "./types.js";
 import type { CompiledRow, CompiledTable, TextMatcher } from "./table/compile.js";
 import { toolFacts, type Facts } from "./facts.js";
 import { matchCommand, matchWrites } from "./match-shell.js";
@@ -22,11 +22,11 @@ export function skillName(name: string): string {
 export function matchRows(event: Event, table: CompiledTable, facts?: Facts): Hit[] {
   // Bash events must come with their shell analysis (facts.ts / shell-facts.ts):
   // the parser is only loaded for them, and matching without it would miss rows.
-  facts ??= toolFacts(event);
+  const f = facts ?? toolFacts(event);
   const hits: Hit[] = [];
   for (const cr of table.rows) {
     if (!inScope(cr, event)) continue;
-    const hit = matchRow(cr, event, facts!);
+    const hit = matchRow(cr, event, f);
     if (hit) hits.push(hit);
   }
   return hits;
@@ -40,12 +40,11 @@ function inScope(cr: CompiledRow, event: Event): boolean {
 function matchRow(cr: CompiledRow, event: Event, facts: Facts): Hit | undefined {
   const { row } = cr;
   switch (event.kind) {
-    case "PreToolUse":
-      return matchCommand(cr, facts) ?? matchWrites(cr, facts) ?? matchSubagent(cr, event);
-    case "UserPromptSubmit":
+    case "tool-call":
+      return matchCommand(cr, facts) ?? matchWrites(cr, facts) ?? matchSubagent(cr, event.tool);
+    case "prompt":
       return matchText(cr.prompt, event.prompt, row, "prompt");
-    case "Stop":
-    case "SubagentStop":
+    case "stop":
       return matchText(cr.final, event.finalMessage, row, "final answer");
     default:
       return undefined;
@@ -58,8 +57,8 @@ function matchText(find: TextMatcher | undefined, text: string | undefined, row:
   return m !== undefined ? { row, detail: `${what} contains "${clip(m)}"` } : undefined;
 }
 
-function matchSubagent(cr: CompiledRow, event: Event): Hit | undefined {
-  if (!cr.subagent || event.subagentType === undefined) return undefined;
-  const t = event.subagentType;
+function matchSubagent(cr: CompiledRow, tool: ToolCall): Hit | undefined {
+  if (!cr.subagent || tool.kind !== "subagent") return undefined;
+  const t = tool.subagentType;
   return cr.subagent.has(t) || cr.subagent.has(skillName(t)) ? { row: cr.row, detail: `calls subagent ${clip(t)}` } : undefined;
 }

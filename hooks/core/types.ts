@@ -1,93 +1,87 @@
-// The engine's vocabulary. Host-specific field names never appear here:
-// adapters (hooks/hosts/<host>/*) translate a host's payload into an Event
-// and a Decision back into the host's output.
+// The engine's vocabulary, host-neutral. A host adapter (hooks/hosts/<host>/)
+// translates its payloads into an Event and a Decision back into its output;
+// no host's event names, tool names or field names appear in hooks/core.
 
-/** What happened, in host-neutral terms. One hook payload → one Event. */
-export interface Event {
-  kind: EventKind;
+// ─── Events ──────────────────────────────────────────────────────────────
+
+/** What a tool does, whatever the host calls it. Rows and policies speak kinds, not tool names. */
+export type ToolKind = "shell" | "write" | "edit" | "read" | "fetch" | "skill" | "subagent" | "other";
+
+/** A tool call as the core sees it: one variant per kind, carrying only what policies use. */
+export type ToolCall =
+  | { kind: "shell"; name: string; command: string }
+  | { kind: "write" | "edit"; name: string; paths: string[] }
+  /** `whole`: the file is read entirely (a slice of a SKILL.md is not the skill). */
+  | { kind: "read"; name: string; path?: string; whole: boolean }
+  | { kind: "subagent"; name: string; subagentType: string }
+  | { kind: "skill"; name: string; skill?: string }
+  | { kind: "fetch" | "other"; name: string };
+
+interface EventBase {
   sessionId: string;
-  /** Set when the event comes from inside a subagent (it cannot load skills). */
+  /** Set when the event comes from inside a subagent. */
   agentId?: string;
   /** Directory the session runs in; relative paths are resolved against it. */
   cwd: string;
-  tool?: string;
-  /** Bash: the command line as written. */
-  command?: string;
-  /** Paths a non-Bash tool writes (Write, Edit, MultiEdit, NotebookEdit). */
-  writes?: string[];
-  /** Agent/Task: the requested subagent type. */
-  subagentType?: string;
-  /** UserPromptSubmit: what the user typed. */
-  prompt?: string;
-  /** Stop/SubagentStop: the final answer. */
-  finalMessage?: string;
-  /** Stop/SubagentStop: Claude Code is already continuing because of a block (ours or another hook's). */
-  stopHookActive?: boolean;
   /** The user prompt this event belongs to (one turn). */
   promptId?: string;
-  /** SessionStart: startup | resume | clear | compact | fork. */
-  source?: string;
-  /** Skills this event names as loaded (a successful inline Skill call, a slash command). */
-  loads?: string[];
-  /** A whole Read of some `.../<name>/SKILL.md`: a load only if it lies in a known skills folder (decide.ts). */
-  skillFileRead?: string;
-  /** PostToolUse: the tool's output as text, and the fields it came from (for the output cap). */
-  output?: ToolOutput;
-  /** Estimated prompt size of the next request, in tokens (from the event or the transcript's tail). */
-  contextTokens?: number;
-  /** Where Claude Code keeps the session transcript (read only at the edges, for contextTokens). */
-  transcriptPath?: string;
-  toolUseId?: string;
 }
 
-/** A tool result we may cap: the text fields in the tool's own result shape. */
+/** How a session (re)started: a compaction or a clear empties the context. */
+export type SessionSource = "startup" | "resume" | "clear" | "compact" | "fork";
+
+export type Event =
+  | (EventBase & { kind: "tool-call"; tool: ToolCall; toolUseId?: string })
+  | (EventBase & {
+      kind: "tool-result";
+      tool: ToolCall;
+      toolUseId?: string;
+      /** Skills this result put into the context (a skill tool's success, in the host's exact success shape). */
+      loads: string[];
+      /** The output, when the host lets a hook replace it. */
+      output?: ToolOutput;
+      /** Prompt size of the next request in tokens (from the event, or folded in at the edge from the transcript). */
+      contextTokens?: number;
+    })
+  | (EventBase & { kind: "tool-failure"; tool: ToolCall; toolUseId?: string })
+  /** `prompt` undefined: a prompt that is not the user's words (a background task's notification). */
+  | (EventBase & { kind: "prompt"; prompt?: string; contextTokens?: number })
+  /** A slash command (or the host's equivalent) that expands a skill into the context. */
+  | (EventBase & { kind: "prompt-expansion"; loads: string[] })
+  /** The agent (main thread, or the subagent named by agentId) wants to stop with this final answer. */
+  | (EventBase & { kind: "stop"; finalMessage: string; continuing: boolean })
+  | (EventBase & { kind: "session-start"; source: SessionSource })
+  | (EventBase & { kind: "compaction"; phase: "before" | "after" });
+
+export type EventKind = Event["kind"];
+export type EventOf<K extends EventKind> = Extract<Event, { kind: K }>;
+
+/** A tool result we may cap: the text fields in the tool's own result shape (rendered back by the host). */
 export interface ToolOutput {
-  /** The tool_response object as Claude Code gave it. */
+  /** The tool's result object as the host gave it. */
   response: Record<string, unknown>;
-  /** Names of its string fields that hold the output text, in order (Bash: stdout, stderr). */
+  /** Names of its string fields that hold the output text, in order (a shell: stdout, stderr). */
   fields: string[];
   /** Total characters across those fields. */
   chars: number;
-  /** Claude Code already saved the whole output here (stdout in `response` is then only its first 30,000 chars). */
+  /** The host already saved the whole output here (the fields then hold only its head). */
   persistedPath?: string;
 }
 
-export type EventKind =
-  | "PreToolUse"
-  | "PostToolUse"
-  | "PostToolUseFailure"
-  | "UserPromptSubmit"
-  | "UserPromptExpansion"
-  | "SessionStart"
-  | "PreCompact"
-  | "PostCompact"
-  | "Stop"
-  | "SubagentStop";
+// ─── Table ───────────────────────────────────────────────────────────────
 
-export type RowKind = "gate" | "block" | "hint" | "judgment" | "cap" | "budget";
 export type Scope = "main" | "subagent" | "all";
 
-/** One row of triggers.json after validation (see table/schema.ts for the documented shape). */
-export interface Row {
-  id: string;
-  kind: RowKind;
-  skill?: string;
-  scope?: Scope;
-  when: Trigger;
-  /** Extra sentence appended to the refusal or hint. */
-  why?: string;
-}
-
 export interface Trigger {
-  /** Bash sub-command: program name, optional git-style subcommand, literal args (any of). */
+  /** Shell sub-command: program name, optional git-style subcommand, literal args (any of). */
   command?: { name: string; sub?: string[]; args?: string[] };
-  /** Globs of paths written (tools and Bash). Patterns without "/" match the basename. */
+  /** Globs of paths written (tools and shell). Patterns without "/" match the basename. */
   writes?: string[];
-  /** Agent/Task subagent types. */
+  /** Subagent types of a subagent call. */
   subagent?: string[];
   /** User prompt: whole words (Unicode-aware) or a raw regex. */
   prompt?: TextTrigger;
-  /** Final answer on Stop: whole words or a raw regex. */
+  /** Final answer at a stop: whole words or a raw regex. */
   final?: TextTrigger;
   /** cap rows: outputs of these tools longer than maxChars go to a private file; the model gets the head. */
   output?: { tools: string[]; maxChars?: number; headChars?: number };
@@ -102,6 +96,23 @@ export interface TextTrigger {
   pattern?: string;
 }
 
+interface RowBase {
+  id: string;
+  scope?: Scope;
+  when: Trigger;
+  /** Extra sentence appended to the refusal or hint. */
+  why?: string;
+}
+
+/** One row of triggers.json after validation: one variant per kind, so a skill row always names its skill. */
+export type Row =
+  | (RowBase & { kind: "gate" | "hint" | "judgment"; skill: string })
+  | (RowBase & { kind: "block"; skill?: string })
+  | (RowBase & { kind: "cap" | "budget"; skill?: undefined });
+
+export type RowKind = Row["kind"];
+export type SkillRow = Extract<Row, { kind: "gate" | "hint" | "judgment" }>;
+
 export interface Table {
   version: 1;
   /** Folder of skills, relative to the table file. */
@@ -115,7 +126,9 @@ export interface Table {
   rows: Row[];
 }
 
-/** Per-session memory. Loaded skills and shown hints die with the context (compaction, /clear). */
+// ─── State ───────────────────────────────────────────────────────────────
+
+/** Per-session memory. Loaded skills and shown hints die with the context (compaction, clear). */
 export interface SessionState {
   version: 1;
   loaded: string[];
@@ -125,7 +138,7 @@ export interface SessionState {
   compactions: number;
   /** Reminders that must not repeat even after compaction (the handoff reminder). */
   remindersShown: string[];
-  /** The turn (prompt id) in which we last blocked a Stop: the loop guard lets that turn's next Stop pass. */
+  /** The turn (prompt id) in which we last refused a stop: the loop guard lets that turn's next stop pass. */
   stopBlockedPrompt?: string;
   /** Index of the highest budget level the prompt size is at (0 = below all). */
   budgetLevel: number;
@@ -141,32 +154,6 @@ export interface SessionStats {
   maxContextTokens: number;
 }
 
-/** Why a row fired. */
-export interface Hit {
-  row: Row;
-  /** The part of the event that matched, for the reason text and `explain`. */
-  detail: string;
-  /** The shell command could not be seen through: refuse and ask for a literal command. */
-  opaque?: boolean;
-}
-
-/** What the engine wants to say. Adapters turn it into host output. */
-export type Verdict = "allow" | "deny" | "block" | "hint" | "cap";
-
-export interface Decision {
-  verdict: Verdict;
-  /** Rows that decided, in table order. Empty for a plain allow. */
-  rows: string[];
-  /** Text for the model (deny/block reason, or hint context). */
-  message?: string;
-  /** Text for the user only (warnings such as an invalid table). */
-  notice?: string;
-  /** verdict "cap": keep the first headChars of the output, the rest goes to a file (done at the edge). */
-  cap?: { row: string; headChars: number };
-  /** verdict "cap": the tool output the model sees instead, in the tool's own shape (filled at the edge). */
-  updatedOutput?: Record<string, unknown>;
-}
-
 export const emptyState = (): SessionState => ({
   version: 1,
   loaded: [],
@@ -177,3 +164,31 @@ export const emptyState = (): SessionState => ({
   budgetLevel: 0,
   stats: { toolCalls: {}, capped: {}, charsSaved: 0, capFailures: 0, maxContextTokens: 0 },
 });
+
+// ─── Decisions ───────────────────────────────────────────────────────────
+
+/** Why a row fired. */
+export interface Hit {
+  row: Row;
+  /** The part of the event that matched, for the reason text and `explain`. */
+  detail: string;
+  /** The shell command could not be seen through: refuse and ask for a literal command. */
+  opaque?: boolean;
+}
+
+/** What the engine wants; the host renders it. Effects (a file written, an output replaced) are not here. */
+export type Decision =
+  | { verdict: "allow"; rows: string[]; notice?: string }
+  /** deny: a tool call refused; block: a stop refused (the agent goes on). */
+  | { verdict: "deny" | "block"; rows: string[]; message: string; notice?: string }
+  | { verdict: "hint"; rows: string[]; message: string; notice?: string }
+  /** Keep the first headChars of the output; the rest goes to a file (done at the edge). */
+  | { verdict: "cap"; rows: string[]; message?: string; cap: { row: string; headChars: number }; notice?: string };
+
+export type Verdict = Decision["verdict"];
+
+/** What the edge did for a decision, handed to the host's renderer. */
+export interface Effects {
+  /** The tool output the model sees instead, in the tool's own shape. */
+  updatedOutput?: Record<string, unknown>;
+}

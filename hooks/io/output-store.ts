@@ -66,7 +66,8 @@ export function saveCapped(dir: string, name: string, output: ToolOutput, headCh
   }
   const shown = Math.min(headChars, output.chars);
   const note = `\n[skillgate[${rowId}]: output capped: showing the first ${shown.toLocaleString("en-US")} of ${output.chars.toLocaleString("en-US")} characters; the full output is in ${file} — read or grep it there, in slices]`;
-  updated[output.fields[0]!] = `${updated[output.fields[0]!] as string}${note}`;
+  const first = output.fields[0] ?? "stdout";
+  updated[first] = `${String(updated[first] ?? "")}${note}`;
   return { file, updated, charsSaved: output.chars - shown };
 }
 

@@ -170,7 +170,7 @@ function takeOverIfStale(lock: string): boolean {
 
 function readOwner(lock: string): number | "gone" | "unknown" {
   try {
-    const pid = Number.parseInt(fs.readFileSync(lock, "utf8").split(":")[0]!, 10);
+    const pid = Number.parseInt(fs.readFileSync(lock, "utf8").split(":")[0] ?? "", 10);
     return Number.isFinite(pid) && pid > 0 ? pid : "unknown";
   } catch {
     return "gone";

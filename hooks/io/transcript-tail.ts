@@ -27,7 +27,7 @@ export function contextTokensFromTranscript(file: string): number | undefined {
 function lastUsage(lines: string[]): number | undefined {
   // The first line may be cut in half; it just fails to parse.
   for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i]!;
+    const line = lines[i] ?? "";
     if (!line.includes('"assistant"') || !line.includes('"usage"')) continue;
     try {
       const rec = JSON.parse(line) as { type?: string; isSidechain?: boolean; message?: { usage?: Record<string, unknown> } };

@@ -96,22 +96,20 @@ const globsNotLoaded = (): boolean => {
  */
 export function compileTable(table: Table, skillsDir: string, glob?: GlobEngine): CompiledTable {
   const rows = table.rows.map((row): CompiledRow => {
-    const field = (name: string, build: () => unknown) => {
+    const field = <T>(name: string, build: () => T): T => {
       try {
         return build();
       } catch (e) {
         throw new Error(`row "${row.id}", field when.${name}: ${(e as Error).message}`);
       }
     };
-    const w = row.when;
-    return {
-      row,
-      scope: defaultScope(row),
-      prompt: w.prompt && (field("prompt", () => textMatcher(w.prompt!)) as TextMatcher),
-      final: w.final && (field("final", () => textMatcher(w.final!)) as TextMatcher),
-      writes: w.writes && (glob ? (field("writes", () => globMatcher(glob, w.writes!)) as (p: string) => boolean) : globsNotLoaded),
-      subagent: w.subagent && new Set(w.subagent),
-    };
+    const { prompt, final, writes, subagent } = row.when;
+    const compiled: CompiledRow = { row, scope: defaultScope(row) };
+    if (prompt) compiled.prompt = field("prompt", () => textMatcher(prompt));
+    if (final) compiled.final = field("final", () => textMatcher(final));
+    if (writes) compiled.writes = glob ? field("writes", () => globMatcher(glob, writes)) : globsNotLoaded;
+    if (subagent) compiled.subagent = new Set(subagent);
+    return compiled;
   });
   return { table, skillsDir, rows, skillRoots: [skillsDir] };
 }

@@ -1,95 +1,121 @@
-// The only file that knows Claude Code's field names. Shapes checked against
-// payloads captured from the real 2.1.328 binary (cases/fixtures/).
-import type { Decision, Event, EventKind } from "../../core/types.js";
+// The only file that knows Claude Code's event names, tool names and field
+// names. Shapes checked against payloads captured from the real 2.1.328
+// binary (cases/fixtures/, /work/shared/claude-code-2.1.328/).
+import type { Decision, Effects, Event, SessionSource, ToolCall, ToolKind, ToolOutput } from "../../core/types.js";
+import type { Host, Normalized } from "../../core/host.js";
+import { environment } from "./env.js";
 
-const KINDS = new Set<EventKind>([
+const HOOK_EVENTS = new Set([
   "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "UserPromptExpansion",
   "SessionStart", "PreCompact", "PostCompact", "Stop", "SubagentStop",
 ]);
 
-const WRITE_TOOLS: Record<string, string> = { Write: "file_path", Edit: "file_path", MultiEdit: "file_path", NotebookEdit: "notebook_path" };
-const SUBAGENT_TOOLS = new Set(["Agent", "Task"]);
+const TOOL_KINDS: Record<string, ToolKind> = {
+  Bash: "shell", Write: "write", Edit: "edit", MultiEdit: "edit", NotebookEdit: "edit", Read: "read",
+  WebFetch: "fetch", Skill: "skill", Agent: "subagent", Task: "subagent",
+};
+const PATH_FIELD: Record<string, string> = { Write: "file_path", Edit: "file_path", MultiEdit: "file_path", NotebookEdit: "notebook_path" };
+const SOURCES = new Set<SessionSource>(["startup", "resume", "clear", "compact", "fork"]);
 
 type Json = Record<string, unknown>;
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
-
-export type Normalized = { ok: true; event: Event } | { ok: false; ignored: true } | { ok: false; ignored: false; error: string };
+const own = <T>(rec: Record<string, T>, key: string): T | undefined => (Object.hasOwn(rec, key) ? rec[key] : undefined);
 
 export function normalize(payload: unknown): Normalized {
   const p = obj(payload);
   const name = str(p.hook_event_name);
   if (!name) return { ok: false, ignored: false, error: "the event has no hook_event_name" };
-  if (!KINDS.has(name as EventKind)) return { ok: false, ignored: true };
+  if (!HOOK_EVENTS.has(name)) return { ok: false, ignored: true };
   const sessionId = str(p.session_id);
   if (sessionId === undefined) return { ok: false, ignored: false, error: `${name} event has no session_id` };
-  const event: Event = { kind: name as EventKind, sessionId, cwd: str(p.cwd) ?? "" };
-  const agentId = str(p.agent_id);
-  if (agentId) event.agentId = agentId;
-  const promptId = str(p.prompt_id);
-  if (promptId) event.promptId = promptId;
-  const transcript = str(p.transcript_path);
-  if (transcript) event.transcriptPath = transcript;
-  if (typeof p.context_tokens === "number" && Number.isFinite(p.context_tokens)) event.contextTokens = p.context_tokens;
+  const base = { sessionId, cwd: str(p.cwd) ?? "", ...optional("agentId", str(p.agent_id)), ...optional("promptId", str(p.prompt_id)) };
+  const tokens = typeof p.context_tokens === "number" && Number.isFinite(p.context_tokens) ? p.context_tokens : undefined;
+  const transcriptPath = str(p.transcript_path) || undefined;
+  const ok = (event: Event): Normalized => ({ ok: true, event, ...optional("transcriptPath", transcriptPath) });
 
-  switch (event.kind) {
+  switch (name) {
     case "PreToolUse":
-    case "PostToolUse":
+      return ok({ ...base, kind: "tool-call", tool: toolOf(p), ...optional("toolUseId", str(p.tool_use_id)) });
+    case "PostToolUse": {
+      const tool = toolOf(p);
+      return ok({
+        ...base, kind: "tool-result", tool, loads: skillLoads(tool, p.tool_response),
+        ...optional("toolUseId", str(p.tool_use_id)), ...optional("output", outputOf(p.tool_response)), ...optional("contextTokens", tokens),
+      });
+    }
     case "PostToolUseFailure":
-      readTool(p, event);
-      break;
+      return ok({ ...base, kind: "tool-failure", tool: toolOf(p), ...optional("toolUseId", str(p.tool_use_id)) });
     case "UserPromptSubmit": {
       // A finished background subagent comes back as a "prompt" too; those are not the user's words.
       const prompt = str(p.prompt) ?? "";
-      if (!prompt.startsWith("<task-notification>")) event.prompt = prompt;
-      break;
+      return ok({ ...base, kind: "prompt", ...optional("prompt", prompt.startsWith("<task-notification>") ? undefined : prompt), ...optional("contextTokens", tokens) });
     }
     case "UserPromptExpansion": {
       // A slash command the user typed (`/commit`) puts the skill in context.
       const cmd = str(p.command_name);
-      if (cmd && (str(p.expansion_type) ?? "slash_command") === "slash_command") event.loads = [cmd];
-      break;
+      const slash = (str(p.expansion_type) ?? "slash_command") === "slash_command";
+      return ok({ ...base, kind: "prompt-expansion", loads: cmd && slash ? [cmd] : [] });
     }
-    case "SessionStart":
-      event.source = str(p.source) ?? "startup";
-      break;
-    case "Stop":
-    case "SubagentStop":
-      event.finalMessage = str(p.last_assistant_message) ?? "";
-      event.stopHookActive = p.stop_hook_active === true;
-      break;
+    case "SessionStart": {
+      const source = str(p.source) ?? "startup";
+      return ok({ ...base, kind: "session-start", source: SOURCES.has(source as SessionSource) ? (source as SessionSource) : "startup" });
+    }
+    case "PreCompact":
+    case "PostCompact":
+      return ok({ ...base, kind: "compaction", phase: name === "PreCompact" ? "before" : "after" });
+    default: {
+      // Stop / SubagentStop. A subagent's stop always belongs to a subagent, even without agent_id.
+      const agentId = name === "SubagentStop" ? (base.agentId ?? "subagent") : base.agentId;
+      return ok({ ...base, ...optional("agentId", agentId), kind: "stop", finalMessage: str(p.last_assistant_message) ?? "", continuing: p.stop_hook_active === true });
+    }
   }
-  return { ok: true, event };
 }
 
-function readTool(p: Json, event: Event): void {
-  const tool = str(p.tool_name) ?? "";
+/** `{ key: value }` when value is defined, else `{}` (exactOptionalPropertyTypes-friendly spreading). */
+function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [k in K]?: V });
+}
+
+function toolOf(p: Json): ToolCall {
+  const name = str(p.tool_name) ?? "";
   const input = obj(p.tool_input);
-  event.tool = tool;
-  if (tool === "Bash") event.command = str(input.command) ?? "";
-  const pathField = Object.hasOwn(WRITE_TOOLS, tool) ? WRITE_TOOLS[tool] : undefined;
-  if (pathField) {
-    const file = str(input[pathField]);
-    if (file) event.writes = [file];
+  const kind = own(TOOL_KINDS, name) ?? "other";
+  switch (kind) {
+    case "shell":
+      return { kind, name, command: str(input.command) ?? "" };
+    case "write":
+    case "edit": {
+      const file = str(input[own(PATH_FIELD, name) ?? "file_path"]);
+      return { kind, name, paths: file ? [file] : [] };
+    }
+    case "read":
+      // A slice (offset/limit) of a SKILL.md is a chapter-sized read, not the skill.
+      return { kind, name, ...optional("path", str(input.file_path)), whole: input.offset === undefined && input.limit === undefined };
+    case "subagent":
+      return { kind, name, subagentType: str(input.subagent_type) ?? "general-purpose" };
+    case "skill":
+      return { kind, name, ...optional("skill", str(input.skill)) };
+    default:
+      return { kind, name };
   }
-  if (SUBAGENT_TOOLS.has(tool)) event.subagentType = str(input.subagent_type) ?? "general-purpose";
-  const id = str(p.tool_use_id);
-  if (id) event.toolUseId = id;
-  if (event.kind === "PostToolUse") {
-    event.loads = loadsOf(tool, input, p.tool_response);
-    event.skillFileRead = skillFileReadOf(tool, input);
-    event.output = outputOf(p.tool_response);
-  }
+}
+
+/** A Skill call loads its skill only in the client's exact success shape (a forked skill runs in a subagent instead). */
+function skillLoads(tool: ToolCall, response: unknown): string[] {
+  if (tool.kind !== "skill" || !tool.skill) return [];
+  const r = obj(response);
+  return r.success === true && r.status !== "forked" ? [tool.skill] : [];
 }
 
 /** Text fields of a tool result, in the order the model reads them (Bash: stdout then stderr). */
 const OUTPUT_FIELDS = ["stdout", "stderr", "result", "output", "content"];
 
-function outputOf(response: unknown): Event["output"] {
+function outputOf(response: unknown): ToolOutput | undefined {
   const r = obj(response);
   const fields = OUTPUT_FIELDS.filter((f) => typeof r[f] === "string");
   if (fields.length === 0) return undefined;
-  const out: NonNullable<Event["output"]> = { response: r, fields, chars: fields.reduce((n, f) => n + (r[f] as string).length, 0) };
+  const out: ToolOutput = { response: r, fields, chars: fields.reduce((n, f) => n + String(r[f]).length, 0) };
   // 2.1.328: a Bash output over 30,000 chars is saved by Claude Code itself; the hook gets its head, the path and the size.
   if (typeof r.persistedOutputPath === "string" && typeof r.persistedOutputSize === "number") {
     out.persistedPath = r.persistedOutputPath;
@@ -98,42 +124,44 @@ function outputOf(response: unknown): Event["output"] {
   return out;
 }
 
-/** Skills a successful Skill call puts into the main context (a forked skill runs in a subagent instead). */
-function loadsOf(tool: string, input: Json, response: unknown): string[] | undefined {
-  if (tool !== "Skill") return undefined;
-  const skill = str(input.skill);
-  const r = obj(response);
-  return skill && r.success !== false && r.status !== "forked" ? [skill] : undefined;
-}
-
-/** A whole Read of a SKILL.md (a chapter-sized slice with offset/limit is not the skill). */
-function skillFileReadOf(tool: string, input: Json): string | undefined {
-  if (tool !== "Read" || input.offset !== undefined || input.limit !== undefined) return undefined;
-  const file = str(input.file_path);
-  return file && /\/SKILL\.md$/.test(file) ? file : undefined;
-}
+const HOOK_NAME: Record<Event["kind"], string> = {
+  "tool-call": "PreToolUse", "tool-result": "PostToolUse", "tool-failure": "PostToolUseFailure", prompt: "UserPromptSubmit",
+  "prompt-expansion": "UserPromptExpansion", stop: "Stop", "session-start": "SessionStart", compaction: "PreCompact",
+};
 
 /** Decision → the JSON Claude Code reads on stdout (undefined: print nothing). */
-export function render(event: Event, d: Decision): Json | undefined {
+export function render(event: Event, d: Decision, effects: Effects = {}): Json | undefined {
   const out: Json = {};
-  if (d.verdict === "deny" && event.kind === "PreToolUse") {
-    out.hookSpecificOutput = { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: d.message };
+  const hookEventName = HOOK_NAME[event.kind];
+  if (d.verdict === "deny" && event.kind === "tool-call") {
+    out.hookSpecificOutput = { hookEventName, permissionDecision: "deny", permissionDecisionReason: d.message };
   } else if (d.verdict === "block") {
     out.decision = "block";
     out.reason = d.message;
-  } else if (d.verdict === "cap" && d.updatedOutput) {
+  } else if (d.verdict === "cap" && effects.updatedOutput) {
     // Replaces the tool result before the model sees it (2.1.328: same shape as tool_response).
-    out.hookSpecificOutput = { hookEventName: event.kind, updatedToolOutput: d.updatedOutput, ...(d.message ? { additionalContext: d.message } : {}) };
+    out.hookSpecificOutput = { hookEventName, updatedToolOutput: effects.updatedOutput, ...(d.message ? { additionalContext: d.message } : {}) };
   } else if ((d.verdict === "hint" || d.verdict === "cap") && d.message) {
-    out.hookSpecificOutput = { hookEventName: event.kind, additionalContext: d.message };
+    out.hookSpecificOutput = { hookEventName, additionalContext: d.message };
   }
   if (d.notice) out.systemMessage = d.notice;
   return Object.keys(out).length ? out : undefined;
 }
 
-/** When the event could not be read: tell the user, decide nothing. */
-export function renderNotice(message: string, denyTool = false): Json {
-  return denyTool
+/** When the event could not be decided: tell the user; deny the tool call when failing closed. */
+export function renderFailure(message: string, refuseToolCall: boolean): Json {
+  return refuseToolCall
     ? { systemMessage: message, hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: message } }
     : { systemMessage: message };
 }
+
+export const claudeCode: Host = {
+  name: "claude-code",
+  // 2.1.328: a general-purpose subagent's tools include Skill (e2e/FINDINGS.md).
+  capabilities: { subagentsLoadSkills: true },
+  normalize,
+  render,
+  renderFailure,
+  looksLikeToolCall: (raw) => /"hook_event_name"\s*:\s*"PreToolUse"/.test(raw.slice(0, 65_536)),
+  environment,
+};

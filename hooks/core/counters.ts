@@ -1,0 +1,21 @@
+// Counters kept in the session state for `stats`. Pure.
+import type { SessionState } from "./types.js";
+
+/**
+ * A copy of a counter record with one key incremented. Own keys only: a tool
+ * named "toString" must not add 1 to Object.prototype.toString.
+ */
+export function bump(counts: Record<string, number>, key: string): Record<string, number> {
+  const before = Object.hasOwn(counts, key) ? (counts[key] ?? 0) : 0;
+  return { ...counts, [key]: before + 1 };
+}
+
+/** After the edge tried to save a capped output: count it (or the failure). */
+export function recordCap(s: SessionState, tool: string, result: { ok: true; charsSaved: number } | { ok: false }): SessionState {
+  const stats = { ...s.stats };
+  if (result.ok) {
+    stats.capped = bump(stats.capped, tool);
+    stats.charsSaved += result.charsSaved;
+  } else stats.capFailures += 1;
+  return { ...s, stats };
+}

@@ -1,0 +1,37 @@
+// The contract every host folder (hooks/hosts/<host>/) fulfils. Types only:
+// the runner drives a Host; the core never calls one.
+import type { Decision, Effects, Event } from "./types.js";
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export type Normalized =
+  | { ok: true; event: Event; transcriptPath?: string }
+  /** An event skillgate has nothing to do with: answer nothing. */
+  | { ok: false; ignored: true }
+  | { ok: false; ignored: false; error: string };
+
+/** What the host's environment says about where things are, folded into the table once (runner/context.ts). */
+export interface HostEnvironment {
+  /** Folders whose `<skill>/SKILL.md`, read whole, loads the skill (besides the table's skillsDir). */
+  skillRoots: string[];
+  /** The plugin root when skillgate runs as the host's plugin. */
+  pluginRoot?: string;
+}
+
+export interface HostCapabilities {
+  /** Subagents have the skill tool, so they can load skills themselves. */
+  subagentsLoadSkills: boolean;
+}
+
+export interface Host {
+  name: string;
+  capabilities: HostCapabilities;
+  normalize(payload: unknown): Normalized;
+  /** The host's answer for a decision (undefined: print nothing). */
+  render(event: Event, decision: Decision, effects: Effects): Record<string, unknown> | undefined;
+  /** The answer when nothing could be decided: tell the user; refuse the tool call when failing closed. */
+  renderFailure(message: string, refuseToolCall: boolean): Record<string, unknown>;
+  /** For input that never parsed: was it a tool call (the only event a failure may refuse)? */
+  looksLikeToolCall(raw: string): boolean;
+  environment(env: Env): HostEnvironment;
+}

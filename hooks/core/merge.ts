@@ -1,0 +1,32 @@
+// One rule combines the policies' proposals: refuse > cap > remind > allow.
+// Messages are joined one row per line, in policy order (rows in table order
+// within a policy); only the surviving proposals' state changes are applied.
+import type { Decision, Event, SessionState } from "./types.js";
+import type { Proposal } from "./policies/proposal.js";
+
+export function merge(event: Event, proposals: Proposal[], state: SessionState): { decision: Decision; state: SessionState } {
+  const refusing = proposals.filter((p) => p.refuse?.length);
+  if (refusing.length > 0) {
+    const refusals = refusing.flatMap((p) => p.refuse ?? []);
+    const decision: Decision = {
+      verdict: event.kind === "tool-call" ? "deny" : "block",
+      rows: refusals.map((r) => r.row),
+      message: refusals.map((r) => r.line).join("\n"),
+    };
+    return { decision, state: applyMarks(refusing, state) };
+  }
+  const reminders = proposals.flatMap((p) => p.remind ?? []);
+  const cap = proposals.find((p) => p.cap)?.cap;
+  const rows = [...reminders.map((r) => r.row), ...(cap ? [cap.row] : [])];
+  const message = reminders.map((r) => r.text).join("\n");
+  const decision: Decision = cap
+    ? { verdict: "cap", rows, cap, ...(message ? { message } : {}) }
+    : message
+      ? { verdict: "hint", rows, message }
+      : { verdict: "allow", rows: [] };
+  return { decision, state: applyMarks(proposals, state) };
+}
+
+function applyMarks(proposals: Proposal[], s: SessionState): SessionState {
+  return proposals.reduce((acc, p) => (p.mark ? p.mark(acc) : acc), s);
+}

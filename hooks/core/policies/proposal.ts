@@ -1,0 +1,34 @@
+// What a policy returns: what it would do to the answer, and the state change
+// that holds only if its proposal survives the merge (merge.ts).
+import type { Event, Hit, SessionState } from "../types.js";
+import type { CompiledTable } from "../table/compile.js";
+
+export interface PolicyInput {
+  event: Event;
+  table: CompiledTable;
+  /** The state after observe(): loads, resets and counters already applied. */
+  state: SessionState;
+  /** Every row whose trigger matched this event (match.ts), in table order. */
+  hits: Hit[];
+}
+
+export interface Refusal {
+  row: string;
+  /** One sentence (or two) for the model, starting with `skillgate[<row>]:`. */
+  line: string;
+}
+
+export interface Reminder {
+  row: string;
+  text: string;
+}
+
+export interface Proposal {
+  refuse?: Refusal[];
+  cap?: { row: string; headChars: number };
+  remind?: Reminder[];
+  /** Applied, in policy order, when the proposal survives the merge (a refusal discards the others). */
+  mark?: (s: SessionState) => SessionState;
+}
+
+export type Policy = (input: PolicyInput) => Proposal | undefined;

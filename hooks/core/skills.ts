@@ -1,0 +1,48 @@
+// Which skills an event puts into the context, and how the model loads one.
+// Pure: where skills live (roots, plugin namespace) is data in the compiled
+// table, folded in once from the host's environment (hooks/runner/context.ts).
+import path from "node:path";
+import type { Event, SessionState } from "./types.js";
+import type { CompiledTable } from "./table/compile.js";
+
+export function isLoaded(s: SessionState, skill: string): boolean {
+  return s.loaded.includes(skill);
+}
+
+/**
+ * The skills this event puts into the main context, under the names rows use.
+ * A subagent's loads stay in the subagent. `skillgate:commit` (our own plugin
+ * name) is `commit`; another plugin's `other:commit` is a different skill.
+ * A SKILL.md counts only from a known skills folder: a copy the model wrote
+ * to /tmp does not lift a gate.
+ */
+export function loadsOf(event: Event, table: CompiledTable): string[] {
+  if (event.agentId !== undefined) return [];
+  if (event.kind === "prompt-expansion") return event.loads.map((n) => ownSkillName(n, table));
+  if (event.kind !== "tool-result") return [];
+  const names = event.loads.map((n) => ownSkillName(n, table));
+  const file = skillFileRead(event);
+  if (file !== undefined) {
+    const skillDir = path.dirname(path.resolve(event.cwd || "/", file));
+    if (table.skillRoots.some((r) => path.dirname(skillDir) === path.resolve(r))) names.push(path.basename(skillDir));
+  }
+  return names;
+}
+
+/** A whole read of some `…/<name>/SKILL.md`. */
+function skillFileRead(event: Extract<Event, { kind: "tool-result" }>): string | undefined {
+  const t = event.tool;
+  return t.kind === "read" && t.whole && t.path !== undefined && /(^|[/\\])SKILL\.md$/.test(t.path) ? t.path : undefined;
+}
+
+function ownSkillName(name: string, table: CompiledTable): string {
+  const i = name.indexOf(":");
+  if (i < 0) return name;
+  const ns = name.slice(0, i);
+  return ns === "skillgate" || ns === table.pluginNamespace ? name.slice(i + 1) : name;
+}
+
+export function howToLoad(table: CompiledTable, skill: string): string {
+  const name = table.pluginNamespace ? `${table.pluginNamespace}:${skill}` : skill;
+  return `call the Skill tool with skill "${name}" (or Read ${path.join(table.skillsDir, skill, "SKILL.md")} in full)`;
+}

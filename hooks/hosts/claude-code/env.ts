@@ -1,0 +1,12 @@
+// What Claude Code's environment says about where skills live. Read once per
+// hook run by the runner (runner/context.ts) and folded into the table.
+import path from "node:path";
+import type { Env, HostEnvironment } from "../../core/host.js";
+
+export function environment(env: Env): HostEnvironment {
+  // The user's and the project's .claude/skills: where the client itself finds skills.
+  const skillRoots = [env.HOME && path.join(env.HOME, ".claude", "skills"), env.CLAUDE_PROJECT_DIR && path.join(env.CLAUDE_PROJECT_DIR, ".claude", "skills")].filter(
+    (x): x is string => !!x,
+  );
+  return { skillRoots, ...(env.CLAUDE_PLUGIN_ROOT ? { pluginRoot: env.CLAUDE_PLUGIN_ROOT } : {}) };
+}
