@@ -7,9 +7,9 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import {
-  forOpencode, normalizeBusEvent, normalizeChatMessage, normalizeToolAfter, normalizeToolBefore, patchPaths,
-  renderChatMessage, renderToolAfter, renderToolBefore,
+  applyToChatMessage, applyToToolOutput, forOpencode, normalize, opencodeHost, patchPaths, render, type ChatPart,
 } from "../hooks/hosts/opencode/adapter.ts";
+import type { Event } from "../hooks/core/types.ts";
 import { SkillgatePlugin } from "../hooks/hosts/opencode/plugin.ts";
 import { installOpencode, uninstallOpencode, doctorOpencode, pluginFileOf } from "../hooks/hosts/opencode/install.ts";
 import { defaultTable, root } from "./helpers.ts";
@@ -25,76 +25,95 @@ const tools = fixture("tools");
 const compaction = fixture("compaction");
 const directory = tools[0]!.input.directory as string;
 const mainSession = tools.find((l) => l.hook === "chat.message")!.input.sessionID as string;
-const where = { sessionId: mainSession, cwd: directory };
 const call = (hook: string, callID: string): Line => {
   const l = tools.find((x) => x.hook === hook && x.input.callID === callID);
   assert.ok(l, `${hook} ${callID} is in the fixture`);
   return structuredClone(l);
 };
+const eventOf = (payload: unknown): Event => {
+  const n = normalize(payload, directory);
+  assert.ok(n.ok, `normalized: ${JSON.stringify(n)}`);
+  return n.event;
+};
 
-test("tool.execute.before: bash command, write/edit paths, task subagent type, opencode tool ids mapped to the table's names", () => {
-  const commit = call("tool.execute.before", "toolu_e2e_1");
-  const e = normalizeToolBefore(commit.input, commit.output, where);
-  assert.deepEqual({ kind: e.kind, tool: e.tool, command: e.command, toolUseId: e.toolUseId, sessionId: e.sessionId }, {
-    kind: "PreToolUse", tool: "Bash", command: "git commit --allow-empty -m x", toolUseId: "toolu_e2e_1", sessionId: mainSession,
+test("tool.execute.before: bash command, write/edit paths, task subagent type; opencode's tool ids keep their names, with kinds", () => {
+  assert.deepEqual(eventOf(call("tool.execute.before", "toolu_e2e_1")), {
+    kind: "tool-call", sessionId: mainSession, cwd: directory, toolUseId: "toolu_e2e_1",
+    tool: { kind: "shell", name: "bash", command: "git commit --allow-empty -m x" },
   });
-  const write = call("tool.execute.before", "toolu_e2e_5");
-  assert.deepEqual(normalizeToolBefore(write.input, write.output, where).writes, [path.join(directory, "doc_RU.md")]);
-  const edit = call("tool.execute.before", "toolu_e2e_6");
-  const ee = normalizeToolBefore(edit.input, edit.output, where);
-  assert.equal(ee.tool, "Edit");
-  assert.deepEqual(ee.writes, [path.join(directory, "doc_RU.md")]);
-  const task = call("tool.execute.before", "toolu_e2e_8");
-  assert.equal(normalizeToolBefore(task.input, task.output, where).subagentType, "general");
+  const doc = path.join(directory, "doc_RU.md");
+  assert.deepEqual(eventOf(call("tool.execute.before", "toolu_e2e_5")), {
+    kind: "tool-call", sessionId: mainSession, cwd: directory, toolUseId: "toolu_e2e_5", tool: { kind: "write", name: "write", paths: [doc] },
+  });
+  const edit = eventOf(call("tool.execute.before", "toolu_e2e_6"));
+  assert.deepEqual(edit.kind === "tool-call" && edit.tool, { kind: "edit", name: "edit", paths: [doc] });
+  const task = eventOf(call("tool.execute.before", "toolu_e2e_8"));
+  assert.deepEqual(task.kind === "tool-call" && task.tool, { kind: "subagent", name: "task", subagentType: "general" });
 });
 
-test("tool.execute.after: skill tool and whole SKILL.md reads are loads; a sliced read is not; bash output is measured", () => {
-  const skill = call("tool.execute.after", "toolu_e2e_2");
-  assert.deepEqual(normalizeToolAfter(skill.input, skill.output, where).loads, ["commit"]);
+test("tool.execute.after: the skill tool's success is a load; reads say whether they are whole; bash output is measured", () => {
+  const skill = eventOf(call("tool.execute.after", "toolu_e2e_2"));
+  assert.deepEqual(skill.kind === "tool-result" && skill.loads, ["commit"]);
+  const failedShape = call("tool.execute.after", "toolu_e2e_2");
+  failedShape.output.output = "Skill not found";
+  const notLoaded = eventOf(failedShape);
+  assert.deepEqual(notLoaded.kind === "tool-result" && notLoaded.loads, []);
   const read = call("tool.execute.after", "toolu_e2e_4");
-  assert.equal(normalizeToolAfter(read.input, read.output, where).skillFileRead, path.join(directory, ".claude/skills/commit/SKILL.md"));
+  const whole = eventOf(read);
+  assert.deepEqual(whole.kind === "tool-result" && whole.tool, { kind: "read", name: "read", path: path.join(directory, ".claude/skills/commit/SKILL.md"), whole: true });
   read.input.args.limit = 3;
-  assert.equal(normalizeToolAfter(read.input, read.output, where).skillFileRead, undefined);
-  const big = call("tool.execute.after", "toolu_e2e_7");
-  const e = normalizeToolAfter(big.input, big.output, where);
-  assert.equal(e.output?.chars, 30_000);
-  assert.deepEqual(e.output?.fields, ["output"]);
+  const sliced = eventOf(read);
+  assert.equal(sliced.kind === "tool-result" && sliced.tool.kind === "read" && sliced.tool.whole, false);
+  const big = eventOf(call("tool.execute.after", "toolu_e2e_7"));
+  assert.equal(big.kind === "tool-result" && big.output?.chars, 30_000);
+  assert.deepEqual(big.kind === "tool-result" && big.output?.fields, ["output"]);
 });
 
-test("chat.message: the user's text without synthetic parts; session.compacted is a compaction; other bus events are nothing", () => {
+test("chat.message: the user's text without synthetic parts, with the message id as the turn; session.compacted is a compaction; other events are ignored", () => {
   const msg = structuredClone(tools.find((l) => l.hook === "chat.message")!);
   msg.output.parts.push({ type: "text", text: "SYNTHETIC", synthetic: true });
-  assert.equal(normalizeChatMessage(msg.output, where).prompt, '"please commit and check the logs"');
+  const e = eventOf(msg);
+  assert.deepEqual(e, { kind: "prompt", sessionId: mainSession, cwd: directory, prompt: '"please commit and check the logs"', promptId: msg.output.message.id });
   const compacted = compaction.find((l) => l.hook === "event" && l.input.event.type === "session.compacted")!;
-  assert.deepEqual(normalizeBusEvent(compacted.input.event, where), { kind: "SessionStart", sessionId: mainSession, cwd: directory, source: "compact" });
+  const session = compacted.input.event.properties.sessionID;
+  assert.deepEqual(eventOf(compacted), { kind: "session-start", source: "compact", sessionId: session, cwd: directory });
   const idle = tools.find((l) => l.hook === "event" && l.input.event.type === "session.idle")!;
-  assert.equal(normalizeBusEvent(idle.input.event, where), undefined);
+  assert.deepEqual(normalize(idle, directory), { ok: false, ignored: true });
+  assert.deepEqual(normalize({ hook: "tool.execute.before", input: {}, output: {} }, directory), { ok: false, ignored: false, error: "tool.execute.before without a sessionID" });
 });
 
 test("apply_patch envelopes: every path added, updated, deleted or moved to", () => {
   const patch = "*** Begin Patch\n*** Add File: a_RU.md\n+x\n*** Update File: src/b.ts\n*** Move to: src/c.ts\n@@\n-a\n+b\n*** Delete File: old.txt\n*** End Patch";
   assert.deepEqual(patchPaths(patch), ["a_RU.md", "src/b.ts", "src/c.ts", "old.txt"]);
-  const e = normalizeToolBefore({ tool: "apply_patch", sessionID: "s", callID: "c" }, { args: { patchText: patch } }, where);
-  assert.deepEqual(e.writes, ["a_RU.md", "src/b.ts", "src/c.ts", "old.txt"]);
+  const e = eventOf({ hook: "tool.execute.before", input: { tool: "apply_patch", sessionID: "s", callID: "c" }, output: { args: { patchText: patch } } });
+  assert.deepEqual(e.kind === "tool-call" && e.tool, { kind: "edit", name: "apply_patch", paths: ["a_RU.md", "src/b.ts", "src/c.ts", "old.txt"] });
 });
 
-test("render: deny throws opencode's wording, cap rewrites the output, hints become one synthetic part", () => {
-  const err = renderToolBefore({ verdict: "deny", rows: ["commit-gate"], message: 'skillgate[commit-gate]: Load skill "commit" first: call the Skill tool with skill "commit" (or Read x)' });
-  assert.match(err?.message ?? "", /call the skill tool with name "commit"/);
-  assert.equal(renderToolBefore({ verdict: "allow", rows: [] }), undefined);
-  assert.equal(renderToolBefore({ verdict: "hint", rows: ["r"], message: "m" }), undefined);
+test("render: a refusal in opencode's wording, a cap's output, a hint as context; applied to the hook's mutable output", () => {
+  const call0 = eventOf(call("tool.execute.before", "toolu_e2e_1"));
+  const r = render(call0, { verdict: "deny", rows: ["commit-gate"], message: 'skillgate[commit-gate]: Load skill "commit" first: call the Skill tool with skill "commit" (or Read x)' }, {});
+  assert.match(r?.refuse ?? "", /call the skill tool with name "commit"/);
+  assert.equal(render(call0, { verdict: "allow", rows: [] }, {}), undefined);
+  const result = eventOf(call("tool.execute.after", "toolu_e2e_7"));
+  const capped = render(result, { verdict: "cap", rows: ["output-cap"], cap: { row: "output-cap", headChars: 2 } }, { updatedOutput: { output: "lo[capped]" } });
   const out = { output: "long" };
-  renderToolAfter({ verdict: "cap", rows: ["output-cap"], cap: { row: "output-cap", headChars: 2 }, updatedOutput: { output: "lo[capped]" } }, out, ["REMINDER"]);
+  applyToToolOutput(capped, out, ["REMINDER"]);
   assert.equal(out.output, "lo[capped]\n\nREMINDER");
   const untouched = { output: "same" };
-  renderToolAfter({ verdict: "allow", rows: [] }, untouched);
+  applyToToolOutput(undefined, untouched);
   assert.equal(untouched.output, "same");
-  const chat = { message: { id: "msg_1", sessionID: "ses_1" }, parts: [{ id: "prt_a", type: "text", text: "hi" }] as any[] };
-  renderChatMessage({ verdict: "hint", rows: ["logs-hint"], message: "HINT" }, chat, (after) => `${after}x`);
+  const prompt = eventOf(tools.find((l) => l.hook === "chat.message")!);
+  const hint = render(prompt, { verdict: "hint", rows: ["logs-hint"], message: "HINT" }, {});
+  const chat = { message: { id: "msg_1", sessionID: "ses_1" }, parts: [{ id: "prt_a", type: "text", text: "hi" }] as ChatPart[] };
+  applyToChatMessage(hint, chat, (after: string | undefined) => `${after}x`);
   assert.deepEqual(chat.parts[1], { id: "prt_ax", messageID: "msg_1", sessionID: "ses_1", type: "text", synthetic: true, text: "HINT" });
-  renderChatMessage({ verdict: "allow", rows: [] }, chat, (after) => `${after}x`);
+  applyToChatMessage(undefined, chat, (after: string | undefined) => `${after}x`);
   assert.equal(chat.parts.length, 2);
   assert.equal(forOpencode("no skill words"), "no skill words");
+  const host = opencodeHost(directory);
+  assert.equal(host.looksLikeToolCall(JSON.stringify(call("tool.execute.before", "toolu_e2e_1"))), true);
+  assert.deepEqual(host.renderFailure("bad", true), { refuse: "bad", notice: "bad" });
+  assert.ok(host.environment({ HOME: "/h" }).skillRoots.includes(path.join(directory, ".opencode", "skills")));
 });
 
 /** A fresh plugin instance over the captured project directory, with its own state folder and the default table. */
@@ -151,8 +170,8 @@ test("plugin replaying the captured session: commit refused until the skill tool
   // State reached the disk on session.idle, under the main session, loads and stats included.
   const saved = JSON.parse(fs.readFileSync(path.join(state, `${mainSession}.json`), "utf8"));
   assert.deepEqual(saved.loaded, ["commit", "extra"], "both skill-tool loads (the second skill came from a config-added path)");
-  assert.equal(saved.stats.capped.Bash, 1);
-  assert.equal(saved.stats.toolCalls.Bash, 2, "the subagent's bash call counts under the main session");
+  assert.equal(saved.stats.capped.bash, 1);
+  assert.equal(saved.stats.toolCalls.bash, 2, "the subagent's bash call counts under the main session");
 });
 
 test("plugin: a commit after the skill is loaded passes; opencode's compaction forgets the load and the gate closes again", async () => {

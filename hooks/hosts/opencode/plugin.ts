@@ -3,24 +3,27 @@
 // `skillgate install --host opencode` puts a one-line re-export of it into
 // .opencode/plugins/ (or ~/.config/opencode/plugins/).
 //
+// The table is loaded once per plugin instance (one per opencode project
+// directory); session state is kept in memory and written to the state folder
+// 200 ms after the last change, so a tool call costs no file I/O.
+//
 // This module exports only the plugin function: opencode calls every function
 // a plugin module exports as a plugin.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { decide } from "../../core/decide.js";
-import { recordCap } from "../../core/guard.js";
+import { recordCap } from "../../core/counters.js";
+import { shellCommandOf } from "../../core/facts.js";
 import { factsOf } from "../../core/shell-facts.js";
-import { emptyState, type Decision, type Event, type SessionState } from "../../core/types.js";
+import { emptyState, type Decision, type Effects, type Event, type SessionState } from "../../core/types.js";
 import type { CompiledTable } from "../../core/table/compile.js";
 import { outputRoot, saveCapped } from "../../io/output-store.js";
-import { stateDirOf } from "../../io/state-dir.js";
 import { isSafeSessionId, StateStore } from "../../io/state-store.js";
-import { loadTable, resolveTableFile } from "../../io/table-load.js";
+import { resolveTableFile } from "../../io/table-load.js";
+import { loadContext } from "../../runner/context.js";
 import {
-  forOpencode, normalizeBusEvent, normalizeChatMessage, normalizeStop, normalizeToolAfter, normalizeToolBefore,
-  renderChatMessage, renderToolAfter, renderToolBefore, STOP_MARK, type ChatPart, type ToolBeforeInput, type Where,
+  applyToChatMessage, applyToToolOutput, forOpencode, opencodeHost, render, STOP_MARK, type ChatPart, type Rendered,
 } from "./adapter.js";
 
 /** The parts of opencode's PluginInput we use (@opencode-ai/plugin 1.18.33). */
@@ -33,10 +36,16 @@ interface PluginInput {
   };
 }
 
+interface ToolInput {
+  tool: string;
+  sessionID: string;
+  callID: string;
+  args?: unknown;
+}
+
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
 
-/** State is written this long after the last change (and on session.idle / dispose): no file I/O on the tool-call path. */
 const FLUSH_MS = 200;
 
 /** skillgate's own folder: the nearest parent of this module holding triggers.json and package.json. */
@@ -54,60 +63,50 @@ function tableFileOf(env: NodeJS.ProcessEnv, directory: string, packageRoot: str
   return resolveTableFile({ ...env, CLAUDE_PROJECT_DIR: directory }, packageRoot);
 }
 
-/** Folders whose `<skill>/SKILL.md` opencode loads as skills (1.18.33 discovery): reading one whole loads it. */
-function skillRootsOf(env: NodeJS.ProcessEnv, directory: string): string[] {
-  const home = env.HOME ?? os.homedir();
-  const config = env.XDG_CONFIG_HOME ?? path.join(home, ".config");
-  return [
-    ...[".opencode/skills", ".opencode/skill", ".claude/skills", ".agents/skills"].map((d) => path.join(directory, d)),
-    path.join(config, "opencode", "skills"),
-    path.join(config, "opencode", "skill"),
-    path.join(home, ".claude", "skills"),
-    path.join(home, ".agents", "skills"),
-  ];
+/** The decision when the output could not be capped: the output passes untouched, any reminders stay. */
+function withoutCap(d: Decision): Decision {
+  if (d.verdict !== "cap") return d;
+  const rows = d.rows.filter((r) => r !== d.cap.row);
+  return d.message ? { verdict: "hint", rows, message: d.message } : { verdict: "allow", rows };
 }
 
 export const SkillgatePlugin = async (input: PluginInput) => {
   const env = process.env;
   const directory = input.directory;
+  const host = opencodeHost(directory);
   const packageRoot = packageRootOf(path.dirname(fileURLToPath(import.meta.url)));
-  const stateDir = stateDirOf({ env, packageRoot });
   const warn = (message: string): void => {
     process.stderr.write(`${message}\n`);
     input.client?.app?.log?.({ body: { service: "skillgate", level: "warn", message } }).catch(() => undefined);
   };
 
-  // The table is read once per plugin instance (one per opencode project directory).
-  const loaded = await loadTable(tableFileOf(env, directory, packageRoot), stateDir, env, { globs: true });
-  const failClosed = loaded.ok ? loaded.compiled.table.failMode === "closed" : loaded.failMode === "closed";
-  let table: CompiledTable | undefined;
-  if (loaded.ok) {
-    table = loaded.compiled;
-    table.skillRoots.push(...skillRootsOf(env, directory));
-  } else {
-    warn(`skillgate: trigger table unusable, ${failClosed ? "refusing tool calls" : "gates are OFF"}: ${loaded.error}`);
-  }
+  const ctx = await loadContext({ env, packageRoot, host }, { tableFile: tableFileOf(env, directory, packageRoot), globs: true });
+  const stateDir = ctx.stateDir;
+  const failClosed = (ctx.ok ? ctx.table.table.failMode : ctx.failMode) === "closed";
+  const table: CompiledTable | undefined = ctx.ok ? ctx.table : undefined;
+  if (!ctx.ok) warn(`skillgate: trigger table unusable, ${failClosed ? "refusing tool calls" : "gates are OFF"}: ${ctx.error}`);
 
   const store = new StateStore(stateDir);
   const states = new Map<string, SessionState>();
   const dirty = new Set<string>();
   /** Subagent session → its parent (from session.created). */
   const parents = new Map<string, string>();
-  /** Reminders waiting for the next thing the model reads (a tool result or a prompt). */
+  /** Reminders waiting for the next thing the model reads (a tool result or a prompt), per main session. */
   const pending = new Map<string, string[]>();
-  /** Per session: its latest assistant message (id, the user message it answers) and that message's text so far. */
+  /** Per session: its latest assistant message (id, the user message it answers) and that message's text. */
   const lastAnswer = new Map<string, { id: string; parentID?: string; text: string }>();
-  /** Our own follow-up prompts (a blocked stop), by message id → the user message whose turn they continue. */
+  /** Our own follow-up prompts (a refused stop), by message id → the user message whose turn they continue. */
   const followUps = new Map<string, string>();
   /** Sessions where a follow-up was just sent: the next user message there is it. */
   const awaitingFollowUp = new Map<string, string>();
   let flushTimer: NodeJS.Timeout | undefined;
   let partSeq = 0;
 
-  const where = (sessionID: string): Where => {
-    let root = sessionID;
+  /** A subagent's session → the main session's id plus agentId (state and loads belong to the main session). */
+  const attribute = (event: Event): Event => {
+    let root = event.sessionId;
     for (let i = 0; i < 32 && parents.has(root); i++) root = parents.get(root) ?? root;
-    return root === sessionID ? { sessionId: sessionID, cwd: directory } : { sessionId: root, agentId: sessionID, cwd: directory };
+    return root === event.sessionId ? event : { ...event, sessionId: root, agentId: event.sessionId };
   };
 
   const stateOf = (id: string): SessionState => {
@@ -138,7 +137,7 @@ export const SkillgatePlugin = async (input: PluginInput) => {
     dirty.clear();
   };
 
-  const setState = (id: string, before: SessionState, after: SessionState): void => {
+  const keep = (id: string, before: SessionState, after: SessionState): void => {
     if (after === before) return;
     states.set(id, after);
     if (!isSafeSessionId(id)) return;
@@ -147,45 +146,58 @@ export const SkillgatePlugin = async (input: PluginInput) => {
     flushTimer.unref?.();
   };
 
-  /** decide() on the session's state, keep the new state, and save a capped output. */
-  const run = (event: Event): Decision => {
-    if (!table) return { verdict: "allow", rows: [] };
-    const facts = event.kind === "PreToolUse" && event.command !== undefined ? factsOf(event) : undefined;
+  const capOutput = (event: Extract<Event, { kind: "tool-result" }>, d: Decision & { verdict: "cap" }, t: CompiledTable) => {
+    try {
+      const root = outputRoot(env.SKILLGATE_OUTPUT_DIR ?? t.table.outputDir, stateDir);
+      if (!root.ok) throw new Error(root.error);
+      if (!event.output) throw new Error("no output");
+      const saved = saveCapped(root.dir, `${event.sessionId}-${event.toolUseId ?? Date.now()}`, event.output, d.cap.headChars, d.cap.row);
+      return { decision: d as Decision, effects: { updatedOutput: saved.updated } as Effects, result: { ok: true as const, charsSaved: saved.charsSaved } };
+    } catch (e) {
+      warn(`skillgate: output of ${event.tool.name} not capped (${(e as Error).message})`);
+      return { decision: withoutCap(d), effects: {} as Effects, result: { ok: false as const } };
+    }
+  };
+
+  /** normalize → attribute → decide on the in-memory state → cap effect → render. */
+  const handle = (payload: { hook: string; input: unknown; output?: unknown }): { event?: Event; rendered?: Rendered } => {
+    const n = host.normalize(payload);
+    if (!n.ok) {
+      if (!n.ignored) warn(`skillgate: ${n.error}`);
+      return {};
+    }
+    const event = attribute(n.event);
+    if (!table) return { event };
+    const facts = shellCommandOf(event) !== undefined ? factsOf(event) : undefined;
     const before = stateOf(event.sessionId);
     const out = decide(event, table, before, facts);
     let decision = out.decision;
+    let effects: Effects = {};
     let after = out.state;
-    if (decision.cap && event.output && event.tool) {
+    if (decision.verdict === "cap" && event.kind === "tool-result") {
       const c = capOutput(event, decision, table);
       decision = c.decision;
-      after = recordCap(after, event.tool, c.result);
-      if (c.notice) warn(c.notice);
+      effects = c.effects;
+      after = recordCap(after, event.tool.name, c.result);
     }
-    setState(event.sessionId, before, after);
-    return decision;
+    keep(event.sessionId, before, after);
+    return { event, rendered: render(event, decision, effects) };
   };
 
-  const capOutput = (event: Event, d: Decision, t: CompiledTable): { decision: Decision; result: Parameters<typeof recordCap>[2]; notice?: string } => {
-    const failed = (why: string) => ({
-      decision: { ...d, verdict: d.message ? ("hint" as const) : ("allow" as const), rows: d.rows.filter((r) => r !== d.cap?.row), cap: undefined },
-      result: { ok: false as const },
-      notice: `skillgate: output of ${event.tool} not capped (${why})`,
-    });
-    try {
-      const root = outputRoot(env.SKILLGATE_OUTPUT_DIR ?? t.table.outputDir, stateDir);
-      if (!root.ok || !event.output || !d.cap) return failed(root.ok ? "nothing to cap" : root.error);
-      const saved = saveCapped(root.dir, `${event.sessionId}-${event.toolUseId ?? Date.now()}`, event.output, d.cap.headChars, d.cap.row);
-      return { decision: { ...d, updatedOutput: saved.updated }, result: { ok: true, charsSaved: saved.charsSaved } };
-    } catch (e) {
-      return failed((e as Error).message);
-    }
+  const takePending = (event: Event | undefined): string[] => {
+    if (!event || event.agentId !== undefined) return [];
+    const notes = pending.get(event.sessionId) ?? [];
+    pending.delete(event.sessionId);
+    return notes;
   };
+
+  /** A part id that sorts right after `after` (opencode orders parts by id). */
+  const newPartId = (after: string | undefined): string => `${after ?? `prt_${Date.now().toString(16)}`}sg${(partSeq++).toString(36)}`;
 
   const trackMessage = (info: Json): void => {
     if (info.role !== "assistant" || typeof info.id !== "string" || typeof info.sessionID !== "string") return;
-    const prev = lastAnswer.get(info.sessionID);
-    if (prev?.id === info.id) return;
-    lastAnswer.set(info.sessionID, { id: info.id, parentID: typeof info.parentID === "string" ? info.parentID : undefined, text: "" });
+    if (lastAnswer.get(info.sessionID)?.id === info.id) return;
+    lastAnswer.set(info.sessionID, { id: info.id, ...(typeof info.parentID === "string" ? { parentID: info.parentID } : {}), text: "" });
   };
 
   const trackPart = (part: Json): void => {
@@ -197,33 +209,26 @@ export const SkillgatePlugin = async (input: PluginInput) => {
   /**
    * The final-answer gate. opencode's session.idle cannot hold the turn open,
    * so a refused stop becomes a follow-up prompt with the reason (the model
-   * answers it in a new turn). Our follow-up continues the same turn: its
-   * next stop passes (decide's loop guard), like Claude Code's stop_hook_active.
+   * answers it in a new turn). That follow-up continues the same turn: its own
+   * stop passes (decide's loop guard), like Claude Code's stop_hook_active.
    */
   const stopGate = (sessionID: string): void => {
-    const w = where(sessionID);
     const answer = lastAnswer.get(sessionID);
-    if (!answer || w.agentId !== undefined) return;
+    if (!answer) return;
     lastAnswer.delete(sessionID);
     const original = answer.parentID !== undefined ? followUps.get(answer.parentID) : undefined;
-    const d = run(normalizeStop(answer.text, original ?? answer.parentID, original !== undefined, w));
-    if (d.verdict !== "block" || !d.message) return;
+    const { event, rendered } = handle({
+      hook: "stop",
+      input: { sessionID, finalMessage: answer.text, promptId: original ?? answer.parentID, continuing: original !== undefined },
+    });
+    if (!rendered?.refuse || !event || event.agentId !== undefined) return;
     const send = input.client?.session?.promptAsync;
-    if (!send) return warn(`skillgate: final answer refused but this opencode has no session.promptAsync: ${d.message}`);
+    if (!send) return warn(`skillgate: final answer refused, but this opencode has no session.promptAsync: ${rendered.refuse}`);
     awaitingFollowUp.set(sessionID, original ?? answer.parentID ?? "");
-    send({ path: { id: sessionID }, body: { parts: [{ type: "text", text: `${STOP_MARK}\n${forOpencode(d.message)}` }] } }).catch((e: Error) =>
+    send({ path: { id: sessionID }, body: { parts: [{ type: "text", text: `${STOP_MARK}\n${rendered.refuse}` }] } }).catch((e: Error) =>
       warn(`skillgate: could not send the final-answer refusal: ${e.message}`),
     );
   };
-
-  const takePending = (id: string): string[] => {
-    const notes = pending.get(id) ?? [];
-    pending.delete(id);
-    return notes;
-  };
-
-  /** A part id that sorts right after `after` (opencode orders parts by id). */
-  const newPartId = (after: string | undefined): string => `${after ?? `prt_${Date.now().toString(16)}`}sg${(partSeq++).toString(36)}`;
 
   return {
     /** Make opencode's skill tool list the table's skills too (skills.paths in the merged config). */
@@ -234,70 +239,68 @@ export const SkillgatePlugin = async (input: PluginInput) => {
       if (!paths.includes(table.skillsDir)) config.skills = { ...skills, paths: [...paths, table.skillsDir] };
     },
 
-    event: async ({ event }: { event: { type?: unknown; properties?: unknown } }): Promise<void> => {
+    event: async (i: { event: { type?: unknown; properties?: unknown } }): Promise<void> => {
       try {
+        const event = obj(i?.event);
         const p = obj(event.properties);
-        if (event.type === "session.created") {
-          const info = obj(p.info);
-          if (typeof info.id === "string" && typeof info.parentID === "string") parents.set(info.id, info.parentID);
-          return;
+        switch (event.type) {
+          case "session.created": {
+            const info = obj(p.info);
+            if (typeof info.id === "string" && typeof info.parentID === "string") parents.set(info.id, info.parentID);
+            return;
+          }
+          case "message.updated":
+            return trackMessage(obj(p.info));
+          case "message.part.updated":
+            return trackPart(obj(p.part));
+          case "session.idle":
+            if (typeof p.sessionID === "string") stopGate(p.sessionID);
+            return flush();
         }
-        if (event.type === "message.updated") return trackMessage(obj(p.info));
-        if (event.type === "message.part.updated") return trackPart(obj(p.part));
-        if (event.type === "session.idle") {
-          if (typeof p.sessionID === "string") stopGate(p.sessionID);
-          return flush();
-        }
-        if (typeof p.sessionID !== "string") return;
-        const w = where(p.sessionID);
-        if (w.agentId !== undefined) return; // a subagent's compaction leaves the main context as it was
-        const e = normalizeBusEvent(event, w);
-        if (!e) return;
-        const d = run(e);
-        if (d.message) pending.set(w.sessionId, [...(pending.get(w.sessionId) ?? []), d.message]);
+        const { event: e, rendered } = handle({ hook: "event", input: i });
+        // A subagent's compaction leaves the main context as it was; the main session's reminders wait for the model's next read.
+        if (e && e.agentId === undefined && rendered?.context) pending.set(e.sessionId, [...(pending.get(e.sessionId) ?? []), rendered.context]);
       } catch (e) {
-        warn(`skillgate: internal error on ${String(event.type)}: ${(e as Error).message}`);
+        warn(`skillgate: internal error on an opencode event: ${(e as Error).message}`);
       }
     },
 
     "chat.message": async (i: { sessionID: string }, output: { message?: { id?: string; sessionID?: string }; parts?: ChatPart[] }): Promise<void> => {
       try {
-        const w = where(i.sessionID);
         const turn = awaitingFollowUp.get(i.sessionID);
-        const text = (output.parts ?? []).map((p) => (typeof p.text === "string" ? p.text : "")).join("\n");
+        const text = (output.parts ?? []).map((x) => (typeof x?.text === "string" ? x.text : "")).join("\n");
         if (turn !== undefined && text.startsWith(STOP_MARK)) {
           // Our own follow-up (a refused stop): not the user's words, no hints; remember whose turn it continues.
           awaitingFollowUp.delete(i.sessionID);
           if (output.message?.id) followUps.set(output.message.id, turn);
           return;
         }
-        const d = run(normalizeChatMessage(output, w));
-        renderChatMessage(d, output, newPartId, w.agentId === undefined ? takePending(w.sessionId) : []);
+        const { event, rendered } = handle({ hook: "chat.message", input: i, output });
+        applyToChatMessage(rendered, output, newPartId, takePending(event));
       } catch (e) {
         warn(`skillgate: internal error on chat.message: ${(e as Error).message}`);
       }
     },
 
-    "tool.execute.before": async (i: ToolBeforeInput, output: { args: unknown }): Promise<void> => {
-      let refusal: Error | undefined;
+    "tool.execute.before": async (i: ToolInput, output: { args: unknown }): Promise<void> => {
+      let refusal: string | undefined;
       try {
-        if (!table && failClosed) refusal = new Error(`skillgate: trigger table unusable, refusing tool calls: ${loaded.ok ? "" : loaded.error}`);
-        else refusal = renderToolBefore(run(normalizeToolBefore(i, output, where(i.sessionID))));
+        if (!ctx.ok) refusal = failClosed ? `skillgate: trigger table unusable, refusing tool calls: ${ctx.error}` : undefined;
+        else refusal = handle({ hook: "tool.execute.before", input: i, output }).rendered?.refuse;
       } catch (e) {
-        warn(`skillgate: internal error on ${i.tool}: ${(e as Error).message}`);
-        if (failClosed) refusal = new Error(`skillgate: internal error, refusing (failMode closed): ${(e as Error).message}`);
+        warn(`skillgate: internal error on ${i?.tool}: ${(e as Error).message}`);
+        if (failClosed) refusal = `skillgate: internal error, refusing (failMode closed): ${(e as Error).message}`;
       }
       // Throwing is how an opencode plugin refuses a tool call: the message is the tool's error, read by the model.
-      if (refusal) throw refusal;
+      if (refusal) throw new Error(forOpencode(refusal));
     },
 
-    "tool.execute.after": async (i: ToolBeforeInput & { args?: unknown }, output: { title?: unknown; output?: unknown; metadata?: unknown }): Promise<void> => {
+    "tool.execute.after": async (i: ToolInput, output: { title?: unknown; output?: unknown; metadata?: unknown }): Promise<void> => {
       try {
-        const w = where(i.sessionID);
-        const d = run(normalizeToolAfter(i, output, w));
-        renderToolAfter(d, output, w.agentId === undefined ? takePending(w.sessionId) : []);
+        const { event, rendered } = handle({ hook: "tool.execute.after", input: i, output });
+        applyToToolOutput(rendered, output, takePending(event));
       } catch (e) {
-        warn(`skillgate: internal error after ${i.tool}: ${(e as Error).message}`);
+        warn(`skillgate: internal error after ${i?.tool}: ${(e as Error).message}`);
       }
     },
 
