@@ -234,6 +234,12 @@ test("install --host opencode: project and user files, idempotent, uninstall rem
   assert.equal(installOpencode({ project }, root).action, "unchanged");
   const doctor = await doctorOpencode({ project }, root);
   assert.equal(doctor.ok, true, doctor.lines.join("\n"));
+  assert.ok(doctor.lines.some((l) => l.startsWith(`✓ table ${defaultTable}`)), doctor.lines.join("\n"));
+  fs.writeFileSync(path.join(project, ".opencode", "triggers.json"), "{ broken");
+  const broken = await doctorOpencode({ project, env: {} }, root);
+  assert.equal(broken.ok, false);
+  assert.ok(broken.lines.some((l) => /✗ table .*\.opencode\/triggers\.json is unusable \(gates would be OFF\)/.test(l)), broken.lines.join("\n"));
+  fs.rmSync(path.join(project, ".opencode", "triggers.json"));
   assert.equal(uninstallOpencode({ project }).action, "removed");
   assert.equal(uninstallOpencode({ project }).action, "absent");
   assert.equal((await doctorOpencode({ project }, root)).ok, false);

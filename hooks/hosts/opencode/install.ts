@@ -7,6 +7,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { loadTable } from "../../io/table-load.js";
+import { tableFileOf } from "./paths.js";
 
 export const PLUGIN_FILE = "skillgate.js";
 const MARKER = "// skillgate opencode plugin: written by `skillgate install --host opencode`";
@@ -106,6 +108,12 @@ export async function doctorOpencode(t: OpencodeTarget, packageRoot: string): Pr
     }
   }
   if (text !== undefined && text !== pluginSource(packageRoot) && text.startsWith(MARKER)) lines.push(`! ${file} points at another skillgate install than ${packageRoot}`);
+  // The table the plugin will load for this project (for --user: the one for the current directory).
+  const env = t.env ?? process.env;
+  const tableFile = tableFileOf(env, path.resolve(t.project ?? "."), packageRoot);
+  const table = await loadTable(tableFile, undefined, env);
+  if (table.ok) lines.push(`✓ table ${tableFile}: ${table.compiled.rows.length} rows, failMode ${table.compiled.table.failMode}`);
+  else bad(`table ${tableFile} is unusable (${table.failMode === "closed" ? "every tool call would be refused" : "gates would be OFF"}): ${table.error}`);
   return { ok, lines };
 }
 

@@ -20,11 +20,11 @@ import { emptyState, type Decision, type Effects, type Event, type SessionState 
 import type { CompiledTable } from "../../core/table/compile.js";
 import { outputRoot, saveCapped } from "../../io/output-store.js";
 import { isSafeSessionId, StateStore } from "../../io/state-store.js";
-import { resolveTableFile } from "../../io/table-load.js";
 import { loadContext } from "../../runner/context.js";
 import {
   applyToChatMessage, applyToToolOutput, forOpencode, opencodeHost, render, STOP_MARK, type ChatPart, type Rendered,
 } from "./adapter.js";
+import { packageRootOf, tableFileOf } from "./paths.js";
 
 /** The parts of opencode's PluginInput we use (@opencode-ai/plugin 1.18.33). */
 interface PluginInput {
@@ -47,21 +47,6 @@ type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
 
 const FLUSH_MS = 200;
-
-/** skillgate's own folder: the nearest parent of this module holding triggers.json and package.json. */
-function packageRootOf(from: string): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, "triggers.json")) && fs.existsSync(path.join(dir, "package.json"))) return dir;
-    if (path.dirname(dir) === dir) return path.resolve(from, "..");
-  }
-}
-
-/** $SKILLGATE_TABLE, else the project's .opencode/triggers.json, else .claude/triggers.json, else skillgate's own. */
-function tableFileOf(env: NodeJS.ProcessEnv, directory: string, packageRoot: string): string {
-  const own = path.join(directory, ".opencode", "triggers.json");
-  if (!env.SKILLGATE_TABLE && fs.existsSync(own)) return own;
-  return resolveTableFile({ ...env, CLAUDE_PROJECT_DIR: directory }, packageRoot);
-}
 
 /** The decision when the output could not be capped: the output passes untouched, any reminders stay. */
 function withoutCap(d: Decision): Decision {
