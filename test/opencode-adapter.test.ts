@@ -185,6 +185,14 @@ test("plugin: a commit after the skill is loaded passes; opencode's compaction f
   await commit();
   for (const l of compaction) if (l.hook === "event") await hooks.event(structuredClone(l.input));
   await assert.rejects(commit(), /commit-gate/);
+  // The compaction's handoff reminder rides on the next tool result the model reads, once.
+  const next = () => ({ output: "next\n" as unknown });
+  const first = next();
+  await hooks["tool.execute.after"]({ tool: "bash", sessionID: session, callID: "n1", args: { command: "echo next" } }, first);
+  assert.match(String(first.output), /^next\n\n\nskillgate\[handoff-after-compaction\]: this session has been compacted 1 time/);
+  const second = next();
+  await hooks["tool.execute.after"]({ tool: "bash", sessionID: session, callID: "n2", args: { command: "echo next" } }, second);
+  assert.equal(second.output, "next\n");
 });
 
 test("plugin: push HEAD is blocked whatever is loaded; reading a _RU.md file is allowed", async () => {

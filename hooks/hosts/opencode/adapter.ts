@@ -152,12 +152,13 @@ export interface Rendered {
   notice?: string;
 }
 
-export function render(event: Event, d: Decision, effects: Effects): Rendered | undefined {
+export function render(_event: Event, d: Decision, effects: Effects): Rendered | undefined {
   const out: Rendered = {};
   if (d.verdict === "deny" || d.verdict === "block") out.refuse = forOpencode(d.message);
   else {
     if (d.verdict === "cap" && typeof effects.updatedOutput?.output === "string") out.output = effects.updatedOutput.output;
-    if ((d.verdict === "hint" || d.verdict === "cap") && d.message && (event.kind === "prompt" || event.kind === "tool-result")) out.context = forOpencode(d.message);
+    // A prompt carries it as a synthetic part, a tool result appended; other events' reminders (a compaction's) wait in the plugin for the next of those.
+    if ((d.verdict === "hint" || d.verdict === "cap") && d.message) out.context = forOpencode(d.message);
   }
   if (d.notice) out.notice = d.notice;
   return Object.keys(out).length ? out : undefined;
