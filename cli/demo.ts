@@ -7,6 +7,8 @@ import path from "node:path";
 import { deepMerge, loadFixture } from "./cases/format.js";
 import { observe, processInvoker } from "./cases/runner.js";
 import { hookCommand } from "./cases/main.js";
+import { parseArgs } from "./args.js";
+import { tableHeader, tableInUse } from "./table-file.js";
 
 interface Beat {
   say: string;
@@ -30,19 +32,23 @@ const BEATS: Beat[] = [
   { say: "user: «please check the логи»", fixture: "user-prompt-submit", expect: "hint" },
 ];
 
-export async function demoMain(_args: string[], root: string): Promise<number> {
+export async function demoMain(args: string[], root: string): Promise<number> {
+  parseArgs("demo", args);
+  // Always the bundled table: the beats below are written for its rows.
+  const { file, table } = await tableInUse(path.join(root, "triggers.json"), root);
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-demo-"));
   const invoke = processInvoker(hookCommand(root));
-  const env = { ...process.env, SKILLGATE_STATE: stateDir, SKILLGATE_TABLE: path.join(root, "triggers.json"), SKILLGATE_TRACE: "1" };
+  const env = { ...process.env, SKILLGATE_STATE: stateDir, SKILLGATE_TABLE: file, SKILLGATE_TRACE: "1" };
   const session = `demo-${process.pid}`;
-  console.log(`skillgate demo — default table ${env.SKILLGATE_TABLE}, state in ${stateDir}\n`);
+  console.log(tableHeader(file, table.rows.length));
+  console.log(`skillgate demo — the default table, state in ${stateDir}\n`);
   let wrong = 0;
   for (const b of BEATS) {
     const payload = deepMerge({ ...loadFixture(path.join(root, "cases"), b.fixture), session_id: session }, b.with);
     const t0 = performance.now();
-    const { stdout, stderr } = await invoke(JSON.stringify(payload), env);
+    const ran = await invoke(JSON.stringify(payload), env);
     const ms = (performance.now() - t0).toFixed(0);
-    const got = observe(stdout, stderr);
+    const got = observe(ran);
     const ok = got.verdict === b.expect;
     if (!ok) wrong++;
     console.log(`${ok ? " " : "!"} ${b.say.padEnd(58)} → ${got.verdict.toUpperCase()}${got.rows.length ? ` [${got.rows}]` : ""}  (${ms} ms)`);

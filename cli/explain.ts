@@ -1,13 +1,14 @@
 // `skillgate explain -- '<command>'`: the hook's own analysis and decision for
 // a Bash command, as a PreToolUse in the main thread. How users debug a gate.
 import { quote } from "shell-quote";
-import { flags } from "./main.js";
-import { compiledTable, tableFileOf } from "./table-file.js";
+import { colours, EXIT, parseArgs } from "./args.js";
+import { tableHeader, tableInUse, tableJson } from "./table-file.js";
+import type { CompiledTable } from "../hooks/core/table/compile.js";
 import { decide } from "../hooks/core/decide.js";
 import { factsOf } from "../hooks/core/shell-facts.js";
 import { emptyState, type Event } from "../hooks/core/types.js";
 
-export function explainCommand(command: string, table: Awaited<ReturnType<typeof compiledTable>>, loaded: string[] = []) {
+export function explainCommand(command: string, table: CompiledTable, loaded: string[] = []) {
   const event: Event = { kind: "tool-call", sessionId: "explain", cwd: process.cwd(), tool: { kind: "shell", name: "Bash", command } };
   const facts = factsOf(event);
   const a = facts.analysis!;
@@ -25,26 +26,26 @@ export function explainCommand(command: string, table: Awaited<ReturnType<typeof
 }
 
 export async function explainMain(args: string[], root: string): Promise<number> {
-  const f = flags(args);
+  const f = parseArgs("explain", args);
   const command = f.rest.join(" ");
-  if (!command) {
-    console.error("skillgate explain: give the command after --, e.g. skillgate explain -- 'git commit -m x'");
-    return 2;
-  }
-  const table = await compiledTable(tableFileOf(f.get("table"), root));
-  const loaded = f.get("loaded")?.split(",").filter(Boolean) ?? [];
-  const r = explainCommand(command, table, loaded);
+  const { file, table } = await tableInUse(f.get("table"), root);
+  const r = explainCommand(command, table, f.get("loaded"));
+  // Exit 1 when the hook would refuse it: scripts can ask "would this run?".
+  const code = r.decision.verdict === "deny" || r.decision.verdict === "block" ? EXIT.findings : EXIT.ok;
   if (f.has("json")) {
-    console.log(JSON.stringify(r, null, 2));
-    return 0;
+    console.log(JSON.stringify({ table: tableJson(file, table.rows.length), ...r }, null, 2));
+    return code;
   }
+  const c = colours();
+  console.log(tableHeader(file, table.rows.length));
   console.log(`command: ${command}`);
-  for (const c of r.commands) console.log(`  runs   ${c.shell}${c.via.length ? `   (via ${c.via.join(" > ")})` : ""}${c.dynamic ? "   [has run-time values]" : ""}`);
+  for (const x of r.commands) console.log(`  runs   ${x.shell}${x.via.length ? `   (via ${x.via.join(" > ")})` : ""}${x.dynamic ? "   [has run-time values]" : ""}`);
   for (const w of r.writes) console.log(`  writes ${w.path}   (by ${w.by})`);
   for (const x of r.reads) console.log(`  reads  ${x.path}   (by ${x.by})`);
-  for (const o of r.opaque) console.log(`  OPAQUE ${o.reason}: ${o.text}`);
+  for (const o of r.opaque) console.log(`  ${c.yellow("OPAQUE")} ${o.reason}: ${o.text}`);
   console.log(r.matched.length ? `rows matched: ${r.matched.map((m) => `${m.id} (${m.kind}${m.skill ? `, ${m.skill}` : ""})`).join(", ")}` : "rows matched: none");
+  const verdict = code === EXIT.findings ? c.red(r.decision.verdict) : r.decision.verdict === "allow" ? c.green(r.decision.verdict) : c.yellow(r.decision.verdict);
   const message = "message" in r.decision ? r.decision.message : undefined;
-  console.log(`decision: ${r.decision.verdict}${message ? ` — ${message}` : ""}`);
-  return 0;
+  console.log(`decision: ${verdict}${message ? ` — ${message}` : ""}`);
+  return code;
 }

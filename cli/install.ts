@@ -8,9 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
-import { flags } from "./main.js";
-import { compiledTable, tableFileOf } from "./table-file.js";
-import { resolveTableFile } from "../hooks/io/table-load.js";
+import { colours, EXIT, parseArgs } from "./args.js";
+import { compiledTable, tableFileOf, tableHeader, tableJson } from "./table-file.js";
 import { stateDirOf } from "../hooks/runner/hook.js";
 
 type Json = Record<string, unknown>;
@@ -186,12 +185,10 @@ export function addSkillgate(settings: Json, handler: Handler): Json {
 
 // ---------------------------------------------------------------- settings file I/O
 
-export function settingsFileOf(args: string[]): { ok: true; file: string; projectDir: string } | { ok: false; error: string } {
-  const f = flags(args);
-  const project = f.get("project");
-  if (f.has("user") && project !== undefined) return { ok: false, error: "give either --project DIR or --user, not both" };
-  if (f.has("project") && project === undefined) return { ok: false, error: "--project needs a directory" };
-  if (f.has("user")) return { ok: true, file: path.join(os.homedir(), ".claude", "settings.json"), projectDir: process.cwd() };
+/** --project DIR or --user, already checked by the verb's spec (a value given, not both). */
+export function settingsFileOf(o: { project: string | undefined; user: boolean }): { ok: true; file: string; projectDir: string } | { ok: false; error: string } {
+  const project = o.project;
+  if (o.user) return { ok: true, file: path.join(os.homedir(), ".claude", "settings.json"), projectDir: process.cwd() };
   const dir = path.resolve(project ?? ".");
   if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return { ok: false, error: `--project ${dir}: no such directory` };
   return { ok: true, file: path.join(dir, ".claude", "settings.json"), projectDir: dir };
@@ -251,6 +248,8 @@ interface Edit {
   verb: "install" | "uninstall";
   file: string;
   dryRun: boolean;
+  /** Report as one JSON document: {file, changed, dryRun, diff?, backup?}. */
+  json: boolean;
   change: (s: Json) => Json;
   /** Printed when the file changed (or would change). */
   done: string;
@@ -261,11 +260,11 @@ interface Edit {
 function editSettings(e: Edit): number {
   const r = readSettings(e.file);
   if (!r.ok) {
-    console.error(`skillgate ${e.verb}: ${r.error}.\nNothing was written. Fix the file (or move it away) and run again.`);
-    return 1;
+    console.error(`skillgate ${e.verb}: ${r.error}. Nothing was written; fix the file (or move it away) and run again.`);
+    return EXIT.config;
   }
   if (e.verb === "uninstall" && r.text === undefined) {
-    console.log(`${e.file} does not exist: ${e.unchanged}`);
+    console.log(e.json ? JSON.stringify({ file: e.file, changed: false, dryRun: e.dryRun }) : `${e.file} does not exist: ${e.unchanged}`);
     return 0;
   }
   let next: Json;
@@ -273,14 +272,18 @@ function editSettings(e: Edit): number {
     next = e.change(r.settings);
   } catch (err) {
     if (!(err instanceof SettingsShapeError)) throw err;
-    console.error(`skillgate ${e.verb}: ${e.file}: ${err.message}, which Claude Code does not accept either.\nNothing was written. Fix the file and run again.`);
-    return 1;
+    console.error(`skillgate ${e.verb}: ${e.file}: ${err.message}, which Claude Code does not accept either. Nothing was written; fix the file and run again.`);
+    return EXIT.config;
   }
   if (JSON.stringify(next) === JSON.stringify(r.settings)) {
-    console.log(`${e.file}: ${e.unchanged}; nothing to change`);
+    console.log(e.json ? JSON.stringify({ file: e.file, changed: false, dryRun: e.dryRun }) : `${e.file}: ${e.unchanged}; nothing to change`);
     return 0;
   }
   const text = render(next, r.text);
+  if (e.dryRun && e.json) {
+    console.log(JSON.stringify({ file: e.file, changed: true, dryRun: true, exists: r.text !== undefined, diff: lineDiff(r.text ?? "", text), after: next }, null, 2));
+    return 0;
+  }
   if (e.dryRun) {
     console.log(`--- ${e.file} (${r.text === undefined ? "does not exist" : "now"})\n+++ ${e.file} (after ${e.verb})`);
     console.log(lineDiff(r.text ?? "", text).join("\n"));
@@ -299,18 +302,19 @@ function editSettings(e: Edit): number {
   const mode = r.text !== undefined ? fs.statSync(e.file).mode & 0o777 : 0o644;
   fs.writeFileSync(tmp, text, { mode });
   fs.renameSync(tmp, e.file);
-  console.log(`${e.file}: ${e.done}${backup}`);
+  console.log(e.json ? JSON.stringify({ file: e.file, changed: true, dryRun: false, backup: backup ? backup.replace(/^; backup: /, "") : null }) : `${e.file}: ${e.done}${backup}`);
   return 0;
 }
 
 // ---------------------------------------------------------------- verbs
 
 export async function installMain(args: string[], root: string): Promise<number> {
-  const where = settingsFileOf(args);
+  const f = parseArgs("install", args);
+  const where = settingsFileOf({ project: f.get("project"), user: f.has("user") });
   if (!where.ok) return fail("install", where.error);
   const hookPath = hookPathOf(root);
   if (!fs.existsSync(hookPath)) return fail("install", `${hookPath} does not exist; build skillgate first (npm run build)`);
-  const rt = pickRuntime(flags(args).get("runtime"), root);
+  const rt = pickRuntime(f.get("runtime"), root);
   if (!rt.ok) return fail("install", rt.error);
   if (root.split(path.sep).includes("_npx")) {
     // The hooks would point into npx's cache, which npm may clear at any time.
@@ -320,31 +324,35 @@ export async function installMain(args: string[], root: string): Promise<number>
   const code = editSettings({
     verb: "install",
     file: where.file,
-    dryRun: flags(args).has("dry-run"),
+    dryRun: f.has("dry-run"),
+    json: f.has("json"),
     change: (s) => addSkillgate(s, handler),
     done: `skillgate hooks installed for ${Object.keys(HOOK_EVENTS).length} events (${rt.name}: ${rt.path} ${hookPath})`,
     unchanged: "skillgate hooks are already installed",
   });
-  if (code === 0 && !flags(args).has("dry-run")) console.log("check it with: skillgate doctor" + (flags(args).has("user") ? " --user" : ` --project ${where.projectDir}`));
+  if (code === 0 && !f.has("dry-run") && !f.has("json")) console.log("check it with: skillgate doctor" + (f.has("user") ? " --user" : ` --project ${where.projectDir}`));
   return code;
 }
 
 export async function uninstallMain(args: string[], root: string): Promise<number> {
-  const where = settingsFileOf(args);
+  const f = parseArgs("uninstall", args);
+  const where = settingsFileOf({ project: f.get("project"), user: f.has("user") });
   if (!where.ok) return fail("uninstall", where.error);
   return editSettings({
     verb: "uninstall",
     file: where.file,
-    dryRun: flags(args).has("dry-run"),
+    dryRun: f.has("dry-run"),
+    json: f.has("json"),
     change: (s) => removeSkillgate(s, hookPathOf(root)),
     done: "skillgate hooks removed (everything else kept)",
     unchanged: "no skillgate hooks in it",
   });
 }
 
+/** A configuration problem: one line, exit 3. */
 function fail(verb: string, error: string): number {
   console.error(`skillgate ${verb}: ${error}`);
-  return 1;
+  return EXIT.config;
 }
 
 /** What an installed settings file provides: our handler per event, and problems found. */
@@ -387,15 +395,22 @@ function matcherCovers(matcher: string, tool: string): boolean {
 }
 
 export async function doctorMain(args: string[], root: string): Promise<number> {
-  const f = flags(args);
+  const f = parseArgs("doctor", args);
   const problems: string[] = [];
-  const ok = (s: string) => console.log(`ok       ${s}`);
-  const bad = (s: string) => (problems.push(s), console.log(`PROBLEM  ${s}`));
+  const checks: { ok: boolean; text: string }[] = [];
+  const c = colours();
+  const json = f.has("json");
+  const ok = (s: string) => (checks.push({ ok: true, text: s }), json || console.log(`${c.green("ok")}       ${s}`));
+  const bad = (s: string) => (problems.push(s), checks.push({ ok: false, text: s }), json || console.log(`${c.red("PROBLEM")}  ${s}`));
   const hookPath = hookPathOf(root);
 
   // 1. Hooks in settings: the named file, or (no flag) the project's and the user's.
-  const where = settingsFileOf(args);
+  const where = settingsFileOf({ project: f.get("project"), user: f.has("user") });
   if (!where.ok) return fail("doctor", where.error);
+  // The table the hook will use in this project: named first, checked in 3.
+  const tableFile = tableFileOf(f.get("table"), root, where.projectDir);
+  const tableRows = await compiledTable(tableFile).then((t) => t.rows.length, () => undefined);
+  if (!json) console.log(tableHeader(tableFile, tableRows));
   const userFile = path.join(os.homedir(), ".claude", "settings.json");
   const files = f.has("user") || f.has("project") ? [where.file] : [...new Set([where.file, userFile])];
   let handler: Json | undefined;
@@ -446,7 +461,6 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
   }
 
   // 3. The table the hook will use in this project validates.
-  const tableFile = f.get("table") ? tableFileOf(f.get("table"), root) : resolveTableFile(env, root);
   try {
     const t = await compiledTable(tableFile);
     ok(`trigger table ${tableFile}: ${t.rows.length} rows`);
@@ -466,6 +480,7 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
     bad(`the state folder ${stateDir} is not writable (${(e as Error).message}): set SKILLGATE_STATE to a folder the hook can write`);
   }
 
-  console.log(problems.length ? `\n${problems.length} problem(s): skillgate will not work as intended until they are fixed` : "\nall good");
-  return problems.length ? 1 : 0;
+  if (json) console.log(JSON.stringify({ table: tableJson(tableFile, tableRows), problems: problems.length, checks }, null, 2));
+  else console.log(problems.length ? `\n${problems.length} problem(s): skillgate will not work as intended until they are fixed` : "\nall good");
+  return problems.length ? EXIT.findings : EXIT.ok;
 }

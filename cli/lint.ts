@@ -3,8 +3,8 @@
 // chapter a core lists exists.
 import fs from "node:fs";
 import path from "node:path";
-import { flags } from "./main.js";
-import { compiledTable, tableFileOf } from "./table-file.js";
+import { colours, EXIT, parseArgs, UserError } from "./args.js";
+import { compiledTable, tableFileOf, tableHeader, tableJson } from "./table-file.js";
 import { schemaText } from "./schema.js";
 
 export const MAX_CORE_BYTES = 3 * 1024;
@@ -15,6 +15,8 @@ export interface LintReport {
   warnings: string[];
   /** SKILL.md sizes in bytes, by skill. */
   cores: Record<string, number>;
+  /** Rows in the table; undefined when it does not load. */
+  rows?: number;
 }
 
 export async function lintProject(tableFile: string): Promise<LintReport> {
@@ -26,6 +28,7 @@ export async function lintProject(tableFile: string): Promise<LintReport> {
     r.errors.push((e as Error).message);
     return r;
   }
+  r.rows = table.rows.length;
   const dir = table.skillsDir;
   const skills = fs.existsSync(dir) ? fs.readdirSync(dir).filter((d) => fs.statSync(path.join(dir, d)).isDirectory()) : [];
   if (skills.length === 0) r.errors.push(`${dir}: no skills found`);
@@ -66,11 +69,25 @@ export async function lintProject(tableFile: string): Promise<LintReport> {
 }
 
 export async function lintMain(args: string[], root: string): Promise<number> {
-  const file = tableFileOf(flags(args).get("table"), root);
+  const f = parseArgs("lint", args);
+  const file = tableFileOf(f.get("table"), root);
+  // A table that cannot be read is an I/O error (3); one that reads but is wrong is a finding (1).
+  try {
+    fs.accessSync(file, fs.constants.R_OK);
+  } catch (e) {
+    throw new UserError(`cannot read the trigger table ${file}: ${(e as Error).message}`);
+  }
   const r = await lintProject(file);
-  for (const w of r.warnings) console.log(`warning: ${w}`);
-  for (const e of r.errors) console.log(`error: ${e}`);
+  const code = r.errors.length ? EXIT.findings : EXIT.ok;
+  if (f.has("json")) {
+    console.log(JSON.stringify({ table: tableJson(file, r.rows), errors: r.errors, warnings: r.warnings, cores: r.cores }, null, 2));
+    return code;
+  }
+  const c = colours();
+  console.log(tableHeader(file, r.rows));
+  for (const w of r.warnings) console.log(`${c.yellow("warning:")} ${w}`);
+  for (const e of r.errors) console.log(`${c.red("error:")} ${e}`);
   const sizes = Object.values(r.cores);
-  console.log(`${file}: ${r.errors.length} errors, ${r.warnings.length} warnings; ${sizes.length} skills, cores ${sizes.reduce((a, b) => a + b, 0)} bytes in all, largest ${Math.max(0, ...sizes)}`);
-  return r.errors.length ? 1 : 0;
+  console.log(`${r.errors.length} errors, ${r.warnings.length} warnings; ${sizes.length} skills, cores ${sizes.reduce((a, b) => a + b, 0)} bytes in all, largest ${Math.max(0, ...sizes)}`);
+  return code;
 }

@@ -1,126 +1,89 @@
-// `skillgate <verb>`: the one entry point for users and tests. Each verb's
-// module is imported only when that verb runs.
+// `skillgate <verb>`: the one entry point for users and tests. This file is a
+// table: each verb's spec lives in cli/args.ts, and its module is imported
+// only when that verb runs (so `skillgate hook` loads nothing else).
+//
+// Adding a verb (e.g. `init`):
+//   1. its spec in SPECS in cli/args.ts: summary, options, examples, what exit 1 means;
+//   2. one line in VERBS below:   init: () => import("./init.js").then((m) => m.initMain),
+//   3. cli/init.ts exports `initMain(argv: string[], root: string): Promise<number>`, which starts with
+//      `const f = parseArgs("init", argv)` and imports cli/args.ts — never this file (that is a cycle).
+// The compiler refuses a spec without a line here and a line without a spec.
+// Errors: throw UsageError (exit 2) or UserError (exit 3, or the code given); anything else thrown is
+// reported in one line with exit 3. Exit 1 is for findings, returned by the verb.
+import fs from "node:fs";
+import path from "node:path";
+import { EXIT, SPECS, UsageError, UserError, isVerb, parseArgs, topHelp, usageLine, verbHelp, type VerbName } from "./args.js";
 import { findPackageRoot } from "../hooks/runner/process.js";
 
-interface Verb {
-  summary: string;
-  usage: string;
-  run: (args: string[], root: string) => Promise<number>;
-}
+type Run = (argv: string[], root: string) => Promise<number>;
 
-const VERBS: Record<string, Verb> = {
-  hook: {
-    summary: "read one Claude Code hook event on stdin and answer on stdout (what the hook executable does)",
-    usage: "skillgate hook < event.json",
-    run: async () => {
-      const { hookMain } = await import("../hooks/runner/process.js");
-      await hookMain();
-      return 0;
-    },
-  },
-  explain: {
-    summary: "show what a Bash command runs and writes, and which rows would fire",
-    usage: "skillgate explain [--json] [--table FILE] [--loaded SKILL,...] -- '<bash command>'",
-    run: async (args, root) => (await import("./explain.js")).explainMain(args, root),
-  },
-  lint: {
-    summary: "check the table (schema, regexes) and the skills (3 KB cores, chapters, every skill has a row)",
-    usage: "skillgate lint [--table FILE]",
-    run: async (args, root) => (await import("./lint.js")).lintMain(args, root),
-  },
-  cases: {
-    summary: "run the JSON cases in cases/ through the real hook process",
-    usage: "skillgate cases [--dir DIR] [--table FILE] [--runtime node|bun]",
-    run: async (args, root) => (await import("./cases/main.js")).casesMain(args, root),
-  },
-  mutate: {
-    summary: "remove each table row in turn and show which cases turn red; fails if a row turns none red",
-    usage: "skillgate mutate [--dir DIR] [--table FILE] [--json]",
-    run: async (args, root) => (await import("./cases/main.js")).mutateMain(args, root),
-  },
-  demo: {
-    summary: "play a short session on the default table: deny → load → allow → compaction → deny, and a hint once",
-    usage: "skillgate demo",
-    run: async (args, root) => (await import("./demo.js")).demoMain(args, root),
-  },
-  install: {
-    summary: "add skillgate's hooks to a Claude Code settings.json (keeps everything else; backup first)",
-    usage: "skillgate install [--project DIR | --user] [--runtime bun|node] [--dry-run]",
-    run: async (args, root) => (await import("./install.js")).installMain(args, root),
-  },
-  uninstall: {
-    summary: "remove exactly the hooks skillgate install added",
-    usage: "skillgate uninstall [--project DIR | --user] [--dry-run]",
-    run: async (args, root) => (await import("./install.js")).uninstallMain(args, root),
-  },
-  doctor: {
-    summary: "check the installed hooks, the hook command, the table and the state folder",
-    usage: "skillgate doctor [--project DIR | --user]",
-    run: async (args, root) => (await import("./install.js")).doctorMain(args, root),
-  },
-  measure: {
-    summary: "count, from Claude Code transcripts, how often each row had an occasion and how often its skill was loaded",
-    usage: "skillgate measure [--projects DIR] [--since 7d] [--table FILE] [--json] [--save] [--compare FILE] [--svg FILE]",
-    run: async (args, root) => (await import("./measure/main.js")).measureMain(args, root),
-  },
-  stats: {
-    summary: "a session's counters: tool calls, outputs capped, characters saved, compactions, budget level",
-    usage: "skillgate stats [--session ID] [--json]",
-    run: async (args, root) => (await import("./stats.js")).statsMain(args, root),
-  },
-  schema: {
-    summary: "print the JSON Schema of triggers.json (--write updates triggers.schema.json)",
-    usage: "skillgate schema [--write]",
-    run: async (args, root) => (await import("./schema.js")).schemaMain(args, root),
-  },
+const VERBS: { readonly [V in VerbName]: () => Promise<Run> } = {
+  hook: () => import("../hooks/runner/process.js").then((m) => async () => (await m.hookMain(), EXIT.ok)),
+  explain: () => import("./explain.js").then((m) => m.explainMain),
+  lint: () => import("./lint.js").then((m) => m.lintMain),
+  cases: () => import("./cases/main.js").then((m) => m.casesMain),
+  mutate: () => import("./cases/main.js").then((m) => m.mutateMain),
+  demo: () => import("./demo.js").then((m) => m.demoMain),
+  install: () => import("./install.js").then((m) => m.installMain),
+  uninstall: () => import("./install.js").then((m) => m.uninstallMain),
+  doctor: () => import("./install.js").then((m) => m.doctorMain),
+  measure: () => import("./measure/main.js").then((m) => m.measureMain),
+  stats: () => import("./stats.js").then((m) => m.statsMain),
+  schema: () => import("./schema.js").then((m) => m.schemaMain),
+  fingerprint: () => import("./fingerprint.js").then((m) => m.main),
+  evidence: () => import("./evidence.js").then((m) => m.main),
 };
-
-function help(): string {
-  const w = Math.max(...Object.keys(VERBS).map((k) => k.length));
-  return [
-    "skillgate — load agent skills on the event, not on memory",
-    "",
-    "usage: skillgate <verb> [options]   (skillgate <verb> --help for details)",
-    "",
-    ...Object.entries(VERBS).map(([k, v]) => `  ${k.padEnd(w)}  ${v.summary}`),
-    "",
-    "environment: SKILLGATE_TABLE (table file), SKILLGATE_STATE (state folder), SKILLGATE_FAIL_MODE=closed, SKILLGATE_TRACE=1",
-  ].join("\n");
-}
 
 export async function cli(argv: string[]): Promise<number> {
   const [verb, ...args] = argv;
-  if (!verb || verb === "--help" || verb === "-h" || verb === "help") {
-    console.log(help());
-    return verb ? 0 : 1;
+  if (verb === "--version" || verb === "-V") {
+    console.log(`skillgate ${version(findPackageRoot())}`);
+    return EXIT.ok;
   }
-  const v = VERBS[verb];
-  if (!v) {
-    console.error(`skillgate: unknown verb "${verb}"\n\n${help()}`);
-    return 2;
+  if (verb === undefined || verb === "--help" || verb === "-h" || verb === "help") {
+    const about = args[0];
+    if (verb === "help" && about !== undefined && isVerb(about)) console.log(verbHelp(about));
+    else console.log(topHelp());
+    return verb === undefined ? EXIT.usage : EXIT.ok;
   }
-  if (args.includes("--help") || args.includes("-h")) {
-    console.log(`${v.usage}\n\n${v.summary}`);
-    return 0;
+  if (!isVerb(verb)) {
+    const near = Object.keys(SPECS).find((k) => k.startsWith(verb) || verb.startsWith(k));
+    console.error(`skillgate: unknown verb "${verb}"${near ? ` (did you mean ${near}?)` : ""}`);
+    console.error("usage: skillgate <verb> [options]   (skillgate --help lists the verbs)");
+    return EXIT.usage;
   }
-  return v.run(args, findPackageRoot());
+  try {
+    // Parsed here too, so --help and usage errors never load the verb's module.
+    if (parseArgs(verb, args).help) {
+      console.log(verbHelp(verb));
+      return EXIT.ok;
+    }
+    const run = await VERBS[verb]();
+    return await run(args, findPackageRoot());
+  } catch (e) {
+    return reportError(verb, e);
+  }
 }
 
-/** Tiny flag reader: --name value, --flag; everything after `--` is positional. */
-export function flags(args: string[]): { get: (name: string) => string | undefined; has: (name: string) => boolean; rest: string[] } {
-  const dd = args.indexOf("--");
-  const opts = dd < 0 ? args : args.slice(0, dd);
-  const rest = dd < 0 ? opts.filter((a, i) => !a.startsWith("--") && !(i > 0 && opts[i - 1]!.startsWith("--") && takesValue(opts[i - 1]!))) : args.slice(dd + 1);
-  return {
-    get: (name) => {
-      const i = opts.indexOf(`--${name}`);
-      const v = i >= 0 ? opts[i + 1] : undefined;
-      if (i >= 0 && (v === undefined || v.startsWith("--"))) throw new Error(`--${name} needs a value`);
-      return v;
-    },
-    has: (name) => opts.includes(`--${name}`),
-    rest,
-  };
+/** One line on stderr (plus the usage line for a usage error); the stack only with SKILLGATE_DEBUG=1. */
+function reportError(verb: VerbName, e: unknown): number {
+  const err = e instanceof Error ? e : new Error(String(e));
+  const oneLine = err.message.split("\n").map((l) => l.trim()).filter(Boolean).join("; ");
+  const known = err instanceof UsageError || err instanceof UserError;
+  const debug = process.env.SKILLGATE_DEBUG === "1";
+  console.error(`skillgate ${verb}: ${oneLine}${known || debug ? "" : " (SKILLGATE_DEBUG=1 shows where)"}`);
+  if (err instanceof UsageError) {
+    console.error(usageLine(verb));
+    return EXIT.usage;
+  }
+  if (debug && err.stack) console.error(err.stack);
+  return err instanceof UserError ? err.code : EXIT.config;
 }
-const VALUED = new Set(["--table", "--dir", "--runtime", "--loaded", "--project", "--projects", "--since", "--compare", "--svg", "--session", "--state"]);
-const takesValue = (flag: string) => VALUED.has(flag);
+
+function version(root: string): string {
+  try {
+    return (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version?: string }).version ?? "unknown";
+  } catch {
+    return "unknown";
+  }
+}

@@ -1,7 +1,7 @@
 // `skillgate schema`: the JSON Schema of triggers.json, generated from the zod schema.
 import fs from "node:fs";
 import path from "node:path";
-import { flags } from "./main.js";
+import { parseArgs } from "./args.js";
 import { tableJsonSchema } from "../hooks/core/table/schema.js";
 
 export function schemaText(): string {
@@ -10,7 +10,7 @@ export function schemaText(): string {
 
 export async function schemaMain(args: string[], root: string): Promise<number> {
   const text = schemaText();
-  if (flags(args).has("write")) {
+  if (parseArgs("schema", args).has("write")) {
     fs.writeFileSync(path.join(root, "triggers.schema.json"), text);
     console.log(`wrote ${path.join(root, "triggers.schema.json")}`);
   } else process.stdout.write(text);

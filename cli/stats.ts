@@ -2,40 +2,37 @@
 // (the most recently changed session when no id is given).
 import fs from "node:fs";
 import path from "node:path";
-import { flags } from "./main.js";
+import { parseArgs, UsageError, UserError } from "./args.js";
 import { stateDirOf } from "../hooks/runner/hook.js";
-import { StateStore } from "../hooks/io/state-store.js";
-import { compiledTable, tableFileOf } from "./table-file.js";
+import { isSafeSessionId, StateStore } from "../hooks/io/state-store.js";
+import { tableHeader, tableInUse, tableJson } from "./table-file.js";
 
 export async function statsMain(args: string[], root: string): Promise<number> {
-  const f = flags(args);
+  const f = parseArgs("stats", args);
+  const given = f.get("session");
+  if (given !== undefined && !isSafeSessionId(given)) throw new UsageError(`--session wants a session id (letters, digits, - and _), not ${JSON.stringify(given.slice(0, 60))}`);
   const dir = stateDirOf({ env: process.env, packageRoot: root });
-  let session = f.get("session");
+  let session = given;
   if (!session) {
     const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((x) => x.endsWith(".json") && !x.startsWith(".")) : [];
     const newest = files.map((x) => ({ x, t: fs.statSync(path.join(dir, x)).mtimeMs })).sort((a, b) => b.t - a.t)[0];
-    if (!newest) {
-      console.error(`skillgate stats: no session state in ${dir}`);
-      return 1;
-    }
+    if (!newest) throw new UserError(`no session state in ${dir}`);
     session = newest.x.replace(/\.json$/, "");
   }
   const store = new StateStore(dir);
-  if (!fs.existsSync(store.file(session))) {
-    console.error(`skillgate stats: no state for session ${session} in ${dir}`);
-    return 1;
-  }
+  if (!fs.existsSync(store.file(session))) throw new UserError(`no state for session ${session} in ${dir}`);
   const { state, warning } = store.read(session);
   if (warning) console.error(warning);
   // The same loader as the hook: the budget levels as the hook saw them.
-  const table = await compiledTable(tableFileOf(f.get("table"), root));
+  const { file, table } = await tableInUse(f.get("table"), root);
   const levels = table.rows.flatMap(({ row }) => (row.kind === "budget" ? (row.when.context?.levels ?? []) : [])).sort((a, b) => a - b);
   const s = state.stats;
   const list = (o: Record<string, number>) => Object.entries(o).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
   if (f.has("json")) {
-    console.log(JSON.stringify({ session, ...state }, null, 2));
+    console.log(JSON.stringify({ table: tableJson(file, table.rows.length), session, ...state }, null, 2));
     return 0;
   }
+  console.log(tableHeader(file, table.rows.length));
   console.log(`session ${session} (${path.join(dir, session + ".json")})`);
   console.log(`  tool calls       ${Object.values(s.toolCalls).reduce((a, b) => a + b, 0)}: ${list(s.toolCalls)}`);
   console.log(`  outputs capped   ${Object.values(s.capped).reduce((a, b) => a + b, 0)}: ${list(s.capped)}; ${s.charsSaved.toLocaleString("en-US")} characters kept out of the context; ${s.capFailures} failed to save`);

@@ -153,9 +153,20 @@ export async function benchMeasure(opts: BenchOptions): Promise<BenchResult> {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { flags } = await import("../cli/main.js");
-  const f = flags(argv);
-  const mb = Number(f.get("mb") ?? 1024);
+  const { parseWith } = await import("../cli/args.js");
+  const f = parseWith(
+    {
+      summary: "time skillgate measure on a generated history",
+      options: {
+        mb: { type: "string", value: "MB", help: "history size", default: "1024" },
+        "no-ccusage": { type: "flag", help: "skip the ccusage comparison" },
+        keep: { type: "flag", help: "keep the generated history" },
+      },
+      examples: ["node --import tsx scripts/bench-measure.ts --mb 256"],
+    },
+    argv,
+  );
+  const mb = Number(f.get("mb"));
   const r = await benchMeasure({ mb, ccusage: !f.has("no-ccusage"), keep: f.has("keep") });
   console.log(JSON.stringify(r, null, 2));
   const ok = r.mbPerSec >= 150 && r.peakRssMb <= 200;

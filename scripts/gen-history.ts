@@ -496,15 +496,27 @@ export function generateHistory(opts: GenOptions): GenResult {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { flags } = await import("../cli/main.js");
-  const f = flags(argv);
+  const { parseWith } = await import("../cli/args.js");
+  const f = parseWith(
+    {
+      summary: "write a synthetic Claude Code history",
+      options: {
+        out: { type: "string", value: "DIR", help: "where to write it" },
+        mb: { type: "string", value: "MB", help: "how much", default: "1024" },
+        seed: { type: "string", value: "N", help: "random seed", default: "1" },
+      },
+      operand: { name: "DIR", help: "same as --out" },
+      examples: ["node --import tsx scripts/gen-history.ts --out /tmp/history --mb 64"],
+    },
+    argv,
+  );
   const dir = f.get("out") ?? f.rest[0];
   if (!dir) {
     console.error("usage: node --import tsx scripts/gen-history.ts --out DIR [--mb 1024] [--seed 1]");
     return 2;
   }
   const t0 = performance.now();
-  const r = generateHistory({ dir: path.resolve(dir), mb: Number(f.get("mb") ?? 1024), seed: Number(f.get("seed") ?? 1) });
+  const r = generateHistory({ dir: path.resolve(dir), mb: Number(f.get("mb")), seed: Number(f.get("seed")) });
   console.log(`${(r.bytes / 1048576).toFixed(1)} MB in ${r.mainFiles} session files + ${r.subagentFiles} subagent files, ${r.lines} lines, into ${path.resolve(dir)} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   return 0;
 }

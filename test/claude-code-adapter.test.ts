@@ -10,7 +10,7 @@ import { casesDir } from "./helpers.ts";
 const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(casesDir, "fixtures", `${name}.json`), "utf8"));
 const KIND: Record<string, string> = {
   PreToolUse: "tool-call", PostToolUse: "tool-result", PostToolUseFailure: "tool-failure", UserPromptSubmit: "prompt",
-  UserPromptExpansion: "prompt-expansion", SessionStart: "session-start", PreCompact: "compaction", PostCompact: "compaction", Stop: "stop", SubagentStop: "stop",
+  UserPromptExpansion: "prompt-expansion", SessionStart: "session-start", PreCompact: "compaction", PostCompact: "compaction", Stop: "stop", SubagentStop: "stop", SubagentStart: "subagent-start",
 };
 
 test("every captured fixture normalizes to the core event kind of its hook", () => {

@@ -155,22 +155,21 @@ test("--runtime bun without bun installed is a clear error; unknown runtimes are
   fs.writeFileSync(path.join(fakeRoot, "package.json"), JSON.stringify({ name: "skillgate" }));
   const p = project();
   const r = await run(t, () => installMain(["--project", p.dir, "--runtime", "bun"], fakeRoot));
-  assert.equal(r.code, 1);
+  assert.equal(r.code, 3);
   assert.match(r.out, /--runtime bun: no working bun binary/);
   assert.equal(fs.existsSync(p.file), false);
   // Default without bun: this node.
   const d = pickRuntime(undefined, fakeRoot);
   assert.deepEqual(d, { ok: true, path: process.execPath, name: "node" });
-  const bad = await run(t, () => installMain(["--project", p.dir, "--runtime", "deno"], ROOT));
-  assert.equal(bad.code, 1);
-  assert.match(bad.out, /--runtime must be "bun" or "node"/);
+  // A usage error (exit 2, printed by cli/main.ts), checked against the spec before anything runs.
+  await assert.rejects(() => installMain(["--project", p.dir, "--runtime", "deno"], ROOT), /--runtime must be one of: bun, node/);
 });
 
 test("a settings file that is not valid JSON is refused: message names file and error, nothing written", async (t) => {
   const p = project('{ "model": "opus", }');
   for (const verb of [installMain, uninstallMain]) {
     const r = await run(t, () => verb(["--project", p.dir], ROOT));
-    assert.equal(r.code, 1);
+    assert.equal(r.code, 3);
     assert.ok(r.out.includes(p.file), r.out);
     assert.match(r.out, /not valid JSON \(.+\)/);
     assert.match(r.out, /Nothing was written/);
@@ -179,7 +178,7 @@ test("a settings file that is not valid JSON is refused: message names file and 
   assert.deepEqual(p.backups(), []);
   const shape = project({ hooks: { Stop: { hooks: [] } } });
   const r = await run(t, () => installMain(["--project", shape.dir], ROOT));
-  assert.equal(r.code, 1);
+  assert.equal(r.code, 3);
   assert.match(r.out, /"hooks.Stop" is not an array/);
 });
 
@@ -207,8 +206,7 @@ test("--user edits ~/.claude/settings.json", async (t) => {
   const r = await run(t, () => installMain(["--user", "--runtime", "node"], ROOT));
   assert.equal(r.code, 0, r.out);
   assert.ok(fs.existsSync(path.join(home, ".claude", "settings.json")));
-  const both = await run(t, () => installMain(["--user", "--project", home], ROOT));
-  assert.equal(both.code, 1);
+  await assert.rejects(() => installMain(["--user", "--project", home], ROOT), /--project and --user cannot be used together/);
 });
 
 test("doctor: all good on an installed project; plain-words problems otherwise", async (t) => {

@@ -3,22 +3,17 @@
 // "Сначала посчитать"), plus the session metrics of seed 001 §7.
 import fs from "node:fs";
 import path from "node:path";
-import { flags } from "../main.js";
-import { compiledTable, tableFileOf } from "../table-file.js";
-import { defaultProjectsDir } from "./files.js";
+import { parseArgs, UsageError, UserError } from "../args.js";
+import { tableHeader, tableInUse, tableJson } from "../table-file.js";
+import { stateDirOf } from "../../hooks/io/state-dir.js";
+import { defaultProjectsDir, parseSince } from "./files.js";
 import { progressLine } from "./progress.js";
 import { renderCompare, renderSvg, renderText, saveSnapshot } from "./report.js";
 import { measure, type MeasureResult } from "./run.js";
 
-export const DEFAULT_SINCE = "7d";
-
-export function stateDirOf(root: string, env: NodeJS.ProcessEnv = process.env): string {
-  return env.SKILLGATE_STATE ? path.resolve(env.SKILLGATE_STATE) : path.join(root, "state");
-}
-
 export async function measureMain(args: string[], root: string): Promise<number> {
-  const f = flags(args);
-  const tableFile = tableFileOf(f.get("table"), root);
+  const f = parseArgs("measure", args);
+  if (parseSince(f.get("since"), Date.now()) === undefined) throw new UsageError(`--since wants an age like 7d, 12h, 30m, 2w or a date, not "${f.get("since")}"`);
   let before: MeasureResult | undefined;
   const compare = f.get("compare");
   if (compare) {
@@ -26,34 +21,34 @@ export async function measureMain(args: string[], root: string): Promise<number>
       before = JSON.parse(fs.readFileSync(compare, "utf8")) as MeasureResult;
       if (before?.tool !== "skillgate measure") throw new Error("not a skillgate measure snapshot");
     } catch (e) {
-      console.error(`skillgate measure: --compare ${compare}: ${(e as Error).message}`);
-      return 2;
+      throw new UserError(`--compare ${compare}: ${(e as Error).message}`);
     }
   }
+  const { file: tableFile, table } = await tableInUse(f.get("table"), root);
   let result: MeasureResult;
   const progress = progressLine();
   try {
-    const table = await compiledTable(tableFile);
     result = await measure({
       projects: path.resolve(f.get("projects") ?? defaultProjectsDir()),
-      since: f.get("since") ?? DEFAULT_SINCE,
+      since: f.get("since"),
       table,
       tableFile,
       onProgress: progress.update,
     });
   } catch (e) {
+    // Unreadable history or a bad --since: one line, exit 3.
+    throw new UserError((e as Error).message);
+  } finally {
     progress.done();
-    console.error(`skillgate measure: ${(e as Error).message}`);
-    return 2;
   }
-  progress.done();
-  if (f.has("json")) console.log(JSON.stringify(result, null, 2));
+  if (f.has("json")) console.log(JSON.stringify({ ...result, table: tableJson(tableFile, table.rows.length) }, null, 2));
   else {
+    console.log(tableHeader(tableFile, table.rows.length));
     console.log(renderText(result));
-    if (before) console.log(`\n${renderCompare(result, before, compare!)}`);
+    if (before && compare) console.log(`\n${renderCompare(result, before, compare)}`);
   }
   const notes: string[] = [];
-  if (f.has("save")) notes.push(`saved ${saveSnapshot(result, stateDirOf(root))}`);
+  if (f.has("save")) notes.push(`saved ${saveSnapshot(result, stateDirOf({ env: process.env, packageRoot: root }))}`);
   const svg = f.get("svg");
   if (svg) {
     fs.writeFileSync(svg, renderSvg(result));

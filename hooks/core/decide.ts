@@ -3,7 +3,7 @@
 // No I/O here; hooks/runner/hook.ts does the reading and writing around it.
 import type { Decision, Event, SessionState } from "./types.js";
 import type { CompiledTable } from "./table/compile.js";
-import type { Facts } from "./facts.js";
+import { toolFacts, type Facts } from "./facts.js";
 import { matchRows } from "./match.js";
 import { observe } from "./observe.js";
 import { merge } from "./merge.js";
@@ -19,13 +19,22 @@ export interface Outcome {
   opaque: string[];
 }
 
-export function decide(event: Event, table: CompiledTable, before: SessionState, facts?: Facts): Outcome {
-  const state = observe(event, table, before);
-  const hits = matchRows(event, table, facts);
+export function decide(given: Event, table: CompiledTable, before: SessionState, facts?: Facts): Outcome {
+  const event = withSubagentTask(given, before);
+  const f = event.kind === "tool-call" ? (facts ?? toolFacts(event)) : facts;
+  const state = observe(event, table, before, f);
+  const hits = matchRows(event, table, f);
   const proposals: Proposal[] = [];
   for (const policy of POLICIES) {
-    const p = policy({ event, table, state, hits });
+    const p = policy({ event, table, state, hits, ...(f ? { facts: f } : {}) });
     if (p) proposals.push(p);
   }
   return { ...merge(event, proposals, state), matched: hits.map((h) => h.row.id), opaque: hits.filter((h) => h.opaque).map((h) => h.row.id) };
+}
+
+/** A starting subagent's task (from the main thread's call that started it) is what its hints match. */
+function withSubagentTask(event: Event, s: SessionState): Event {
+  if (event.kind !== "subagent-start" || event.task !== undefined) return event;
+  const task = s.pendingSubagents?.find((p) => p.type === event.agentType)?.prompt;
+  return task === undefined ? event : { ...event, task };
 }

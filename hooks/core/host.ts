@@ -16,6 +16,10 @@ export interface HostEnvironment {
   skillRoots: string[];
   /** The plugin root when skillgate runs as the host's plugin. */
   pluginRoot?: string;
+  /** The project's own table file (whether or not it exists): the agent may not create or edit it. */
+  projectTable?: string;
+  /** Settings files that can register (or unregister) the hook: the agent may not write them. */
+  settingsFiles: string[];
 }
 
 export interface HostCapabilities {
@@ -34,4 +38,6 @@ export interface Host {
   /** For input that never parsed: was it a tool call (the only event a failure may refuse)? */
   looksLikeToolCall(raw: string): boolean;
   environment(env: Env): HostEnvironment;
+  /** Whether a settings file (one of environment().settingsFiles) registers skillgate's hook. */
+  registersSkillgate?(file: string): boolean;
 }

@@ -25,16 +25,22 @@ export function matchRows(event: Event, table: CompiledTable, facts?: Facts): Hi
   const f = facts ?? toolFacts(event);
   const hits: Hit[] = [];
   for (const cr of table.rows) {
-    if (!inScope(cr, event)) continue;
+    if (!inScope(cr, event, table)) continue;
     const hit = matchRow(cr, event, f);
     if (hit) hits.push(hit);
   }
   return hits;
 }
 
-function inScope(cr: CompiledRow, event: Event): boolean {
-  if (cr.scope === "all") return true;
-  return (cr.scope === "subagent") === (event.agentId !== undefined);
+/**
+ * A row's scope; without one, block rows apply everywhere, and skill rows in
+ * subagents too when the host gives subagents the skill tool (else only in
+ * the main thread, where the skill can be loaded).
+ */
+function inScope(cr: CompiledRow, event: Event, table: CompiledTable): boolean {
+  const scope = cr.row.scope ?? (cr.row.kind === "block" || table.subagentsLoadSkills ? "all" : "main");
+  if (scope === "all") return true;
+  return (scope === "subagent") === (event.agentId !== undefined);
 }
 
 function matchRow(cr: CompiledRow, event: Event, facts: Facts): Hit | undefined {
@@ -44,6 +50,8 @@ function matchRow(cr: CompiledRow, event: Event, facts: Facts): Hit | undefined 
       return matchCommand(cr, facts) ?? matchWrites(cr, facts) ?? matchSubagent(cr, event.tool);
     case "prompt":
       return matchText(cr.prompt, event.prompt, row, "prompt");
+    case "subagent-start":
+      return matchText(cr.prompt, event.task, row, "task");
     case "stop":
       return matchText(cr.final, event.finalMessage, row, "final answer");
     default:

@@ -5,28 +5,71 @@ import type { Event, SessionState } from "./types.js";
 import type { CompiledTable } from "./table/compile.js";
 import { bump } from "./counters.js";
 import { loadsOf } from "./skills.js";
+import { contextOf, ownAgent, withContext } from "./agent-context.js";
+import type { Facts } from "./facts.js";
+import path from "node:path";
 
-export function observe(event: Event, table: CompiledTable, s: SessionState): SessionState {
-  return countToolCall(event, applyLoads(event, table, applyLifecycle(event, s)));
+export function observe(event: Event, table: CompiledTable, s: SessionState, facts?: Facts): SessionState {
+  const lived = applyLoads(event, table, applyLifecycle(event, table, guardSettings(event, s)));
+  return recordSubagentTask(event, recordSkillWrites(event, facts, countToolCall(event, lived)));
 }
 
-/** Compaction and clear take the skill texts out of the context: forget them. */
-function applyLifecycle(event: Event, s: SessionState): SessionState {
+/**
+ * A SKILL.md written in this session is the agent's text, not the skill: a
+ * later whole read of it must not lift a gate (skills.ts checks this list).
+ * Recorded when the write is attempted — refused or not, it cannot launder.
+ */
+function recordSkillWrites(event: Event, facts: Facts | undefined, s: SessionState): SessionState {
+  if (event.kind !== "tool-call" || !facts) return s;
+  const written = facts.writes.filter((w) => /(^|[/\\])SKILL\.md$/.test(w)).map((w) => path.resolve(event.cwd || "/", w));
+  const dynamic = facts.mentions?.some((m) => /SKILL\.md$/.test(m));
+  if (written.length === 0 && !dynamic) return s;
+  // Kept session-wide: a file written in one context must not load in another either.
+  const before = s.skillFilesWritten ?? [];
+  const add = [...written, ...(dynamic ? ["*"] : [])].filter((w) => !before.includes(w));
+  return add.length ? { ...s, skillFilesWritten: [...before, ...add].slice(-200) } : s;
+}
+
+/** The task a main-thread subagent call hands over: its words choose the subagent's hints when it starts. */
+function recordSubagentTask(event: Event, s: SessionState): SessionState {
+  if (event.kind === "subagent-start") {
+    // Taken by the subagent that starts (the first pending call of its type).
+    const pending = s.pendingSubagents ?? [];
+    const i = pending.findIndex((p) => p.type === event.agentType);
+    return i < 0 ? s : { ...s, pendingSubagents: pending.filter((_, j) => j !== i) };
+  }
+  if (event.kind !== "tool-call" || event.tool.kind !== "subagent" || event.agentId !== undefined || !event.tool.prompt) return s;
+  const pending = [...(s.pendingSubagents ?? []), { type: event.tool.subagentType, prompt: event.tool.prompt.slice(0, 20_000) }].slice(-8);
+  return { ...s, pendingSubagents: pending };
+}
+
+/** Compaction and clear take the skill texts out of the context that was compacted: forget them. */
+function applyLifecycle(event: Event, table: CompiledTable, s: SessionState): SessionState {
   const compactStart = event.kind === "session-start" && event.source === "compact";
   const emptied = (event.kind === "compaction" && event.phase === "before") || compactStart || (event.kind === "session-start" && event.source === "clear");
   if (!emptied) return s;
-  // Counted once per compaction: at the session start it causes, not again at its other events.
+  const agent = ownAgent(event, table);
+  // Counted once per compaction of the main thread: at the session start it causes, not again at its other events.
   const compactions = compactStart ? s.compactions + 1 : s.compactions;
-  if (s.loaded.length === 0 && s.hintsShown.length === 0 && compactions === s.compactions) return s;
-  return { ...s, loaded: [], hintsShown: [], compactions };
+  const c = contextOf(s, agent);
+  if (c.loaded.length === 0 && c.hintsShown.length === 0 && compactions === s.compactions) return s;
+  return { ...withContext(s, agent, (x) => ({ ...x, loaded: [], hintsShown: [] })), compactions };
 }
 
 function applyLoads(event: Event, table: CompiledTable, s: SessionState): SessionState {
-  const add = loadsOf(event, table).filter((n) => !s.loaded.includes(n));
-  return add.length ? { ...s, loaded: [...s.loaded, ...add] } : s;
+  const agent = ownAgent(event, table);
+  const c = contextOf(s, agent);
+  const add = loadsOf(event, table, c).filter((n) => !c.loaded.includes(n));
+  return add.length ? withContext(s, agent, (x) => ({ ...x, loaded: [...x.loaded, ...add] })) : s;
 }
 
 function countToolCall(event: Event, s: SessionState): SessionState {
   if (event.kind !== "tool-result" && event.kind !== "tool-failure") return s;
   return { ...s, stats: { ...s.stats, toolCalls: bump(s.stats.toolCalls, event.tool.name) } };
+}
+
+/** At session start: remember which settings files register the hook (a later change removing it is refused). */
+function guardSettings(event: Event, s: SessionState): SessionState {
+  if (event.kind !== "session-start" || event.guardedSettings === undefined) return s;
+  return { ...s, guardedSettings: event.guardedSettings };
 }

@@ -2,29 +2,32 @@
 // Pure: where skills live (roots, plugin namespace) is data in the compiled
 // table, folded in once from the host's environment (hooks/runner/context.ts).
 import path from "node:path";
-import type { Event, SessionState } from "./types.js";
+import type { AgentContext, Event, SessionState } from "./types.js";
 import type { CompiledTable } from "./table/compile.js";
 
-export function isLoaded(s: SessionState, skill: string): boolean {
+export function isLoaded(s: SessionState | AgentContext, skill: string): boolean {
   return s.loaded.includes(skill);
 }
 
 /**
- * The skills this event puts into the main context, under the names rows use.
- * A subagent's loads stay in the subagent. `skillgate:commit` (our own plugin
+ * The skills this event puts into its context, under the names rows use.
+ * A subagent's loads count only where subagents have the skill tool, and
+ * then only for that subagent (agent-context.ts). `skillgate:commit` (our own plugin
  * name) is `commit`; another plugin's `other:commit` is a different skill.
  * A SKILL.md counts only from a known skills folder: a copy the model wrote
  * to /tmp does not lift a gate.
  */
-export function loadsOf(event: Event, table: CompiledTable): string[] {
-  if (event.agentId !== undefined) return [];
+export function loadsOf(event: Event, table: CompiledTable, state?: { skillFilesWritten?: string[] }): string[] {
+  if (event.agentId !== undefined && !table.subagentsLoadSkills) return [];
   if (event.kind === "prompt-expansion") return event.loads.map((n) => ownSkillName(n, table));
   if (event.kind !== "tool-result") return [];
   const names = event.loads.map((n) => ownSkillName(n, table));
   const file = skillFileRead(event);
   if (file !== undefined) {
-    const skillDir = path.dirname(path.resolve(event.cwd || "/", file));
-    if (table.skillRoots.some((r) => path.dirname(skillDir) === path.resolve(r))) names.push(path.basename(skillDir));
+    const abs = path.resolve(event.cwd || "/", file);
+    const skillDir = path.dirname(abs);
+    const forged = state?.skillFilesWritten?.some((w) => w === abs || w === "*") ?? false;
+    if (!forged && table.skillRoots.some((r) => path.dirname(skillDir) === path.resolve(r))) names.push(path.basename(skillDir));
   }
   return names;
 }

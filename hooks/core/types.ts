@@ -13,7 +13,7 @@ export type ToolCall =
   | { kind: "write" | "edit"; name: string; paths: string[] }
   /** `whole`: the file is read entirely (a slice of a SKILL.md is not the skill). */
   | { kind: "read"; name: string; path?: string; whole: boolean }
-  | { kind: "subagent"; name: string; subagentType: string }
+  | { kind: "subagent"; name: string; subagentType: string; prompt?: string }
   | { kind: "skill"; name: string; skill?: string }
   | { kind: "fetch" | "other"; name: string };
 
@@ -50,7 +50,12 @@ export type Event =
   | (EventBase & { kind: "prompt-expansion"; loads: string[] })
   /** The agent (main thread, or the subagent named by agentId) wants to stop with this final answer. */
   | (EventBase & { kind: "stop"; finalMessage: string; continuing: boolean })
-  | (EventBase & { kind: "session-start"; source: SessionSource })
+  /** `guardedSettings`: settings files that register skillgate now (read at the edge, for config-change). */
+  | (EventBase & { kind: "session-start"; source: SessionSource; guardedSettings?: string[] })
+  /** A settings file changed; `removesSkillgate`: it registered skillgate's hook at session start and no longer does (read at the edge). */
+  | (EventBase & { kind: "config-change"; source: string; file?: string; removesSkillgate: boolean })
+  /** A subagent (agentId) starts; what the host can add to its context goes in first. */
+  | (EventBase & { kind: "subagent-start"; agentId: string; agentType: string; task?: string })
   | (EventBase & { kind: "compaction"; phase: "before" | "after" });
 
 export type EventKind = Event["kind"];
@@ -115,6 +120,8 @@ export type SkillRow = Extract<Row, { kind: "gate" | "hint" | "judgment" }>;
 
 export interface Table {
   version: 1;
+  /** "default": these rows were added to skillgate's default table (same id replaces). */
+  extends?: "default";
   /** Folder of skills, relative to the table file. */
   skillsDir: string;
   /** What the hook does when it cannot decide (bad table, internal error). */
@@ -142,7 +149,23 @@ export interface SessionState {
   stopBlockedPrompt?: string;
   /** Index of the highest budget level the prompt size is at (0 = below all). */
   budgetLevel: number;
+  /** SKILL.md files a tool call of this session wrote (or tried to): reading them back loads nothing. */
+  skillFilesWritten?: string[];
+  /** Settings files that registered skillgate's hook when the session started: removing it from them is refused. */
+  guardedSettings?: string[];
+  /** Subagent calls of the main thread not yet started (type and task), for the subagent's hints. */
+  pendingSubagents?: { type: string; prompt: string }[];
+  /** Each subagent's own context (agent id → its loads, hints, stop loop guard), when subagents load skills. */
+  agents?: Record<string, AgentContext>;
   stats: SessionStats;
+}
+
+/** A subagent's context starts empty: the main thread's loads do not pass into it, and its loads stay in it. */
+export interface AgentContext {
+  loaded: string[];
+  hintsShown: string[];
+  stopBlockedPrompt?: string;
+  skillFilesWritten?: string[];
 }
 
 export interface SessionStats {

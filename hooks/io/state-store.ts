@@ -74,7 +74,16 @@ export class StateStore {
   }
 }
 
-/** Parse a state file; anything not of the current shape counts as corrupt (moved aside), never half-trusted. */
+const STATE_KEYS = new Set(["version", "loaded", "hintsShown", "denials", "compactions", "remindersShown", "stopBlockedPrompt", "budgetLevel", "skillFilesWritten", "agents", "pendingSubagents", "guardedSettings", "stats"]);
+const STATS_KEYS = new Set(["toolCalls", "capped", "charsSaved", "capFailures", "maxContextTokens"]);
+const PENDING_KEYS = new Set(["type", "prompt"]);
+const AGENT_KEYS = new Set(["loaded", "hintsShown", "stopBlockedPrompt", "skillFilesWritten"]);
+
+/**
+ * Parse a state file; anything not in the exact shape skillgate writes counts
+ * as corrupt (moved aside), never half-trusted: an unknown key means someone
+ * else wrote it.
+ */
 function parseState(text: string): SessionState | undefined {
   let raw: unknown;
   try {
@@ -82,19 +91,27 @@ function parseState(text: string): SessionState | undefined {
   } catch {
     return undefined;
   }
-  const s = { ...emptyState(), ...(raw as object) } as SessionState;
-  const strings = (x: unknown) => Array.isArray(x) && x.every((v) => typeof v === "string");
-  const counts = (x: unknown) => !!x && typeof x === "object" && !Array.isArray(x) && Object.values(x).every((v) => typeof v === "number");
-  const num = (x: unknown) => typeof x === "number" && Number.isFinite(x);
-  const st = s.stats as Partial<SessionState["stats"]> | null;
+  if (!isRecord(raw) || !onlyKeys(raw, STATE_KEYS) || raw.version !== 1) return undefined;
+  const s = { ...emptyState(), ...raw } as SessionState;
+  const st: unknown = s.stats;
   const ok =
-    (raw as { version?: unknown })?.version === 1 &&
     strings(s.loaded) && strings(s.hintsShown) && strings(s.remindersShown) &&
     counts(s.denials) && num(s.compactions) && num(s.budgetLevel) &&
-    (s.stopBlockedPrompt === undefined || typeof s.stopBlockedPrompt === "string") &&
-    !!st && counts(st.toolCalls) && counts(st.capped) && num(st.charsSaved) && num(st.capFailures) && num(st.maxContextTokens);
+    optionalString(s.stopBlockedPrompt) && (s.guardedSettings === undefined || strings(s.guardedSettings)) && (s.skillFilesWritten === undefined || strings(s.skillFilesWritten)) &&
+    (s.pendingSubagents === undefined || (Array.isArray(s.pendingSubagents) && s.pendingSubagents.every((p) => isRecord(p) && onlyKeys(p, PENDING_KEYS) && typeof p.type === "string" && typeof p.prompt === "string"))) &&
+    (s.agents === undefined || (isRecord(s.agents) && Object.values(s.agents).every(isAgent))) &&
+    isRecord(st) && onlyKeys(st, STATS_KEYS) && counts(st.toolCalls) && counts(st.capped) && num(st.charsSaved) && num(st.capFailures) && num(st.maxContextTokens);
   return ok ? s : undefined;
 }
+
+const isRecord = (x: unknown): x is Record<string, unknown> => !!x && typeof x === "object" && !Array.isArray(x);
+const onlyKeys = (x: Record<string, unknown>, keys: Set<string>) => Object.keys(x).every((k) => keys.has(k));
+const strings = (x: unknown) => Array.isArray(x) && x.every((v) => typeof v === "string");
+const counts = (x: unknown) => isRecord(x) && Object.values(x).every((v) => typeof v === "number" && Number.isFinite(v));
+const num = (x: unknown) => typeof x === "number" && Number.isFinite(x);
+const optionalString = (x: unknown) => x === undefined || typeof x === "string";
+const isAgent = (a: unknown) =>
+  isRecord(a) && onlyKeys(a, AGENT_KEYS) && strings(a.loaded) && strings(a.hintsShown) && optionalString(a.stopBlockedPrompt) && (a.skillFilesWritten === undefined || strings(a.skillFilesWritten));
 
 export function writeAtomic(file: string, text: string): void {
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;

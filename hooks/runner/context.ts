@@ -4,8 +4,8 @@
 // they decide from the same table and the same state folder.
 import fs from "node:fs";
 import path from "node:path";
-import type { Host } from "../core/host.js";
-import type { CompiledTable } from "../core/table/compile.js";
+import type { Host, HostEnvironment } from "../core/host.js";
+import type { CompiledTable, ProtectedPath } from "../core/table/compile.js";
 import { loadTable, resolveTableFile, type LoadOptions } from "../io/table-load.js";
 import { stateDirOf } from "../io/state-dir.js";
 import { claudeCode } from "../hosts/claude-code/adapter.js";
@@ -19,7 +19,7 @@ export interface HookEnv {
 }
 
 export type RunContext =
-  | { ok: true; host: Host; table: CompiledTable; tableFile: string; stateDir: string }
+  | { ok: true; host: Host; table: CompiledTable; tableFile: string; stateDir: string; isDefaultTable: boolean }
   | { ok: false; host: Host; error: string; failMode: "open" | "closed"; tableFile: string; stateDir: string };
 
 export interface ContextOptions extends LoadOptions {
@@ -27,22 +27,65 @@ export interface ContextOptions extends LoadOptions {
   tableFile?: string;
   /** Cache the validated table in the state folder (the hook does; one-off verbs need not). */
   cache?: boolean;
+  /** Check which named skills the client cannot load (a few stat calls; for events that can refuse). */
+  checkSkills?: boolean;
 }
+
+/** skillgate's installed files (package or plugin root): never the agent's to write. */
+const INSTALLED = ["dist", "hooks", "bin", "skills", "triggers.json", "triggers.schema.json", "package.json", ".claude-plugin"];
 
 export async function loadContext(h: HookEnv, opts: ContextOptions = {}): Promise<RunContext> {
   const host = h.host ?? claudeCode;
   const stateDir = stateDirOf(h);
   const tableFile = opts.tableFile ? path.resolve(opts.tableFile) : resolveTableFile(h.env, h.packageRoot);
-  const t = await loadTable(tableFile, opts.cache === false ? undefined : stateDir, h.env, opts);
+  const t = await loadTable(tableFile, opts.cache === false ? undefined : stateDir, h.env, { ...opts, defaultTable: path.join(h.packageRoot, "triggers.json") });
   if (!t.ok) return { ok: false, host, error: t.error, failMode: t.failMode, tableFile, stateDir };
-  return { ok: true, host, table: foldEnvironment(t.compiled, host, h, tableFile), tableFile, stateDir };
+  const he = host.environment(h.env);
+  const table = foldEnvironment(t.compiled, host, he, h, tableFile, stateDir, opts.checkSkills === true);
+  return { ok: true, host, table, tableFile, stateDir, isDefaultTable: tableFile === path.join(h.packageRoot, "triggers.json") };
 }
 
-/** The host's skill roots and plugin naming, added to a new compiled table (never mutating the loaded one). */
-function foldEnvironment(compiled: CompiledTable, host: Host, h: HookEnv, tableFile: string): CompiledTable {
-  const he = host.environment(h.env);
+/** The host's skill roots, plugin naming and protected paths, added to a new compiled table (never mutating the loaded one). */
+function foldEnvironment(compiled: CompiledTable, host: Host, he: HostEnvironment, h: HookEnv, tableFile: string, stateDir: string, checkSkills: boolean): CompiledTable {
   const pluginNamespace = he.pluginRoot && realpath(he.pluginRoot) === realpath(h.packageRoot) && path.dirname(tableFile) === h.packageRoot ? "skillgate" : undefined;
-  return { ...compiled, skillRoots: [...compiled.skillRoots, ...he.skillRoots], ...(pluginNamespace ? { pluginNamespace } : {}) };
+  const skillRoots = [...new Set([...compiled.skillRoots, ...he.skillRoots])];
+  const skills = [...new Set(compiled.rows.flatMap(({ row }) => (row.skill ? [row.skill] : [])))];
+  const protect: ProtectedPath[] = [
+    { path: tableFile, dir: false, what: "the active trigger table" },
+    ...[h.env.SKILLGATE_TABLE, he.projectTable, path.join(h.packageRoot, "triggers.json")]
+      .filter((f): f is string => !!f)
+      .map((f) => ({ path: path.resolve(f), dir: false, what: "a trigger table skillgate may load" })),
+    { path: stateDir, dir: true, what: "skillgate's state folder (loaded skills, the table cache)" },
+    ...outputDirs(h, compiled, stateDir).map((d) => ({ path: d, dir: true, what: "skillgate's folder of saved tool outputs" })),
+    ...INSTALLED.map((f) => ({ path: path.join(h.packageRoot, f), dir: !f.includes("."), what: "a file of skillgate's installation" })),
+    ...skillRoots.flatMap((r) => skills.map((s) => ({ path: path.join(path.resolve(r), s), dir: true, what: `the text of skill "${s}", which the gate trusts` }))),
+    ...he.settingsFiles.map((f) => ({ path: f, dir: false, what: `${host.name} settings that register skillgate's hook` })),
+  ];
+  const missingSkills = checkSkills ? skills.filter((s) => !skillRoots.some((r) => fs.existsSync(path.join(r, s, "SKILL.md")))) : [];
+  return {
+    ...compiled,
+    skillRoots,
+    protect: dedupe(protect),
+    subagentsLoadSkills: host.capabilities.subagentsLoadSkills,
+    missingSkills,
+    ...(pluginNamespace ? { pluginNamespace } : {}),
+  };
+}
+
+/** Where capped outputs go: configured, or the private folder named in the state folder (read, never created, here). */
+function outputDirs(h: HookEnv, compiled: CompiledTable, stateDir: string): string[] {
+  const dirs = [h.env.SKILLGATE_OUTPUT_DIR, compiled.table.outputDir].filter((d): d is string => !!d).map((d) => path.resolve(d));
+  try {
+    dirs.push(fs.readFileSync(path.join(stateDir, ".output-root"), "utf8").trim());
+  } catch {
+    /* no output saved yet */
+  }
+  return dirs.filter(Boolean);
+}
+
+function dedupe(list: ProtectedPath[]): ProtectedPath[] {
+  const seen = new Set<string>();
+  return list.filter((p) => (seen.has(p.path) ? false : (seen.add(p.path), true)));
 }
 
 function realpath(p: string): string {

@@ -3,6 +3,8 @@
 //   → read state → decide (pure) → effects (output file) → write state → render (host).
 // Never throws: every failure becomes a message the user sees, and a refusal
 // only when the table asks to fail closed.
+import fs from "node:fs";
+import path from "node:path";
 import type { Host } from "../core/host.js";
 import { decide, type Outcome } from "../core/decide.js";
 import { emptyState, type Decision, type Effects, type Event, type SessionState, type Table } from "../core/types.js";
@@ -79,17 +81,18 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   // The shell parser and the glob engine are the biggest modules: load them
   // only for a tool call about to run (the parser only for a shell call).
   const facts: Facts | undefined = shellCommandOf(given) !== undefined ? (await import("../core/shell-facts.js")).factsOf(given) : undefined;
-  const ctx = await loadContext({ ...h, host: fc.host }, { globs: given.kind === "tool-call" });
+  const canRefuse = given.kind === "tool-call" || given.kind === "stop" || given.kind === "session-start";
+  const ctx = await loadContext({ ...h, host: fc.host }, { globs: given.kind === "tool-call", checkSkills: canRefuse });
   fc.failMode = ctx.ok ? ctx.table.table.failMode : ctx.failMode;
   if (!ctx.ok) return failure(`skillgate: trigger table unusable, ${ctx.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${ctx.error}`, ctx.failMode === "closed", fc);
   const { table, stateDir, host } = ctx;
-  const event = await withContextTokens(given, table, transcriptPath);
   const notices: string[] = [];
 
   // A hostile session id never becomes a path: decide from empty state, store nothing.
-  const store = isSafeSessionId(event.sessionId) ? new StateStore(stateDir) : undefined;
-  if (!store) notices.push(`skillgate: session id ${JSON.stringify(event.sessionId.slice(0, 40))} is not a safe file name; state is not kept for it`);
-  const current = store ? store.read(event.sessionId) : { state: emptyState() };
+  const store = isSafeSessionId(given.sessionId) ? new StateStore(stateDir) : undefined;
+  if (!store) notices.push(`skillgate: session id ${JSON.stringify(given.sessionId.slice(0, 40))} is not a safe file name; state is not kept for it`);
+  const current = store ? store.read(given.sessionId) : { state: emptyState() };
+  const event = withLinkTargets(withSettingsFacts(await withContextTokens(given, table, transcriptPath), host, h.env, current.state));
   if (current.warning) notices.push(current.warning);
   let outcome: Outcome = decide(event, table, current.state, facts);
 
@@ -104,6 +107,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
     if (c.notice) notices.push(c.notice);
   }
   if (event.kind === "session-start") {
+    notices.push(...sessionNotices(ctx.tableFile, ctx.isDefaultTable, table));
     // Housekeeping once per session: old session files, old capped outputs.
     if (store && event.source === "startup") store.cleanOld(table.table.stateMaxAgeDays);
     if (table.rows.some((r) => r.row.kind === "cap")) await cleanOutputs(table.table, stateDir, h.env);
@@ -131,6 +135,57 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   const trace: HookTrace = { verdict: decision.verdict, rows: decision.rows, matched: outcome.matched, state: outcome.state };
   if (h.env.SKILLGATE_TRACE) stderr += `skillgate-trace ${JSON.stringify(trace)}\n`;
   return { stdout: out ? JSON.stringify(out) : "", stderr, trace };
+}
+
+/**
+ * A write through a symlink writes its target: the target is added to the
+ * paths the call writes, so a link to a protected or gated file is refused
+ * like the file itself.
+ */
+function withLinkTargets(event: Event): Event {
+  if (event.kind !== "tool-call" || (event.tool.kind !== "write" && event.tool.kind !== "edit")) return event;
+  const targets: string[] = [];
+  for (const p of event.tool.paths) {
+    if (p.length > 4096) continue;
+    try {
+      const abs = path.resolve(event.cwd || "/", p);
+      const real = fs.realpathSync(abs);
+      if (real !== abs) targets.push(real);
+    } catch {
+      /* a new file: nothing to follow */
+    }
+  }
+  return targets.length ? { ...event, tool: { ...event.tool, paths: [...event.tool.paths, ...targets] } } : event;
+}
+
+/**
+ * The settings files that register the hook, read at the edge: which ones do
+ * at session start, and whether a changed one no longer does.
+ */
+function withSettingsFacts(event: Event, host: Host, env: NodeJS.ProcessEnv, state: SessionState): Event {
+  const registers = host.registersSkillgate;
+  if (!registers) return event;
+  if (event.kind === "session-start") return { ...event, guardedSettings: host.environment(env).settingsFiles.filter((f) => registers(f)) };
+  if (event.kind === "config-change" && event.file !== undefined) {
+    const file = event.file;
+    const guarded = state.guardedSettings?.some((g) => g === file) ?? false;
+    return guarded && !registers(file) ? { ...event, removesSkillgate: true } : event;
+  }
+  return event;
+}
+
+/** What the user should know when a session starts: which table governs it, and which skills cannot be loaded. */
+function sessionNotices(tableFile: string, isDefault: boolean, table: CompiledTable): string[] {
+  const out: string[] = [];
+  if (!isDefault) out.push(`skillgate: table ${tableFile} is active (${table.rows.length} rows${table.table.extends ? ", extending the default table" : ""})`);
+  if (table.disabled.length) {
+    const closed = table.table.failMode === "closed";
+    out.push(`skillgate: ${table.disabled.length} row${table.disabled.length === 1 ? " is" : "s are"} OFF (invalid)${closed ? "; failMode closed: the calls they would govern are refused" : ""}:\n${table.disabled.map((d) => `  ${d.error}`).join("\n")}`);
+  }
+  if (table.missingSkills.length) {
+    out.push(`skillgate: skills named by the table are not installed where the client can load them: ${table.missingSkills.join(", ")} (looked in ${table.skillRoots.join(", ")}); run \`skillgate init\` or copy them into .claude/skills/`);
+  }
+  return out;
 }
 
 /** Budget rows need the prompt size: read it from the transcript's tail when the event does not carry it. */

@@ -2,11 +2,14 @@
 // touch it, once per context, not for a skill already loaded.
 import type { Hit, SkillRow } from "../types.js";
 import { howToLoad, isLoaded } from "../skills.js";
+import { contextOf, ownAgent, withContext } from "../agent-context.js";
 import type { Policy } from "./proposal.js";
 
 export const hints: Policy = ({ event, table, state, hits }) => {
-  if (event.kind !== "prompt" && event.kind !== "tool-call") return undefined;
-  const fresh = hits.filter((h): h is Hit & { row: SkillRow } => h.row.kind === "hint" && !state.hintsShown.includes(h.row.id) && !isLoaded(state, h.row.skill));
+  if (event.kind !== "prompt" && event.kind !== "tool-call" && event.kind !== "subagent-start") return undefined;
+  const agent = ownAgent(event, table);
+  const context = contextOf(state, agent);
+  const fresh = hits.filter((h): h is Hit & { row: SkillRow } => h.row.kind === "hint" && !context.hintsShown.includes(h.row.id) && !isLoaded(context, h.row.skill));
   if (fresh.length === 0) return undefined;
   const rows = fresh.map((h) => h.row.id);
   return {
@@ -14,6 +17,6 @@ export const hints: Policy = ({ event, table, state, hits }) => {
       row: h.row.id,
       text: `skillgate[${h.row.id}]: load skill "${h.row.skill}" (${h.detail}): ${howToLoad(table, h.row.skill)}.${h.row.why ? ` ${h.row.why}` : ""}`,
     })),
-    mark: (s) => ({ ...s, hintsShown: [...s.hintsShown, ...rows] }),
+    mark: (s) => withContext(s, agent, (c) => ({ ...c, hintsShown: [...c.hintsShown, ...rows] })),
   };
 };

@@ -2,9 +2,13 @@
 // read). Adding a policy is adding a file and a line here.
 import type { Policy } from "./proposal.js";
 import { refusals } from "./refusals.js";
+import { selfProtection } from "./self-protection.js";
+import { disabledRows } from "./disabled-rows.js";
+import { configGuard } from "./config-guard.js";
 import { hints } from "./hints.js";
 import { budget } from "./budget.js";
 import { compactionReminder } from "./compaction.js";
 import { outputCap } from "./output-cap.js";
+import { subagentFinished } from "./subagent-finished.js";
 
-export const POLICIES: readonly Policy[] = [refusals, hints, budget, compactionReminder, outputCap];
+export const POLICIES: readonly Policy[] = [selfProtection, configGuard, disabledRows, refusals, hints, budget, compactionReminder, outputCap, subagentFinished];

@@ -2,6 +2,7 @@
 // that holds only if its proposal survives the merge (merge.ts).
 import type { Event, Hit, SessionState } from "../types.js";
 import type { CompiledTable } from "../table/compile.js";
+import type { Facts } from "../facts.js";
 
 export interface PolicyInput {
   event: Event;
@@ -10,6 +11,8 @@ export interface PolicyInput {
   state: SessionState;
   /** Every row whose trigger matched this event (match.ts), in table order. */
   hits: Hit[];
+  /** What a tool call runs and writes (shell analysis and tool paths); absent for other events. */
+  facts?: Facts;
 }
 
 export interface Refusal {

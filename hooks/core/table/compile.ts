@@ -1,7 +1,9 @@
 // A validated table → matchers ready to run (regexes built, globs compiled).
 // Cheap enough to do on every hook start; the expensive part (zod) is not here.
 import type picomatchType from "picomatch";
-import type { Row, Scope, Table, TextTrigger } from "../types.js";
+import type { Row, Table, TextTrigger } from "../types.js";
+import { foldPattern, foldWithMap } from "./fold.js";
+import type { DisabledRow } from "./schema.js";
 
 /** Finds a trigger in a text; returns the matched words or undefined. */
 export type TextMatcher = (text: string) => string | undefined;
@@ -9,11 +11,17 @@ export type GlobEngine = typeof picomatchType;
 
 export interface CompiledRow {
   row: Row;
-  scope: Scope;
   prompt?: TextMatcher;
   final?: TextMatcher;
   writes?: (path: string) => boolean;
   subagent?: Set<string>;
+}
+
+/** A path the agent may not write (policies/self-protection.ts); `what` says why, to the model. */
+export interface ProtectedPath {
+  path: string;
+  dir: boolean;
+  what: string;
 }
 
 export interface CompiledTable {
@@ -25,6 +33,14 @@ export interface CompiledTable {
   pluginNamespace?: string;
   /** Folders whose `<skill>/SKILL.md`, read whole, loads the skill (skillsDir; the hook adds ~/.claude/skills and the project's). */
   skillRoots: string[];
+  /** What the agent may not write: filled from the environment by the runner (runner/context.ts); empty in pure use. */
+  protect: ProtectedPath[];
+  /** The host gives subagents the skill tool: gate rows then apply in subagents too, each with its own loads. */
+  subagentsLoadSkills: boolean;
+  /** Skills rows name that exist in no trusted root (the client cannot load them): refusals say so. */
+  missingSkills: string[];
+  /** Rows that failed validation and are off (the rest of the table stays in force). */
+  disabled: DisabledRow[];
 }
 
 /**
@@ -49,12 +65,14 @@ export function isWordChar(ch: string | undefined): boolean {
 export function wordsMatcher(words: string[]): TextMatcher {
   // One regex per word: with a single alternation, «стенд» would win at a
   // position and hide «стенда» after the boundary check rejected it.
-  const res = words.map((w) => new RegExp(w, "giu"));
-  return (text) => {
+  const res = words.map((w) => new RegExp(foldPattern(w), "giu"));
+  return (given) => {
+    const { folded: text, from } = foldWithMap(given);
     for (const re of res) {
       re.lastIndex = 0;
       for (let m = re.exec(text); m; m = re.exec(text)) {
-        if (m[0] !== "" && !isWordChar(text[m.index - 1]) && !isWordChar(text[m.index + m[0].length])) return m[0];
+        const end = m.index + m[0].length;
+        if (m[0] !== "" && !isWordChar(text[m.index - 1]) && !isWordChar(text[end])) return given.slice(from[m.index] ?? 0, from[end] ?? given.length);
         re.lastIndex = m.index + 1;
       }
     }
@@ -64,8 +82,15 @@ export function wordsMatcher(words: string[]): TextMatcher {
 
 function textMatcher(t: TextTrigger): TextMatcher {
   const byWords = t.words ? wordsMatcher(t.words) : undefined;
-  const byPattern = t.pattern ? new RegExp(t.pattern, "iu") : undefined;
-  return (text) => byWords?.(text) ?? byPattern?.exec(text)?.[0];
+  const byPattern = t.pattern ? new RegExp(foldPattern(t.pattern), "iu") : undefined;
+  return (text) => byWords?.(text) ?? patternMatch(byPattern, text);
+}
+
+function patternMatch(re: RegExp | undefined, given: string): string | undefined {
+  if (!re) return undefined;
+  const { folded, from } = foldWithMap(given);
+  const m = re.exec(folded);
+  return m ? given.slice(from[m.index] ?? 0, from[m.index + m[0].length] ?? given.length) : undefined;
 }
 
 /**
@@ -81,9 +106,6 @@ function globMatcher(picomatch: GlobEngine, globs: string[]): (p: string) => boo
   return (p) => (byName?.(p.slice(p.lastIndexOf("/") + 1)) ?? false) || (byPath?.(p) ?? false);
 }
 
-export function defaultScope(row: Row): Scope {
-  return row.scope ?? (row.kind === "block" ? "all" : "main");
-}
 
 const globsNotLoaded = (): boolean => {
   throw new Error("write globs were not compiled: pass the glob engine to compileTable");
@@ -104,12 +126,12 @@ export function compileTable(table: Table, skillsDir: string, glob?: GlobEngine)
       }
     };
     const { prompt, final, writes, subagent } = row.when;
-    const compiled: CompiledRow = { row, scope: defaultScope(row) };
+    const compiled: CompiledRow = { row };
     if (prompt) compiled.prompt = field("prompt", () => textMatcher(prompt));
     if (final) compiled.final = field("final", () => textMatcher(final));
     if (writes) compiled.writes = glob ? field("writes", () => globMatcher(glob, writes)) : globsNotLoaded;
     if (subagent) compiled.subagent = new Set(subagent);
     return compiled;
   });
-  return { table, skillsDir, rows, skillRoots: [skillsDir] };
+  return { table, skillsDir, rows, skillRoots: [skillsDir], protect: [], subagentsLoadSkills: false, missingSkills: [], disabled: [] };
 }

@@ -8,5 +8,15 @@ export function environment(env: Env): HostEnvironment {
   const skillRoots = [env.HOME && path.join(env.HOME, ".claude", "skills"), env.CLAUDE_PROJECT_DIR && path.join(env.CLAUDE_PROJECT_DIR, ".claude", "skills")].filter(
     (x): x is string => !!x,
   );
-  return { skillRoots, ...(env.CLAUDE_PLUGIN_ROOT ? { pluginRoot: env.CLAUDE_PLUGIN_ROOT } : {}) };
+  const project = env.CLAUDE_PROJECT_DIR;
+  const settingsFiles = [
+    ...(env.HOME ? [path.join(env.HOME, ".claude", "settings.json"), path.join(env.HOME, ".claude", "settings.local.json")] : []),
+    ...(project ? [path.join(project, ".claude", "settings.json"), path.join(project, ".claude", "settings.local.json")] : []),
+  ];
+  return {
+    skillRoots,
+    settingsFiles,
+    ...(project ? { projectTable: path.join(project, ".claude", "triggers.json") } : {}),
+    ...(env.CLAUDE_PLUGIN_ROOT ? { pluginRoot: env.CLAUDE_PLUGIN_ROOT } : {}),
+  };
 }

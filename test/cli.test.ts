@@ -1,0 +1,338 @@
+// The CLI contract (issue 10 item 7), driven through the built command exactly
+// as a user runs it: node bin/skillgate.mjs … (run `npm run build` first).
+// Every run gets a private state folder and a temp project, so nothing here
+// touches the real ~/.claude or the package's state.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { TestContext } from "node:test";
+import { cli } from "../cli/main.ts";
+import { parseWith, usageLine, UsageError } from "../cli/args.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const BIN = path.join(ROOT, "bin", "skillgate.mjs");
+const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+const VERBS = ["hook", "explain", "lint", "cases", "mutate", "demo", "install", "uninstall", "doctor", "measure", "stats", "schema"];
+
+let tmp = "";
+let project = "";
+let state = "";
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function sg(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string } = {}): Run {
+  const env: Record<string, string | undefined> = { ...process.env, SKILLGATE_STATE: state, HOME: tmp };
+  // Nothing from the calling session may pick the table or the colours.
+  for (const k of ["SKILLGATE_TABLE", "CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_DATA", "CLAUDE_PLUGIN_ROOT", "NO_COLOR", "FORCE_COLOR", "SKILLGATE_DEBUG"]) delete env[k];
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? project, env: { ...env, ...opts.env }, input: opts.input, encoding: "utf8", timeout: 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** cli(argv) in this process, console captured. */
+async function inProcess(t: TestContext, argv: string[]): Promise<Run> {
+  const out: string[] = [];
+  const err: string[] = [];
+  t.mock.method(console, "log", (...a: unknown[]) => out.push(a.join(" ")));
+  t.mock.method(console, "error", (...a: unknown[]) => err.push(a.join(" ")));
+  try {
+    const code = await cli(argv);
+    return { code, stdout: out.join("\n") + "\n", stderr: err.join("\n") + "\n" };
+  } finally {
+    t.mock.restoreAll();
+  }
+}
+
+const lines = (s: string) => s.split("\n").filter((l) => l.trim() !== "");
+const STACK = /^\s+at .+[:(]|node:internal|file:\/\/|^\s*\^\s*$/m;
+
+/** A user error: one line saying what, nothing that looks like a stack. */
+function assertOneLineError(r: Run, code: number, says: RegExp) {
+  assert.equal(r.code, code, `exit ${r.code}, want ${code}; stderr:\n${r.stderr}`);
+  assert.doesNotMatch(r.stderr, STACK, `a stack trace reached the user:\n${r.stderr}`);
+  assert.equal(lines(r.stderr).length, 1, `want one line on stderr, got:\n${r.stderr}`);
+  assert.match(r.stderr, says);
+}
+
+/** A usage error: the problem, then the verb's usage line. */
+function assertUsageError(r: Run, verb: string, says: RegExp) {
+  assert.equal(r.code, 2, `exit ${r.code}, want 2; stderr:\n${r.stderr}\nstdout:\n${r.stdout}`);
+  assert.doesNotMatch(r.stderr, STACK, `a stack trace reached the user:\n${r.stderr}`);
+  const l = lines(r.stderr);
+  assert.equal(l.length, 2, `want the error and the usage line, got:\n${r.stderr}`);
+  assert.match(l[0] as string, says);
+  assert.match(l[1] as string, new RegExp(`^usage: skillgate ${verb}\\b`));
+}
+
+function json(r: Run): Record<string, unknown> {
+  try {
+    return JSON.parse(r.stdout) as Record<string, unknown>;
+  } catch (e) {
+    throw new Error(`stdout is not JSON (${(e as Error).message}), exit ${r.code}:\n${r.stdout.slice(0, 600)}\nstderr:\n${r.stderr.slice(0, 600)}`);
+  }
+}
+
+/** The table a verb says it used, from its --json. */
+function tableOf(j: Record<string, unknown>): { path: string; rows: number } {
+  const t = j.table as { path?: unknown; rows?: unknown } | undefined;
+  assert.ok(t && typeof t.path === "string" && typeof t.rows === "number", `no "table": {path, rows} in ${JSON.stringify(j).slice(0, 300)}`);
+  return { path: t.path, rows: t.rows };
+}
+
+const BAD_TABLE = { rows: [{ id: "broken-row", kind: "gate" }] };
+
+before(() => {
+  assert.ok(fs.existsSync(path.join(ROOT, "dist", "cli.mjs")), "dist/cli.mjs is missing: run npm run build first");
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-cli-test-")));
+  project = path.join(tmp, "project");
+  state = path.join(tmp, "state");
+  fs.mkdirSync(project);
+  fs.mkdirSync(state);
+});
+after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe("skillgate (top level)", () => {
+  test("--version prints the package version", () => {
+    const r = sg(["--version"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), `skillgate ${VERSION}`);
+  });
+
+  test("--help lists every verb and the exit codes", () => {
+    const r = sg(["--help"]);
+    assert.equal(r.code, 0, r.stderr);
+    for (const v of VERBS) assert.match(r.stdout, new RegExp(`^  ${v}\\b`, "m"), `verb ${v} missing from the help`);
+    for (const c of ["0", "1", "2", "3"]) assert.match(r.stdout, new RegExp(`^\\s+${c}\\s+\\S`, "m"), `exit code ${c} not documented`);
+  });
+
+  test("an unknown verb is a usage error", () => {
+    const r = sg(["frobnicate"]);
+    assert.equal(r.code, 2);
+    assert.match(lines(r.stderr)[0] ?? "", /unknown verb "frobnicate"/);
+  });
+});
+
+describe("options", () => {
+  // These two loops run in-process through cli() (the same code the binary bundles): 24 process starts
+  // would cost seconds and prove nothing more than the binary runs below.
+  test("every verb's --help shows its usage, options with value names, and examples", async (t) => {
+    for (const v of VERBS) {
+      const r = await inProcess(t, [v, "--help"]);
+      assert.equal(r.code, 0, `${v} --help: ${r.stderr}`);
+      assert.match(r.stdout, new RegExp(`^usage: skillgate ${v}\\b`, "m"), `${v} --help has no usage line`);
+      assert.match(r.stdout, /^examples:$/m, `${v} --help has no examples`);
+    }
+    assert.match(sg(["lint", "--help"]).stdout, /--table FILE/);
+  });
+
+  test("every verb refuses an unknown option (exit 2, the verb's usage line)", async (t) => {
+    for (const v of VERBS) assertUsageError(await inProcess(t, [v, "--frobnicate"]), v, /unknown option --frobnicate/);
+  });
+
+  test("install --frobnicate installs nothing", () => {
+    assertUsageError(sg(["install", "--project", project, "--frobnicate"]), "install", /--frobnicate/);
+    assert.equal(fs.existsSync(path.join(project, ".claude")), false, "install wrote settings despite an unknown option");
+  });
+
+  test("install --project without a value: exit 2, no stack", () => {
+    assertUsageError(sg(["install", "--project"]), "install", /--project needs a value/);
+    assertUsageError(sg(["install", "--project", "--dry-run"]), "install", /--project needs a value/);
+  });
+
+  test("lint --table=FILE lints FILE (the = form), like --table FILE", () => {
+    const bad = path.join(tmp, "bad.json");
+    fs.writeFileSync(bad, JSON.stringify(BAD_TABLE));
+    for (const args of [[`--table=${bad}`], ["--table", bad]]) {
+      const r = sg(["lint", ...args]);
+      assert.equal(r.code, 1, `lint ${args.join(" ")} exit ${r.code}:\n${r.stdout}${r.stderr}`);
+      assert.match(r.stdout, new RegExp(`table: ${bad}`), `lint ${args.join(" ")} did not lint ${bad}:\n${r.stdout}`);
+      assert.match(r.stdout, /broken-row|skill/);
+    }
+  });
+
+  test("a flag given a value, a value outside the choices, a stray argument, two exclusive options: usage errors", () => {
+    assertUsageError(sg(["lint", "--json=yes"]), "lint", /--json takes no value/);
+    assertUsageError(sg(["install", "--runtime", "deno", "--dry-run"]), "install", /--runtime must be one of: bun, node/);
+    assertUsageError(sg(["stats", "extra"]), "stats", /unexpected argument "extra"/);
+    assertUsageError(sg(["install", "--project", project, "--user"]), "install", /--project and --user cannot be used together/);
+  });
+
+  test("stats --session ../x is refused as a session id, in one line", () => {
+    assertUsageError(sg(["stats", "--session", "../x"]), "stats", /--session/);
+  });
+});
+
+describe("explain", () => {
+  test("without --, everything after explain's own options is the command (--force kept)", () => {
+    const r = sg(["explain", "git", "push", "--force", "origin", "main"]);
+    assert.match(r.stdout, /git push --force origin main/);
+    assert.match(r.stdout, /force-push-block/);
+    assert.equal(r.code, 1, "a command explain says would be refused exits 1");
+  });
+
+  test("options before the command still count; a command that would run exits 0", () => {
+    const r = sg(["explain", "--json", "git", "push", "--force", "origin", "main"]);
+    assert.deepEqual((json(r).matched as { id: string }[]).map((m) => m.id), ["force-push-block"]);
+    assert.equal(sg(["explain", "--", "ls", "-la"]).code, 0);
+  });
+
+  test("explain --table /nope: exit 3, one line; SKILLGATE_DEBUG=1 shows the stack", () => {
+    assertOneLineError(sg(["explain", "--table", "/nope", "--", "x"]), 3, /\/nope/);
+    assert.match(sg(["explain", "--table", "/nope", "--", "x"], { env: { SKILLGATE_DEBUG: "1" } }).stderr, /^\s+at /m);
+  });
+
+  test("no command is a usage error", () => {
+    assertUsageError(sg(["explain"]), "explain", /give the command/);
+  });
+});
+
+describe("--json on every verb that reports, with the table in use", () => {
+  let caseDir = "";
+  const session = "cli-test-session";
+  before(() => {
+    // One case (the force-push one) with whatever fixtures the case folder has.
+    caseDir = path.join(tmp, "cases");
+    fs.mkdirSync(caseDir);
+    const src = path.join(ROOT, "cases");
+    for (const e of fs.readdirSync(src, { withFileTypes: true })) {
+      if (e.isDirectory()) fs.cpSync(path.join(src, e.name), path.join(caseDir, e.name), { recursive: true });
+      else if (e.name === "block-force-push.json") fs.copyFileSync(path.join(src, e.name), path.join(caseDir, e.name));
+    }
+    // A session for stats, written by the real hook (a refusal is counted, so the state file exists).
+    const payload = { session_id: session, transcript_path: "", cwd: project, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git push --force origin main" } };
+    const h = sg(["hook"], { input: JSON.stringify(payload) });
+    assert.equal(h.code, 0, h.stderr);
+  });
+
+  const cases: [string, () => string[]][] = [
+    ["lint", () => ["lint", "--json"]],
+    ["explain", () => ["explain", "--json", "--", "git status"]],
+    ["doctor", () => ["doctor", "--project", project, "--json"]],
+    ["measure", () => ["measure", "--projects", path.join(tmp, "no-history"), "--json"]],
+    ["stats", () => ["stats", "--session", session, "--json"]],
+    ["cases", () => ["cases", "--dir", caseDir, "--runtime", "node", "--json"]],
+    ["mutate", () => ["mutate", "--dir", caseDir, "--json"]],
+  ];
+  for (const [verb, args] of cases) {
+    test(`${verb} --json`, () => {
+      if (verb === "measure") fs.mkdirSync(path.join(tmp, "no-history"), { recursive: true });
+      const r = sg(args());
+      const j = json(r);
+      const t = tableOf(j);
+      assert.equal(t.path, path.join(ROOT, "triggers.json"));
+      assert.ok(t.rows > 0);
+    });
+  }
+
+  test("install --dry-run --json", () => {
+    const r = sg(["install", "--project", project, "--runtime", "node", "--dry-run", "--json"]);
+    assert.equal(r.code, 0, r.stderr);
+    const j = json(r);
+    assert.equal(j.file, path.join(project, ".claude", "settings.json"));
+    assert.equal(j.changed, true);
+    assert.equal(j.dryRun, true);
+    assert.equal(fs.existsSync(path.join(project, ".claude")), false, "--dry-run wrote something");
+  });
+});
+
+describe("one table, named in every verb's header", () => {
+  test("from a project with .claude/triggers.json, lint, explain, stats, doctor, measure and mutate all use it", () => {
+    const own = path.join(project, ".claude", "triggers.json");
+    const def = JSON.parse(fs.readFileSync(path.join(ROOT, "triggers.json"), "utf8")) as Record<string, unknown>;
+    fs.mkdirSync(path.dirname(own), { recursive: true });
+    fs.writeFileSync(own, JSON.stringify({ ...def, $schema: undefined, skillsDir: path.join(ROOT, "skills") }));
+    try {
+      const n = (def.rows as unknown[]).length;
+      const header = new RegExp(`^table: ${own.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(${n} rows\\)$`, "m");
+      for (const args of [["lint"], ["explain", "--", "ls"], ["doctor", "--project", project], ["measure", "--projects", tmp], ["stats", "--session", "cli-test-session"]]) {
+        const r = sg(args);
+        assert.match(r.stdout, header, `${args.join(" ")} does not name ${own}:\n${r.stdout.slice(0, 500)}\n${r.stderr.slice(0, 300)}`);
+      }
+    } finally {
+      fs.rmSync(path.dirname(own), { recursive: true, force: true });
+    }
+  });
+});
+
+describe("colours", () => {
+  test("none when stdout is not a TTY; FORCE_COLOR turns them on; NO_COLOR wins", () => {
+    const bad = path.join(tmp, "bad-colour.json");
+    fs.writeFileSync(bad, JSON.stringify(BAD_TABLE));
+    const esc = /\x1b\[/;
+    assert.doesNotMatch(sg(["lint", "--table", bad]).stdout, esc);
+    assert.match(sg(["lint", "--table", bad], { env: { FORCE_COLOR: "1" } }).stdout, esc);
+    assert.doesNotMatch(sg(["lint", "--table", bad], { env: { FORCE_COLOR: "1", NO_COLOR: "1" } }).stdout, esc);
+  });
+});
+
+describe("the parser (cli/args.ts) on its own", () => {
+  const spec = {
+    summary: "test",
+    options: {
+      table: { type: "string", value: "FILE", help: "" },
+      since: { type: "string", value: "AGE", help: "", default: "7d" },
+      runtime: { type: "string", value: "R", help: "", choices: ["bun", "node"] },
+      loaded: { type: "list", value: "S,...", help: "", comma: true },
+      approve: { type: "list", value: "PATH", help: "" },
+      json: { type: "flag", help: "" },
+      user: { type: "flag", help: "" },
+      project: { type: "string", value: "DIR", help: "" },
+    },
+    exclusive: [["project", "user"]],
+    operand: { name: "ROOT", help: "" },
+    examples: [],
+  } as const;
+  const verbatim = { ...spec, operand: { name: "COMMAND", help: "", verbatim: true, missing: "give the command" } } as const;
+  const usage = (argv: string[], s: typeof spec | typeof verbatim = spec) => assert.throws(() => parseWith(s, argv), UsageError);
+
+  test("values: = and space forms, defaults, choices, lists (comma only where the spec says)", () => {
+    const a = parseWith(spec, ["--table=t.json", "--runtime", "bun", "--loaded", "a,b", "--loaded=c", "--approve", "x,y", "--approve", "z"]);
+    assert.equal(a.get("table"), "t.json");
+    assert.equal(a.get("since"), "7d");
+    assert.equal(a.has("since"), false);
+    assert.equal(a.get("runtime"), "bun");
+    assert.deepEqual(a.get("loaded"), ["a", "b", "c"]);
+    assert.deepEqual(a.get("approve"), ["x,y", "z"]);
+    assert.equal(a.has("json"), false);
+    assert.equal(a.get("project"), undefined);
+  });
+
+  test("usage errors: unknown, flag with a value, missing value, bad choice, given twice, exclusive pair", () => {
+    usage(["--nope"]);
+    usage(["-x"]);
+    usage(["--json=1"]);
+    usage(["--table"]);
+    usage(["--table", "--json"]);
+    usage(["--table="]);
+    usage(["--runtime", "deno"]);
+    usage(["--table", "a", "--table", "b"]);
+    usage(["--project", "p", "--user"]);
+    assert.throws(() => parseWith(spec, ["--tabel", "x"]), /did you mean --table\?/);
+  });
+
+  test("operands: between options, or verbatim from the first free word; -- ends options", () => {
+    const a = parseWith(spec, ["r1", "--json", "r2", "--", "--r3"]);
+    assert.deepEqual(a.rest, ["r1", "r2", "--r3"]);
+    assert.equal(a.has("json"), true);
+    const v = parseWith(verbatim, ["--json", "git", "push", "--force", "--json"]);
+    assert.deepEqual(v.rest, ["git", "push", "--force", "--json"]);
+    assert.equal(v.has("json"), true);
+    assert.deepEqual(parseWith(verbatim, ["--", "--json"]).rest, ["--json"]);
+    usage(["--json"], verbatim);
+    assert.equal(parseWith(verbatim, ["--help"]).help, true, "--help needs no operand");
+    const { operand: _, ...noOperand } = spec;
+    usage(["stray"], noOperand as typeof spec);
+  });
+
+  test("the usage line shows value names, choices and exclusive pairs", () => {
+    assert.match(usageLine("install"), /^usage: skillgate install .*\[--project DIR \| --user\].*\[--runtime bun\|node\]/);
+    assert.match(usageLine("explain"), /^usage: skillgate explain .*\[--loaded SKILL,\.\.\.\].* \[--\] COMMAND\.\.\.$/);
+  });
+});
