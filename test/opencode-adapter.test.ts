@@ -287,3 +287,12 @@ test("plugin stop gate: a 'done' final answer without done-check becomes one fol
   assert.equal(sent.length, 2, "an answer that claims nothing passes");
 });
 type ChatPartT = { id: string; type: string; text: string; synthetic?: boolean };
+
+test("plugin self-protection: the agent may not write the plugin file that loads skillgate, nor the project's table", async () => {
+  const { hooks } = await plugin();
+  for (const file of [path.join(directory, ".opencode", "plugins", "skillgate.js"), path.join(directory, ".opencode", "triggers.json")]) {
+    await assert.rejects(hooks["tool.execute.before"]({ tool: "write", sessionID: "ses_p", callID: "c" }, { args: { filePath: file, content: "" } }), /skillgate/, file);
+    await assert.rejects(hooks["tool.execute.before"]({ tool: "bash", sessionID: "ses_p", callID: "c" }, { args: { command: `rm ${file}` } }), /skillgate/, `rm ${file}`);
+  }
+  await hooks["tool.execute.before"]({ tool: "write", sessionID: "ses_p", callID: "c" }, { args: { filePath: path.join(directory, "notes.md"), content: "" } });
+});

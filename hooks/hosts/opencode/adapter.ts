@@ -179,6 +179,12 @@ export function skillRootsOf(env: Env, directory: string | undefined): string[] 
   ];
 }
 
+/** Where `skillgate install --host opencode` puts the plugin file (project and user). */
+export function pluginFilesOf(env: Env, directory: string): string[] {
+  const config = env.XDG_CONFIG_HOME ?? (env.HOME ? path.join(env.HOME, ".config") : undefined);
+  return [path.join(directory, ".opencode", "plugins", "skillgate.js"), ...(config ? [path.join(config, "opencode", "plugins", "skillgate.js")] : [])];
+}
+
 /** opencode as a Host: the plugin knows its project directory, so the host is made per plugin instance. */
 export function opencodeHost(directory: string): Host {
   return {
@@ -189,7 +195,12 @@ export function opencodeHost(directory: string): Host {
     render: (event, d, effects) => render(event, d, effects) as Record<string, unknown> | undefined,
     renderFailure: (message, refuse) => renderFailure(message, refuse) as Record<string, unknown>,
     looksLikeToolCall: (raw) => /"hook"\s*:\s*"tool\.execute\.before"/.test(raw.slice(0, 65_536)),
-    environment: (env): HostEnvironment => ({ skillRoots: skillRootsOf(env, directory) }),
+    environment: (env): HostEnvironment => ({
+      skillRoots: skillRootsOf(env, directory),
+      // The plugin files that load skillgate (install.ts writes them): deleting one turns the gates off.
+      settingsFiles: pluginFilesOf(env, directory),
+      projectTable: path.join(directory, ".opencode", "triggers.json"),
+    }),
   };
 }
 
