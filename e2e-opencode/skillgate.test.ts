@@ -201,3 +201,22 @@ test("a subagent's (task tool) skill load does not open the main session's gate"
   assert.match(res.text, /skillgate\[commit-gate\]/);
   assert.deepEqual(commits(p.repo), ['init']);
 });
+
+test('a budget row reminds once when the prompt size (opencode\'s token count for the last request) crosses a level', async () => {
+  const p = installed();
+  const r = await play(p, {
+    prompt: 'keep working',
+    script: [
+      { toolUse: { name: 'bash', input: { command: 'echo one', description: 'one' } }, usage: { input_tokens: 120_000 } },
+      { toolUse: { name: 'bash', input: { command: 'echo two', description: 'two' } } },
+      { toolUse: { name: 'bash', input: { command: 'echo three', description: 'three' } } },
+      { text: 'ok' },
+    ],
+  });
+  // opencode counts a request's tokens when its step ends, after that step's tool ran: the reminder rides on the
+  // first tool result read after the 120,000-token request (the second call's), and only once.
+  const texts = ['toolu_e2e_1', 'toolu_e2e_2', 'toolu_e2e_3'].map((id) => resultFor(r, id).text);
+  assert.equal(texts.filter((t) => t.includes('skillgate[context-budget]')).length, 1, texts.join('\n---\n'));
+  assert.match(texts.find((t) => t.includes('context-budget')) ?? '', /\n\n\nskillgate\[context-budget\]: the context is past 100,000 tokens/);
+  assert.doesNotMatch(texts[2] ?? '', /context-budget/);
+});

@@ -296,3 +296,22 @@ test("plugin self-protection: the agent may not write the plugin file that loads
   }
   await hooks["tool.execute.before"]({ tool: "write", sessionID: "ses_p", callID: "c" }, { args: { filePath: path.join(directory, "notes.md"), content: "" } });
 });
+
+test("plugin budget rows: the prompt size from opencode's assistant message tokens; one reminder per level on the next tool result", async () => {
+  const { hooks } = await plugin();
+  const s = "ses_budget";
+  const tokens = (input: number) =>
+    hooks.event({ event: { type: "message.updated", properties: { sessionID: s, info: { id: `msg_${input}`, sessionID: s, role: "assistant", tokens: { input, output: 20, reasoning: 0, cache: { read: 0, write: 0 } } } } } });
+  const after = async () => {
+    const out = { output: "ok\n" as unknown };
+    await hooks["tool.execute.after"]({ tool: "bash", sessionID: s, callID: "c", args: { command: "true" } }, out);
+    return String(out.output);
+  };
+  await tokens(50_000);
+  assert.equal(await after(), "ok\n");
+  await tokens(120_000);
+  assert.match(await after(), /^ok\n\n\nskillgate\[context-budget\]: the context is past 100,000 tokens/);
+  assert.equal(await after(), "ok\n", "once per level");
+  await tokens(160_000);
+  assert.match(await after(), /past 150,000 tokens/);
+});

@@ -84,14 +84,22 @@ export const SkillgatePlugin = async (input: PluginInput) => {
   const followUps = new Map<string, string>();
   /** Sessions where a follow-up was just sent: the next user message there is it. */
   const awaitingFollowUp = new Map<string, string>();
+  /** Per session: the prompt size of its latest model request, in tokens (for budget rows). */
+  const promptTokens = new Map<string, number>();
   let flushTimer: NodeJS.Timeout | undefined;
   let partSeq = 0;
 
-  /** A subagent's session → the main session's id plus agentId (state and loads belong to the main session). */
+  /**
+   * A subagent's session → the main session's id plus agentId (state and loads
+   * belong to the main session); the main session's prompts and tool results
+   * carry its latest prompt size (budget rows remind on them).
+   */
   const attribute = (event: Event): Event => {
     let root = event.sessionId;
     for (let i = 0; i < 32 && parents.has(root); i++) root = parents.get(root) ?? root;
-    return root === event.sessionId ? event : { ...event, sessionId: root, agentId: event.sessionId };
+    if (root !== event.sessionId) return { ...event, sessionId: root, agentId: event.sessionId };
+    const tokens = promptTokens.get(root);
+    return tokens !== undefined && (event.kind === "tool-result" || event.kind === "prompt") ? { ...event, contextTokens: tokens } : event;
   };
 
   const stateOf = (id: string): SessionState => {
@@ -181,6 +189,11 @@ export const SkillgatePlugin = async (input: PluginInput) => {
 
   const trackMessage = (info: Json): void => {
     if (info.role !== "assistant" || typeof info.id !== "string" || typeof info.sessionID !== "string") return;
+    // The request's prompt size: input plus cached input (1.18.33: tokens {input, output, cache {read, write}}, zeros until the step ends).
+    const t = obj(info.tokens);
+    const cache = obj(t.cache);
+    const size = [t.input, cache.read, cache.write].reduce<number>((n, v) => n + (typeof v === "number" && Number.isFinite(v) ? v : 0), 0);
+    if (size > 0) promptTokens.set(info.sessionID, size);
     if (lastAnswer.get(info.sessionID)?.id === info.id) return;
     lastAnswer.set(info.sessionID, { id: info.id, ...(typeof info.parentID === "string" ? { parentID: info.parentID } : {}), text: "" });
   };
