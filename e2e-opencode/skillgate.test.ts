@@ -13,7 +13,7 @@ import {
   type RunOptions, type RunResult,
 } from './harness.ts';
 
-if (!existsSync(OPENCODE_BIN)) throw new Error(`opencode binary missing at ${OPENCODE_BIN}: run (cd e2e-opencode && npm ci)`);
+if (!existsSync(OPENCODE_BIN)) throw new Error(`opencode binary missing at ${OPENCODE_BIN}: run (cd e2e-opencode && npm install)`);
 if (!existsSync(join(ROOT, 'dist', 'opencode-plugin.mjs'))) throw new Error('dist/opencode-plugin.mjs missing: run npm run build');
 
 interface Project {
