@@ -42,8 +42,10 @@ export type Event =
       output?: ToolOutput;
       /** Prompt size of the next request in tokens (from the event, or folded in at the edge from the transcript). */
       contextTokens?: number;
+      /** Gated effects the call had that the static analysis did not refuse (effects audit, read at the edge). */
+      audit?: AuditFinding[];
     })
-  | (EventBase & { kind: "tool-failure"; tool: ToolCall; toolUseId?: string })
+  | (EventBase & { kind: "tool-failure"; tool: ToolCall; toolUseId?: string; audit?: AuditFinding[] })
   /** `prompt` undefined: a prompt that is not the user's words (a background task's notification). */
   | (EventBase & { kind: "prompt"; prompt?: string; contextTokens?: number })
   /** A slash command (or the host's equivalent) that expands a skill into the context. */
@@ -60,6 +62,9 @@ export type Event =
 
 export type EventKind = Event["kind"];
 export type EventOf<K extends EventKind> = Extract<Event, { kind: K }>;
+
+/** What the effects audit saw happen during a shell call: a new commit, a moved remote-tracking ref, a changed file. */
+export type AuditFinding = { kind: "commit"; ref: string; message: string } | { kind: "push"; ref: string } | { kind: "write"; path: string };
 
 /** A tool result we may cap: the text fields in the tool's own result shape (rendered back by the host). */
 export interface ToolOutput {
@@ -175,6 +180,8 @@ export interface SessionStats {
   capFailures: number;
   /** Highest prompt size seen, in tokens. */
   maxContextTokens: number;
+  /** Gated effects found after the fact (effects audit) that the static analysis let through. */
+  missedByAnalysis?: number;
 }
 
 export const emptyState = (): SessionState => ({

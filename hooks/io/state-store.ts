@@ -75,7 +75,7 @@ export class StateStore {
 }
 
 const STATE_KEYS = new Set(["version", "loaded", "hintsShown", "denials", "compactions", "remindersShown", "stopBlockedPrompt", "budgetLevel", "skillFilesWritten", "agents", "pendingSubagents", "guardedSettings", "stats"]);
-const STATS_KEYS = new Set(["toolCalls", "capped", "charsSaved", "capFailures", "maxContextTokens"]);
+const STATS_KEYS = new Set(["toolCalls", "capped", "charsSaved", "capFailures", "maxContextTokens", "missedByAnalysis"]);
 const PENDING_KEYS = new Set(["type", "prompt"]);
 const AGENT_KEYS = new Set(["loaded", "hintsShown", "stopBlockedPrompt", "skillFilesWritten"]);
 
@@ -100,7 +100,7 @@ function parseState(text: string): SessionState | undefined {
     optionalString(s.stopBlockedPrompt) && (s.guardedSettings === undefined || strings(s.guardedSettings)) && (s.skillFilesWritten === undefined || strings(s.skillFilesWritten)) &&
     (s.pendingSubagents === undefined || (Array.isArray(s.pendingSubagents) && s.pendingSubagents.every((p) => isRecord(p) && onlyKeys(p, PENDING_KEYS) && typeof p.type === "string" && typeof p.prompt === "string"))) &&
     (s.agents === undefined || (isRecord(s.agents) && Object.values(s.agents).every(isAgent))) &&
-    isRecord(st) && onlyKeys(st, STATS_KEYS) && counts(st.toolCalls) && counts(st.capped) && num(st.charsSaved) && num(st.capFailures) && num(st.maxContextTokens);
+    isRecord(st) && onlyKeys(st, STATS_KEYS) && counts(st.toolCalls) && counts(st.capped) && num(st.charsSaved) && num(st.capFailures) && num(st.maxContextTokens) && (st.missedByAnalysis === undefined || num(st.missedByAnalysis));
   return ok ? s : undefined;
 }
 

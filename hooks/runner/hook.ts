@@ -17,6 +17,8 @@ import { isSafeSessionId, StateStore } from "../io/state-store.js";
 import { stateDirOf } from "../io/state-dir.js";
 import { claudeCode } from "../hosts/claude-code/adapter.js";
 import { loadContext, type HookEnv } from "./context.js";
+import { afterShellCall, beforeShellCall, cleanAuditSnapshots } from "./audit.js";
+import { EFFECTS_AUDIT_ROW } from "../core/policies/effects-audit.js";
 
 export { stateDirOf, type HookEnv };
 
@@ -92,7 +94,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   const store = isSafeSessionId(given.sessionId) ? new StateStore(stateDir) : undefined;
   if (!store) notices.push(`skillgate: session id ${JSON.stringify(given.sessionId.slice(0, 40))} is not a safe file name; state is not kept for it`);
   const current = store ? store.read(given.sessionId) : { state: emptyState() };
-  const event = withLinkTargets(withSettingsFacts(await withContextTokens(given, table, transcriptPath), host, h.env, current.state));
+  const event = await afterShellCall(withLinkTargets(withSettingsFacts(await withContextTokens(given, table, transcriptPath), host, h.env, current.state)), stateDir);
   if (current.warning) notices.push(current.warning);
   let outcome: Outcome = decide(event, table, current.state, facts);
 
@@ -109,7 +111,10 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   if (event.kind === "session-start") {
     notices.push(...sessionNotices(ctx.tableFile, ctx.isDefaultTable, table));
     // Housekeeping once per session: old session files, old capped outputs.
-    if (store && event.source === "startup") store.cleanOld(table.table.stateMaxAgeDays);
+    if (store && event.source === "startup") {
+      store.cleanOld(table.table.stateMaxAgeDays);
+      cleanAuditSnapshots(stateDir);
+    }
     if (table.rows.some((r) => r.row.kind === "cap")) await cleanOutputs(table.table, stateDir, h.env);
   }
 
@@ -128,6 +133,17 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
     }
   }
 
+  if (outcome.decision.verdict !== "deny") {
+    try {
+      await beforeShellCall(event, facts, table, outcome.state, stateDir);
+    } catch (e) {
+      notices.push(`skillgate: effects audit snapshot not taken (${(e as Error).message})`);
+    }
+  }
+  if (outcome.decision.rows.includes(EFFECTS_AUDIT_ROW) && "message" in outcome.decision && outcome.decision.message) {
+    // The user hears of it too, not only the model.
+    notices.push(outcome.decision.message.split("\n").filter((l) => l.startsWith(`skillgate[${EFFECTS_AUDIT_ROW}]`)).join("\n"));
+  }
   const decision: Decision = notices.length ? { ...outcome.decision, notice: notices.join("\n") } : outcome.decision;
   const out = host.render(event, decision, effects);
   let stderr = decision.notice ? decision.notice + "\n" : "";

@@ -10,5 +10,6 @@ import { budget } from "./budget.js";
 import { compactionReminder } from "./compaction.js";
 import { outputCap } from "./output-cap.js";
 import { subagentFinished } from "./subagent-finished.js";
+import { effectsAudit } from "./effects-audit.js";
 
-export const POLICIES: readonly Policy[] = [selfProtection, configGuard, disabledRows, refusals, hints, budget, compactionReminder, outputCap, subagentFinished];
+export const POLICIES: readonly Policy[] = [selfProtection, configGuard, disabledRows, refusals, hints, budget, compactionReminder, effectsAudit, outputCap, subagentFinished];
