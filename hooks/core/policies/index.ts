@@ -8,5 +8,7 @@ import { budget } from "./budget.js";
 import { compactionReminder } from "./compaction.js";
 import { outputCap } from "./output-cap.js";
 import { subagentFinished } from "./subagent-finished.js";
+import { evidenceGate } from "./evidence.js";
+import { budgetProfile } from "./budget-profile.js";
 
-export const POLICIES: readonly Policy[] = [selfProtection, refusals, hints, budget, compactionReminder, outputCap, subagentFinished];
+export const POLICIES: readonly Policy[] = [selfProtection, refusals, evidenceGate, hints, budget, budgetProfile, compactionReminder, outputCap, subagentFinished];

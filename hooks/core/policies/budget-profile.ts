@@ -1,0 +1,47 @@
+// Budget profiles (seed 002): `mode` rows switch the session's profile on the
+// user's words (said once, as a hint); `risk` rows make the session audit once
+// it writes or runs something high-risk, until a mode row fires again.
+import type { ModeRow, SessionState, Table } from "../types.js";
+import { DEFAULT_PROFILE, PROFILES, type ProfileName } from "../summaries/profiles.js";
+import type { Policy } from "./proposal.js";
+
+/** The profile outputs are summarized under now: risk overrides the chosen one. */
+export function sessionProfile(s: SessionState, table: Pick<Table, "budgetProfile">): { profile: ProfileName; risk?: string } {
+  if (s.riskRow !== undefined) return { profile: "audit", risk: s.riskRow };
+  return { profile: s.profile ?? table.budgetProfile ?? DEFAULT_PROFILE };
+}
+
+const WHAT: Record<ProfileName, string> = {
+  fast: "long read-only outputs come as short summaries with a raw pointer",
+  balanced: "long read-only outputs come as typed summaries with key windows",
+  precision: "little compression, more raw text around what matters",
+  audit: "no output is summarized",
+};
+
+export const budgetProfile: Policy = ({ event, table, state, hits }) => {
+  // Profiles belong to the main thread's session; a subagent's words or writes do not switch it.
+  if (event.agentId !== undefined) return undefined;
+  if (event.kind === "prompt") {
+    const mode = hits.map((h) => h.row).find((r): r is ModeRow => r.kind === "mode");
+    if (!mode) return undefined;
+    const { profile, risk } = sessionProfile(state, table.table);
+    if (profile === mode.profile && !risk) return undefined;
+    const threshold = PROFILES[mode.profile].thresholdChars;
+    const size = Number.isFinite(threshold) ? ` over ${threshold.toLocaleString("en-US")} characters` : "";
+    return {
+      remind: [{ row: mode.id, text: `skillgate[${mode.id}]: budget profile for this session is now ${mode.profile}${risk ? ` (was audit after ${risk})` : ""}: ${WHAT[mode.profile]}${size}.${mode.why ? ` ${mode.why}` : ""}` }],
+      mark: (s) => ({ ...withoutRisk(s), profile: mode.profile }),
+    };
+  }
+  if (event.kind === "tool-call") {
+    const risk = hits.find((h) => h.row.kind === "risk" && !h.opaque);
+    if (!risk || state.riskRow !== undefined) return undefined;
+    return { mark: (s) => ({ ...s, riskRow: risk.row.id }) };
+  }
+  return undefined;
+};
+
+function withoutRisk(s: SessionState): SessionState {
+  const { riskRow: _gone, ...rest } = s;
+  return rest;
+}
