@@ -25,7 +25,7 @@ export function recordRawPass(s: SessionState, reason: string): SessionState {
   return { ...s, stats: { ...s.stats, rawPasses: bump(s.stats.rawPasses ?? {}, reason) } };
 }
 
-/** A long output replaced by its typed summary under `profile`. */
-export function recordSummary(s: SessionState, profile: string, charsSaved: number): SessionState {
-  return { ...s, stats: { ...s.stats, summarized: bump(s.stats.summarized ?? {}, profile), charsSaved: s.stats.charsSaved + charsSaved } };
+/** A long output replaced by its typed summary under `profile` (its characters are counted by recordCap). */
+export function recordSummary(s: SessionState, profile: string): SessionState {
+  return { ...s, stats: { ...s.stats, summarized: bump(s.stats.summarized ?? {}, profile) } };
 }
