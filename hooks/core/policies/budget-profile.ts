@@ -6,9 +6,10 @@ import { DEFAULT_PROFILE, PROFILES, type ProfileName } from "../summaries/profil
 import type { Policy } from "./proposal.js";
 
 /** The profile outputs are summarized under now: risk overrides the chosen one. */
-export function sessionProfile(s: SessionState, table: Pick<Table, "budgetProfile">): { profile: ProfileName; risk?: string } {
-  if (s.riskRow !== undefined) return { profile: "audit", risk: s.riskRow };
-  return { profile: s.profile ?? table.budgetProfile ?? DEFAULT_PROFILE };
+export function sessionProfile(s: SessionState, table: Pick<Table, "budgetProfile">): { profile: ProfileName; chosen: ProfileName; risk?: string } {
+  const chosen = s.profile ?? table.budgetProfile ?? DEFAULT_PROFILE;
+  if (s.riskRow !== undefined) return { profile: "audit", chosen, risk: s.riskRow };
+  return { profile: chosen, chosen };
 }
 
 const WHAT: Record<ProfileName, string> = {

@@ -15,13 +15,15 @@ export const DEFAULT_HEAD_CHARS = 4_000;
 export const outputCap: Policy = ({ event, table, state }) => {
   if (event.kind !== "tool-result" || !event.output || NEVER_CAP.has(event.tool.kind)) return undefined;
   const { name, kind } = event.tool;
-  const { profile, risk } = sessionProfile(state, table.table);
+  const { profile, chosen, risk } = sessionProfile(state, table.table);
   for (const { row } of table.rows) {
     const o = row.when.output;
     // A row names tools by the host's name (Bash) or by kind (shell), so one table serves every host.
     if (row.kind !== "cap" || !o || !(o.tools.includes(name) || o.tools.includes(kind))) continue;
     // The row's maxChars is the balanced profile's threshold; the other profiles bring their own.
-    const threshold = profile === "balanced" ? (o.maxChars ?? DEFAULT_MAX_CHARS) : PROFILES[profile].thresholdChars;
+    // Under audit (chosen or raised by risk) "long" is what the chosen profile, or balanced, would summarize: those passes are counted.
+    const measure = PROFILES[chosen].strategy === "raw" ? "balanced" : chosen;
+    const threshold = measure === "balanced" ? (o.maxChars ?? DEFAULT_MAX_CHARS) : PROFILES[measure].thresholdChars;
     if (event.output.chars <= threshold) return undefined;
     // High risk or audit: conclusions rest on the raw text (seed 002), counted so `stats` shows it.
     if (risk) return { mark: (s) => recordRawPass(s, "risk") };
