@@ -43,7 +43,7 @@ export function outputRoot(configured: string | undefined, stateDir: string, cre
 }
 
 /** Save the whole output to a new private file (Claude Code's own full copy when the response holds only its head). */
-export function saveRaw(dir: string, name: string, output: ToolOutput): string {
+export function saveRaw(dir: string, name: string, output: ToolOutput, retries = 20): string {
   const base = name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 120);
   // Files are created exclusively (never overwriting one the model may be reading); a repeated id gets a suffix.
   for (let n = 0; ; n++) {
@@ -58,7 +58,7 @@ export function saveRaw(dir: string, name: string, output: ToolOutput): string {
       }
       return file;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST" || n >= 20) throw e;
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST" || n >= retries) throw e;
     }
   }
 }
@@ -96,7 +96,7 @@ export function withSummary(output: ToolOutput, summary: string): Record<string,
 
 /** Save the whole output; return the tool result the model sees instead (same shape, head + pointer). */
 export function saveCapped(dir: string, name: string, output: ToolOutput, headChars: number, rowId: string): { file: string; updated: Record<string, unknown>; charsSaved: number } {
-  const file = saveRaw(dir, name, output);
+  const file = saveRaw(dir, name, output, 0);
   const updated: Record<string, unknown> = { ...output.response };
   // Left in, these make Claude Code show its own preview instead of our head.
   delete updated.persistedOutputPath;
