@@ -35,7 +35,8 @@ export const budgetProfile: Policy = ({ event, table, state, hits }) => {
     };
   }
   if (event.kind === "tool-call") {
-    const risk = hits.find((h) => h.row.kind === "risk" && !h.opaque);
+    // A write known only at run time that names a risky path counts too: audit is the safe side.
+    const risk = hits.find((h) => h.row.kind === "risk");
     if (!risk || state.riskRow !== undefined) return undefined;
     return { mark: (s) => ({ ...s, riskRow: risk.row.id }) };
   }
