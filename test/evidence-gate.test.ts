@@ -82,6 +82,17 @@ test("a commit and a ✅ are refused before any test run, allowed after a green 
   assert.equal(refusal(await done(p)), undefined);
 });
 
+test("skillgate evidence reads the table's `paths` and reports the check fresh after the green run", async () => {
+  const p = project();
+  await npmTest(p, true);
+  const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", `const m = await import("./cli/evidence.ts"); process.exitCode = await m.main(JSON.parse(process.env.SG_ARGS), process.cwd());`], {
+    cwd: root, encoding: "utf8", env: { ...process.env, SG_ARGS: JSON.stringify(["--json", "--cwd", p.ws, "--table", p.env.SKILLGATE_TABLE]), SKILLGATE_STATE: p.stateDir },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const checks = (JSON.parse(r.stdout) as { checks: { check: string; status: string; inTable?: boolean }[] }).checks;
+  assert.deepEqual(checks.map((c) => [c.check, c.status]), [["tests", "fresh"]]);
+});
+
 test("an Edit in src/ closes the gate again, naming the file; the re-run opens it", async () => {
   const p = project();
   await npmTest(p, true);
