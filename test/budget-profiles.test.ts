@@ -97,3 +97,30 @@ test("adapter: failure text and duration reach the core; updatedInput is rendere
   const denied = render(pre.event, { verdict: "deny", rows: ["g"], message: "no" }, { updatedInput: { command: "printf x" } });
   assert.equal(denied?.hookSpecificOutput && (denied.hookSpecificOutput as Record<string, unknown>).permissionDecision, "deny");
 });
+
+test("the table's budgetProfile is where a session starts; the schema keeps mode, risk and evidence rows to their fields", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-budget-table-"));
+  const t = JSON.parse(fs.readFileSync(defaultTable, "utf8")) as Record<string, unknown>;
+  const file = path.join(dir, "triggers.json");
+  fs.writeFileSync(file, JSON.stringify({ ...t, $schema: undefined, skillsDir: path.join(root, "skills"), budgetProfile: "fast" }));
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: dir, SKILLGATE_TABLE: file, SKILLGATE_STATE: path.join(dir, "state"), SKILLGATE_OUTPUT_DIR: path.join(dir, "out") };
+  const log = testLog(1);
+  const r = await runHook(JSON.stringify({ ...fixture("post-tool-use-bash"), session_id: "table-fast", tool_input: { command: "node --test" }, tool_response: { stdout: log, stderr: "" } }), { env, packageRoot: root });
+  assert.equal(r.trace?.verdict, "cap", r.stderr);
+  assert.match(JSON.parse(r.stdout).hookSpecificOutput.updatedToolOutput.stdout, /budget_profile fast/);
+
+  const { validateTable } = await import("../hooks/core/table/schema.ts");
+  const err = (row: unknown) => {
+    const v = validateTable({ version: 1, rows: [row] }, "t.json");
+    return v.ok ? "" : v.error;
+  };
+  assert.match(err({ id: "m", kind: "mode", when: { prompt: { words: ["x"] } } }), /mode rows \(and only they\) name a profile/);
+  assert.match(err({ id: "m", kind: "mode", profile: "turbo", when: { prompt: { words: ["x"] } } }), /profile/);
+  assert.match(err({ id: "m", kind: "mode", profile: "fast", when: { command: { name: "x" } } }), /when\.prompt only/);
+  assert.match(err({ id: "r", kind: "risk", when: { prompt: { words: ["x"] } } }), /when\.writes or when\.command/);
+  assert.match(err({ id: "h", kind: "hint", skill: "s", profile: "fast", when: { prompt: { words: ["x"] } } }), /name a profile/);
+  assert.match(err({ id: "e", kind: "evidence", paths: ["../x"], when: { command: { name: "npm" } } }), /without \.\./);
+  assert.match(err({ id: "e", kind: "evidence", paths: ["src"], when: { command: { name: "npm" }, prompt: { words: ["x"] } } }), /when\.command only/);
+  assert.equal(validateTable({ version: 1, budgetProfile: "precision", rows: [{ id: "r", kind: "risk", when: { writes: ["**/migrations/**"] } }] }, "t.json").ok, true);
+  assert.equal(validateTable({ version: 1, budgetProfile: "turbo", rows: [{ id: "r", kind: "risk", when: { writes: ["x"] } }] }, "t.json").ok, false);
+});
