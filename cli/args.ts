@@ -66,9 +66,16 @@ const TABLE_OPT = {
   help: "the trigger table (else $SKILLGATE_TABLE, else .claude/triggers.json in the project — $CLAUDE_PROJECT_DIR or the current folder —, else the bundled triggers.json)",
 } as const;
 const PROJECT_OPT = { type: "string", value: "DIR", help: "the project whose .claude/settings.json to use (default: the current folder)" } as const;
+const LOCAL_OPT = { type: "flag", help: "use the project's .claude/settings.local.json (personal, not committed)" } as const;
 const USER_OPT = { type: "flag", help: "use ~/.claude/settings.json (every project of this user)" } as const;
+const HOST_OPT = { type: "string", value: "HOST", help: "the agent CLI to install into (default: claude-code)", choices: ["claude-code", "codex"] } as const;
+const TRUST_OPT = { type: "flag", help: "codex: record the hooks as trusted in $CODEX_HOME/config.toml (Codex skips untrusted hooks silently)" } as const;
 const DRY_RUN_OPT = { type: "flag", help: "show the change as a diff; write nothing" } as const;
-const CASES_DIR_OPT = { type: "string", value: "DIR", help: "the folder of case files (default: skillgate's cases/)" } as const;
+const CASES_DIR_OPT = {
+  type: "string",
+  value: "DIR",
+  help: "the folder of case files (default: .claude/skillgate/cases/ beside a project table, else skillgate's cases/)",
+} as const;
 
 /**
  * Every verb's spec. Adding a verb: an entry here, and one line in VERBS in
@@ -103,21 +110,25 @@ export const SPECS = {
     findings: "lint errors",
   },
   cases: {
-    summary: "run the JSON cases through the real hook process",
+    summary: "run the JSON cases against the table, in-process (the project's .claude/skillgate/cases/ for a project table, else skillgate's own); --new writes starter cases",
     options: {
-      dir: CASES_DIR_OPT,
+      cases: CASES_DIR_OPT,
+      dir: { type: "string", value: "DIR", help: "the same as --cases" },
       table: TABLE_OPT,
-      runtime: { type: "string", value: "RUNTIME", help: "the runtime the hook process runs under (default: node)", choices: ["node", "bun"] },
+      runtime: { type: "string", value: "RUNTIME", help: "run through the built hook under this runtime instead of in-process", choices: ["node", "bun"] },
+      new: { type: "list", value: "ROW,...|all", help: "write a starter case for each row (all: every row without a case of its name), run it, say whether it passes", comma: true },
       json: JSON_OPT,
     },
-    examples: ["skillgate cases", "skillgate cases --runtime bun --json"],
-    findings: "a case failed",
+    exclusive: [["cases", "dir"]],
+    examples: ["skillgate cases", "skillgate cases --new commit-gate", "skillgate cases --new all", "skillgate cases --runtime bun --json"],
+    findings: "a case failed or is malformed",
   },
   mutate: {
     summary: "remove each table row in turn and show which cases turn red; fails if a row turns none red",
-    options: { dir: CASES_DIR_OPT, table: TABLE_OPT, json: JSON_OPT },
-    examples: ["skillgate mutate", "skillgate mutate --dir my-cases --table .claude/triggers.json --json"],
-    findings: "a row no case pins, or a case already red on the unmutated table",
+    options: { cases: CASES_DIR_OPT, dir: { type: "string", value: "DIR", help: "the same as --cases" }, table: TABLE_OPT, json: JSON_OPT },
+    exclusive: [["cases", "dir"]],
+    examples: ["skillgate mutate", "skillgate mutate --cases my-cases --table .claude/triggers.json --json"],
+    findings: "a row no case pins, a case already red on the unmutated table, or a malformed case",
   },
   demo: {
     summary: "play a short session on the default table: deny → load → allow → compaction → deny, and a hint once",
@@ -125,28 +136,42 @@ export const SPECS = {
     examples: ["skillgate demo"],
     findings: "a step did not go as the demo says",
   },
+  init: {
+    summary: "give this project its own table (.claude/triggers.json), the skills its rows name, and starter cases",
+    options: {
+      project: { type: "string", value: "DIR", help: "the project to set up (default: the current folder)" },
+      full: { type: "flag", help: "copy skillgate's whole demonstration table instead of the starter table" },
+      "no-cases": { type: "flag", help: "write no starter cases" },
+    },
+    examples: ["skillgate init", "skillgate init --project ~/src/app --full"],
+  },
   install: {
-    summary: "add skillgate's hooks to a Claude Code settings.json (keeps everything else; backup first)",
+    summary: "add skillgate's hooks to a Claude Code settings file (portable in a project, minimal edits, backup first)",
     options: {
       project: PROJECT_OPT,
+      local: LOCAL_OPT,
       user: USER_OPT,
-      runtime: { type: "string", value: "RUNTIME", help: "the runtime the hook runs under (default: bun when installed, else this node)", choices: ["bun", "node"] },
+      "with-skills": { type: "flag", help: "copy the skills the table names into .claude/skills/ (~/.claude/skills with --user) when the client cannot load them" },
+      table: TABLE_OPT,
+      runtime: { type: "string", value: "RUNTIME", help: "the runtime the hook runs under (default: node in a project, bun when installed for --user)", choices: ["bun", "node"] },
       "dry-run": DRY_RUN_OPT,
       json: JSON_OPT,
+      host: HOST_OPT,
+      trust: TRUST_OPT,
     },
-    exclusive: [["project", "user"]],
-    examples: ["skillgate install", "skillgate install --project ~/src/app --runtime node --dry-run", "skillgate install --user"],
+    exclusive: [["project", "user"], ["local", "user"]],
+    examples: ["skillgate install", "skillgate install --host codex --trust", "skillgate install --local", "skillgate install --project ~/src/app --dry-run", "skillgate install --user --with-skills"],
   },
   uninstall: {
-    summary: "remove exactly the hooks skillgate install added",
-    options: { project: PROJECT_OPT, user: USER_OPT, "dry-run": DRY_RUN_OPT, json: JSON_OPT },
-    exclusive: [["project", "user"]],
+    summary: "remove exactly the hooks skillgate install added (byte-identical when nothing else changed)",
+    options: { project: PROJECT_OPT, local: LOCAL_OPT, user: USER_OPT, "dry-run": DRY_RUN_OPT, json: JSON_OPT, host: HOST_OPT },
+    exclusive: [["project", "user"], ["local", "user"]],
     examples: ["skillgate uninstall", "skillgate uninstall --user --dry-run"],
   },
   doctor: {
-    summary: "check the installed hooks, the hook command, the table and the state folder",
-    options: { project: PROJECT_OPT, user: USER_OPT, table: TABLE_OPT, json: JSON_OPT },
-    exclusive: [["project", "user"]],
+    summary: "check the installed hooks, the hook command and launcher, the table, its skills and the state folder",
+    options: { project: PROJECT_OPT, local: LOCAL_OPT, user: USER_OPT, table: TABLE_OPT, json: JSON_OPT, host: HOST_OPT },
+    exclusive: [["project", "user"], ["local", "user"]],
     examples: ["skillgate doctor", "skillgate doctor --user --json"],
     findings: "a problem was found",
   },

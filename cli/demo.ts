@@ -46,9 +46,9 @@ export async function demoMain(args: string[], root: string): Promise<number> {
   for (const b of BEATS) {
     const payload = deepMerge({ ...loadFixture(path.join(root, "cases"), b.fixture), session_id: session }, b.with);
     const t0 = performance.now();
-    const { stdout, stderr } = await invoke(JSON.stringify(payload), env);
+    const ran = await invoke(JSON.stringify(payload), env);
     const ms = (performance.now() - t0).toFixed(0);
-    const got = observe(stdout, stderr);
+    const got = observe(ran);
     const ok = got.verdict === b.expect;
     if (!ok) wrong++;
     console.log(`${ok ? " " : "!"} ${b.say.padEnd(58)} → ${got.verdict.toUpperCase()}${got.rows.length ? ` [${got.rows}]` : ""}  (${ms} ms)`);

@@ -1,49 +1,32 @@
 // `skillgate install | uninstall | doctor`: put skillgate's hooks into a
-// Claude Code settings.json, take exactly those out again, and check that an
-// installation works. Handlers use the exec form (command + args, no shell),
-// which Claude Code 2.1.328 runs verbatim: nothing to quote, no shell start-up,
-// no npx/tsx on the hot path.
+// Claude Code settings file, take exactly those out again, and check that an
+// installation works. What a registration looks like and where the client
+// looks lives in hooks/hosts/claude-code/install.ts; this file does the I/O.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
-import { colours, EXIT, parseArgs } from "./args.js";
+import { colours, EXIT, parseArgs, type ArgsOf } from "./args.js";
 import { compiledTable, tableFileOf, tableHeader, tableJson } from "./table-file.js";
-import { stateDirOf } from "../hooks/runner/hook.js";
+import { contentHash, resolveTable, type TableResolution } from "../hooks/io/table-load.js";
+import { stateDirOf } from "../hooks/io/state-dir.js";
+import {
+  HOOK_EVENTS, HOOK_TIMEOUT_S, SettingsShapeError, absolutePathsIn, clientSkillFile, clientSkillRoots, expandArgs, hookPathOf, inspectSettings,
+  installIntoText, launcherFileOf, launcherSourceOf, makeHandler, portableHandler, projectSettingsFiles, settingsFileFor,
+  uninstallFromText, type Handler, type Scope,
+} from "../hooks/hosts/claude-code/install.js";
+import { JsonTextError } from "../hooks/hosts/claude-code/settings-text.js";
+import type { CompiledTable } from "../hooks/core/table/compile.js";
+
+export {
+  HOOK_EVENTS, HOOK_TIMEOUT_S, SettingsShapeError, addSkillgate, hookPathOf, inspectSettings, isSkillgateHandler, makeHandler, portableHandler, removeSkillgate,
+  type Handler,
+} from "../hooks/hosts/claude-code/install.js";
 
 type Json = Record<string, unknown>;
-
-export interface Handler {
-  type: "command";
-  command: string;
-  args: string[];
-  timeout: number;
-}
-
-/**
- * Every event the engine reads, with the matcher that limits it to the tools it
- * cares about (undefined: no matcher, i.e. every source/tool). hooks/hooks.json
- * must register the same set; test/install.test.ts checks that.
- */
-export const HOOK_EVENTS: Readonly<Record<string, string | undefined>> = {
-  PreToolUse: "Bash|Write|Edit|MultiEdit|NotebookEdit|Agent|Task",
-  // Every tool: skill loads (Skill, Read), output caps (Bash, WebFetch), budget reminders and tool-call stats.
-  PostToolUse: undefined,
-  PostToolUseFailure: undefined,
-  UserPromptSubmit: undefined,
-  UserPromptExpansion: undefined,
-  SessionStart: undefined,
-  PreCompact: undefined,
-  PostCompact: undefined,
-  Stop: undefined,
-  SubagentStop: undefined,
-};
-
-/** Seconds; the hook takes ~0.1 s, this only bounds a hung process. */
-export const HOOK_TIMEOUT_S = 10;
-
 const obj = (v: unknown): Json | undefined => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : undefined);
+const home = (): string => process.env.HOME || os.homedir();
 
 // ---------------------------------------------------------------- runtime
 
@@ -94,105 +77,47 @@ export function pickRuntime(wanted: string | undefined, root: string): { ok: tru
   return { ok: true, path: process.execPath, name: "node" };
 }
 
-export function hookPathOf(root: string): string {
-  return path.join(root, "dist", "hook.mjs");
-}
 
-export function makeHandler(runtime: string, hookPath: string): Handler {
-  return { type: "command", command: runtime, args: [hookPath], timeout: HOOK_TIMEOUT_S };
-}
+// ---------------------------------------------------------------- where
 
-// ---------------------------------------------------------------- settings edits (pure)
+export type Where = { ok: true; file: string; projectDir: string; scope: Scope } | { ok: false; error: string };
 
 /**
- * Ours: an exec-form handler whose first argument is this skillgate's hook, or
- * any other skillgate checkout's dist/hook.mjs (a reinstall from a new place
- * replaces the old entries instead of running the hook twice). No marker key is
- * added to the handler: Claude Code's settings schema is not ours to extend.
+ * --project DIR (default: here) → .claude/settings.json; --local → .claude/settings.local.json;
+ * --user → ~/.claude/settings.json. Exclusive options are already refused by the verb's spec.
  */
-export function isSkillgateHandler(h: unknown, hookPath: string): boolean {
-  const a = obj(h)?.args;
-  const first = Array.isArray(a) ? a[0] : undefined;
-  if (typeof first !== "string") return false;
-  if (path.resolve(first) === path.resolve(hookPath)) return true;
-  if (!/[/\\]dist[/\\]hook\.mjs$/.test(first)) return false;
-  const pkgRoot = path.dirname(path.dirname(first));
-  if (path.basename(pkgRoot) === "skillgate") return true;
-  try {
-    return (JSON.parse(fs.readFileSync(path.join(pkgRoot, "package.json"), "utf8")) as Json).name === "skillgate";
-  } catch {
-    return false;
-  }
+export function settingsFileOf(o: { project: string | undefined; local: boolean; user: boolean }): Where {
+  if (o.user) return { ok: true, file: settingsFileFor("user", process.cwd(), home()), projectDir: process.cwd(), scope: "user" };
+  const dir = path.resolve(o.project ?? ".");
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return { ok: false, error: `--project ${dir}: no such directory` };
+  const scope: Scope = o.local ? "local" : "project";
+  return { ok: true, file: settingsFileFor(scope, dir, home()), projectDir: dir, scope };
 }
 
-export class SettingsShapeError extends Error {}
-
-/** settings.hooks as an object, refusing shapes we would have to overwrite. */
-function hooksOf(settings: Json): Json {
-  if (settings.hooks === undefined) return {};
-  const h = obj(settings.hooks);
-  if (!h) throw new SettingsShapeError(`"hooks" is not an object`);
-  return h;
-}
-
-/** settings with every skillgate handler taken out, and the groups/events that only we had emptied. */
-export function removeSkillgate(settings: Json, hookPath: string): Json {
-  const out = structuredClone(settings);
-  const hooks = hooksOf(out);
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) continue;
-    const kept = groups.flatMap((g: unknown) => {
-      const group = obj(g);
-      if (!group || !Array.isArray(group.hooks)) return [g];
-      const rest = group.hooks.filter((h: unknown) => !isSkillgateHandler(h, hookPath));
-      if (rest.length === group.hooks.length) return [g];
-      return rest.length ? [{ ...group, hooks: rest }] : [];
-    });
-    if (kept.length) hooks[event] = kept;
-    else if (groups.length) delete hooks[event];
-  }
-  // Drop "hooks" only when we are the ones who emptied it.
-  if (Object.keys(hooks).length === 0 && Object.keys(obj(settings.hooks) ?? {}).length > 0) delete out.hooks;
-  return out;
-}
+const whereOf = (f: ArgsOf<"install" | "uninstall" | "doctor">): Where => settingsFileOf({ project: f.get("project"), local: f.has("local"), user: f.has("user") });
 
 /**
- * settings with exactly one skillgate handler per event, in a group of its own
- * with our matcher. An existing one is updated in place (so a second install
- * changes nothing, wherever the user moved it); duplicates are dropped.
+ * Is this skillgate the project's own dependency (node_modules/skillgate here
+ * or in a parent), or the project itself? Only then can committed settings
+ * point at it by a path every clone has.
  */
-export function addSkillgate(settings: Json, handler: Handler): Json {
-  const hookPath = handler.args[0]!;
-  const out = structuredClone(settings);
-  const hooks = hooksOf(out);
-  for (const [event, matcher] of Object.entries(HOOK_EVENTS)) {
-    const groups = hooks[event] ?? [];
-    if (!Array.isArray(groups)) throw new SettingsShapeError(`"hooks.${event}" is not an array`);
-    let placed = false;
-    const next = groups.flatMap((g: unknown) => {
-      const group = obj(g);
-      if (!group || !Array.isArray(group.hooks) || !group.hooks.some((h) => isSkillgateHandler(h, hookPath))) return [g];
-      const mine = !placed && group.matcher === matcher;
-      const rest = group.hooks.flatMap((h: unknown) => (!isSkillgateHandler(h, hookPath) ? [h] : mine && !placed ? ((placed = true), [handler]) : []));
-      return rest.length ? [{ ...group, hooks: rest }] : [];
-    });
-    if (!placed) next.push(matcher === undefined ? { hooks: [handler] } : { matcher, hooks: [handler] });
-    hooks[event] = next;
+export function isProjectDependency(projectDir: string, root: string): boolean {
+  const real = (p: string) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  if (real(projectDir) === real(root)) return true;
+  for (let dir = path.resolve(projectDir); ; dir = path.dirname(dir)) {
+    const pkg = path.join(dir, "node_modules", "skillgate");
+    if (fs.existsSync(pkg)) return real(pkg) === real(root);
+    if (path.dirname(dir) === dir) return false;
   }
-  out.hooks = hooks;
-  return out;
 }
 
 // ---------------------------------------------------------------- settings file I/O
-
-/** --project DIR or --user, already checked by the verb's spec (a value given, not both). */
-export function settingsFileOf(o: { project: string | undefined; user: boolean }): { ok: true; file: string; projectDir: string } | { ok: false; error: string } {
-  const project = o.project;
-  if (o.user) return { ok: true, file: path.join(os.homedir(), ".claude", "settings.json"), projectDir: process.cwd() };
-  const dir = path.resolve(project ?? ".");
-  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return { ok: false, error: `--project ${dir}: no such directory` };
-  return { ok: true, file: path.join(dir, ".claude", "settings.json"), projectDir: dir };
-}
 
 type Read = { ok: true; settings: Json; text: string | undefined } | { ok: false; error: string };
 
@@ -215,12 +140,6 @@ export function readSettings(file: string): Read {
   return { ok: true, settings, text };
 }
 
-/** Same indentation as the file had (two spaces for a new file). */
-function render(settings: Json, before: string | undefined): string {
-  const indent = /^[ \t]+(?=")/m.exec(before ?? "")?.[0] ?? "  ";
-  return JSON.stringify(settings, null, indent) + "\n";
-}
-
 /** Minimal line diff (LCS) with 2 lines of context; settings files are small. */
 export function lineDiff(before: string, after: string): string[] {
   const a = before.split("\n"), b = after.split("\n");
@@ -240,139 +159,328 @@ export function lineDiff(before: string, after: string): string[] {
   return out;
 }
 
-function stamp(): string {
-  return new Date().toISOString().replace(/[:.]/g, "-");
+
+/** Per settings file: a folder name in the state folder (backups, install records). */
+function keyOf(file: string): string {
+  return `${path.basename(path.dirname(path.dirname(file)))}-${path.basename(file, ".json")}-${contentHash(path.resolve(file))}`.replace(/[^\w.-]/g, "_");
 }
 
-interface Edit {
-  verb: "install" | "uninstall";
+export const BACKUPS_KEPT = 3;
+
+/** A copy of the file before we change it, in the state folder (never beside the user's settings); the last 3 are kept. */
+function backup(file: string, text: string, stateDir: string): string {
+  const dir = path.join(stateDir, "backups", keyOf(file));
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const b = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}.json`);
+  fs.writeFileSync(b, text, { mode: 0o600 });
+  const all = fs.readdirSync(dir).sort();
+  for (const old of all.slice(0, Math.max(0, all.length - BACKUPS_KEPT))) fs.rmSync(path.join(dir, old), { force: true });
+  return b;
+}
+
+/**
+ * What an install changed, so an uninstall with nothing else changed puts back
+ * the exact bytes (or no file) that were there. Kept in the state folder.
+ */
+interface InstallRecord {
   file: string;
-  dryRun: boolean;
-  /** Report as one JSON document: {file, changed, dryRun, diff?, backup?}. */
-  json: boolean;
-  change: (s: Json) => Json;
-  /** Printed when the file changed (or would change). */
-  done: string;
-  unchanged: string;
+  /** The file's text before the first install; null: there was no file. */
+  before: string | null;
+  /** The text install wrote. */
+  after: string;
+  /** Folders and files install created (deepest last), removed again when empty / unchanged. */
+  created: string[];
 }
 
-/** Read → change → (diff | backup + atomic write). Nothing is written on any error. */
-function editSettings(e: Edit): number {
-  const r = readSettings(e.file);
-  if (!r.ok) {
-    console.error(`skillgate ${e.verb}: ${r.error}. Nothing was written; fix the file (or move it away) and run again.`);
-    return EXIT.config;
-  }
-  if (e.verb === "uninstall" && r.text === undefined) {
-    console.log(e.json ? JSON.stringify({ file: e.file, changed: false, dryRun: e.dryRun }) : `${e.file} does not exist: ${e.unchanged}`);
-    return 0;
-  }
-  let next: Json;
+const recordFileOf = (file: string, stateDir: string) => path.join(stateDir, "installs", `${keyOf(file)}.json`);
+
+function readRecord(file: string, stateDir: string): InstallRecord | undefined {
   try {
-    next = e.change(r.settings);
-  } catch (err) {
-    if (!(err instanceof SettingsShapeError)) throw err;
-    console.error(`skillgate ${e.verb}: ${e.file}: ${err.message}, which Claude Code does not accept either. Nothing was written; fix the file and run again.`);
-    return EXIT.config;
+    const r = JSON.parse(fs.readFileSync(recordFileOf(file, stateDir), "utf8")) as InstallRecord;
+    return r.file === path.resolve(file) && typeof r.after === "string" ? r : undefined;
+  } catch {
+    return undefined;
   }
-  if (JSON.stringify(next) === JSON.stringify(r.settings)) {
-    console.log(e.json ? JSON.stringify({ file: e.file, changed: false, dryRun: e.dryRun }) : `${e.file}: ${e.unchanged}; nothing to change`);
-    return 0;
+}
+
+function writeRecord(r: InstallRecord, stateDir: string): void {
+  try {
+    const f = recordFileOf(r.file, stateDir);
+    fs.mkdirSync(path.dirname(f), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(f, JSON.stringify(r, null, 2), { mode: 0o600 });
+  } catch {
+    /* without a record uninstall still removes our entries by minimal edits */
   }
-  const text = render(next, r.text);
-  if (e.dryRun && e.json) {
-    console.log(JSON.stringify({ file: e.file, changed: true, dryRun: true, exists: r.text !== undefined, diff: lineDiff(r.text ?? "", text), after: next }, null, 2));
-    return 0;
-  }
-  if (e.dryRun) {
-    console.log(`--- ${e.file} (${r.text === undefined ? "does not exist" : "now"})\n+++ ${e.file} (after ${e.verb})`);
-    console.log(lineDiff(r.text ?? "", text).join("\n"));
-    console.log(`dry run: nothing written`);
-    return 0;
-  }
-  fs.mkdirSync(path.dirname(e.file), { recursive: true });
-  let backup = "";
-  if (r.text !== undefined) {
-    const b = `${e.file}.skillgate-backup-${stamp()}`;
-    fs.copyFileSync(e.file, b, fs.constants.COPYFILE_EXCL);
-    backup = `; backup: ${b}`;
-  }
-  // Temp file + rename: Claude Code never reads a half-written settings file.
-  const tmp = `${e.file}.skillgate-${process.pid}.tmp`;
-  const mode = r.text !== undefined ? fs.statSync(e.file).mode & 0o777 : 0o644;
+}
+
+/** Temp file + rename: Claude Code never reads a half-written settings file. */
+function writeAtomicKeepMode(file: string, text: string): void {
+  const mode = fs.existsSync(file) ? fs.statSync(file).mode & 0o777 : 0o644;
+  const tmp = `${file}.skillgate-${process.pid}.tmp`;
   fs.writeFileSync(tmp, text, { mode });
-  fs.renameSync(tmp, e.file);
-  console.log(e.json ? JSON.stringify({ file: e.file, changed: true, dryRun: false, backup: backup ? backup.replace(/^; backup: /, "") : null }) : `${e.file}: ${e.done}${backup}`);
-  return 0;
+  fs.renameSync(tmp, file);
+}
+
+/** mkdir -p, returning the folders it created (outermost first). */
+function mkdirs(dir: string): string[] {
+  const made: string[] = [];
+  for (let d = path.resolve(dir); !fs.existsSync(d); d = path.dirname(d)) made.unshift(d);
+  fs.mkdirSync(dir, { recursive: true });
+  return made;
+}
+
+/** Remove the given paths (deepest first) when they are empty folders. */
+function removeEmptyDirs(dirs: string[]): void {
+  for (const d of [...dirs].sort((a, b) => b.length - a.length)) {
+    try {
+      fs.rmdirSync(d);
+    } catch {
+      /* not empty, or gone: leave it */
+    }
+  }
+}
+
+/** A configuration problem: one line, exit 3. */
+function fail(verb: string, error: string): number {
+  console.error(`skillgate ${verb}: ${error.split("\n").join(" ")}`);
+  return EXIT.config;
+}
+
+// ---------------------------------------------------------------- skills
+
+export interface SkillCheck {
+  /** Rows whose skill Claude Code cannot load, with the skill's name. */
+  missing: { row: string; skill: string }[];
+  roots: string[];
+}
+
+/** Every row's skill must be loadable by the client's Skill tool, or the deny's advice ends in "Unknown skill". */
+export function checkSkills(t: CompiledTable, projectDir: string | undefined): SkillCheck {
+  const roots = clientSkillRoots(projectDir, home());
+  const missing = t.rows.flatMap((r) => (r.row.skill && !clientSkillFile(r.row.skill, roots) ? [{ row: r.row.id, skill: r.row.skill }] : []));
+  return { missing, roots };
+}
+
+/**
+ * Copy skills into `dest` (never over the user's own): from the table's
+ * skillsDir, else skillgate's own skills. Returns what was copied and what no
+ * source has.
+ */
+export function copySkills(names: string[], sources: string[], dest: string): { copied: string[]; unknown: string[]; created: string[] } {
+  const copied: string[] = [], unknown: string[] = [], created: string[] = [];
+  for (const name of [...new Set(names)]) {
+    const to = path.join(dest, name);
+    if (fs.existsSync(path.join(to, "SKILL.md"))) continue;
+    const from = sources.map((s) => path.join(s, name)).find((d) => fs.existsSync(path.join(d, "SKILL.md")));
+    if (!from) {
+      unknown.push(name);
+      continue;
+    }
+    created.push(...mkdirs(dest));
+    fs.cpSync(from, to, { recursive: true, errorOnExist: false, force: false });
+    copied.push(name);
+  }
+  return { copied, unknown, created };
+}
+
+function tableFor(projectDir: string, root: string, flag?: string): TableResolution {
+  return resolveTable({ env: { ...process.env, CLAUDE_PROJECT_DIR: projectDir }, packageRoot: root, flag });
 }
 
 // ---------------------------------------------------------------- verbs
 
+/** Another host's install lives in its own folder (hooks/hosts/<host>/install.ts). */
+async function otherHost(verb: "install" | "uninstall" | "doctor", f: { get(name: string): string | undefined }, args: string[], root: string): Promise<number | undefined> {
+  if (f.get("host") !== "codex") return undefined;
+  const codex = await import("../hooks/hosts/codex/install.js");
+  return verb === "doctor" ? codex.codexDoctorMain(args, root) : codex.codexInstallMain(verb, args, root);
+}
+
 export async function installMain(args: string[], root: string): Promise<number> {
   const f = parseArgs("install", args);
-  const where = settingsFileOf({ project: f.get("project"), user: f.has("user") });
+  const other = await otherHost("install", f, args, root);
+  if (other !== undefined) return other;
+  const where = whereOf(f);
   if (!where.ok) return fail("install", where.error);
   const hookPath = hookPathOf(root);
   if (!fs.existsSync(hookPath)) return fail("install", `${hookPath} does not exist; build skillgate first (npm run build)`);
   const rt = pickRuntime(f.get("runtime"), root);
   if (!rt.ok) return fail("install", rt.error);
-  if (root.split(path.sep).includes("_npx")) {
+  const dryRun = f.has("dry-run");
+  const json = f.has("json");
+  // With --json, stdout holds one JSON document and the notes go to stderr.
+  const say = (line: string): void => (json ? console.error(line) : console.log(line));
+
+  // The settings file first: a broken one is the first thing to fix.
+  const r = readSettings(where.file);
+  if (!r.ok) return fail("install", `${r.error}.\nNothing was written. Fix the file (or move it away) and run again.`);
+
+  // Project settings get the portable form when skillgate is the project's dependency.
+  const portable = where.scope !== "user" && isProjectDependency(where.projectDir, root);
+  const handler: Handler = portable ? portableHandler(f.get("runtime") === "bun" ? "bun" : "node") : makeHandler(rt.path, hookPath);
+  if (where.scope === "project" && !portable) {
+    console.error(
+      `skillgate install: warning: skillgate is not installed in this project (${path.join(where.projectDir, "node_modules", "skillgate")}), so the hooks point at ${root} by absolute paths: they work on this machine only.\n` +
+        `For settings the team can commit: npm install --save-dev skillgate, then npx skillgate install. For a personal install: skillgate install --local.`,
+    );
+  } else if (root.split(path.sep).includes("_npx")) {
     // The hooks would point into npx's cache, which npm may clear at any time.
     console.error(`skillgate install: warning: skillgate runs from npx's cache (${root}); the hooks break when that cache is cleared. Install skillgate (npm i -D skillgate, or -g) and run its install instead.`);
   }
-  const handler = makeHandler(rt.path, hookPath);
-  const code = editSettings({
-    verb: "install",
-    file: where.file,
-    dryRun: f.has("dry-run"),
-    json: f.has("json"),
-    change: (s) => addSkillgate(s, handler),
-    done: `skillgate hooks installed for ${Object.keys(HOOK_EVENTS).length} events (${rt.name}: ${rt.path} ${hookPath})`,
-    unchanged: "skillgate hooks are already installed",
-  });
-  if (code === 0 && !f.has("dry-run") && !f.has("json")) console.log("check it with: skillgate doctor" + (f.has("user") ? " --user" : ` --project ${where.projectDir}`));
-  return code;
+
+  let next: string;
+  try {
+    next = installIntoText(r.text, handler, hookPath);
+  } catch (err) {
+    if (!(err instanceof SettingsShapeError) && !(err instanceof JsonTextError)) throw err;
+    return fail("install", `${where.file}: ${(err as Error).message}, which Claude Code does not accept either.\nNothing was written. Fix the file and run again.`);
+  }
+
+  // The skills the table's rows name must be where the Skill tool finds them.
+  const table = tableFor(where.projectDir, root, f.get("table"));
+  let compiled: CompiledTable;
+  try {
+    compiled = await compiledTable(table.file, root);
+  } catch (e) {
+    return fail("install", `the trigger table (${table.file}, ${table.why}) does not validate: ${(e as Error).message}\nFix it first (skillgate lint).`);
+  }
+  const skillsDest = where.scope === "user" ? path.join(home(), ".claude", "skills") : path.join(where.projectDir, ".claude", "skills");
+  const skills = checkSkills(compiled, where.scope === "user" ? undefined : where.projectDir);
+  const created: string[] = [];
+  if (skills.missing.length) {
+    const list = [...new Set(skills.missing.map((m) => m.skill))];
+    if (!f.has("with-skills")) {
+      return fail(
+        "install",
+        `the table ${table.file} (${table.why}) names skills Claude Code cannot load: ${list.join(", ")} (not in ${skills.roots.join(" or ")}).\n` +
+          `A deny would tell the model to call the Skill tool, and the client would answer "Unknown skill".\n` +
+          `Run skillgate init (it writes a table and copies its skills into .claude/skills/), or install again with --with-skills to copy them into ${skillsDest}.\nNothing was written.`,
+      );
+    }
+    if (dryRun) say(`would copy skills into ${skillsDest}: ${list.join(", ")}`);
+    else {
+      const c = copySkills(list, [compiled.skillsDir, path.join(root, "skills")], skillsDest);
+      if (c.unknown.length) return fail("install", `no source for skills ${c.unknown.join(", ")} (looked in ${compiled.skillsDir} and ${path.join(root, "skills")}); write them into ${skillsDest}/<name>/SKILL.md`);
+      created.push(...c.created);
+      if (c.copied.length) say(`copied skills into ${skillsDest}: ${c.copied.join(", ")}`);
+    }
+  }
+
+  const launcher = launcherFileOf(where.projectDir);
+  const launcherText = fs.readFileSync(launcherSourceOf(root), "utf8");
+  const launcherStale = portable && (!fs.existsSync(launcher) || fs.readFileSync(launcher, "utf8") !== launcherText);
+  if (dryRun && json) {
+    console.log(JSON.stringify({ file: where.file, changed: next !== r.text, dryRun: true, exists: r.text !== undefined, portable, launcher: launcherStale ? launcher : null, diff: next === r.text ? [] : lineDiff(r.text ?? "", next) }, null, 2));
+    return EXIT.ok;
+  }
+  if (dryRun) {
+    if (launcherStale) say(`would write the launcher ${launcher}`);
+    if (next === r.text) say(`${where.file}: skillgate hooks are already installed; nothing to change`);
+    else {
+      say(`--- ${where.file} (${r.text === undefined ? "does not exist" : "now"})\n+++ ${where.file} (after install)`);
+      say(lineDiff(r.text ?? "", next).join("\n"));
+    }
+    say("dry run: nothing written");
+    return EXIT.ok;
+  }
+  if (launcherStale) {
+    const existed = fs.existsSync(launcher);
+    created.push(...mkdirs(path.dirname(launcher)));
+    fs.writeFileSync(launcher, launcherText);
+    if (!existed) created.push(launcher);
+    say(`${launcher}: launcher written (commit it with ${path.basename(where.file)})`);
+  }
+  const stateDir = stateDirOf({ env: process.env, packageRoot: root });
+  let savedTo: string | null = null;
+  if (next === r.text) say(`${where.file}: skillgate hooks are already installed; nothing to change`);
+  else {
+    const rec = readRecord(where.file, stateDir);
+    const fresh = r.text === undefined || uninstallFromText(r.text, hookPath) === r.text;
+    const before = rec && rec.after === r.text ? rec.before : fresh ? (r.text ?? null) : undefined;
+    const dirsMade = mkdirs(path.dirname(where.file));
+    savedTo = r.text !== undefined ? backup(where.file, r.text, stateDir) : null;
+    const saved = savedTo ? `; backup: ${savedTo}` : "";
+    writeAtomicKeepMode(where.file, next);
+    if (before !== undefined) writeRecord({ file: path.resolve(where.file), before, after: next, created: [...(rec?.created ?? []), ...dirsMade, ...created] }, stateDir);
+    const how = portable ? `${handler.command} ${handler.args.join(" ")}` : `${rt.name}: ${rt.path} ${hookPath}`;
+    say(`${where.file}: skillgate hooks installed for ${Object.keys(HOOK_EVENTS).length} events (${how})${saved}`);
+  }
+  if (json) {
+    console.log(JSON.stringify({ file: where.file, changed: next !== r.text, dryRun: false, portable, launcher: launcherStale ? launcher : null, backup: savedTo }));
+    return EXIT.ok;
+  }
+  const scopeFlag = where.scope === "user" ? " --user" : ` --project ${where.projectDir}${where.scope === "local" ? " --local" : ""}`;
+  say(`check it with: skillgate doctor${scopeFlag}`);
+  return EXIT.ok;
 }
 
 export async function uninstallMain(args: string[], root: string): Promise<number> {
   const f = parseArgs("uninstall", args);
-  const where = settingsFileOf({ project: f.get("project"), user: f.has("user") });
+  const other = await otherHost("uninstall", f, args, root);
+  if (other !== undefined) return other;
+  const where = whereOf(f);
   if (!where.ok) return fail("uninstall", where.error);
-  return editSettings({
-    verb: "uninstall",
-    file: where.file,
-    dryRun: f.has("dry-run"),
-    json: f.has("json"),
-    change: (s) => removeSkillgate(s, hookPathOf(root)),
-    done: "skillgate hooks removed (everything else kept)",
-    unchanged: "no skillgate hooks in it",
-  });
-}
+  const dryRun = f.has("dry-run");
+  const json = f.has("json");
+  const say = (line: string): void => (json ? console.error(line) : console.log(line));
+  const done = (o: { changed: boolean; diff?: string[]; backup?: string | null; removedFile?: boolean }) => {
+    if (json) say(JSON.stringify({ file: where.file, dryRun, ...o }, null, o.diff ? 2 : undefined));
+    return EXIT.ok;
+  };
+  const hookPath = hookPathOf(root);
+  const r = readSettings(where.file);
+  if (!r.ok) return fail("uninstall", `${r.error}.\nNothing was written. Fix the file (or move it away) and run again.`);
+  if (r.text === undefined) {
+    say(`${where.file} does not exist: no skillgate hooks in it`);
+    return done({ changed: false });
+  }
+  const stateDir = stateDirOf({ env: process.env, packageRoot: root });
+  const rec = readRecord(where.file, stateDir);
+  // Nothing changed since our install: the exact bytes (or absence) from before it.
+  const exact = rec && rec.after === r.text;
+  let next: string | null;
+  try {
+    next = exact ? rec.before : uninstallFromText(r.text, hookPath);
+  } catch (err) {
+    return fail("uninstall", `${where.file}: ${(err as Error).message}.\nNothing was written. Fix the file and run again.`);
+  }
+  if (next === r.text) {
+    say(`${where.file}: no skillgate hooks in it; nothing to change`);
+    return done({ changed: false });
+  }
+  if (dryRun && json) return done({ changed: true, removedFile: next === null, diff: lineDiff(r.text, next ?? "") });
+  if (dryRun) {
+    say(`--- ${where.file} (now)\n+++ ${where.file} (after uninstall${next === null ? ": removed, it did not exist before install" : ""})`);
+    say(lineDiff(r.text, next ?? "").join("\n"));
+    say("dry run: nothing written");
+    return EXIT.ok;
+  }
+  const saved = backup(where.file, r.text, stateDir);
+  if (next === null) fs.rmSync(where.file);
+  else writeAtomicKeepMode(where.file, next);
+  say(`${where.file}: skillgate hooks removed (${next === null ? "the file did not exist before install, so it is gone" : "everything else kept"}); backup: ${saved}`);
 
-/** A configuration problem: one line, exit 3. */
-function fail(verb: string, error: string): number {
-  console.error(`skillgate ${verb}: ${error}`);
-  return EXIT.config;
-}
-
-/** What an installed settings file provides: our handler per event, and problems found. */
-export function inspectSettings(settings: Json, hookPath: string): { handlers: Map<string, Json>; problems: string[] } {
-  const handlers = new Map<string, Json>();
-  const problems: string[] = [];
-  const hooks = obj(settings.hooks) ?? {};
-  for (const [event, want] of Object.entries(HOOK_EVENTS)) {
-    const groups = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
-    for (const g of groups) {
-      const group = obj(g);
-      const h = Array.isArray(group?.hooks) ? group.hooks.find((x) => isSkillgateHandler(x, hookPath)) : undefined;
-      if (!h) continue;
-      handlers.set(event, obj(h)!);
-      const m = typeof group!.matcher === "string" ? group!.matcher : "";
-      const missed = (want ?? "").split("|").filter((tool) => tool && !matcherCovers(m, tool));
-      if (missed.length) problems.push(`the ${event} hook's matcher "${m}" leaves out ${missed.join(", ")}: skillgate will not see those tool calls (run skillgate install again)`);
+  // The launcher goes when no project settings file runs it any more.
+  if (where.scope !== "user") {
+    const launcher = launcherFileOf(where.projectDir);
+    const stillUsed = projectSettingsFiles(where.projectDir).some((file) => {
+      const s = readSettings(file);
+      return s.ok && inspectSettings(s.settings, hookPath).handlers.size > 0;
+    });
+    const ours = fs.existsSync(launcher) && fs.readFileSync(launcher, "utf8").startsWith("// skillgate launcher.");
+    if (!stillUsed && ours) {
+      fs.rmSync(launcher);
+      say(`${launcher}: removed`);
+      removeEmptyDirs([path.dirname(launcher)]);
     }
   }
-  return { handlers, problems };
+  if (exact) removeEmptyDirs(rec.created.filter((p) => p !== launcherFileOf(where.projectDir) && !p.includes(`${path.sep}skills`)));
+  try {
+    fs.rmSync(recordFileOf(where.file, stateDir), { force: true });
+  } catch {
+    /* a stale record is only ignored later */
+  }
+  return done({ changed: true, removedFile: next === null, backup: saved });
 }
 
 /** The captured SessionStart payload; cases/ is not in the npm package, so an equivalent one there. */
@@ -384,35 +492,28 @@ function sessionStartFixture(root: string): Json {
   }
 }
 
-/** Claude Code matchers: empty or "*" is everything; otherwise a regex (a plain "A|B" list is one too). */
-function matcherCovers(matcher: string, tool: string): boolean {
-  if (matcher === "" || matcher === "*") return true;
-  try {
-    return new RegExp(`^(?:${matcher})$`).test(tool);
-  } catch {
-    return matcher === tool;
-  }
-}
-
 export async function doctorMain(args: string[], root: string): Promise<number> {
   const f = parseArgs("doctor", args);
+  const other = await otherHost("doctor", f, args, root);
+  if (other !== undefined) return other;
   const problems: string[] = [];
   const checks: { ok: boolean; text: string }[] = [];
   const c = colours();
   const json = f.has("json");
   const ok = (s: string) => (checks.push({ ok: true, text: s }), json || console.log(`${c.green("ok")}       ${s}`));
   const bad = (s: string) => (problems.push(s), checks.push({ ok: false, text: s }), json || console.log(`${c.red("PROBLEM")}  ${s}`));
+  const note = (s: string) => (checks.push({ ok: true, text: s }), json || console.log(`note     ${s}`));
   const hookPath = hookPathOf(root);
 
-  // 1. Hooks in settings: the named file, or (no flag) the project's and the user's.
-  const where = settingsFileOf({ project: f.get("project"), user: f.has("user") });
+  // 1. Hooks in settings: the named file, or (no flag) the project's two and the user's.
+  const where = whereOf(f);
   if (!where.ok) return fail("doctor", where.error);
   // The table the hook will use in this project: named first, checked in 3.
-  const tableFile = tableFileOf(f.get("table"), root, where.projectDir);
-  const tableRows = await compiledTable(tableFile).then((t) => t.rows.length, () => undefined);
-  if (!json) console.log(tableHeader(tableFile, tableRows));
-  const userFile = path.join(os.homedir(), ".claude", "settings.json");
-  const files = f.has("user") || f.has("project") ? [where.file] : [...new Set([where.file, userFile])];
+  const table: TableResolution = f.get("table") ? { file: tableFileOf(f.get("table"), root), source: "flag", why: "--table" } : tableFor(where.projectDir, root);
+  const tableRows = await compiledTable(table.file, root).then((t) => t.rows.length, () => undefined);
+  if (!json) console.log(tableHeader(table.file, tableRows));
+  const userFile = settingsFileFor("user", where.projectDir, home());
+  const files = f.has("user") || f.has("local") ? [where.file] : f.has("project") ? projectSettingsFiles(where.projectDir) : [...new Set([...projectSettingsFiles(where.projectDir), userFile])];
   let handler: Json | undefined;
   const installedIn: string[] = [];
   let asPlugin = false;
@@ -422,7 +523,8 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
       bad(`${r.error}: Claude Code cannot read it either`);
       continue;
     }
-    if (Object.keys(obj(r.settings.enabledPlugins) ?? {}).some((k) => k.startsWith("skillgate@") && obj(r.settings.enabledPlugins)![k])) asPlugin = true;
+    const plugins = obj(r.settings.enabledPlugins) ?? {};
+    if (Object.keys(plugins).some((k) => k.startsWith("skillgate@") && plugins[k])) asPlugin = true;
     const { handlers, problems: p } = inspectSettings(r.settings, hookPath);
     if (handlers.size === 0) continue;
     installedIn.push(file);
@@ -431,6 +533,11 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
     if (missing.length) bad(`${file} has no skillgate hook for ${missing.join(", ")}: run skillgate install again`);
     else ok(`${file}: skillgate hooks on all ${handlers.size} events`);
     p.forEach(bad);
+    // The committed file must run on every clone.
+    if (file === settingsFileFor("project", where.projectDir, home())) {
+      const abs = [...new Set([...handlers.values()].flatMap(absolutePathsIn))];
+      if (abs.length) bad(`${file} is committed with the project but its skillgate hooks name absolute paths (${abs.join(", ")}): they break on a teammate's clone; npm install --save-dev skillgate, then run npx skillgate install again`);
+    }
   }
   if (installedIn.length > 1) bad(`skillgate is installed in both ${installedIn.join(" and ")}: every event runs it twice; uninstall one`);
   if (installedIn.length === 0) {
@@ -440,12 +547,20 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
 
   // 2. The hook command starts and answers a SessionStart like Claude Code would send it.
   const command = typeof handler?.command === "string" ? handler.command : process.execPath;
-  const hargs = Array.isArray(handler?.args) ? (handler.args as unknown[]).map(String) : [hookPath];
+  const rawArgs = Array.isArray(handler?.args) ? (handler.args as unknown[]).map(String) : [hookPath];
+  const hargs = expandArgs(rawArgs, where.projectDir);
+  if (rawArgs.some((a) => a.includes("CLAUDE_PROJECT_DIR")) && !fs.existsSync(hargs[0] ?? "")) {
+    bad(`the launcher ${hargs[0]} named in the settings is missing: run skillgate install again (and commit .claude/hooks/skillgate.mjs)`);
+  }
+  const launcher = hargs[0] ?? "";
+  if (rawArgs.some((a) => a.includes("CLAUDE_PROJECT_DIR")) && fs.existsSync(launcher) && fs.readFileSync(launcher, "utf8") !== fs.readFileSync(launcherSourceOf(root), "utf8")) {
+    note(`${launcher} differs from this skillgate's launcher: skillgate install updates it (commit the change)`);
+  }
   const payload = { ...sessionStartFixture(root), session_id: `skillgate-doctor-${process.pid}`, cwd: where.projectDir };
   const env = { ...process.env, CLAUDE_PROJECT_DIR: where.projectDir };
   const t0 = Date.now();
   const run = spawnSync(command, hargs, { input: JSON.stringify(payload), encoding: "utf8", cwd: where.projectDir, env, timeout: HOOK_TIMEOUT_S * 1000 });
-  const shown = `${command} ${hargs.join(" ")}`;
+  const shown = `${command} ${rawArgs.join(" ")}`;
   if (run.error) bad(`the hook command does not start (${shown}): ${run.error.message}`);
   else if (run.status !== 0) bad(`the hook command exited with ${run.status ?? run.signal} (${shown}): ${run.stderr.trim().slice(0, 300)}`);
   else {
@@ -456,19 +571,31 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
       /* reported below */
     }
     if (!answer) bad(`the hook command printed something that is not JSON (${shown}): ${run.stdout.slice(0, 200)}`);
-    else if (typeof answer.systemMessage === "string") bad(`the hook runs but says: ${answer.systemMessage}`);
-    else ok(`the hook command starts and answers (${Date.now() - t0} ms): ${shown}`);
+    else {
+      // A session start announces the active table (information); anything else it says is a problem.
+      const said = typeof answer.systemMessage === "string" ? answer.systemMessage.split("\n").filter(Boolean) : [];
+      const info = said.filter((l) => / is active \(\d+ rows?\)$/.test(l));
+      const worries = said.filter((l) => !info.includes(l));
+      if (worries.length) bad(`the hook runs but says: ${worries.join("; ")}`);
+      else ok(`the hook command starts and answers (${Date.now() - t0} ms): ${shown}${info.length ? ` — ${info.join("; ")}` : ""}`);
+    }
   }
 
-  // 3. The table the hook will use in this project validates.
+  // 3. The table the hook will use in this project validates, and its skills are loadable.
   try {
-    const t = await compiledTable(tableFile);
-    ok(`trigger table ${tableFile}: ${t.rows.length} rows`);
+    const t = await compiledTable(table.file, root);
+    ok(`trigger table ${table.file} (${table.why}): ${t.rows.length} rows`);
+    if (installedIn.length === 0 && asPlugin && table.source === "default") ok("the plugin's own skills are loadable as skillgate:<name>");
+    else {
+      const s = checkSkills(t, where.scope === "user" ? undefined : where.projectDir);
+      for (const m of s.missing) bad(`row ${m.row} needs skill "${m.skill}", which Claude Code cannot load (no ${m.skill}/SKILL.md in ${s.roots.join(" or ")}): the Skill tool would answer "Unknown skill"; run skillgate init or skillgate install --with-skills`);
+      if (!s.missing.length) ok(`every skill the table names is loadable by the Skill tool (${s.roots.join(", ")})`);
+    }
   } catch (e) {
-    bad(`the trigger table does not validate: ${(e as Error).message}`);
+    bad(`the trigger table ${table.file} does not validate: ${(e as Error).message}`);
   }
 
-  // 4. The hook can keep per-session state.
+  // 4. The hook can keep per-session state, outside the package.
   const stateDir = stateDirOf({ env: process.env, packageRoot: root });
   try {
     fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
@@ -479,8 +606,9 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
   } catch (e) {
     bad(`the state folder ${stateDir} is not writable (${(e as Error).message}): set SKILLGATE_STATE to a folder the hook can write`);
   }
+  if (path.resolve(stateDir).startsWith(path.resolve(root) + path.sep)) bad(`the state folder ${stateDir} is inside the skillgate package: npm ci wipes it; unset SKILLGATE_STATE or point it elsewhere`);
 
-  if (json) console.log(JSON.stringify({ table: tableJson(tableFile, tableRows), problems: problems.length, checks }, null, 2));
+  if (json) console.log(JSON.stringify({ table: tableJson(table.file, tableRows), problems: problems.length, checks }, null, 2));
   else console.log(problems.length ? `\n${problems.length} problem(s): skillgate will not work as intended until they are fixed` : "\nall good");
   return problems.length ? EXIT.findings : EXIT.ok;
 }

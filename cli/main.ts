@@ -24,6 +24,7 @@ const VERBS: { readonly [V in VerbName]: () => Promise<Run> } = {
   cases: () => import("./cases/main.js").then((m) => m.casesMain),
   mutate: () => import("./cases/main.js").then((m) => m.mutateMain),
   demo: () => import("./demo.js").then((m) => m.demoMain),
+  init: () => import("./init.js").then((m) => m.initMain),
   install: () => import("./install.js").then((m) => m.installMain),
   uninstall: () => import("./install.js").then((m) => m.uninstallMain),
   doctor: () => import("./install.js").then((m) => m.doctorMain),

@@ -8,11 +8,16 @@ import { resolveTableFile } from "../hooks/io/table-load.js";
 import type { CompiledTable } from "../hooks/core/table/compile.js";
 import { UserError } from "./args.js";
 
-/** --table FILE wins; else what the hook would use in projectDir. */
+/**
+ * --table FILE wins; else what the hook would use in projectDir; with no
+ * project named, the nearest folder above the current one holding
+ * .claude/triggers.json (a verb run in a subfolder finds its project's table).
+ */
 export function tableFileOf(flag: string | undefined, root: string, projectDir?: string): string {
   if (flag) return path.resolve(flag);
-  const project = projectDir ?? process.env.CLAUDE_PROJECT_DIR ?? process.cwd();
-  return resolveTableFile({ ...process.env, CLAUDE_PROJECT_DIR: project }, root);
+  const project = projectDir ?? process.env.CLAUDE_PROJECT_DIR;
+  if (project !== undefined) return resolveTableFile({ ...process.env, CLAUDE_PROJECT_DIR: project }, root);
+  return resolveTableFile(process.env, root, process.cwd());
 }
 
 /** The table, compiled as the hook sees it, or a UserError (exit 3) saying why it does not load. */

@@ -21,9 +21,12 @@ export interface Project {
 /** Install skillgate into .claude/settings.json of a new repo and copy the given skills into .claude/skills. */
 export function installed(skills: string[] = [], env: Record<string, string> = {}): Project {
   const repo = makeTempRepo();
-  execFileSync(process.execPath, [CLI, 'install', '--project', repo, ...(RUNTIME ? ['--runtime', RUNTIME] : [])], { stdio: 'pipe' });
   for (const s of skills) cpSync(join(ROOT, 'skills', s), join(repo, '.claude', 'skills', s), { recursive: true });
-  return { repo, env: { SKILLGATE_STATE: tempDir('state'), ...env } };
+  // install refuses a table whose skills the client cannot load; --with-skills copies the rest of the default table's.
+  // The scenario's own state folder also holds install's backup and record (never the real ~/.local/state).
+  const state = tempDir('state');
+  execFileSync(process.execPath, [CLI, 'install', '--project', repo, '--with-skills', ...(RUNTIME ? ['--runtime', RUNTIME] : [])], { stdio: 'pipe', env: { ...process.env, SKILLGATE_STATE: state } });
+  return { repo, env: { SKILLGATE_STATE: state, ...env } };
 }
 
 export async function play(p: Project, opts: Omit<RunOptions, 'cwd'>): Promise<RunResult> {

@@ -1,6 +1,9 @@
 // Fuzzing the hook: generated and mutated Claude Code events, fed in-process
 // through runHook() and through the real process (node dist/hook.mjs).
 //
+//   npm run fuzz                                                100,000 in-process events + the big specials + 200 process
+//                                                               runs, on a new seed each time (printed; FUZZ_SEED or --seed fixes it)
+//   npm run fuzz -- --seed 7                                    the same run again
 //   npx tsx scripts/fuzz.ts --count 1000000 --seed 7           long in-process run (+ the big specials)
 //   npx tsx scripts/fuzz.ts --count 0 --process 2000 --seed 7  process runs only
 //   npx tsx scripts/fuzz.ts --seed 7 --index 12345 [--process] one generated event again
@@ -23,7 +26,7 @@
 //   were sent, moved-aside corrupt files, the table cache), 0600 in a 0700
 //   folder, no lock or temp file left; capped outputs only in $SKILLGATE_OUTPUT_DIR.
 //
-// test/fuzz.test.ts runs the same generators and checks on a fixed seed.
+// test/fuzz.test.ts (in `npm test`) runs a smoke of the same generators and checks on a fixed seed.
 // No Math.random: the PRNG is seeded per (seed, index), so any event can be regenerated alone.
 import fs from "node:fs";
 import os from "node:os";
@@ -1036,6 +1039,7 @@ export function checkSandbox(sb: Sandbox, sentIds: Set<string>, corruptedIds: Se
     if ((st.mode & 0o077) !== 0) problems.push(`state file readable by others (mode ${(st.mode & 0o777).toString(8)}): ${name}`);
     let m: RegExpExecArray | null;
     if (/^\.table-[\w-]+\.json$/.test(name)) continue; // the validated-table cache
+    if (name === ".cache-key" || name === ".mac-key") continue; // keys of the table cache's digest and of evidence records
     if (name === ".output-root") {
       // Written only when $SKILLGATE_OUTPUT_DIR is not set, which it is here: the hook made a folder outside the sandbox.
       problems.push(`output folder made outside the sandbox despite $SKILLGATE_OUTPUT_DIR: ${fs.readFileSync(path.join(sb.stateDir, name), "utf8").trim()}`);
@@ -1336,6 +1340,11 @@ export function formatStats(label: string, s: Stats): string {
 
 // ───────────────────────────── CLI ─────────────────────────────
 
+/** Seconds since the epoch mixed: a different seed for every run, small enough to type. */
+function rotatingSeed(): number {
+  return (Math.imul(Math.floor(Date.now() / 1000), 0x9e3779b1) ^ process.pid) >>> 0;
+}
+
 function arg(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
@@ -1343,12 +1352,14 @@ function arg(args: string[], name: string): string | undefined {
 
 async function main(args: string[]): Promise<number> {
   if (args.includes("--help") || args.includes("-h")) {
-    console.log("usage: npx tsx scripts/fuzz.ts [--count N] [--seed N] [--process N] [--jobs N] [--no-specials] [--keep] [--source] [--max-failures N]\n" +
+    console.log("usage: npm run fuzz -- [--count N (100000)] [--seed N (new each run)] [--process N (200)] [--jobs N] [--no-specials] [--keep] [--source] [--max-failures N]\n" +
       "       npx tsx scripts/fuzz.ts --seed N --index I [--process | --source]\n       npx tsx scripts/fuzz.ts --replay FILE [--process | --source]\n" +
       "--source: run the TypeScript engine through tsx (stacks name .ts files) instead of an esbuild bundle of it.");
     return 0;
   }
-  const seed = Number(arg(args, "--seed") ?? 1) >>> 0;
+  // A new seed each run finds new events; it is printed first, and --seed N replays the whole run.
+  const seedArg = arg(args, "--seed") ?? (process.env.FUZZ_SEED || undefined);
+  const seed = seedArg !== undefined ? Number(seedArg) >>> 0 : rotatingSeed();
   const replay = arg(args, "--replay");
   const index = arg(args, "--index");
   const engine = await loadEngine(args.includes("--source") ? "source" : "bundle");
@@ -1384,14 +1395,14 @@ async function main(args: string[]): Promise<number> {
   }
 
   const count = Number(arg(args, "--count") ?? 100_000);
-  const procCount = Number(arg(args, "--process") ?? 0);
+  const procCount = Number(arg(args, "--process") ?? 200);
   const jobs = Number(arg(args, "--jobs") ?? Math.max(1, os.availableParallelism() - 1));
   const keep = args.includes("--keep");
   if (procCount > 0 && !fs.existsSync(HOOK_BUNDLE)) {
     console.error(`${HOOK_BUNDLE} is missing: npm run build`);
     return 2;
   }
-  console.log(`skillgate fuzz: seed ${seed}, ${count} in-process events${args.includes("--no-specials") ? "" : " + specials"}, ${procCount} process runs (${jobs} at a time)`);
+  console.log(`skillgate fuzz: seed ${seed}${seedArg === undefined ? " (new each run; this one again: npm run fuzz -- --seed " + seed + ")" : ""}, ${count} in-process events${args.includes("--no-specials") ? "" : " + specials"}, ${procCount} process runs (${jobs} at a time)`);
   console.log(`sandboxes: ${fz.sb.base} (in-process), ${fz.psb.base} (process)`);
   const started = performance.now();
   const cpu0 = process.cpuUsage();
@@ -1433,6 +1444,7 @@ async function main(args: string[]): Promise<number> {
   if (fz.kinds.size) console.log(`problems, counted:\n${fz.summary()}`);
   for (const p of tree) console.log(`sandbox: ${p}`);
   const failed = fz.failCount["in-process"] + fz.failCount.process;
+  console.log(`seed ${seed}`);
   console.log(failed + tree.length ? `FAIL: ${fz.failCount["in-process"]} in-process and ${fz.failCount.process} process runs failed (${fz.failures.length} recorded above), ${tree.length} sandbox problems` : "ok: no failures");
   return failed + tree.length ? 1 : 0;
 }

@@ -232,7 +232,8 @@ describe("--json on every verb that reports, with the table in use", () => {
   }
 
   test("install --dry-run --json", () => {
-    const r = sg(["install", "--project", project, "--runtime", "node", "--dry-run", "--json"]);
+    // --with-skills: the default table's skills are not in this bare project (a dry run copies nothing).
+    const r = sg(["install", "--project", project, "--runtime", "node", "--with-skills", "--dry-run", "--json"]);
     assert.equal(r.code, 0, r.stderr);
     const j = json(r);
     assert.equal(j.file, path.join(project, ".claude", "settings.json"));

@@ -87,3 +87,13 @@ test("hint once per context, with the row id and the way to load", () => {
   assert.deepEqual(run(p, r.state).decision.verdict, "allow");
   assert.ok(path.isAbsolute(compiled.skillsDir));
 });
+
+test("words are matched the way people see them: NFKC, case, invisible characters, Latin/Cyrillic lookalikes", async () => {
+  const { wordsMatcher } = await import("../hooks/core/table/compile.ts");
+  const done = wordsMatcher(["готово"]);
+  for (const text of ["Гoтoвo", "ГОТОВО!", "гот\u00ADово", "гот\u200Bово", "✅ Готово."]) assert.ok(done(text) !== undefined, text);
+  assert.equal(done("заготовок"), undefined, "still whole words");
+  const logs = wordsMatcher(["logs?", "миграци[яиюей]", "\\d+ errors"]);
+  for (const text of ["show the lоgs", "ＬＯＧＳ", "миграция", "3 errors"]) assert.ok(logs(text) !== undefined, text);
+  assert.equal(logs("login"), undefined);
+});

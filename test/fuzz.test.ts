@@ -1,10 +1,11 @@
-// Never crash, never hang, never fail silently (issue 6).
-// 100,000 generated and mutated events through runHook() in-process, the big
-// ones (1–10 MB strings, 10,000-level nesting, 10,000 nested `$(`) once each,
-// and a seeded sample through the real `node dist/hook.mjs` (raw bytes, some
-// not UTF-8) running alongside. Checks: scripts/fuzz.ts checkOutput() and
-// checkSandbox(). Same seed, same events: a failure names its seed and index
-// and saves the input under .tmp/fuzz/ for `npx tsx scripts/fuzz.ts --replay`.
+// Never crash, never hang, never fail silently (issue 6) — the smoke kept in
+// `npm test`: 3,000 generated and mutated events through runHook() in-process,
+// the big ones (1–10 MB strings, 10,000-level nesting, 10,000 nested `$(`)
+// once each, and a seeded sample through the real `node dist/hook.mjs` (raw
+// bytes, some not UTF-8) running alongside. The long run (100,000 events, a
+// new seed each time) is `npm run fuzz`. Checks: scripts/fuzz.ts checkOutput()
+// and checkSandbox(). Same seed, same events: a failure names its seed and
+// index and saves the input under .tmp/fuzz/ for `npx tsx scripts/fuzz.ts --replay`.
 //
 // Knobs (defaults are what `npm test` runs): FUZZ_SEED, FUZZ_EVENTS, FUZZ_PROCESS, FUZZ_JOBS,
 // FUZZ_ENGINE=source, FUZZ_TMP.
@@ -12,15 +13,17 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
 import {
-  Fuzzer, HOOK_BUNDLE, EVENT_BUDGET_MS, formatFailure, formatStats, inProcessRuns, loadEngine, processRuns, processSpecialRuns, specialRuns, specials,
+  Fuzzer, HOOK_BUNDLE, ROOT, EVENT_BUDGET_MS, formatFailure, formatStats, inProcessRuns, loadEngine, processRuns, processSpecialRuns, specialRuns, specials,
   type Failure,
 } from "../scripts/fuzz.ts";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_006) >>> 0;
-const EVENTS = Number(process.env.FUZZ_EVENTS ?? 100_000);
-// Each run starts node (~0.2 s of CPU on a small VM): 200 of them fit in the time the in-process events take.
-const PROCESS_RUNS = Number(process.env.FUZZ_PROCESS ?? 200);
+const EVENTS = Number(process.env.FUZZ_EVENTS ?? 3_000);
+// Each run starts node (~0.2 s of CPU on a small VM): 20 of them fit in the time the in-process events take.
+const PROCESS_RUNS = Number(process.env.FUZZ_PROCESS ?? 20);
 const JOBS = Number(process.env.FUZZ_JOBS ?? Math.max(1, Math.min(2, os.availableParallelism() - 1)));
 
 /** Asserts, when called, that no run of this kind failed since now (and shows the first 10 that did). */
@@ -86,4 +89,20 @@ test(`fuzz (seed ${SEED})`, { timeout: 900_000 }, async (t) => {
     await proc;
     assert.deepEqual(fz.finish(), []);
   });
+});
+
+test("npm run fuzz: a new seed each run, printed, and --seed replays the same run", { timeout: 120_000 }, async () => {
+  const run = (...args: string[]) => {
+    const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "fuzz.ts"), "--count", "300", "--process", "0", "--no-specials", ...args], { cwd: ROOT, encoding: "utf8", env: { ...process.env, FUZZ_SEED: "" } });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    return r.stdout;
+  };
+  const first = run();
+  const seed = /seed (\d+) \(new each run; this one again: npm run fuzz -- --seed \1\)/.exec(first)?.[1];
+  assert.ok(seed, first);
+  const outcomes = (out: string) => /outcomes: .*/.exec(out)?.[0];
+  const again = run("--seed", seed);
+  assert.ok(outcomes(first));
+  assert.equal(outcomes(again), outcomes(first));
+  assert.doesNotMatch(again, /new each run/);
 });

@@ -1,52 +1,99 @@
-// install / uninstall / doctor on temp settings files. Needs dist/hook.mjs
-// (npm test builds first). Run: node --import tsx --test test/install.test.ts
+// install / uninstall / doctor / init, the launcher, the state folder and the
+// table resolution, on temp projects. Needs dist/hook.mjs (npm test builds first).
+// Run: node --import tsx --test test/install.test.ts
 import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { spawnSync } from "node:child_process";
 import {
-  HOOK_EVENTS, addSkillgate, doctorMain, hookPathOf, installMain, isSkillgateHandler, lineDiff, makeHandler, pickRuntime, removeSkillgate, uninstallMain,
+  BACKUPS_KEPT, HOOK_EVENTS, addSkillgate, doctorMain, hookPathOf, installMain, isSkillgateHandler, lineDiff, makeHandler, pickRuntime, portableHandler,
+  removeSkillgate, uninstallMain,
 } from "../cli/install.ts";
+import { initMain } from "../cli/init.ts";
+import { installIntoText, uninstallFromText } from "../hooks/hosts/claude-code/install.ts";
+import { parseJsonText } from "../hooks/hosts/claude-code/settings-text.ts";
+import { migrateOldState, stateDirOf, stateDirPath } from "../hooks/io/state-dir.ts";
+import { resolveTable } from "../hooks/io/table-load.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const HOOK = hookPathOf(ROOT);
 const handler = makeHandler("/usr/bin/node", HOOK);
+const LAUNCHER_ARG = "${CLAUDE_PROJECT_DIR}/.claude/hooks/skillgate.mjs";
 
 const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), `skillgate-install-${p}-`));
 
-/** A project dir with .claude/settings.json holding `settings` (a string is written as is). */
-function project(settings?: unknown): { dir: string; file: string; read: () => unknown; backups: () => string[] } {
+/** process.env[name] = value (undefined: unset) for this test only. */
+function setEnv(t: TestContext, name: string, value: string | undefined): void {
+  const old = process.env[name];
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+  t.after(() => (old === undefined ? delete process.env[name] : (process.env[name] = old)));
+}
+
+/** A private HOME and state folder for the test: nothing touches the real ones. */
+function isolate(t: TestContext): { home: string; state: string } {
+  const home = tmp("home");
+  setEnv(t, "HOME", home);
+  setEnv(t, "XDG_STATE_HOME", undefined);
+  setEnv(t, "SKILLGATE_TABLE", undefined);
+  setEnv(t, "CLAUDE_PROJECT_DIR", undefined);
+  const state = path.join(home, "state");
+  setEnv(t, "SKILLGATE_STATE", state);
+  return { home, state };
+}
+
+interface Proj {
+  dir: string;
+  file: string;
+  read: () => unknown;
+  text: () => string | undefined;
+}
+
+/**
+ * A project dir with .claude/settings.json holding `settings` (a string is
+ * written as is). `dependency`: node_modules/skillgate links to this checkout,
+ * as after `npm install --save-dev skillgate`.
+ */
+function project(settings?: unknown, o: { dependency?: boolean; skills?: string[]; table?: "starter" } = {}): Proj {
   const dir = tmp("proj");
   const file = path.join(dir, ".claude", "settings.json");
   if (settings !== undefined) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, typeof settings === "string" ? settings : JSON.stringify(settings, null, 2));
   }
+  if (o.dependency) {
+    fs.mkdirSync(path.join(dir, "node_modules"));
+    fs.symlinkSync(ROOT, path.join(dir, "node_modules", "skillgate"));
+  }
+  if (o.table) fs.mkdirSync(path.join(dir, ".claude"), { recursive: true }), fs.copyFileSync(path.join(ROOT, "templates", "starter", "triggers.json"), path.join(dir, ".claude", "triggers.json"));
+  for (const s of o.skills ?? []) fs.cpSync(path.join(ROOT, "skills", s), path.join(dir, ".claude", "skills", s), { recursive: true });
   return {
     dir,
     file,
     read: () => JSON.parse(fs.readFileSync(file, "utf8")),
-    backups: () => (fs.existsSync(path.dirname(file)) ? fs.readdirSync(path.dirname(file)).filter((f) => f.includes("skillgate-backup-")) : []),
+    text: () => (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined),
   };
 }
-
-/** process.env[name] = value for this test only. */
-function setEnv(t: TestContext, name: string, value: string): void {
-  const old = process.env[name];
-  process.env[name] = value;
-  t.after(() => (old === undefined ? delete process.env[name] : (process.env[name] = old)));
-}
+const STARTER_SKILLS = ["commit", "paired-docs", "done-check", "logs", "handoff"];
+/** A project ready for install: skillgate as a dependency, the starter table and its skills. */
+const ready = (settings?: unknown) => project(settings, { dependency: true, table: "starter", skills: STARTER_SKILLS });
 
 /** Runs a verb with console output captured. */
 async function run(t: TestContext, fn: () => Promise<number>): Promise<{ code: number; out: string }> {
   const lines: string[] = [];
   t.mock.method(console, "log", (...a: unknown[]) => lines.push(a.join(" ")));
   t.mock.method(console, "error", (...a: unknown[]) => lines.push(a.join(" ")));
-  const code = await fn();
-  t.mock.restoreAll();
-  return { code, out: lines.join("\n") };
+  try {
+    const code = await fn();
+    return { code, out: lines.join("\n") };
+  } finally {
+    t.mock.restoreAll();
+  }
 }
+
+const backupsIn = (state: string) => (fs.existsSync(path.join(state, "backups")) ? fs.readdirSync(path.join(state, "backups")).flatMap((d) => fs.readdirSync(path.join(state, "backups", d))) : []);
 
 const USER_SETTINGS = {
   model: "opus",
@@ -58,57 +105,98 @@ const USER_SETTINGS = {
   },
 };
 
+// ---------------------------------------------------------------- the meaning of an install
+
 test("addSkillgate: one handler per event with our matcher, other hooks and settings kept", () => {
   const s = addSkillgate(structuredClone(USER_SETTINGS), handler) as typeof USER_SETTINGS & { hooks: Record<string, { matcher?: string; hooks: unknown[] }[]> };
   assert.equal(s.model, "opus");
   assert.deepEqual(s.permissions, USER_SETTINGS.permissions);
   assert.deepEqual(s.hooks.Notification, USER_SETTINGS.hooks.Notification);
   for (const [event, matcher] of Object.entries(HOOK_EVENTS)) {
-    const ours = s.hooks[event]!.filter((g) => g.hooks.some((h) => isSkillgateHandler(h, HOOK)));
+    const ours = s.hooks[event]?.filter((g) => g.hooks.some((h) => isSkillgateHandler(h, HOOK))) ?? [];
     assert.equal(ours.length, 1, event);
-    assert.equal(ours[0]!.matcher, matcher, event);
-    assert.deepEqual(ours[0]!.hooks, [handler]);
+    assert.equal(ours[0]?.matcher, matcher, event);
+    assert.deepEqual(ours[0]?.hooks, [handler]);
   }
-  // Theirs come first, untouched.
-  assert.deepEqual(s.hooks.PreToolUse![0], USER_SETTINGS.hooks.PreToolUse[0]);
-  assert.deepEqual(s.hooks.Stop![0], USER_SETTINGS.hooks.Stop[0]);
+  assert.deepEqual(s.hooks.PreToolUse?.[0], USER_SETTINGS.hooks.PreToolUse[0]);
 });
 
-test("addSkillgate is idempotent and updates a moved or stale handler in place", () => {
+test("addSkillgate is idempotent and replaces a stale handler, an old checkout's, or a launcher in place", () => {
   const once = addSkillgate(USER_SETTINGS, handler);
   assert.deepEqual(addSkillgate(once, handler), once);
-  // The user moved our PreToolUse group before theirs: a reinstall keeps that order.
-  const moved = structuredClone(once) as { hooks: Record<string, unknown[]> };
-  moved.hooks.PreToolUse!.reverse();
-  assert.deepEqual(addSkillgate(moved, handler), moved);
-  // A new runtime replaces the command in place; no second handler appears.
-  const bun = makeHandler("/opt/bun", HOOK);
-  const re = addSkillgate(once, bun) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
+  const re = addSkillgate(once, makeHandler("/opt/bun", HOOK)) as { hooks: Record<string, unknown[]> };
   assert.equal(JSON.stringify(re).includes("/usr/bin/node"), false);
-  assert.equal(re.hooks.SessionStart!.length, 1);
-  // An install from another skillgate checkout is recognised as ours and replaced.
+  assert.equal(re.hooks.SessionStart?.length, 1);
   const old = addSkillgate({}, makeHandler("/usr/bin/node", "/old/place/skillgate/dist/hook.mjs"));
   assert.deepEqual(addSkillgate(old, handler), addSkillgate({}, handler));
+  // Switching between the portable and the absolute form never leaves both.
+  assert.deepEqual(addSkillgate(addSkillgate({}, portableHandler()), handler, HOOK), addSkillgate({}, handler));
 });
 
-test("removeSkillgate removes exactly what add put in", () => {
+test("removeSkillgate removes exactly what add put in; someone else's dist/hook.mjs is not ours", () => {
   assert.deepEqual(removeSkillgate(addSkillgate(USER_SETTINGS, handler), HOOK), USER_SETTINGS);
-  assert.deepEqual(removeSkillgate(addSkillgate({ a: 1 }, handler), HOOK), { a: 1 });
-  // Someone else's dist/hook.mjs is not ours.
+  assert.deepEqual(removeSkillgate(addSkillgate({ a: 1 }, portableHandler()), HOOK), { a: 1 });
   const foreign = { hooks: { Stop: [{ hooks: [{ type: "command", command: "node", args: ["/x/other-tool/dist/hook.mjs"] }] }] } };
   assert.deepEqual(removeSkillgate(foreign, HOOK), foreign);
-  // Our handler inside a user's group: only the handler goes.
   const mixed = { hooks: { Stop: [{ hooks: [{ type: "command", command: "true" }, handler] }] } };
   assert.deepEqual(removeSkillgate(mixed, HOOK), { hooks: { Stop: [{ hooks: [{ type: "command", command: "true" }] }] } });
 });
 
-test("the plugin's hooks/hooks.json registers the same events and matchers as install", () => {
+// ---------------------------------------------------------------- minimal textual edits
+
+/** Settings files as people write them. */
+const TEXTS: Record<string, string> = {
+  "empty object": "{}\n",
+  "two spaces": JSON.stringify(USER_SETTINGS, null, 2) + "\n",
+  "four spaces, no final newline": JSON.stringify(USER_SETTINGS, null, 4),
+  tabs: JSON.stringify({ model: "opus" }, null, "\t") + "\n",
+  "one line": JSON.stringify(USER_SETTINGS),
+  "hand formatted": '{\n    "model": "opus",\n    "permissions": { "allow": ["Bash(ls:*)"] },\n    "hooks": {\n        "Stop": [ { "hooks": [ { "type": "command", "command": "true" } ] } ]\n    }\n}\n',
+  "empty hooks": '{\n  "hooks": {},\n  "env": { "A": "1" }\n}\n',
+  "empty event list": '{\n  "hooks": {\n    "Stop": []\n  }\n}\n',
+  crlf: '{\r\n  "model": "opus",\r\n  "hooks": {\r\n    "Stop": [\r\n      { "hooks": [ { "type": "command", "command": "true" } ] }\r\n    ]\r\n  }\r\n}\r\n',
+  "unicode and escapes": '{ "statusLine": "\\u00e9t\\u00e9 \\"q\\"", "model": "опус" }\n',
+};
+
+test("install → uninstall gives back the exact bytes, for every way a settings file is written", () => {
+  for (const h of [handler, portableHandler()]) {
+    for (const [name, text] of Object.entries(TEXTS)) {
+      const installed = installIntoText(text, h, HOOK);
+      assert.deepEqual(JSON.parse(installed), addSkillgate(JSON.parse(text), h, HOOK), `${name}: same meaning as addSkillgate`);
+      assert.equal(installIntoText(installed, h, HOOK), installed, `${name}: a second install changes nothing`);
+      // An empty `"hooks": {}` or `"Stop": []` before install cannot be told from none by the text alone (the install record covers it on disk).
+      if (name.startsWith("empty ") && name !== "empty object") assert.deepEqual(JSON.parse(uninstallFromText(installed, HOOK)), removeSkillgate(JSON.parse(installed), HOOK));
+      else assert.equal(uninstallFromText(installed, HOOK), text, `${name}: uninstall restores the bytes`);
+      if (text.includes("\r\n")) assert.equal(installed.replace(/\r\n/g, "").includes("\n"), false, `${name}: CRLF stays CRLF, no mixed line endings`);
+    }
+  }
+});
+
+test("text edits keep the user's lines untouched, and only ours go when they added hooks after ours", () => {
+  const text = TEXTS["hand formatted"] ?? "";
+  const installed = installIntoText(text, handler, HOOK);
+  for (const line of text.split("\n").filter((l) => !l.includes("Stop") && l.trim() !== "}")) assert.ok(installed.includes(line), `kept: ${line}`);
+  // The user adds their own hook after ours; uninstall removes ours only.
+  const s = JSON.parse(installed) as { hooks: Record<string, unknown[]> };
+  s.hooks.PreToolUse?.push({ matcher: "Write", hooks: [{ type: "command", command: "mine" }] });
+  const edited = JSON.stringify(s, null, 4);
+  const un = JSON.parse(uninstallFromText(edited, HOOK)) as { hooks: Record<string, unknown[]> };
+  assert.deepEqual(un.hooks.PreToolUse, [{ matcher: "Write", hooks: [{ type: "command", command: "mine" }] }]);
+  assert.deepEqual(un, removeSkillgate(s, HOOK));
+});
+
+test("the position-keeping parser refuses what JSON.parse refuses", () => {
+  for (const bad of ['{ "a": 1, }', "{ nope", '{"a": 1} x', "[1,]"]) assert.throws(() => parseJsonText(bad), bad);
+  assert.equal(parseJsonText('{"a": [1, {"b": "}"}]}').kind, "object");
+});
+
+test("the plugin's hooks/hooks.json registers the same events through the launcher", () => {
   const plugin = JSON.parse(fs.readFileSync(path.join(ROOT, "hooks", "hooks.json"), "utf8")) as { hooks: Record<string, { matcher?: string; hooks: { command: string; args: string[] }[] }[]> };
   assert.deepEqual(Object.keys(plugin.hooks).sort(), Object.keys(HOOK_EVENTS).sort());
   for (const [event, groups] of Object.entries(plugin.hooks)) {
     assert.equal(groups.length, 1);
-    assert.equal(groups[0]!.matcher, HOOK_EVENTS[event], event);
-    assert.deepEqual(groups[0]!.hooks[0]!.args, ["${CLAUDE_PLUGIN_ROOT}/dist/hook.mjs"]);
+    assert.equal(groups[0]?.matcher, HOOK_EVENTS[event], event);
+    assert.deepEqual(groups[0]?.hooks[0]?.args, ["${CLAUDE_PLUGIN_ROOT}/hooks/launcher.mjs"]);
   }
   const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, ".claude-plugin", "plugin.json"), "utf8")) as { name: string; version: string };
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
@@ -116,57 +204,158 @@ test("the plugin's hooks/hooks.json registers the same events and matchers as in
   assert.equal(manifest.version, pkg.version);
 });
 
-test("install writes a backup, keeps the rest, and a second run changes nothing", async (t) => {
-  const p = project(USER_SETTINGS);
-  const first = await run(t, () => installMain(["--project", p.dir, "--runtime", "node"], ROOT));
-  assert.equal(first.code, 0, first.out);
-  assert.deepEqual(p.read(), addSkillgate(USER_SETTINGS, makeHandler(process.execPath, HOOK)));
-  assert.equal(p.backups().length, 1);
-  assert.deepEqual(JSON.parse(fs.readFileSync(path.join(path.dirname(p.file), p.backups()[0]!), "utf8")), USER_SETTINGS);
-  const bytes = fs.readFileSync(p.file, "utf8");
-  const second = await run(t, () => installMain(["--project", p.dir, "--runtime", "node"], ROOT));
-  assert.equal(second.code, 0);
-  assert.match(second.out, /already installed; nothing to change/);
-  assert.equal(fs.readFileSync(p.file, "utf8"), bytes);
-  assert.equal(p.backups().length, 1, "no backup when nothing changes");
+// ---------------------------------------------------------------- install / uninstall on disk
+
+test("project install: portable handler, launcher committed beside it, no absolute path; uninstall leaves no file where none was", async (t) => {
+  const { state } = isolate(t);
+  const p = ready();
+  const r = await run(t, () => installMain(["--project", p.dir], ROOT));
+  assert.equal(r.code, 0, r.out);
+  const text = p.text() ?? "";
+  assert.deepEqual(JSON.parse(text), addSkillgate({}, portableHandler()));
+  assert.equal(/"\/|[A-Za-z]:\\\\/.test(text), false, `no absolute path in ${text}`);
+  assert.ok(text.includes(LAUNCHER_ARG));
+  const launcher = path.join(p.dir, ".claude", "hooks", "skillgate.mjs");
+  assert.equal(fs.readFileSync(launcher, "utf8"), fs.readFileSync(path.join(ROOT, "hooks", "launcher.mjs"), "utf8"));
+  assert.deepEqual(fs.readdirSync(path.join(p.dir, ".claude")).filter((f) => f.includes("backup")), [], "no backups beside the settings");
+
+  const again = await run(t, () => installMain(["--project", p.dir], ROOT));
+  assert.match(again.out, /already installed; nothing to change/);
+  assert.equal(p.text(), text);
 
   const un = await run(t, () => uninstallMain(["--project", p.dir], ROOT));
   assert.equal(un.code, 0, un.out);
-  assert.deepEqual(p.read(), USER_SETTINGS);
-  assert.equal(p.backups().length, 2);
+  assert.equal(fs.existsSync(p.file), false, "install created it, uninstall removes it");
+  assert.equal(fs.existsSync(path.join(p.dir, ".claude", "hooks")), false, "launcher and its folder gone");
+  assert.ok(fs.existsSync(path.join(p.dir, ".claude", "triggers.json")), "the user's table stays");
+  assert.ok(backupsIn(state).length <= BACKUPS_KEPT);
 });
 
-test("install creates a missing settings file; the default runtime is bun when installed, node otherwise", async (t) => {
-  const p = project();
+test("uninstall restores an existing file byte for byte; backups live in the state folder, the last 3 kept", async (t) => {
+  const { state } = isolate(t);
+  const original = TEXTS["hand formatted"] ?? "";
+  const p = ready(original);
+  for (let i = 0; i < 3; i++) {
+    assert.equal((await run(t, () => installMain(["--project", p.dir], ROOT))).code, 0);
+    assert.notEqual(p.text(), original);
+    assert.equal((await run(t, () => uninstallMain(["--project", p.dir], ROOT))).code, 0);
+    assert.equal(p.text(), original, `cycle ${i + 1}: byte-identical`);
+  }
+  assert.equal(backupsIn(state).length, BACKUPS_KEPT, "six edits, three backups");
+  assert.deepEqual(fs.readdirSync(path.join(p.dir, ".claude")).sort(), ["settings.json", "skills", "triggers.json"]);
+  // The case text alone cannot restore ("hooks": {} before install) comes back exactly through the install record.
+  for (const name of ["empty hooks", "empty event list"]) {
+    const empty = ready(TEXTS[name]);
+    await run(t, () => installMain(["--project", empty.dir], ROOT));
+    await run(t, () => uninstallMain(["--project", empty.dir], ROOT));
+    assert.equal(empty.text(), TEXTS[name], name);
+  }
+  // Without the install record (a teammate's uninstall) the textual edit still restores the bytes.
+  await run(t, () => installMain(["--project", p.dir], ROOT));
+  fs.rmSync(path.join(state, "installs"), { recursive: true });
+  await run(t, () => uninstallMain(["--project", p.dir], ROOT));
+  assert.equal(p.text(), original);
+});
+
+test("--local writes settings.local.json; the launcher stays while settings.json still runs it", async (t) => {
+  isolate(t);
+  const p = ready();
+  const local = path.join(p.dir, ".claude", "settings.local.json");
+  assert.equal((await run(t, () => installMain(["--project", p.dir, "--local"], ROOT))).code, 0);
+  assert.ok(fs.existsSync(local));
+  assert.equal(fs.existsSync(p.file), false, "settings.json untouched");
+  const doc = await run(t, () => doctorMain(["--project", p.dir, "--local"], ROOT));
+  assert.equal(doc.code, 0, doc.out);
+  assert.equal((await run(t, () => installMain(["--project", p.dir], ROOT))).code, 0);
+  const twice = await run(t, () => doctorMain(["--project", p.dir], ROOT));
+  assert.match(twice.out, /installed in both .*settings\.json and .*settings\.local\.json/);
+  assert.equal((await run(t, () => uninstallMain(["--project", p.dir, "--local"], ROOT))).code, 0);
+  assert.equal(fs.existsSync(local), false);
+  assert.ok(fs.existsSync(path.join(p.dir, ".claude", "hooks", "skillgate.mjs")), "settings.json still needs the launcher");
+});
+
+test("install refuses a table whose skills the client cannot load; --with-skills copies them; doctor names each", async (t) => {
+  isolate(t);
+  const p = project(undefined, { dependency: true, table: "starter" });
   const r = await run(t, () => installMain(["--project", p.dir], ROOT));
+  assert.equal(r.code, 3);
+  assert.match(r.out, /names skills Claude Code cannot load: commit, paired-docs, done-check, logs, handoff/);
+  assert.match(r.out, /Unknown skill/);
+  assert.match(r.out, /skillgate init/);
+  assert.equal(fs.existsSync(p.file), false, "nothing written");
+  assert.equal(fs.existsSync(path.join(p.dir, ".claude", "hooks")), false);
+
+  // Installed anyway (by hand), doctor sees the gap.
+  fs.writeFileSync(p.file, JSON.stringify(addSkillgate({}, portableHandler()), null, 2));
+  fs.mkdirSync(path.join(p.dir, ".claude", "hooks"));
+  fs.copyFileSync(path.join(ROOT, "hooks", "launcher.mjs"), path.join(p.dir, ".claude", "hooks", "skillgate.mjs"));
+  const doc = await run(t, () => doctorMain(["--project", p.dir], ROOT));
+  assert.equal(doc.code, 1);
+  assert.match(doc.out, /row commit-gate needs skill "commit", which Claude Code cannot load/);
+
+  fs.rmSync(p.file);
+  const w = await run(t, () => installMain(["--project", p.dir, "--with-skills"], ROOT));
+  assert.equal(w.code, 0, w.out);
+  for (const s of STARTER_SKILLS) assert.ok(fs.existsSync(path.join(p.dir, ".claude", "skills", s, "SKILL.md")), s);
+  // The user's own version of a skill is never overwritten.
+  const mine = path.join(p.dir, ".claude", "skills", "commit", "SKILL.md");
+  fs.writeFileSync(mine, "mine");
+  fs.rmSync(path.join(p.dir, ".claude", "skills", "logs"), { recursive: true });
+  await run(t, () => installMain(["--project", p.dir, "--with-skills"], ROOT));
+  assert.equal(fs.readFileSync(mine, "utf8"), "mine");
+  assert.equal((await run(t, () => doctorMain(["--project", p.dir], ROOT))).code, 0);
+});
+
+test("from a checkout that is not the project's dependency: absolute paths and a warning; doctor flags them in committed settings", async (t) => {
+  isolate(t);
+  const p = project(undefined, { table: "starter", skills: STARTER_SKILLS });
+  const r = await run(t, () => installMain(["--project", p.dir, "--runtime", "node"], ROOT));
   assert.equal(r.code, 0, r.out);
-  const cmd = (p.read() as { hooks: { Stop: { hooks: { command: string }[] }[] } }).hooks.Stop[0]!.hooks[0]!.command;
+  assert.match(r.out, /not installed in this project .* work on this machine only/s);
+  assert.deepEqual(p.read(), addSkillgate({}, makeHandler(process.execPath, HOOK)));
+  const doc = await run(t, () => doctorMain(["--project", p.dir], ROOT));
+  assert.equal(doc.code, 1);
+  assert.match(doc.out, /committed with the project but its skillgate hooks name absolute paths/);
+  // --local is personal: absolute paths are fine there.
+  await run(t, () => uninstallMain(["--project", p.dir], ROOT));
+  await run(t, () => installMain(["--project", p.dir, "--local", "--runtime", "node"], ROOT));
+  assert.equal((await run(t, () => doctorMain(["--project", p.dir], ROOT))).code, 0);
+});
+
+test("install creates a missing settings file; the default runtime is bun when installed, node otherwise (user route)", async (t) => {
+  const { home } = isolate(t);
+  const r = await run(t, () => installMain(["--user", "--with-skills"], ROOT));
+  assert.equal(r.code, 0, r.out);
+  const file = path.join(home, ".claude", "settings.json");
+  const cmd = (JSON.parse(fs.readFileSync(file, "utf8")) as { hooks: { Stop: { hooks: { command: string; args: string[] }[] }[] } }).hooks.Stop[0]?.hooks[0];
   const rt = pickRuntime(undefined, ROOT);
   assert.ok(rt.ok);
-  assert.equal(cmd, rt.path);
-  assert.ok(path.isAbsolute(cmd));
-  assert.equal(p.backups().length, 0, "nothing to back up");
+  assert.equal(cmd?.command, rt.path);
+  assert.deepEqual(cmd?.args, [HOOK]);
+  assert.ok(fs.existsSync(path.join(home, ".claude", "skills", "commit", "SKILL.md")), "--with-skills copied into ~/.claude/skills");
+  await assert.rejects(() => installMain(["--user", "--project", home], ROOT), /--project and --user cannot be used together/);
+  await assert.rejects(() => installMain(["--user", "--local"], ROOT), /--local and --user cannot be used together/);
 });
 
 test("--runtime bun without bun installed is a clear error; unknown runtimes are refused", async (t) => {
+  isolate(t);
   const fakeRoot = tmp("root");
   fs.mkdirSync(path.join(fakeRoot, "dist"));
   fs.writeFileSync(path.join(fakeRoot, "dist", "hook.mjs"), "");
   fs.writeFileSync(path.join(fakeRoot, "package.json"), JSON.stringify({ name: "skillgate" }));
-  const p = project();
+  const p = ready();
   const r = await run(t, () => installMain(["--project", p.dir, "--runtime", "bun"], fakeRoot));
   assert.equal(r.code, 3);
   assert.match(r.out, /--runtime bun: no working bun binary/);
   assert.equal(fs.existsSync(p.file), false);
-  // Default without bun: this node.
-  const d = pickRuntime(undefined, fakeRoot);
-  assert.deepEqual(d, { ok: true, path: process.execPath, name: "node" });
+  assert.deepEqual(pickRuntime(undefined, fakeRoot), { ok: true, path: process.execPath, name: "node" });
   // A usage error (exit 2, printed by cli/main.ts), checked against the spec before anything runs.
   await assert.rejects(() => installMain(["--project", p.dir, "--runtime", "deno"], ROOT), /--runtime must be one of: bun, node/);
 });
 
-test("a settings file that is not valid JSON is refused: message names file and error, nothing written", async (t) => {
-  const p = project('{ "model": "opus", }');
+test("a settings file that is not valid JSON, or of the wrong shape, is refused: nothing written", async (t) => {
+  const { state } = isolate(t);
+  const p = ready('{ "model": "opus", }');
   for (const verb of [installMain, uninstallMain]) {
     const r = await run(t, () => verb(["--project", p.dir], ROOT));
     assert.equal(r.code, 3);
@@ -174,24 +363,26 @@ test("a settings file that is not valid JSON is refused: message names file and 
     assert.match(r.out, /not valid JSON \(.+\)/);
     assert.match(r.out, /Nothing was written/);
   }
-  assert.equal(fs.readFileSync(p.file, "utf8"), '{ "model": "opus", }');
-  assert.deepEqual(p.backups(), []);
-  const shape = project({ hooks: { Stop: { hooks: [] } } });
+  assert.equal(p.text(), '{ "model": "opus", }');
+  assert.deepEqual(backupsIn(state), []);
+  const shape = ready({ hooks: { Stop: { hooks: [] } } });
   const r = await run(t, () => installMain(["--project", shape.dir], ROOT));
   assert.equal(r.code, 3);
   assert.match(r.out, /"hooks.Stop" is not an array/);
 });
 
 test("--dry-run prints a diff and writes nothing", async (t) => {
-  const p = project(USER_SETTINGS);
-  const before = fs.readFileSync(p.file, "utf8");
-  const r = await run(t, () => installMain(["--project", p.dir, "--runtime", "node", "--dry-run"], ROOT));
+  isolate(t);
+  const p = ready(USER_SETTINGS);
+  const before = p.text();
+  const r = await run(t, () => installMain(["--project", p.dir, "--dry-run"], ROOT));
   assert.equal(r.code, 0);
   assert.match(r.out, /^\+\+\+ .*\(after install\)$/m);
   assert.match(r.out, /^\+ +"matcher": "Bash\|Write\|Edit\|MultiEdit\|NotebookEdit\|Agent\|Task",$/m);
+  assert.match(r.out, /would write the launcher/);
   assert.match(r.out, /dry run: nothing written/);
-  assert.equal(fs.readFileSync(p.file, "utf8"), before);
-  assert.deepEqual(p.backups(), []);
+  assert.equal(p.text(), before);
+  assert.equal(fs.existsSync(path.join(p.dir, ".claude", "hooks")), false);
 });
 
 test("lineDiff marks removed and added lines and folds far context", () => {
@@ -200,40 +391,171 @@ test("lineDiff marks removed and added lines and folds far context", () => {
   assert.deepEqual(lineDiff(a, b), ["  ...", "  5", "  6", "- 7", "+ x", "  8"]);
 });
 
-test("--user edits ~/.claude/settings.json", async (t) => {
-  const home = tmp("home");
-  setEnv(t, "HOME", home);
-  const r = await run(t, () => installMain(["--user", "--runtime", "node"], ROOT));
-  assert.equal(r.code, 0, r.out);
-  assert.ok(fs.existsSync(path.join(home, ".claude", "settings.json")));
-  await assert.rejects(() => installMain(["--user", "--project", home], ROOT), /--project and --user cannot be used together/);
-});
-
 test("doctor: all good on an installed project; plain-words problems otherwise", async (t) => {
-  setEnv(t, "SKILLGATE_STATE", tmp("state"));
-  setEnv(t, "HOME", tmp("home"));
-  const p = project();
-  await run(t, () => installMain(["--project", p.dir, "--runtime", "node"], ROOT));
+  isolate(t);
+  const p = ready();
+  await run(t, () => installMain(["--project", p.dir], ROOT));
   const good = await run(t, () => doctorMain(["--project", p.dir], ROOT));
   assert.equal(good.code, 0, good.out);
   assert.match(good.out, /hook command starts and answers/);
+  assert.match(good.out, /every skill the table names is loadable/);
   assert.match(good.out, /all good/);
 
-  // A lost event, a runtime that is gone, a broken table: each named.
-  const s = p.read() as { hooks: Record<string, { hooks: { command: string }[] }[]> };
+  // skillgate gone from node_modules (a teammate before npm ci): the launcher's message, through doctor.
+  fs.rmSync(path.join(p.dir, "node_modules"), { recursive: true });
+  const gone = await run(t, () => doctorMain(["--project", p.dir], ROOT));
+  assert.equal(gone.code, 1);
+  assert.match(gone.out, /the hook runs but says: skillgate is registered but not installed: run npm ci/);
+
+  // A lost event, a lost launcher, a broken table: each named.
+  const s = p.read() as { hooks: Record<string, unknown> };
   delete s.hooks.Stop;
-  for (const groups of Object.values(s.hooks)) groups[0]!.hooks[0]!.command = "/nonexistent/node";
   fs.writeFileSync(p.file, JSON.stringify(s));
-  const broken = path.join(tmp("table"), "triggers.json");
-  fs.writeFileSync(broken, "{ nope");
-  setEnv(t, "SKILLGATE_TABLE", broken);
+  fs.rmSync(path.join(p.dir, ".claude", "hooks", "skillgate.mjs"));
+  fs.writeFileSync(path.join(p.dir, ".claude", "triggers.json"), "{ nope");
   const sick = await run(t, () => doctorMain(["--project", p.dir], ROOT));
   assert.equal(sick.code, 1);
   assert.match(sick.out, /no skillgate hook for Stop/);
-  assert.match(sick.out, /hook command does not start \(\/nonexistent\/node/);
-  assert.match(sick.out, /trigger table does not validate: .*not valid JSON/);
+  assert.match(sick.out, /the launcher .*skillgate\.mjs named in the settings is missing/);
+  assert.match(sick.out, /trigger table .* does not validate: .*not valid JSON/);
 
   const none = await run(t, () => doctorMain(["--project", project().dir], ROOT));
   assert.equal(none.code, 1);
   assert.match(none.out, /no skillgate hooks in .*run skillgate install/);
+});
+
+// ---------------------------------------------------------------- the launcher
+
+function launch(projectDir: string, event: Record<string, unknown>, env: Record<string, string> = {}): Record<string, unknown> | undefined {
+  const launcher = path.join(projectDir, ".claude", "hooks", "skillgate.mjs");
+  fs.mkdirSync(path.dirname(launcher), { recursive: true });
+  fs.copyFileSync(path.join(ROOT, "hooks", "launcher.mjs"), launcher);
+  const r = spawnSync(process.execPath, [launcher], { input: JSON.stringify(event), encoding: "utf8", env: { PATH: process.env.PATH, HOME: tmp("lhome"), CLAUDE_PROJECT_DIR: projectDir, ...env } });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.trim() ? (JSON.parse(r.stdout) as Record<string, unknown>) : undefined;
+}
+
+test("launcher without the package: loud on session start and every prompt, quiet (gates off) on tool calls unless the table fails closed", () => {
+  const dir = tmp("bare");
+  const start = launch(dir, { hook_event_name: "SessionStart", session_id: "s" });
+  assert.match(String(start?.systemMessage), /skillgate is registered but not installed: run npm ci .*gates are OFF/);
+  assert.match(JSON.stringify(start?.hookSpecificOutput), /additionalContext/);
+  assert.match(String(launch(dir, { hook_event_name: "UserPromptSubmit", prompt: "hi" })?.systemMessage), /not installed/);
+  assert.equal(launch(dir, { hook_event_name: "PostToolUse" }), undefined);
+  assert.equal(launch(dir, { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git commit -m x" } }), undefined);
+
+  fs.writeFileSync(path.join(dir, ".claude", "triggers.json"), JSON.stringify({ failMode: "closed", rows: [] }));
+  const denied = launch(dir, { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git commit -m x" } });
+  assert.equal((denied?.hookSpecificOutput as Record<string, unknown>).permissionDecision, "deny");
+  assert.match(String((denied?.hookSpecificOutput as Record<string, unknown>).permissionDecisionReason), /run npm ci/);
+  assert.equal(launch(dir, { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "npm ci" } }), undefined, "the fix is let through");
+  assert.notEqual(launch(dir, { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "npm ci; git commit -m x" } }), undefined);
+});
+
+test("launcher with the package installed runs the real hook", () => {
+  const p = ready();
+  const out = launch(p.dir, { hook_event_name: "PreToolUse", session_id: "launch-1", transcript_path: "", cwd: p.dir, tool_name: "Bash", tool_input: { command: "git commit -m x" }, tool_use_id: "t1", permission_mode: "default" }, { SKILLGATE_STATE: tmp("lstate") });
+  assert.equal((out?.hookSpecificOutput as Record<string, unknown>).permissionDecision, "deny");
+  assert.match(JSON.stringify(out), /commit-gate|skill "commit"/);
+  // The launcher is part of the installation: the model may not rewrite it to switch the hook off.
+  const write = launch(p.dir, { hook_event_name: "PreToolUse", session_id: "launch-1", transcript_path: "", cwd: p.dir, tool_name: "Write", tool_input: { file_path: path.join(p.dir, ".claude", "hooks", "skillgate.mjs"), content: "" }, tool_use_id: "t2", permission_mode: "default" }, { SKILLGATE_STATE: tmp("lstate") });
+  assert.equal((write?.hookSpecificOutput as Record<string, unknown>).permissionDecision, "deny");
+  assert.match(JSON.stringify(write), /self-protection/);
+});
+
+// ---------------------------------------------------------------- state folder and table resolution
+
+test("state folder: $SKILLGATE_STATE, plugin data, $XDG_STATE_HOME/skillgate, ~/.local/state/skillgate; created 0700; old <package>/state moved once", () => {
+  assert.equal(stateDirPath({ SKILLGATE_STATE: "/s", CLAUDE_PLUGIN_DATA: "/p", HOME: "/h" }), path.resolve("/s"));
+  assert.equal(stateDirPath({ CLAUDE_PLUGIN_DATA: "/p", XDG_STATE_HOME: "/x", HOME: "/h" }), path.join("/p", "state"));
+  assert.equal(stateDirPath({ XDG_STATE_HOME: "/x", HOME: "/h" }), path.join("/x", "skillgate"));
+  assert.equal(stateDirPath({ XDG_STATE_HOME: "relative", HOME: "/h" }), path.join("/h", ".local", "state", "skillgate"), "a relative XDG path is ignored, as the spec says");
+  assert.equal(stateDirPath({ HOME: "/h" }), path.join("/h", ".local", "state", "skillgate"));
+
+  // Only skillgate's own folder is migrated from: a project's .claude/state is not ours.
+  const other = tmp("notpkg");
+  fs.mkdirSync(path.join(other, "state"));
+  fs.writeFileSync(path.join(other, "state", "theirs.json"), "{}");
+  const otherHome = tmp("sdhome");
+  const fresh = stateDirOf({ env: { HOME: otherHome }, packageRoot: other });
+  assert.deepEqual(fs.readdirSync(fresh), []);
+  assert.ok(fs.existsSync(path.join(other, "state", "theirs.json")));
+
+  const home = tmp("sdhome");
+  const pkg = tmp("pkg");
+  fs.writeFileSync(path.join(pkg, "package.json"), JSON.stringify({ name: "skillgate" }));
+  fs.mkdirSync(path.join(pkg, "state", "outputs"), { recursive: true });
+  fs.writeFileSync(path.join(pkg, "state", "abc.json"), '{"loaded":["commit"]}');
+  fs.writeFileSync(path.join(pkg, "state", ".gitkeep"), "");
+  const dir = stateDirOf({ env: { HOME: home }, packageRoot: pkg });
+  assert.equal(dir, path.join(home, ".local", "state", "skillgate"));
+  assert.equal(fs.statSync(dir).mode & 0o777, 0o700);
+  assert.equal(fs.readFileSync(path.join(dir, "abc.json"), "utf8"), '{"loaded":["commit"]}');
+  assert.ok(fs.existsSync(path.join(dir, "outputs")));
+  assert.equal(fs.existsSync(path.join(dir, ".gitkeep")), false);
+  // Once: later state in the old place is not pulled in again, newer state never overwritten.
+  fs.writeFileSync(path.join(pkg, "state", "late.json"), "{}");
+  stateDirOf({ env: { HOME: home }, packageRoot: pkg });
+  assert.equal(fs.existsSync(path.join(dir, "late.json")), false);
+  fs.writeFileSync(path.join(dir, "abc.json"), "new");
+  fs.writeFileSync(path.join(pkg, "state", "abc.json"), "old");
+  migrateOldState(path.join(pkg, "state"), dir);
+  assert.equal(fs.readFileSync(path.join(dir, "abc.json"), "utf8"), "new");
+});
+
+test("one table resolution: --table, $SKILLGATE_TABLE, the project's (from $CLAUDE_PROJECT_DIR or above cwd, never HOME's), the default", () => {
+  const home = tmp("rhome");
+  const proj = path.join(home, "work", "proj");
+  fs.mkdirSync(path.join(proj, ".claude"), { recursive: true });
+  fs.mkdirSync(path.join(proj, "src", "deep"), { recursive: true });
+  fs.writeFileSync(path.join(proj, ".claude", "triggers.json"), "{}");
+  const r = (env: NodeJS.ProcessEnv, o: { flag?: string; cwd?: string } = {}) => resolveTable({ env: { HOME: home, ...env }, packageRoot: ROOT, ...o });
+  assert.deepEqual([r({ SKILLGATE_TABLE: "/e.json" }, { flag: "f.json" }).source, r({ SKILLGATE_TABLE: "/e.json" }).source], ["flag", "env"]);
+  assert.equal(r({ CLAUDE_PROJECT_DIR: proj }).file, path.join(proj, ".claude", "triggers.json"));
+  assert.equal(r({}, { cwd: path.join(proj, "src", "deep") }).file, path.join(proj, ".claude", "triggers.json"), "a verb run in a subfolder finds the project's table");
+  assert.equal(r({}, { cwd: proj }).source, "project");
+  // The home folder's .claude/ holds the user's settings, not a project table.
+  fs.mkdirSync(path.join(home, ".claude"));
+  fs.writeFileSync(path.join(home, ".claude", "triggers.json"), "{}");
+  const other = path.join(home, "elsewhere");
+  fs.mkdirSync(other);
+  assert.deepEqual([r({}, { cwd: other }).source, r({}, { cwd: other }).file], ["default", path.join(ROOT, "triggers.json")]);
+  // The hook (no cwd) and a verb agree when $CLAUDE_PROJECT_DIR is set.
+  assert.equal(r({ CLAUDE_PROJECT_DIR: proj }, { cwd: other }).file, r({ CLAUDE_PROJECT_DIR: proj }).file);
+});
+
+// ---------------------------------------------------------------- init
+
+test("init: starter table with a $schema that resolves from the project, its skills in .claude/skills, starter cases; never overwrites", async (t) => {
+  isolate(t);
+  const p = project(undefined, { dependency: true });
+  const r = await run(t, () => initMain(["--project", p.dir], ROOT));
+  assert.equal(r.code, 0, r.out);
+  const tableFile = path.join(p.dir, ".claude", "triggers.json");
+  const table = JSON.parse(fs.readFileSync(tableFile, "utf8")) as { $schema: string; rows: { id: string; skill?: string }[] };
+  assert.equal(table.$schema, "../node_modules/skillgate/triggers.schema.json");
+  assert.ok(fs.existsSync(path.resolve(path.dirname(tableFile), table.$schema)), "the $schema path exists");
+  for (const s of new Set(table.rows.flatMap((row) => (row.skill ? [row.skill] : [])))) assert.ok(fs.existsSync(path.join(p.dir, ".claude", "skills", s, "SKILL.md")), s);
+  const cases = fs.readdirSync(path.join(p.dir, ".claude", "skillgate", "cases")).filter((f) => f.endsWith(".json"));
+  assert.ok(cases.length >= table.rows.length, `${cases.length} cases for ${table.rows.length} rows`);
+
+  fs.writeFileSync(tableFile, fs.readFileSync(tableFile, "utf8").replace('"failMode": "open"', '"failMode": "closed"'));
+  const edited = fs.readFileSync(tableFile, "utf8");
+  const again = await run(t, () => initMain(["--project", p.dir, "--full"], ROOT));
+  assert.equal(again.code, 0, again.out);
+  assert.match(again.out, /exists, left as is/);
+  assert.equal(fs.readFileSync(tableFile, "utf8"), edited);
+
+  // Installed right after init, nothing is refused.
+  const inst = await run(t, () => installMain(["--project", p.dir], ROOT));
+  assert.equal(inst.code, 0, inst.out);
+
+  // --full elsewhere: the whole default table, every skill it names copied; no dependency → a relative $schema to this checkout.
+  const q = project();
+  const full = await run(t, () => initMain(["--project", q.dir, "--full"], ROOT));
+  assert.equal(full.code, 0, full.out);
+  const ft = JSON.parse(fs.readFileSync(path.join(q.dir, ".claude", "triggers.json"), "utf8")) as { $schema: string; rows: unknown[] };
+  assert.ok(fs.existsSync(path.resolve(q.dir, ".claude", ft.$schema)), ft.$schema);
+  assert.equal(ft.rows.length, (JSON.parse(fs.readFileSync(path.join(ROOT, "triggers.json"), "utf8")) as { rows: unknown[] }).rows.length);
+  assert.equal(fs.readdirSync(path.join(q.dir, ".claude", "skills")).length, fs.readdirSync(path.join(ROOT, "skills")).length);
 });

@@ -1,5 +1,6 @@
 // The table: zod errors name the row and the field; globs and words behave;
 // the shipped JSON Schema matches the zod schema; lint catches broken skills.
+import { defaultTable as defaultTableFile } from "./helpers.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -61,7 +62,59 @@ test("the validated table is cached by content: an edit is revalidated", async (
   const broken = base();
   broken.rows[0].kind = "nope";
   fs.writeFileSync(file, JSON.stringify(broken));
-  assert.equal((await loadTable(file, dir)).ok, false, "a cached copy of the old table must not hide the broken edit");
+  const again = await loadTable(file, dir);
+  assert.ok(again.ok, "one bad row is not every row");
+  assert.deepEqual(again.compiled.disabled.map((d) => d.id), [base().rows[0].id], "a cached copy of the old table must not hide the broken edit");
+  assert.ok(!again.compiled.rows.some((r) => r.row.id === base().rows[0].id));
+});
+
+test("one bad row disables only itself; a table that does not parse keeps the fail policy", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-rows-"));
+  const file = path.join(dir, "t.json");
+  const t = base();
+  t.rows[1].when.command.nmae = "git";
+  fs.writeFileSync(file, JSON.stringify(t));
+  const r = await loadTable(file, undefined);
+  assert.ok(r.ok);
+  assert.equal(r.compiled.disabled.length, 1);
+  assert.match(r.compiled.disabled[0]?.error ?? "", /row "push-head-block": field when\.command/);
+  assert.deepEqual(r.compiled.disabled[0]?.governs, { program: "git", writes: false, subagent: false, final: false });
+  assert.equal(r.compiled.rows.length, t.rows.length - 1);
+  fs.writeFileSync(file, "{");
+  assert.equal((await loadTable(file, undefined)).ok, false);
+});
+
+test("a tampered table cache is not trusted: it is rebuilt from the table", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-tamper-"));
+  const file = path.join(dir, "t.json");
+  fs.writeFileSync(file, JSON.stringify({ ...base(), skillsDir: path.join(root, "skills") }));
+  assert.ok((await loadTable(file, dir)).ok);
+  const cache = fs.readdirSync(dir).find((f) => f.startsWith(".table-"));
+  assert.ok(cache);
+  const p = path.join(dir, cache);
+  const [digest, body] = [fs.readFileSync(p, "utf8").split("\n")[0], fs.readFileSync(p, "utf8").split("\n").slice(1).join("\n")];
+  const forged = JSON.parse(body ?? "{}");
+  forged.table.rows = forged.table.rows.filter((r: { kind: string }) => r.kind !== "gate" && r.kind !== "block");
+  fs.writeFileSync(p, `${digest}\n${JSON.stringify(forged)}`);
+  const r = await loadTable(file, dir);
+  assert.ok(r.ok);
+  assert.ok(r.compiled.rows.some((x) => x.row.kind === "block"), "the forged cache (gates removed) was ignored");
+});
+
+test("extends: default adds rows to the default table; the same id replaces", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-extends-"));
+  const file = path.join(dir, "t.json");
+  fs.writeFileSync(file, JSON.stringify({ version: 1, extends: "default", skillsDir: path.join(root, "skills"), rows: [
+    { id: "commit-gate", kind: "gate", skill: "commit", when: { command: { name: "git", sub: ["commit", "merge"] } } },
+    { id: "own-gate", kind: "gate", skill: "release", when: { command: { name: "make", sub: ["release"] } } },
+  ] }));
+  const r = await loadTable(file, undefined, process.env, { defaultTable: defaultTableFile });
+  assert.ok(r.ok, !r.ok ? r.error : "");
+  const ids = r.compiled.rows.map((x) => x.row.id);
+  assert.ok(ids.includes("push-head-block") && ids.includes("own-gate"));
+  assert.equal(ids.filter((i) => i === "commit-gate").length, 1);
+  const commit = r.compiled.rows.find((x) => x.row.id === "commit-gate");
+  assert.deepEqual(commit?.row.when.command?.sub, ["commit", "merge"]);
 });
 
 test("whole words are Unicode-aware: «лог» is not inside «логин», «стенда» is found after «стенд» fails", () => {

@@ -1,51 +1,99 @@
-// `skillgate cases` and `skillgate mutate`.
+// `skillgate cases` and `skillgate mutate`: run cases (in-process, or through
+// the built hook under a runtime) against the table under test; remove each
+// row in turn. Exit 0 all green, 1 a failing/invalid case or an unpinned row,
+// 3 a setup problem (no table, no cases folder). Options: SPECS in cli/args.ts.
 import path from "node:path";
 import { colours, EXIT, parseArgs } from "../args.js";
-import { compiledTable, tableFileOf, tableHeader, tableJson } from "../table-file.js";
-import { loadCases } from "./format.js";
-import { inProcessInvoker, processInvoker, runCases } from "./runner.js";
+import { tableHeader, tableJson } from "../table-file.js";
+import { findBun } from "../install.js";
+import { CaseFormatError } from "./format.js";
+import { inProcessInvoker, processInvoker, runCases, type Invoke } from "./runner.js";
 import { formatMutation, mutate } from "./mutate.js";
+import { resolveSuite, suiteCases, type Suite } from "./suite.js";
+import { writeStarterCases } from "./new-case.js";
 
-/** The command that runs the built hook under a runtime. */
+/** The command that runs the built hook under a runtime (bun: the package's own, else from PATH). */
 export function hookCommand(root: string, runtime = "node"): string[] {
-  return [runtime === "node" ? process.execPath : runtime, path.join(root, "dist", "hook.mjs")];
+  const exe = runtime === "node" ? process.execPath : runtime === "bun" ? (findBun(root) ?? "bun") : runtime;
+  return [exe, path.join(root, "dist", "hook.mjs")];
 }
+
+/** Malformed cases are findings (exit 1): every problem on its own line, and with --json as JSON on stdout too. */
+async function reportingFormat(json: boolean, run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (e) {
+    if (!(e instanceof CaseFormatError)) throw e;
+    if (json) console.log(JSON.stringify({ ok: false, problems: e.problems }, null, 2));
+    console.error(`skillgate: ${e.message}`);
+    return EXIT.findings;
+  }
+}
+
+const casesDirOf = (f: { get(name: "cases" | "dir"): string | undefined }) => f.get("cases") ?? f.get("dir");
+const header = (s: Suite) => `${tableHeader(s.table, s.compiled.rows.length)}\ncases: ${s.casesDir}`;
 
 export async function casesMain(args: string[], root: string): Promise<number> {
   const f = parseArgs("cases", args);
-  const dir = path.resolve(f.get("dir") ?? path.join(root, "cases"));
-  const table = tableFileOf(f.get("table"), root);
-  const rows = (await compiledTable(table)).rows.length;
-  const cases = loadCases(dir);
-  const results = await runCases(cases, { casesDir: dir, table, invoke: processInvoker(hookCommand(root, f.get("runtime"))) });
-  const failed = results.filter((r) => !r.ok).length;
-  const code = failed ? EXIT.findings : EXIT.ok;
-  if (f.has("json")) {
-    console.log(JSON.stringify({ table: tableJson(table, rows), dir, passed: results.length - failed, failed, results }, null, 2));
-    return code;
+  const json = f.has("json");
+  return reportingFormat(json, async () => {
+    const suite = await resolveSuite({ packageRoot: root, table: f.get("table"), cases: casesDirOf(f) });
+    const newRows = f.get("new");
+    if (newRows.length) return newCases(suite, newRows, root);
+    const cases = suiteCases(suite);
+    const runtime = f.get("runtime");
+    const invoke: Invoke = runtime ? processInvoker(hookCommand(root, runtime)) : inProcessInvoker(root);
+    const t0 = performance.now();
+    const results = await runCases(cases, { table: suite.table, invoke, parallel: runtime ? 4 : 1 });
+    const ms = performance.now() - t0;
+    const failed = results.filter((r) => !r.ok).length;
+    const steps = cases.reduce((n, c) => n + c.steps.length, 0);
+    if (json) {
+      const table = tableJson(suite.table, suite.compiled.rows.length);
+      console.log(JSON.stringify({ table, casesDir: suite.casesDir, runtime: runtime ?? "in-process", passed: results.length - failed, failed, steps, ms: Math.round(ms), results }, null, 2));
+    } else {
+      const c = colours();
+      console.log(header(suite));
+      for (const r of results) console.log(`${r.ok ? c.green("ok  ") : c.red("FAIL")} ${r.id}${r.ok ? "" : "\n      " + r.failures.join("\n      ")}`);
+      console.log(`${results.length - failed}/${results.length} cases pass (${steps} events, ${runtime ?? "in-process"}, ${(ms / 1000).toFixed(1)} s)`);
+    }
+    return failed ? EXIT.findings : EXIT.ok;
+  });
+}
+
+/** Write starter cases (`--new ROW[,ROW...]` or `--new all`), run each, and say whether it passes as written. */
+async function newCases(suite: Suite, rows: readonly string[], root: string): Promise<number> {
+  const made = await writeStarterCases(suite, rows.length === 1 && rows[0] === "all" ? "all" : [...rows], inProcessInvoker(root));
+  for (const m of made) {
+    if (!m.written) console.error(`skillgate: ${m.why}`);
+    else {
+      console.log(`wrote ${m.file}`);
+      if (m.ok) console.log(`it passes on ${suite.table}: edit it to pin what matters to you (see docs/cases.md)`);
+      else console.log(`it FAILS until you fill it in${m.generated ? "" : " (no matching event could be made from the row's trigger)"}:\n      ${m.failures.join("\n      ")}`);
+    }
   }
-  const c = colours();
-  console.log(tableHeader(table, rows));
-  for (const r of results) console.log(`${r.ok ? c.green("ok  ") : c.red("FAIL")} ${r.id}${r.ok ? "" : "\n      " + r.failures.join("\n      ")}`);
-  console.log(`${results.length - failed}/${results.length} cases pass (${cases.reduce((n, c) => n + c.steps.length, 0)} hook runs)`);
-  return code;
+  if (made.length === 0) console.log(`every row of ${suite.table} already has a case named after it`);
+  return made.some((m) => !m.written) ? EXIT.findings : EXIT.ok;
 }
 
 export async function mutateMain(args: string[], root: string): Promise<number> {
   const f = parseArgs("mutate", args);
-  const dir = path.resolve(f.get("dir") ?? path.join(root, "cases"));
-  const table = tableFileOf(f.get("table"), root);
-  const count = (await compiledTable(table)).rows.length;
-  const { baseline, rows } = await mutate(loadCases(dir), { casesDir: dir, table, invoke: inProcessInvoker(root) });
-  const dead = rows.filter((r) => r.red.length === 0);
-  const code = dead.length || baseline.length ? EXIT.findings : EXIT.ok;
-  if (f.has("json")) {
-    console.log(JSON.stringify({ table: tableJson(table, count), baseline, rows }, null, 2));
-    return code;
-  }
-  console.log(tableHeader(table, count));
-  console.log(formatMutation(rows));
-  if (baseline.length) console.log(`cases already red on the unmutated table: ${baseline.join(", ")}`);
-  console.log(dead.length ? `rows that turn no case red: ${dead.map((r) => r.row).join(", ")}` : `every one of ${rows.length} rows turns at least one case red`);
-  return code;
+  const json = f.has("json");
+  return reportingFormat(json, async () => {
+    const suite = await resolveSuite({ packageRoot: root, table: f.get("table"), cases: casesDirOf(f) });
+    const cases = suiteCases(suite);
+    const report = await mutate(cases, { compiled: suite.compiled, table: suite.table, invoke: inProcessInvoker(root) });
+    const dead = report.rows.filter((r) => r.red.length === 0);
+    if (json) {
+      const table = tableJson(suite.table, suite.compiled.rows.length);
+      console.log(JSON.stringify({ table, casesDir: suite.casesDir, ...report, ms: Math.round(report.ms), unpinned: dead.map((r) => r.row) }, null, 2));
+    } else {
+      console.log(header(suite));
+      console.log(formatMutation(report.rows));
+      if (report.baseline.length) console.log(`cases already red on the unmutated table: ${report.baseline.join(", ")}`);
+      console.log(dead.length ? `rows that turn no case red: ${dead.map((r) => r.row).join(", ")}` : `every one of ${report.rows.length} rows turns at least one case red`);
+      console.log(`${cases.length} cases × ${report.rows.length + 1} tables in ${(report.ms / 1000).toFixed(1)} s`);
+    }
+    return dead.length || report.baseline.length ? EXIT.findings : EXIT.ok;
+  });
 }

@@ -1,38 +1,53 @@
 // Row-removal mutation: delete each row of the table in turn, rerun every
-// case, and report which cases turn red. A row whose removal turns nothing
-// red is a row no case pins: either the row is dead or the cases are thin.
+// case in-process, and report which cases turn red. A row whose removal turns
+// nothing red is a row no case pins: either the row is dead or the cases are thin.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { runCases, type Invoke } from "./runner.js";
+import { runCases, scratchDir, type Invoke } from "./runner.js";
 import type { Case } from "./format.js";
+import type { CompiledTable } from "../../hooks/core/table/compile.js";
 
 export interface MutationRow {
   row: string;
   kind: string;
+  /** Cases green on the whole table and red without this row. */
   red: string[];
 }
 
-export async function mutate(cases: Case[], opts: { casesDir: string; table: string; invoke: Invoke }): Promise<{ baseline: string[]; rows: MutationRow[] }> {
-  const base = await runCases(cases, { ...opts, parallel: 1 });
-  const baseline = base.filter((r) => !r.ok).map((r) => r.id);
-  const table = JSON.parse(fs.readFileSync(opts.table, "utf8")) as { rows: { id: string; kind: string }[]; skillsDir?: string };
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-mutant-"));
-  const rows: MutationRow[] = [];
+export interface MutationReport {
+  /** Cases already red on the unmutated table (their result says nothing about rows). */
+  baseline: string[];
+  rows: MutationRow[];
+  ms: number;
+}
+
+/**
+ * `compiled` is the table under test as the hook validated it; each mutant is
+ * that table minus one row, written to a temp file (skills still found where
+ * the real table finds them: only the row changes).
+ */
+export async function mutate(cases: Case[], opts: { compiled: CompiledTable; table: string; invoke: Invoke }): Promise<MutationReport> {
+  const t0 = performance.now();
+  const dir = scratchDir("skillgate-mutant-");
+  const stateDir = path.join(dir, "state");
+  fs.mkdirSync(stateDir, { mode: 0o700 });
   try {
+    const base = await runCases(cases, { table: opts.table, invoke: opts.invoke, stateDir });
+    const baseline = base.filter((r) => !r.ok).map((r) => r.id);
+    // Cases with a table of their own are not about the rows of this one.
+    const subject = cases.filter((c) => !c.table && !baseline.includes(c.id));
+    const table = opts.compiled.table;
+    const rows: MutationRow[] = [];
     for (const [i, row] of table.rows.entries()) {
-      const mutant = path.join(dir, `without-${row.id}.json`);
-      // Keep skillsDir pointing at the real skills: only the row changes.
-      const skillsDir = path.resolve(path.dirname(opts.table), table.skillsDir ?? "skills");
-      fs.writeFileSync(mutant, JSON.stringify({ ...table, skillsDir, rows: table.rows.filter((_, j) => j !== i) }));
-      // Cases with their own table are not about the default rows.
-      const results = await runCases(cases.filter((c) => !c.table), { ...opts, table: mutant, parallel: 1 });
-      rows.push({ row: row.id, kind: row.kind, red: results.filter((r) => !r.ok && !baseline.includes(r.id)).map((r) => r.id) });
+      const mutant = path.join(dir, `without-${i}.json`);
+      fs.writeFileSync(mutant, JSON.stringify({ ...table, skillsDir: opts.compiled.skillsDir, rows: table.rows.filter((_, j) => j !== i) }));
+      const results = await runCases(subject, { table: mutant, invoke: opts.invoke, stateDir });
+      rows.push({ row: row.id, kind: row.kind, red: results.filter((r) => !r.ok).map((r) => r.id) });
     }
+    return { baseline, rows, ms: performance.now() - t0 };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  return { baseline, rows };
 }
 
 export function formatMutation(rows: MutationRow[]): string {

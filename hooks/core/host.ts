@@ -25,6 +25,8 @@ export interface HostEnvironment {
 export interface HostCapabilities {
   /** Subagents have the skill tool, so they can load skills themselves. */
   subagentsLoadSkills: boolean;
+  /** The host has a skill tool (default true); without one a skill is loaded by reading its SKILL.md whole. */
+  skillTool?: boolean;
 }
 
 export interface Host {
@@ -38,4 +40,6 @@ export interface Host {
   /** For input that never parsed: was it a tool call (the only event a failure may refuse)? */
   looksLikeToolCall(raw: string): boolean;
   environment(env: Env): HostEnvironment;
+  /** Whether a settings file (one of environment().settingsFiles) registers skillgate's hook. */
+  registersSkillgate?(file: string): boolean;
 }

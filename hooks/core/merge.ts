@@ -9,6 +9,7 @@ export function merge(event: Event, proposals: Proposal[], state: SessionState):
   if (refusing.length > 0) {
     const refusals = refusing.flatMap((p) => p.refuse ?? []);
     const decision: Decision = {
+      // A refused tool call is denied; a refused stop or settings change is blocked.
       verdict: event.kind === "tool-call" ? "deny" : "block",
       rows: refusals.map((r) => r.row),
       message: refusals.map((r) => r.line).join("\n"),

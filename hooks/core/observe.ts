@@ -10,7 +10,7 @@ import type { Facts } from "./facts.js";
 import path from "node:path";
 
 export function observe(event: Event, table: CompiledTable, s: SessionState, facts?: Facts): SessionState {
-  const lived = applyLoads(event, table, applyLifecycle(event, table, s));
+  const lived = applyLoads(event, table, applyLifecycle(event, table, guardSettings(event, s)));
   return recordSubagentTask(event, recordSkillWrites(event, facts, countToolCall(event, lived)));
 }
 
@@ -66,4 +66,10 @@ function applyLoads(event: Event, table: CompiledTable, s: SessionState): Sessio
 function countToolCall(event: Event, s: SessionState): SessionState {
   if (event.kind !== "tool-result" && event.kind !== "tool-failure") return s;
   return { ...s, stats: { ...s.stats, toolCalls: bump(s.stats.toolCalls, event.tool.name) } };
+}
+
+/** At session start: remember which settings files register the hook (a later change removing it is refused). */
+function guardSettings(event: Event, s: SessionState): SessionState {
+  if (event.kind !== "session-start" || event.guardedSettings === undefined) return s;
+  return { ...s, guardedSettings: event.guardedSettings };
 }

@@ -46,6 +46,8 @@ function ownSkillName(name: string, table: CompiledTable): string {
 }
 
 export function howToLoad(table: CompiledTable, skill: string): string {
+  // A host with no skill tool (Codex): the model loads a skill by printing its SKILL.md whole.
+  if (table.loadBy === "read") return `read ${path.join(table.skillsDir, skill, "SKILL.md")} in full (\`cat\` it)`;
   const name = table.pluginNamespace ? `${table.pluginNamespace}:${skill}` : skill;
   return `call the Skill tool with skill "${name}" (or Read ${path.join(table.skillsDir, skill, "SKILL.md")} in full)`;
 }

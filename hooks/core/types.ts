@@ -55,7 +55,10 @@ export type Event =
   | (EventBase & { kind: "prompt-expansion"; loads: string[] })
   /** The agent (main thread, or the subagent named by agentId) wants to stop with this final answer. */
   | (EventBase & { kind: "stop"; finalMessage: string; continuing: boolean })
-  | (EventBase & { kind: "session-start"; source: SessionSource })
+  /** `guardedSettings`: settings files that register skillgate now (read at the edge, for config-change). */
+  | (EventBase & { kind: "session-start"; source: SessionSource; guardedSettings?: string[] })
+  /** A settings file changed; `removesSkillgate`: it registered skillgate's hook at session start and no longer does (read at the edge). */
+  | (EventBase & { kind: "config-change"; source: string; file?: string; removesSkillgate: boolean })
   /** A subagent (agentId) starts; what the host can add to its context goes in first. */
   | (EventBase & { kind: "subagent-start"; agentId: string; agentType: string; task?: string })
   | (EventBase & { kind: "compaction"; phase: "before" | "after" });
@@ -142,6 +145,8 @@ export type ModeRow = Extract<Row, { kind: "mode" }>;
 
 export interface Table {
   version: 1;
+  /** "default": these rows were added to skillgate's default table (same id replaces). */
+  extends?: "default";
   /** Folder of skills, relative to the table file. */
   skillsDir: string;
   /** What the hook does when it cannot decide (bad table, internal error). */
@@ -173,6 +178,8 @@ export interface SessionState {
   budgetLevel: number;
   /** SKILL.md files a tool call of this session wrote (or tried to): reading them back loads nothing. */
   skillFilesWritten?: string[];
+  /** Settings files that registered skillgate's hook when the session started: removing it from them is refused. */
+  guardedSettings?: string[];
   /** Subagent calls of the main thread not yet started (type and task), for the subagent's hints. */
   pendingSubagents?: { type: string; prompt: string }[];
   /** Each subagent's own context (agent id → its loads, hints, stop loop guard), when subagents load skills. */

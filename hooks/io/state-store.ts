@@ -75,7 +75,7 @@ export class StateStore {
   }
 }
 
-const STATE_KEYS = new Set(["version", "loaded", "hintsShown", "denials", "compactions", "remindersShown", "stopBlockedPrompt", "budgetLevel", "skillFilesWritten", "agents", "pendingSubagents", "profile", "riskRow", "stats"]);
+const STATE_KEYS = new Set(["version", "loaded", "hintsShown", "denials", "compactions", "remindersShown", "stopBlockedPrompt", "budgetLevel", "skillFilesWritten", "agents", "pendingSubagents", "guardedSettings", "profile", "riskRow", "stats"]);
 const STATS_KEYS = new Set(["toolCalls", "capped", "charsSaved", "capFailures", "maxContextTokens", "summarized", "rawPasses"]);
 const PENDING_KEYS = new Set(["type", "prompt"]);
 const AGENT_KEYS = new Set(["loaded", "hintsShown", "stopBlockedPrompt", "skillFilesWritten"]);
@@ -98,7 +98,7 @@ function parseState(text: string): SessionState | undefined {
   const ok =
     strings(s.loaded) && strings(s.hintsShown) && strings(s.remindersShown) &&
     counts(s.denials) && num(s.compactions) && num(s.budgetLevel) &&
-    optionalString(s.stopBlockedPrompt) && (s.skillFilesWritten === undefined || strings(s.skillFilesWritten)) &&
+    optionalString(s.stopBlockedPrompt) && (s.guardedSettings === undefined || strings(s.guardedSettings)) && (s.skillFilesWritten === undefined || strings(s.skillFilesWritten)) &&
     (s.pendingSubagents === undefined || (Array.isArray(s.pendingSubagents) && s.pendingSubagents.every((p) => isRecord(p) && onlyKeys(p, PENDING_KEYS) && typeof p.type === "string" && typeof p.prompt === "string"))) &&
     (s.agents === undefined || (isRecord(s.agents) && Object.values(s.agents).every(isAgent))) &&
     (s.profile === undefined || (typeof s.profile === "string" && isProfileName(s.profile))) && optionalString(s.riskRow) &&

@@ -6,88 +6,198 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Table } from "../core/types.js";
 import { compileTable, type CompiledTable } from "../core/table/compile.js";
+import type { DisabledRow } from "../core/table/schema.js";
 import { writeAtomic } from "./state-store.js";
 
 /** Bump when tableSchema's shape or defaults change, so cached validated tables are redone. */
-export const SCHEMA_REVISION = 3;
+export const SCHEMA_REVISION = 4;
 
 export type TableLoad =
   | { ok: true; compiled: CompiledTable; file: string }
   | { ok: false; error: string; file: string; failMode: "open" | "closed" };
 
+export type TableSource = "flag" | "env" | "project" | "default";
+
+export interface TableResolution {
+  file: string;
+  source: TableSource;
+  /** One line for a verb's header: which table, and why that one. */
+  why: string;
+}
+
 /**
- * Where the table is: $SKILLGATE_TABLE, else the project's own
- * .claude/triggers.json, else the default table shipped with skillgate.
+ * The one table resolution, for the hook and every verb:
+ * --table FILE, else $SKILLGATE_TABLE, else the project's .claude/triggers.json
+ * (the project is $CLAUDE_PROJECT_DIR, or for a verb run by hand the nearest
+ * folder above `cwd` holding .claude/triggers.json, never the home folder,
+ * whose .claude/ is the user's settings), else the default table shipped with skillgate.
  */
-export function resolveTableFile(env: NodeJS.ProcessEnv, packageRoot: string): string {
-  if (env.SKILLGATE_TABLE) return path.resolve(env.SKILLGATE_TABLE);
-  if (env.CLAUDE_PROJECT_DIR) {
-    const own = path.join(env.CLAUDE_PROJECT_DIR, ".claude", "triggers.json");
-    if (fs.existsSync(own)) return own;
+export function resolveTable(o: { env: NodeJS.ProcessEnv; packageRoot: string; flag?: string; cwd?: string }): TableResolution {
+  if (o.flag) return { file: path.resolve(o.flag), source: "flag", why: "--table" };
+  if (o.env.SKILLGATE_TABLE) return { file: path.resolve(o.env.SKILLGATE_TABLE), source: "env", why: "$SKILLGATE_TABLE" };
+  if (o.env.CLAUDE_PROJECT_DIR) {
+    const own = path.join(o.env.CLAUDE_PROJECT_DIR, ".claude", "triggers.json");
+    if (fs.existsSync(own)) return { file: own, source: "project", why: "the project's table ($CLAUDE_PROJECT_DIR)" };
+  } else if (o.cwd) {
+    const own = projectTableAbove(o.cwd, o.env.HOME);
+    if (own) return { file: own, source: "project", why: "the project's table" };
   }
-  return path.join(packageRoot, "triggers.json");
+  return { file: path.join(o.packageRoot, "triggers.json"), source: "default", why: "skillgate's default table (no .claude/triggers.json in the project)" };
+}
+
+/** Kept for callers that only need the path; `cwd` lets a verb find the project it runs in. */
+export function resolveTableFile(env: NodeJS.ProcessEnv, packageRoot: string, cwd?: string): string {
+  return resolveTable({ env, packageRoot, cwd }).file;
+}
+
+function projectTableAbove(cwd: string, home: string | undefined): string | undefined {
+  const stop = home ? path.resolve(home) : undefined;
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    if (dir === stop) return undefined;
+    const own = path.join(dir, ".claude", "triggers.json");
+    if (fs.existsSync(own)) return own;
+    if (path.dirname(dir) === dir) return undefined;
+  }
 }
 
 export interface LoadOptions {
   /** Compile write globs (loads picomatch). The hook skips it for events that write nothing. */
   globs?: boolean;
+  /** skillgate's default table, for tables that say `"extends": "default"`. */
+  defaultTable?: string;
+}
+
+interface Validated {
+  table: Table;
+  disabled: DisabledRow[];
 }
 
 export async function loadTable(file: string, cacheDir: string | undefined, env: NodeJS.ProcessEnv = process.env, opts: LoadOptions = {}): Promise<TableLoad> {
   const glob = opts.globs === false ? undefined : (await import("picomatch")).default;
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (e) {
-    return fail(file, `cannot read the trigger table ${file}: ${(e as Error).message}`, undefined, env);
-  }
+  const text = readText(file);
+  if (typeof text !== "string") return fail(file, `cannot read the trigger table ${file}: ${text.error}`, undefined, env);
+  // A table that extends the default depends on the default's bytes too.
+  const base = /"extends"\s*:\s*"default"/.test(text) && opts.defaultTable && path.resolve(opts.defaultTable) !== path.resolve(file) ? opts.defaultTable : undefined;
+  const baseText = base ? readText(base) : undefined;
+  if (baseText !== undefined && typeof baseText !== "string") return fail(file, `${file} extends the default table, which cannot be read (${base}): ${baseText.error}`, undefined, env);
   // The key covers the schema revision too: a table validated by an older skillgate lacks newer defaults.
-  const hash = contentHash(text);
+  const hash = contentHash(baseText === undefined ? text : `${text}\0${baseText}`);
   const cacheFile = cacheDir ? path.join(cacheDir, `.table-v${SCHEMA_REVISION}-${hash}.json`) : undefined;
   const skillsBase = path.dirname(file);
 
-  const cached = cacheFile ? readCache(cacheFile) : undefined;
+  const cached = cacheFile && cacheDir ? readCache(cacheFile, cacheDir) : undefined;
   if (cached) {
     try {
-      return { ok: true, file, compiled: compileTable(cached, path.resolve(skillsBase, cached.skillsDir), glob) };
+      return { ok: true, file, compiled: { ...compileTable(cached.table, path.resolve(skillsBase, cached.table.skillsDir), glob), disabled: cached.disabled } };
     } catch {
       /* fall through to full validation */
     }
   }
 
+  const v = await validate(file, text, base, baseText, env);
+  if (!v.ok) return v.load;
+  let compiled: CompiledTable;
+  try {
+    // Validation compiles every glob, so a bad one is reported even when this event writes nothing.
+    compiled = { ...compileTable(v.table, path.resolve(skillsBase, v.table.skillsDir), glob ?? (await import("picomatch")).default), disabled: v.disabled };
+  } catch (e) {
+    return fail(file, `${file}: ${(e as Error).message}`, v.raw, env);
+  }
+  if (cacheFile && cacheDir) writeCache(cacheFile, cacheDir, { table: v.table, disabled: v.disabled });
+  return { ok: true, file, compiled };
+}
+
+type Validation = ({ ok: true; raw: unknown } & Validated) | { ok: false; load: TableLoad };
+
+async function validate(file: string, text: string, base: string | undefined, baseText: string | undefined, env: NodeJS.ProcessEnv): Promise<Validation> {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    return fail(file, `${file} is not valid JSON: ${(e as Error).message}`, undefined, env);
+    return { ok: false, load: fail(file, `${file} is not valid JSON: ${(e as Error).message}`, undefined, env) };
   }
-  const { validateTable } = await import("../core/table/schema.js");
-  const v = validateTable(raw, file);
-  if (!v.ok) return fail(file, v.error, raw, env);
-  const table = v.table as Table;
-  let compiled: CompiledTable;
-  try {
-    // Validation compiles every glob, so a bad one is reported even when this event writes nothing.
-    compiled = compileTable(table, path.resolve(skillsBase, table.skillsDir), glob ?? (await import("picomatch")).default);
-  } catch (e) {
-    return fail(file, `${file}: ${(e as Error).message}`, raw, env);
-  }
-  if (cacheFile) {
+  const { validateTable, validateRowsApart } = await import("../core/table/schema.js");
+  let merged = raw;
+  if (base && baseText !== undefined && raw && typeof raw === "object" && (raw as { extends?: unknown }).extends === "default") {
+    let baseRaw: unknown;
     try {
-      fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
-      writeAtomic(cacheFile, JSON.stringify(table));
-    } catch {
-      /* a cache we cannot write only costs speed */
+      baseRaw = JSON.parse(baseText);
+    } catch (e) {
+      return { ok: false, load: fail(file, `${base} (extended by ${file}) is not valid JSON: ${(e as Error).message}`, raw, env) };
     }
+    merged = extendRows(raw as Record<string, unknown>, baseRaw);
   }
-  return { ok: true, file, compiled };
+  const v = validateTable(merged, file);
+  if (v.ok) return { ok: true, raw, table: v.table as Table, disabled: [] };
+  // One bad row is not every row: keep the good ones, name the bad.
+  const apart = validateRowsApart(merged, file);
+  if (apart) return { ok: true, raw, table: apart.table as Table, disabled: apart.disabled };
+  return { ok: false, load: fail(file, v.error, raw, env) };
 }
 
-function readCache(file: string): Table | undefined {
+/** The default's rows, each replaced by the project's row of the same id, then the project's new rows. */
+function extendRows(own: Record<string, unknown>, baseRaw: unknown): Record<string, unknown> {
+  const ownRows = Array.isArray(own.rows) ? (own.rows as { id?: unknown }[]) : [];
+  const baseRows = baseRaw && typeof baseRaw === "object" && Array.isArray((baseRaw as { rows?: unknown }).rows) ? ((baseRaw as { rows: { id?: unknown }[] }).rows) : [];
+  const byId = new Map(ownRows.filter((r) => typeof r?.id === "string").map((r) => [r.id, r]));
+  const rows = [...baseRows.map((r) => byId.get(r?.id) ?? r), ...ownRows.filter((r) => !baseRows.some((b) => b?.id === r?.id))];
+  const { extends: _e, ...rest } = own;
+  return { ...rest, rows };
+}
+
+function readText(file: string): string | { error: string } {
   try {
-    return JSON.parse(fs.readFileSync(file, "utf8")) as Table;
+    return fs.readFileSync(file, "utf8");
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
+
+/**
+ * The validated table is read back only with a valid keyed digest: the key is
+ * private to the state folder, so an edited or copied cache (rows removed, a
+ * gate weakened) is not trusted — it is rebuilt from the table itself.
+ */
+function readCache(file: string, dir: string): Validated | undefined {
+  try {
+    const text = fs.readFileSync(file, "utf8");
+    const nl = text.indexOf("\n");
+    const body = text.slice(nl + 1);
+    if (nl < 0 || text.slice(0, nl) !== contentHash(`${cacheKey(dir, false)}\0${body}`)) return undefined;
+    const v = JSON.parse(body) as Validated;
+    return v && typeof v === "object" && v.table && Array.isArray(v.table.rows) && Array.isArray(v.disabled) ? v : undefined;
   } catch {
     return undefined;
+  }
+}
+
+function writeCache(file: string, dir: string, v: Validated): void {
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const body = JSON.stringify(v);
+    writeAtomic(file, `${contentHash(`${cacheKey(dir, true)}\0${body}`)}\n${body}`);
+  } catch {
+    /* a cache we cannot write only costs speed */
+  }
+}
+
+/** A random key kept 0600 in the state folder (Web Crypto: no node:crypto on the hook's path). */
+function cacheKey(dir: string, create: boolean): string {
+  const file = path.join(dir, ".cache-key");
+  try {
+    const k = fs.readFileSync(file, "utf8").trim();
+    if (/^[0-9a-f]{32}$/.test(k)) return k;
+  } catch {
+    /* made below */
+  }
+  if (!create) return "no key";
+  const k = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(16))).toString("hex");
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    fs.writeFileSync(file, k, { mode: 0o600, flag: "wx" });
+    return k;
+  } catch {
+    return fs.readFileSync(file, "utf8").trim();
   }
 }
 

@@ -38,7 +38,7 @@ export async function loadContext(h: HookEnv, opts: ContextOptions = {}): Promis
   const host = h.host ?? claudeCode;
   const stateDir = stateDirOf(h);
   const tableFile = opts.tableFile ? path.resolve(opts.tableFile) : resolveTableFile(h.env, h.packageRoot);
-  const t = await loadTable(tableFile, opts.cache === false ? undefined : stateDir, h.env, opts);
+  const t = await loadTable(tableFile, opts.cache === false ? undefined : stateDir, h.env, { ...opts, defaultTable: path.join(h.packageRoot, "triggers.json") });
   if (!t.ok) return { ok: false, host, error: t.error, failMode: t.failMode, tableFile, stateDir };
   const he = host.environment(h.env);
   const table = foldEnvironment(t.compiled, host, he, h, tableFile, stateDir, opts.checkSkills === true);
@@ -67,6 +67,7 @@ function foldEnvironment(compiled: CompiledTable, host: Host, he: HostEnvironmen
     skillRoots,
     protect: dedupe(protect),
     subagentsLoadSkills: host.capabilities.subagentsLoadSkills,
+    ...(host.capabilities.skillTool === false ? { loadBy: "read" as const } : {}),
     missingSkills,
     ...(pluginNamespace ? { pluginNamespace } : {}),
   };

@@ -3,6 +3,8 @@
 //   → read state → decide (pure) → effects (output file) → write state → render (host).
 // Never throws: every failure becomes a message the user sees, and a refusal
 // only when the table asks to fail closed.
+import fs from "node:fs";
+import path from "node:path";
 import type { Host } from "../core/host.js";
 import { decide, type Outcome } from "../core/decide.js";
 import { emptyState, type Decision, type Effects, type Event, type SessionState, type Table } from "../core/types.js";
@@ -86,13 +88,13 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   fc.failMode = ctx.ok ? ctx.table.table.failMode : ctx.failMode;
   if (!ctx.ok) return failure(`skillgate: trigger table unusable, ${ctx.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${ctx.error}`, ctx.failMode === "closed", fc);
   const { table, stateDir, host } = ctx;
-  const event = await withContextTokens(given, table, transcriptPath);
   const notices: string[] = [];
 
   // A hostile session id never becomes a path: decide from empty state, store nothing.
-  const store = isSafeSessionId(event.sessionId) ? new StateStore(stateDir) : undefined;
-  if (!store) notices.push(`skillgate: session id ${JSON.stringify(event.sessionId.slice(0, 40))} is not a safe file name; state is not kept for it`);
-  const current = store ? store.read(event.sessionId) : { state: emptyState() };
+  const store = isSafeSessionId(given.sessionId) ? new StateStore(stateDir) : undefined;
+  if (!store) notices.push(`skillgate: session id ${JSON.stringify(given.sessionId.slice(0, 40))} is not a safe file name; state is not kept for it`);
+  const current = store ? store.read(given.sessionId) : { state: emptyState() };
+  const event = withLinkTargets(withSettingsFacts(await withContextTokens(given, table, transcriptPath), host, h.env, current.state));
   if (current.warning) notices.push(current.warning);
   const where = evidenceWhere(event, stateDir, h.env);
   // A finished check is recorded before anything else looks at its output.
@@ -153,12 +155,53 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   return { stdout: out ? JSON.stringify(out) : "", stderr, trace };
 }
 
+/**
+ * A write through a symlink writes its target: the target is added to the
+ * paths the call writes, so a link to a protected or gated file is refused
+ * like the file itself.
+ */
+function withLinkTargets(event: Event): Event {
+  if (event.kind !== "tool-call" || (event.tool.kind !== "write" && event.tool.kind !== "edit")) return event;
+  const targets: string[] = [];
+  for (const p of event.tool.paths) {
+    if (p.length > 4096) continue;
+    try {
+      const abs = path.resolve(event.cwd || "/", p);
+      const real = fs.realpathSync(abs);
+      if (real !== abs) targets.push(real);
+    } catch {
+      /* a new file: nothing to follow */
+    }
+  }
+  return targets.length ? { ...event, tool: { ...event.tool, paths: [...event.tool.paths, ...targets] } } : event;
+}
+
+/**
+ * The settings files that register the hook, read at the edge: which ones do
+ * at session start, and whether a changed one no longer does.
+ */
+function withSettingsFacts(event: Event, host: Host, env: NodeJS.ProcessEnv, state: SessionState): Event {
+  const registers = host.registersSkillgate;
+  if (!registers) return event;
+  if (event.kind === "session-start") return { ...event, guardedSettings: host.environment(env).settingsFiles.filter((f) => registers(f)) };
+  if (event.kind === "config-change" && event.file !== undefined) {
+    const file = event.file;
+    const guarded = state.guardedSettings?.some((g) => g === file) ?? false;
+    return guarded && !registers(file) ? { ...event, removesSkillgate: true } : event;
+  }
+  return event;
+}
+
 /** What the user should know when a session starts: which table governs it, and which skills cannot be loaded. */
 function sessionNotices(tableFile: string, isDefault: boolean, table: CompiledTable): string[] {
   const out: string[] = [];
-  if (!isDefault) out.push(`skillgate: table ${tableFile} is active (${table.rows.length} rows)`);
+  if (!isDefault) out.push(`skillgate: table ${tableFile} is active (${table.rows.length} rows${table.table.extends ? ", extending the default table" : ""})`);
+  if (table.disabled.length) {
+    const closed = table.table.failMode === "closed";
+    out.push(`skillgate: ${table.disabled.length} row${table.disabled.length === 1 ? " is" : "s are"} OFF (invalid)${closed ? "; failMode closed: the calls they would govern are refused" : ""}:\n${table.disabled.map((d) => `  ${d.error}`).join("\n")}`);
+  }
   if (table.missingSkills.length) {
-    out.push(`skillgate: skills named by the table are not installed where the client can load them: ${table.missingSkills.join(", ")} (looked in ${table.skillRoots.join(", ")}); run \`skillgate init\` or copy them into .claude/skills/`);
+    out.push(`skillgate: skills named by the table are not installed where the client can load them: ${table.missingSkills.join(", ")} (looked in ${table.skillRoots.join(", ")}); copy them into a skills folder the agent CLI reads (\`skillgate init\` does it for Claude Code)`);
   }
   return out;
 }
@@ -186,8 +229,9 @@ type CapResult = { decision: Decision; effects: Effects; record: (s: SessionStat
 
 /**
  * A long output: only a command that only reads is summarized (the shell
- * analysis runs here, on this path only); anything else passes raw, counted
- * by reason. The raw text is saved first, then the summary with its evidence
+ * analysis runs here, on this path only); a writing or opaque command's
+ * output passes raw, counted by reason; an unknown program's keeps the plain
+ * head cap. The raw text is saved first, then the summary with its evidence
  * header replaces the output. On any failure the output passes untouched.
  */
 async function capOutput(event: Extract<Event, { kind: "tool-result" }>, d: Decision & { verdict: "cap" }, table: Table, stateDir: string, env: NodeJS.ProcessEnv): Promise<CapResult> {
@@ -202,18 +246,30 @@ async function capOutput(event: Extract<Event, { kind: "tool-result" }>, d: Deci
   const output = event.output;
   if (!output) return failed("no output");
   try {
-    const { summarize, rawReason, commandHint } = await import("../core/summaries/index.js");
+    const { summarize, readOnlyCommands, commandHint } = await import("../core/summaries/index.js");
     let hint: ReturnType<typeof commandHint>;
+    let headOnly = false;
     if (event.tool.kind === "shell") {
       const a = (await import("../core/shell/analyze.js")).analyzeCommand(event.tool.command);
-      const reason = rawReason({ chars: output.chars, profile: d.cap.profile, risk: false, commands: a.commands, writes: a.writes.length, opaque: a.opaque.length });
-      if (reason) return raw(reason);
+      // Opaque parts first: the analysis also lists them as "<dynamic>" writes.
+      if (a.opaque.length > 0) return raw("opaque");
+      if (a.writes.length > 0) return raw("write");
+      const v = readOnlyCommands(a.commands);
+      if (v.kind === "write") return raw("write");
+      // A program we know nothing of (seq, make, a script) neither reads-only nor visibly writes:
+      // it is not summarized, but keeps the plain cap (head + the raw file's path), as before profiles.
+      headOnly = !v.readOnly;
       hint = commandHint(a.commands);
     }
-    const { outputRoot, saveRaw, readSaved, withSummary } = await import("../io/output-store.js");
+    const { outputRoot, saveRaw, saveCapped, readSaved, withSummary } = await import("../io/output-store.js");
     const root = outputRoot(outputDirOf(table, env), stateDir);
     if (!root.ok) return failed(root.error);
-    const file = saveRaw(root.dir, `${event.sessionId}-${event.toolUseId ?? Date.now()}`, output);
+    const name = `${event.sessionId}-${event.toolUseId ?? Date.now()}`;
+    if (headOnly) {
+      const c = saveCapped(root.dir, name, output, d.cap.headChars, d.cap.row);
+      return { decision: d, effects: { updatedOutput: c.updated }, record: (st) => recordCap(st, tool, { ok: true, charsSaved: c.charsSaved }) };
+    }
+    const file = saveRaw(root.dir, name, output);
     const saved = readSaved(file);
     const s = summarize(saved.text, { profile: d.cap.profile, rawPath: file, ...(hint ? { command: hint } : {}) });
     if (s.raw) return raw(s.raw);

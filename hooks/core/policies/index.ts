@@ -3,6 +3,8 @@
 import type { Policy } from "./proposal.js";
 import { refusals } from "./refusals.js";
 import { selfProtection } from "./self-protection.js";
+import { disabledRows } from "./disabled-rows.js";
+import { configGuard } from "./config-guard.js";
 import { hints } from "./hints.js";
 import { budget } from "./budget.js";
 import { compactionReminder } from "./compaction.js";
@@ -11,4 +13,4 @@ import { subagentFinished } from "./subagent-finished.js";
 import { evidenceGate } from "./evidence.js";
 import { budgetProfile } from "./budget-profile.js";
 
-export const POLICIES: readonly Policy[] = [selfProtection, refusals, evidenceGate, hints, budget, budgetProfile, compactionReminder, outputCap, subagentFinished];
+export const POLICIES: readonly Policy[] = [selfProtection, configGuard, disabledRows, refusals, evidenceGate, hints, budget, budgetProfile, compactionReminder, outputCap, subagentFinished];

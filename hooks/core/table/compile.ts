@@ -2,6 +2,8 @@
 // Cheap enough to do on every hook start; the expensive part (zod) is not here.
 import type picomatchType from "picomatch";
 import type { Row, Table, TextTrigger } from "../types.js";
+import { foldPattern, foldText, foldWithMap } from "./fold.js";
+import type { DisabledRow } from "./schema.js";
 
 /** Finds a trigger in a text; returns the matched words or undefined. */
 export type TextMatcher = (text: string) => string | undefined;
@@ -35,8 +37,12 @@ export interface CompiledTable {
   protect: ProtectedPath[];
   /** The host gives subagents the skill tool: gate rows then apply in subagents too, each with its own loads. */
   subagentsLoadSkills: boolean;
+  /** How the host's model loads a skill, for refusals and hints: its skill tool (default) or a whole read of SKILL.md. */
+  loadBy?: "skill-tool" | "read";
   /** Skills rows name that exist in no trusted root (the client cannot load them): refusals say so. */
   missingSkills: string[];
+  /** Rows that failed validation and are off (the rest of the table stays in force). */
+  disabled: DisabledRow[];
 }
 
 /**
@@ -61,12 +67,14 @@ export function isWordChar(ch: string | undefined): boolean {
 export function wordsMatcher(words: string[]): TextMatcher {
   // One regex per word: with a single alternation, «стенд» would win at a
   // position and hide «стенда» after the boundary check rejected it.
-  const res = words.map((w) => new RegExp(w, "giu"));
-  return (text) => {
+  const res = words.map((w) => new RegExp(foldPattern(w), "giu"));
+  return (given) => {
+    const text = foldText(given);
     for (const re of res) {
       re.lastIndex = 0;
       for (let m = re.exec(text); m; m = re.exec(text)) {
-        if (m[0] !== "" && !isWordChar(text[m.index - 1]) && !isWordChar(text[m.index + m[0].length])) return m[0];
+        const end = m.index + m[0].length;
+        if (m[0] !== "" && !isWordChar(text[m.index - 1]) && !isWordChar(text[end])) return quoted(given, text, m.index, end);
         re.lastIndex = m.index + 1;
       }
     }
@@ -76,8 +84,26 @@ export function wordsMatcher(words: string[]): TextMatcher {
 
 function textMatcher(t: TextTrigger): TextMatcher {
   const byWords = t.words ? wordsMatcher(t.words) : undefined;
-  const byPattern = t.pattern ? new RegExp(t.pattern, "iu") : undefined;
-  return (text) => byWords?.(text) ?? byPattern?.exec(text)?.[0];
+  const byPattern = t.pattern ? new RegExp(foldPattern(t.pattern), "iu") : undefined;
+  return (text) => byWords?.(text) ?? patternMatch(byPattern, text);
+}
+
+function patternMatch(re: RegExp | undefined, given: string): string | undefined {
+  if (!re) return undefined;
+  const folded = foldText(given);
+  const m = re.exec(folded);
+  return m ? quoted(given, folded, m.index, m.index + m[0].length) : undefined;
+}
+
+/**
+ * The match as the user wrote it. Folding usually keeps every index (one
+ * character for one); only when it did not is the character map built, and
+ * only up to the match.
+ */
+function quoted(given: string, folded: string, start: number, end: number): string {
+  if (folded.length === given.length) return given.slice(start, end);
+  const { from } = foldWithMap(given.slice(0, Math.min(given.length, end * 2 + 64)));
+  return given.slice(from[start] ?? 0, from[end] ?? given.length);
 }
 
 /**
@@ -120,5 +146,5 @@ export function compileTable(table: Table, skillsDir: string, glob?: GlobEngine)
     if (subagent) compiled.subagent = new Set(subagent);
     return compiled;
   });
-  return { table, skillsDir, rows, skillRoots: [skillsDir], protect: [], subagentsLoadSkills: false, missingSkills: [] };
+  return { table, skillsDir, rows, skillRoots: [skillsDir], protect: [], subagentsLoadSkills: false, missingSkills: [], disabled: [] };
 }

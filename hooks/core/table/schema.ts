@@ -92,6 +92,7 @@ export const rowSchema = z
 
 export const tableSchema = z.strictObject({
   $schema: z.string().optional(),
+  extends: z.literal("default").optional().describe("Add these rows to skillgate's default table (a row with the same id replaces the default one) instead of replacing it."),
   version: z.literal(1),
   skillsDir: z.string().default("skills"),
   failMode: z.enum(["open", "closed"]).default("open"),
@@ -134,6 +135,56 @@ export function validateTable(raw: unknown, file: string): { ok: true; table: z.
     return `${file}: ${where}: ${issue.message}`;
   });
   return { ok: false, error: issues.join("\n") };
+}
+
+export interface DisabledRow {
+  /** The row's id, or `#N` when it has none. */
+  id: string;
+  error: string;
+  /** What the row could still be seen to govern, for failMode closed (refuse those calls). */
+  governs: { program?: string; writes: boolean; subagent: boolean; final: boolean };
+}
+
+/**
+ * One bad row is not every row: when the table as a whole is fine but some
+ * rows are not, those rows are disabled (named with their error) and the rest
+ * stay in force. Returns undefined when the problem is not in single rows.
+ */
+export function validateRowsApart(raw: unknown, file: string): { table: z.output<typeof tableSchema>; disabled: DisabledRow[] } | undefined {
+  if (!raw || typeof raw !== "object" || !Array.isArray((raw as { rows?: unknown }).rows)) return undefined;
+  const rows = (raw as { rows: unknown[] }).rows;
+  const good: unknown[] = [];
+  const disabled: DisabledRow[] = [];
+  const seen = new Set<string>();
+  rows.forEach((row, i) => {
+    const r = rowSchema.safeParse(row);
+    const id = typeof (row as { id?: unknown })?.id === "string" ? String((row as { id: string }).id) : `#${i + 1}`;
+    const dup = r.success && seen.has(r.data.id);
+    if (r.success && !dup) {
+      seen.add(r.data.id);
+      good.push(row);
+      return;
+    }
+    const issue = r.success ? undefined : r.error.issues[0];
+    const error = dup ? "defined twice (ids must be unique)" : `${issue?.path.length ? `field ${issue.path.join(".")}: ` : ""}${issue?.message ?? "invalid"}`;
+    disabled.push({ id, error: `${file}: row ${JSON.stringify(id)}: ${error}`, governs: governsOf(row) });
+  });
+  if (disabled.length === 0 || good.length === 0) return undefined;
+  const t = tableSchema.safeParse({ ...(raw as object), rows: good });
+  return t.success ? { table: t.data, disabled } : undefined;
+}
+
+function governsOf(row: unknown): DisabledRow["governs"] {
+  const r = (row ?? {}) as { kind?: unknown; when?: Record<string, unknown> };
+  const refusing = r.kind === "gate" || r.kind === "block" || r.kind === undefined;
+  const w = r.when && typeof r.when === "object" ? r.when : {};
+  const cmd = w.command as { name?: unknown } | undefined;
+  return {
+    ...(refusing && typeof cmd?.name === "string" && cmd.name ? { program: cmd.name } : {}),
+    writes: refusing && w.writes !== undefined,
+    subagent: refusing && w.subagent !== undefined,
+    final: refusing && w.final !== undefined,
+  };
 }
 
 function firstDuplicate(xs: string[]): string | undefined {

@@ -4,10 +4,11 @@
 import type { Decision, Effects, Event, SessionSource, ToolCall, ToolKind, ToolOutput } from "../../core/types.js";
 import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
+import { registersSkillgate } from "./settings.js";
 
 const HOOK_EVENTS = new Set([
   "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "UserPromptExpansion",
-  "SessionStart", "PreCompact", "PostCompact", "Stop", "SubagentStop", "SubagentStart",
+  "SessionStart", "PreCompact", "PostCompact", "Stop", "SubagentStop", "SubagentStart", "ConfigChange",
 ]);
 
 const TOOL_KINDS: Record<string, ToolKind> = {
@@ -63,6 +64,9 @@ export function normalize(payload: unknown): Normalized {
       const source = str(p.source) ?? "startup";
       return ok({ ...base, kind: "session-start", source: SOURCES.has(source as SessionSource) ? (source as SessionSource) : "startup" });
     }
+    case "ConfigChange":
+      // Whether the change removes skillgate's hook is read from the file at the edge (runner).
+      return ok({ ...base, kind: "config-change", source: str(p.source) ?? "unknown", ...optional("file", str(p.file_path)), removesSkillgate: false });
     case "SubagentStart": {
       const agentId = base.agentId;
       if (agentId === undefined) return { ok: false, ignored: false, error: "SubagentStart event has no agent_id" };
@@ -133,7 +137,7 @@ function outputOf(response: unknown): ToolOutput | undefined {
 
 const HOOK_NAME: Record<Event["kind"], string> = {
   "tool-call": "PreToolUse", "tool-result": "PostToolUse", "tool-failure": "PostToolUseFailure", prompt: "UserPromptSubmit",
-  "prompt-expansion": "UserPromptExpansion", stop: "Stop", "session-start": "SessionStart", "subagent-start": "SubagentStart", compaction: "PreCompact",
+  "prompt-expansion": "UserPromptExpansion", stop: "Stop", "session-start": "SessionStart", "subagent-start": "SubagentStart", "config-change": "ConfigChange", compaction: "PreCompact",
 };
 
 /** Decision → the JSON Claude Code reads on stdout (undefined: print nothing). */
@@ -174,4 +178,5 @@ export const claudeCode: Host = {
   renderFailure,
   looksLikeToolCall: (raw) => /"hook_event_name"\s*:\s*"PreToolUse"/.test(raw.slice(0, 65_536)),
   environment,
+  registersSkillgate,
 };

@@ -12,6 +12,8 @@ export function environment(env: Env): HostEnvironment {
   const settingsFiles = [
     ...(env.HOME ? [path.join(env.HOME, ".claude", "settings.json"), path.join(env.HOME, ".claude", "settings.local.json")] : []),
     ...(project ? [path.join(project, ".claude", "settings.json"), path.join(project, ".claude", "settings.local.json")] : []),
+    // The launcher the project's settings run (skillgate install): rewriting it would switch the hook off.
+    ...(project ? [path.join(project, ".claude", "hooks", "skillgate.mjs")] : []),
   ];
   return {
     skillRoots,

@@ -1,0 +1,18 @@
+// A settings change that removes or alters skillgate's own hook registration
+// is refused (the host then keeps the old settings): the gate cannot be
+// switched off from inside the session it governs.
+import type { Policy } from "./proposal.js";
+
+export const CONFIG_GUARD_ROW = "config-guard";
+
+export const configGuard: Policy = ({ event }) => {
+  if (event.kind !== "config-change" || !event.removesSkillgate) return undefined;
+  return {
+    refuse: [
+      {
+        row: CONFIG_GUARD_ROW,
+        line: `skillgate[${CONFIG_GUARD_ROW}]: the change to ${event.file ?? event.source} removes or alters skillgate's hook, so it is refused for this session; the user removes skillgate with \`skillgate uninstall\`, outside the session.`,
+      },
+    ],
+  };
+};

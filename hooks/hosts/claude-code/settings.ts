@@ -1,0 +1,27 @@
+// Does a Claude Code settings file register skillgate's hook? Read by the
+// runner at session start and on ConfigChange (the core only sees the answer).
+import fs from "node:fs";
+
+/** A hook handler whose command or args name skillgate's hook (the bundle, the launcher or the CLI's hook verb). */
+const OURS = /skillgate|dist\/hook\.mjs/;
+
+export function registersSkillgate(file: string): boolean {
+  let settings: unknown;
+  try {
+    settings = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return false;
+  }
+  const hooks = (settings as { hooks?: unknown } | null)?.hooks;
+  if (!hooks || typeof hooks !== "object") return false;
+  for (const groups of Object.values(hooks as Record<string, unknown>)) {
+    for (const g of Array.isArray(groups) ? groups : []) {
+      for (const h of Array.isArray((g as { hooks?: unknown })?.hooks) ? (g as { hooks: unknown[] }).hooks : []) {
+        const handler = h as { command?: unknown; args?: unknown };
+        const words = [handler.command, ...(Array.isArray(handler.args) ? handler.args : [])].filter((w): w is string => typeof w === "string");
+        if (words.some((w) => OURS.test(w))) return true;
+      }
+    }
+  }
+  return false;
+}

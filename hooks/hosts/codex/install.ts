@@ -1,0 +1,329 @@
+// Registers skillgate in Codex's hooks.json (project `.codex/hooks.json` or
+// `$CODEX_HOME/hooks.json`) and, when asked, marks those hooks trusted.
+//
+// Codex runs an unmanaged hook only after the user trusted it: `/hooks` in the
+// TUI records `[hooks.state."<hooks.json path>:<event>:<group>:<handler>"]
+// trusted_hash = "sha256:…"` in $CODEX_HOME/config.toml; the hash covers the
+// hook's definition, so any edit of it needs trust again. `--trust` writes the
+// same entries (the user asked for skillgate's hooks, so this is their consent);
+// without it the user trusts them in `/hooks`. Automation can instead pass
+// `codex exec --dangerously-bypass-hook-trust`.
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { codexHome } from "./env.js";
+
+type Json = Record<string, unknown>;
+
+export const CODEX_HOOK_TIMEOUT_S = 10;
+
+/** The events skillgate answers, with the tool matcher where Codex matches on tools. */
+export const CODEX_EVENTS: Readonly<Record<string, string | undefined>> = {
+  SessionStart: undefined,
+  UserPromptSubmit: undefined,
+  PreToolUse: "^(Bash|apply_patch)$",
+  PostToolUse: "^Bash$",
+  PreCompact: undefined,
+  PostCompact: undefined,
+  Stop: undefined,
+};
+
+/** Codex's snake_case label of an event (the trust key and the hash use it). */
+const EVENT_LABEL: Record<string, string> = {
+  SessionStart: "session_start", UserPromptSubmit: "user_prompt_submit", PreToolUse: "pre_tool_use", PostToolUse: "post_tool_use",
+  PreCompact: "pre_compact", PostCompact: "post_compact", Stop: "stop",
+};
+/** Events whose matcher Codex ignores (and leaves out of the hash). */
+const NO_MATCHER = new Set(["UserPromptSubmit", "Stop"]);
+
+const shQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/** The shell command Codex runs (hooks.json commands go through `sh -c`). */
+export function codexCommand(runtime: string, hookPath: string): string {
+  return `${shQuote(runtime)} ${shQuote(hookPath)}`;
+}
+
+export function isSkillgateCommand(h: unknown, hookPath: string): boolean {
+  return !!h && typeof h === "object" && typeof (h as Json).command === "string" && ((h as Json).command as string).includes(hookPath);
+}
+
+function groupsOf(hooks: Json, event: string): Json[] {
+  const g = hooks[event];
+  if (g === undefined) return [];
+  if (!Array.isArray(g)) throw new Error(`hooks.${event} is not a list`);
+  return g as Json[];
+}
+
+function hooksObject(file: Json): Json {
+  const h = file.hooks ?? {};
+  if (typeof h !== "object" || Array.isArray(h)) throw new Error("`hooks` in hooks.json is not an object");
+  return h as Json;
+}
+
+/** hooks.json without any skillgate handler (groups left empty are dropped). */
+export function removeFromHooksJson(file: Json, hookPath: string): Json {
+  const hooks = { ...hooksObject(file) };
+  for (const event of Object.keys(hooks)) {
+    const groups = groupsOf(hooks, event)
+      .map((g) => ({ ...g, hooks: Array.isArray(g.hooks) ? (g.hooks as unknown[]).filter((h) => !isSkillgateCommand(h, hookPath)) : g.hooks }))
+      .filter((g) => !Array.isArray(g.hooks) || g.hooks.length > 0);
+    if (groups.length) hooks[event] = groups;
+    else delete hooks[event];
+  }
+  return { ...file, hooks };
+}
+
+/** hooks.json with skillgate's handlers (any old ones replaced), each in its own group at the end. */
+export function addToHooksJson(file: Json, command: string, hookPath: string): Json {
+  const cleaned = removeFromHooksJson(file, hookPath);
+  const hooks = { ...hooksObject(cleaned) };
+  for (const [event, matcher] of Object.entries(CODEX_EVENTS)) {
+    const group: Json = { ...(matcher ? { matcher } : {}), hooks: [{ type: "command", command, timeout: CODEX_HOOK_TIMEOUT_S }] };
+    hooks[event] = [...groupsOf(hooks, event), group];
+  }
+  return { ...cleaned, hooks };
+}
+
+/** Sort object keys recursively (Codex hashes canonical JSON). */
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v && typeof v === "object") return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Json)[k])]));
+  return v;
+}
+
+/**
+ * The trust hash Codex computes for one command handler: sha256 of the canonical
+ * JSON of {event_name, matcher?, hooks: [the handler with its timeout filled in]}.
+ * Checked against the real binary by the e2e suite (the hooks run with no bypass flag).
+ */
+export function trustHash(event: string, matcher: string | undefined, handler: Json): string {
+  const label = EVENT_LABEL[event];
+  if (!label) throw new Error(`no Codex label for event ${event}`);
+  const timeout = typeof handler.timeout === "number" ? Math.max(1, handler.timeout) : 600;
+  const normalized: Json = { type: "command", command: handler.command, timeout, async: handler.async === true };
+  if (typeof handler.statusMessage === "string") normalized.statusMessage = handler.statusMessage;
+  const identity: Json = { event_name: label, ...(matcher !== undefined && !NO_MATCHER.has(event) ? { matcher } : {}), hooks: [normalized] };
+  return `sha256:${createHash("sha256").update(JSON.stringify(canonical(identity))).digest("hex")}`;
+}
+
+/** The `[hooks.state]` keys and hashes for skillgate's handlers in a hooks.json file. */
+export function trustEntries(hooksFile: string, file: Json, hookPath: string): { key: string; hash: string }[] {
+  const out: { key: string; hash: string }[] = [];
+  const hooks = hooksObject(file);
+  for (const event of Object.keys(hooks)) {
+    const label = EVENT_LABEL[event];
+    if (!label) continue;
+    groupsOf(hooks, event).forEach((g, gi) => {
+      const handlers = Array.isArray(g.hooks) ? (g.hooks as Json[]) : [];
+      handlers.forEach((h, hi) => {
+        if (!isSkillgateCommand(h, hookPath)) return;
+        out.push({ key: `${hooksFile}:${label}:${gi}:${hi}`, hash: trustHash(event, typeof g.matcher === "string" ? g.matcher : undefined, h) });
+      });
+    });
+  }
+  return out;
+}
+
+const tomlKey = (s: string): string => JSON.stringify(s);
+const STATE_HEADER = /^\[hooks\.state\.("(?:[^"\\]|\\.)*")\]\s*$/;
+
+/**
+ * config.toml without the `[hooks.state."<hooksFile>:…"]` tables of that
+ * hooks.json, then (when given) with fresh ones. Edits only those tables: the
+ * rest of the file is kept line for line.
+ */
+export function withTrust(configToml: string, hooksFile: string, entries: { key: string; hash: string }[]): string {
+  const lines = configToml.split("\n");
+  const kept: string[] = [];
+  let skipping = false;
+  for (const line of lines) {
+    const m = STATE_HEADER.exec(line.trim());
+    if (m) {
+      const key = JSON.parse(m[1] ?? '""') as string;
+      skipping = key.startsWith(`${hooksFile}:`);
+      if (skipping) continue;
+    } else if (/^\s*\[/.test(line)) skipping = false;
+    if (!skipping) kept.push(line);
+  }
+  let text = kept.join("\n").replace(/\n+$/, "");
+  for (const e of entries) text += `${text ? "\n\n" : ""}[hooks.state.${tomlKey(e.key)}]\nenabled = true\ntrusted_hash = ${tomlKey(e.hash)}`;
+  return text ? text + "\n" : "";
+}
+
+export interface CodexInstallOptions {
+  /** Project folder (hooks go to <project>/.codex/hooks.json); undefined with user: $CODEX_HOME/hooks.json. */
+  project?: string;
+  user?: boolean;
+  runtime: string;
+  hookPath: string;
+  /** Also record the hooks as trusted in $CODEX_HOME/config.toml. */
+  trust?: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+export function hooksFileOf(o: { project?: string; user?: boolean; env: NodeJS.ProcessEnv }): string {
+  if (o.project !== undefined) return path.join(path.resolve(o.project), ".codex", "hooks.json");
+  const home = codexHome(o.env);
+  if (!home) throw new Error("neither CODEX_HOME nor HOME is set: cannot find Codex's folder");
+  return path.join(home, "hooks.json");
+}
+
+function readJson(file: string): Json {
+  if (!fs.existsSync(file)) return {};
+  const v: unknown = JSON.parse(fs.readFileSync(file, "utf8"));
+  if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error(`${file} is not a JSON object`);
+  return v as Json;
+}
+
+function configTomlOf(env: NodeJS.ProcessEnv): string {
+  const home = codexHome(env);
+  if (!home) throw new Error("neither CODEX_HOME nor HOME is set: cannot find Codex's config.toml");
+  return path.join(home, "config.toml");
+}
+
+/** Write skillgate's hooks (and trust) for Codex. Returns the files written. */
+export function installCodex(o: CodexInstallOptions): string[] {
+  const file = hooksFileOf(o);
+  const next = addToHooksJson(readJson(file), codexCommand(o.runtime, o.hookPath), o.hookPath);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(next, null, 2) + "\n");
+  const written = [file];
+  const config = configTomlOf(o.env);
+  const before = fs.existsSync(config) ? fs.readFileSync(config, "utf8") : "";
+  const after = withTrust(before, file, o.trust ? trustEntries(file, next, o.hookPath) : []);
+  if (after !== before) {
+    fs.mkdirSync(path.dirname(config), { recursive: true });
+    fs.writeFileSync(config, after);
+    written.push(config);
+  }
+  return written;
+}
+
+/** Remove skillgate's hooks and their trust entries. Returns the files changed. */
+export function uninstallCodex(o: Omit<CodexInstallOptions, "runtime" | "trust">): string[] {
+  const file = hooksFileOf(o);
+  const changed: string[] = [];
+  if (fs.existsSync(file)) {
+    fs.writeFileSync(file, JSON.stringify(removeFromHooksJson(readJson(file), o.hookPath), null, 2) + "\n");
+    changed.push(file);
+  }
+  const config = configTomlOf(o.env);
+  if (fs.existsSync(config)) {
+    const before = fs.readFileSync(config, "utf8");
+    const after = withTrust(before, file, []);
+    if (after !== before) {
+      fs.writeFileSync(config, after);
+      changed.push(config);
+    }
+  }
+  return changed;
+}
+
+/** The bundled hook a Codex install runs (scripts/build.mjs: "hook-codex": "hooks/hosts/codex/hook.ts"). */
+export function codexHookPathOf(root: string): string {
+  return path.join(root, "dist", "hook-codex.mjs");
+}
+
+/**
+ * `skillgate install --host codex [--project DIR | --user] [--trust] [--runtime PATH]`
+ * and `skillgate uninstall --host codex [--project DIR | --user]`. Returns the exit code.
+ */
+export function codexInstallMain(verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): number {
+  let project: string | undefined;
+  let user = false;
+  let trust = false;
+  let runtime = process.execPath;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--host") i++;
+    else if (a === "--project") project = args[++i] ?? ".";
+    else if (a === "--user") user = true;
+    else if (a === "--trust" && verb === "install") trust = true;
+    else if (a === "--runtime" && verb === "install") runtime = args[++i] ?? runtime;
+    else {
+      out(`skillgate ${verb} --host codex: unknown argument ${a}`);
+      return 2;
+    }
+  }
+  if (project !== undefined && user) {
+    out(`skillgate ${verb} --host codex: give --project DIR or --user, not both`);
+    return 2;
+  }
+  if (project === undefined && !user) project = ".";
+  const hookPath = codexHookPathOf(root);
+  try {
+    const files = verb === "install" ? installCodex({ ...(project !== undefined ? { project } : {}), user, runtime, hookPath, trust, env }) : uninstallCodex({ ...(project !== undefined ? { project } : {}), user, hookPath, env });
+    for (const f of files) out(`wrote ${f}`);
+    if (verb === "install" && !trust) out("Codex runs new hooks only once trusted: open /hooks in codex and trust skillgate's entries, or re-run with --trust.");
+    if (verb === "install" && project !== undefined) out(`The project's .codex/ folder loads only for a trusted project (run \`codex --trust\` in ${path.resolve(project)} once).`);
+    return 0;
+  } catch (e) {
+    out(`skillgate ${verb} --host codex: ${(e as Error).message}`);
+    return 1;
+  }
+}
+
+/** trusted_hash values recorded in config.toml, by [hooks.state] key. */
+export function recordedTrust(configToml: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let key: string | undefined;
+  for (const line of configToml.split("\n")) {
+    const m = STATE_HEADER.exec(line.trim());
+    if (m) {
+      key = JSON.parse(m[1] ?? '""') as string;
+      continue;
+    }
+    if (/^\s*\[/.test(line)) key = undefined;
+    const h = /^\s*trusted_hash\s*=\s*"([^"]*)"/.exec(line);
+    if (key && h?.[1]) out.set(key, h[1]);
+  }
+  return out;
+}
+
+/**
+ * `skillgate doctor --host codex [--project DIR | --user]`: is skillgate registered for every event,
+ * is each handler trusted with the hash Codex computes now (an untrusted hook is skipped silently),
+ * is the project trusted, and does the hook command start and answer?
+ */
+export function codexDoctorMain(args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): number {
+  const user = args.includes("--user");
+  const at = args.indexOf("--project");
+  const project = user ? undefined : at >= 0 ? (args[at + 1] ?? ".") : ".";
+  const problems: string[] = [];
+  const hookPath = codexHookPathOf(root);
+  let file: string;
+  let hooks: Json;
+  try {
+    file = hooksFileOf({ ...(project !== undefined ? { project } : {}), user, env });
+    hooks = readJson(file);
+  } catch (e) {
+    out(`✗ ${(e as Error).message}`);
+    return 1;
+  }
+  const entries = trustEntries(file, hooks, hookPath);
+  const events = new Set(entries.map((e) => e.key.split(":").at(-3)));
+  for (const [event] of Object.entries(CODEX_EVENTS)) if (!events.has(EVENT_LABEL[event])) problems.push(`${file} does not run skillgate on ${event} (run skillgate install --host codex)`);
+  const config = configTomlOf(env);
+  const toml = fs.existsSync(config) ? fs.readFileSync(config, "utf8") : "";
+  const trusted = recordedTrust(toml);
+  const untrusted = entries.filter((e) => trusted.get(e.key) !== e.hash);
+  if (untrusted.length) problems.push(`${untrusted.length} of skillgate's hooks are not trusted (or changed since): Codex skips them without a word; open /hooks in codex, or run skillgate install --host codex --trust`);
+  if (project !== undefined) {
+    const dir = path.resolve(project);
+    const re = new RegExp(`^\\[projects\\.${JSON.stringify(dir).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\]\\s*\\n\\s*trust_level\\s*=\\s*"trusted"`, "m");
+    if (!re.test(toml)) problems.push(`the project ${dir} is not marked trusted in ${config}: its .codex/hooks.json is not loaded (run \`codex --trust\` there once)`);
+  }
+  const run = spawnSync(process.execPath, [hookPath], {
+    input: JSON.stringify({ session_id: "skillgate-doctor", cwd: project ?? process.cwd(), hook_event_name: "SessionStart", source: "startup", model: "doctor", permission_mode: "default", transcript_path: null }),
+    encoding: "utf8",
+    env: { ...env, SKILLGATE_STATE: fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-doctor-")) },
+    timeout: CODEX_HOOK_TIMEOUT_S * 1000,
+  });
+  if (run.error || run.status !== 0) problems.push(`the hook ${hookPath} does not run: ${run.error?.message ?? run.stderr.slice(0, 300)}`);
+  else if (run.stdout.trim() && !run.stdout.trim().startsWith("{")) problems.push(`the hook printed something that is not JSON: ${run.stdout.slice(0, 200)}`);
+  for (const p of problems) out(`✗ ${p}`);
+  if (!problems.length) out(`✓ skillgate runs on ${entries.length} Codex hook events from ${file}, all trusted; the hook answers`);
+  return problems.length ? 1 : 0;
+}
