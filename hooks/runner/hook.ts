@@ -141,7 +141,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
 
   // A check about to run (and allowed to): answer it from a fresh record, or note the tree it runs on.
   if (event.kind === "tool-call" && outcome.decision.verdict !== "deny") {
-    const b = await beginEvidence(event, table, outcome, where);
+    const b = await beginEvidence(event, table, outcome, where, host.capabilities.rewritesToolInput === true);
     if (b.updatedInput) effects = { ...effects, updatedInput: b.updatedInput };
     if (b.notice) notices.push(b.notice);
   }
@@ -329,7 +329,7 @@ async function withEvidence(event: Event, table: CompiledTable, facts: Facts | u
 }
 
 /** PreToolUse of a check's command in the main thread: reuse a fresh record, or start a pending run. */
-async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>, table: CompiledTable, outcome: Outcome, where: Where | undefined): Promise<{ updatedInput?: Record<string, unknown>; notice?: string }> {
+async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>, table: CompiledTable, outcome: Outcome, where: Where | undefined, canRewrite: boolean): Promise<{ updatedInput?: Record<string, unknown>; notice?: string }> {
   if (event.tool.kind !== "shell" || event.agentId !== undefined || !event.toolUseId || !where || !hasEvidenceRows(table)) return {};
   const rows = table.rows.map((r) => r.row).filter((r) => r.kind === "evidence" && outcome.matched.includes(r.id) && !outcome.opaque.includes(r.id));
   const notices: string[] = [];
@@ -337,7 +337,9 @@ async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>, table
   for (const row of rows) {
     if (row.kind !== "evidence") continue;
     try {
-      const r = reuseOrBegin(checkOf(row), where, { sessionId: event.sessionId, toolUseId: event.toolUseId, command: event.tool.command, cwd: event.cwd });
+      // A host that cannot rewrite the call runs it for real: then it is recorded like any run.
+      const spec = canRewrite ? checkOf(row) : { ...checkOf(row), reuse: false };
+      const r = reuseOrBegin(spec, where, { sessionId: event.sessionId, toolUseId: event.toolUseId, command: event.tool.command, cwd: event.cwd });
       if (r.kind === "reuse") return { updatedInput: { ...(event.input ?? {}), command: r.decision.command } };
       if (r.kind === "not-recorded") notices.push(`skillgate[${row.id}]: ${r.why}`);
     } catch (e) {

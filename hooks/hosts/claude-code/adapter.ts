@@ -172,7 +172,7 @@ export function renderFailure(message: string, refuseToolCall: boolean): Json {
 export const claudeCode: Host = {
   name: "claude-code",
   // 2.1.328: a general-purpose subagent's tools include Skill (e2e/FINDINGS.md).
-  capabilities: { subagentsLoadSkills: true },
+  capabilities: { subagentsLoadSkills: true, rewritesToolInput: true },
   normalize,
   render,
   renderFailure,
