@@ -20,8 +20,7 @@ const WHAT: Record<ProfileName, string> = {
 };
 
 export const budgetProfile: Policy = ({ event, table, state, hits }) => {
-  // Profiles belong to the main thread's session; a subagent's words or writes do not switch it.
-  if (event.agentId !== undefined) return undefined;
+  // Only the user's prompt picks a profile; a risky write raises it from any thread (audit is the safe side).
   if (event.kind === "prompt") {
     const mode = hits.map((h) => h.row).find((r): r is ModeRow => r.kind === "mode");
     if (!mode) return undefined;
