@@ -290,10 +290,29 @@ function tableFor(projectDir: string, root: string, flag?: string): TableResolut
 // ---------------------------------------------------------------- verbs
 
 /** Another host's install lives in its own folder (hooks/hosts/<host>/install.ts). */
-async function otherHost(verb: "install" | "uninstall" | "doctor", f: { get(name: string): string | undefined }, args: string[], root: string): Promise<number | undefined> {
+async function otherHost(verb: "install" | "uninstall" | "doctor", f: { get(name: string): string | undefined; has(name: string): boolean }, args: string[], root: string): Promise<number | undefined> {
+  if (f.get("host") === "opencode") return opencodeVerb(verb, f, root);
   if (f.get("host") !== "codex") return undefined;
   const codex = await import("../hooks/hosts/codex/install.js");
   return verb === "doctor" ? codex.codexDoctorMain(args, root) : codex.codexInstallMain(verb, args, root);
+}
+
+async function opencodeVerb(verb: "install" | "uninstall" | "doctor", f: { get(name: string): string | undefined; has(name: string): boolean }, root: string): Promise<number> {
+  const oc = await import("../hooks/hosts/opencode/install.js");
+  const project = f.get("project");
+  const target = { ...(project !== undefined ? { project } : {}), user: f.has("user") };
+  try {
+    if (verb === "doctor") {
+      const d = await oc.doctorOpencode(target, root);
+      for (const line of d.lines) console.log(line);
+      return d.ok ? EXIT.ok : EXIT.findings;
+    }
+    const r = verb === "install" ? oc.installOpencode(target, root, f.has("dry-run")) : oc.uninstallOpencode(target, f.has("dry-run"));
+    console.log(`${r.action}: ${r.file}`);
+    return EXIT.ok;
+  } catch (e) {
+    return fail(verb, (e as Error).message);
+  }
 }
 
 export async function installMain(args: string[], root: string): Promise<number> {

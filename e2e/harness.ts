@@ -1,7 +1,7 @@
 // Runs the real Claude Code binary (pinned in e2e/package.json) headless
 // against the scripted mock API, in an isolated HOME and a temp git repo.
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,8 +66,23 @@ export interface RunResult {
   durationMs: number;
 }
 
+/** Every temp folder a run made: removed when the process exits (SKILLGATE_E2E_KEEP=1 keeps them to look at). */
+const made: string[] = [];
+process.on('exit', () => {
+  if (process.env.SKILLGATE_E2E_KEEP) return;
+  for (const dir of made) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      /* best effort: a folder still in use is left */
+    }
+  }
+});
+
 export function tempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), `skillgate-e2e-${prefix}-`));
+  const dir = mkdtempSync(join(tmpdir(), `skillgate-e2e-${prefix}-`));
+  made.push(dir);
+  return dir;
 }
 
 /** A fresh git repo with a local identity (so `git commit` works) and one commit. */

@@ -213,7 +213,8 @@ export async function startMockApi(opts: MockApiOptions): Promise<MockApi> {
     else {
       for (const t of Array.isArray(turn.toolUse) ? turn.toolUse : [turn.toolUse]) {
         const id = t.id ?? `toolu_e2e_${++toolCounter}`;
-        if ((t.name === 'Agent' || t.name === 'Task') && typeof t.input['prompt'] === 'string') {
+        // 'task' is opencode's subagent tool (same prompt field).
+        if ((t.name === 'Agent' || t.name === 'Task' || t.name === 'task') && typeof t.input['prompt'] === 'string') {
           agentPrompts.push(t.input['prompt']);
         }
         content.push({ type: 'tool_use', id, name: t.name, input: t.input });

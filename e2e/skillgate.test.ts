@@ -146,25 +146,36 @@ test('an executor subagent call is denied until the delegate skill is loaded', a
   assert.deepEqual(r.requests.filter((q) => q.kind === 'subagent').map((q) => q.subagent), ['EXEC-SECOND']);
 });
 
-test("a subagent's own git commit is not gated, but its git push origin HEAD is blocked", async () => {
+test("a subagent's git commit is denied until the subagent loads the skill itself; its push HEAD stays blocked", async () => {
   const p = installed(['commit']);
   const r = await play(p, {
     prompt: 'have a helper commit and push',
     script: [
       { toolUse: { name: 'Agent', id: 'toolu_agent', input: { description: 'git', prompt: 'SUBTASK-GIT commit and push', subagent_type: 'general-purpose', run_in_background: false } } },
+      bash('git commit --allow-empty -m "chore: from main"', 'toolu_main_commit'),
       { text: 'ok' },
     ],
     subagentScripts: {
-      'SUBTASK-GIT': [bash('git commit --allow-empty -m "chore: from subagent"', 'toolu_sub_commit'), bash('git push origin HEAD', 'toolu_sub_push'), { text: 'sub done' }],
+      'SUBTASK-GIT': [
+        bash('git commit --allow-empty -m "chore: from subagent"', 'toolu_sub_commit1'),
+        skill('commit', 'toolu_sub_skill'),
+        bash('git commit --allow-empty -m "chore: from subagent"', 'toolu_sub_commit2'),
+        bash('git push origin HEAD', 'toolu_sub_push'),
+        { text: 'sub done' },
+      ],
     },
   });
-  assert.deepEqual(r.requests.map((q) => q.kind), ['main', 'subagent', 'subagent', 'subagent', 'main']);
-  assertRan(r, 'toolu_sub_commit');
-  assert.deepEqual(gitLog(p.repo), ['chore: from subagent', 'init']);
-  // The block reaches the subagent (its third request), not the main thread.
-  const subPush = r.requests.filter((q) => q.kind === 'subagent')[2]!;
-  assert.ok(toolResults(subPush.body).some((b) => b.tool_use_id === 'toolu_sub_push'), 'the push result is not in the subagent\'s request');
+  assert.deepEqual(r.requests.map((q) => q.kind), ['main', 'subagent', 'subagent', 'subagent', 'subagent', 'subagent', 'main', 'main']);
+  // The deny reaches the subagent (its second request) and tells it to load the skill itself.
+  const subs = r.requests.filter((q) => q.kind === 'subagent');
+  assert.ok(toolResults(subs[1]!.body).some((b) => b.tool_use_id === 'toolu_sub_commit1'), 'the deny is in the subagent\'s request');
+  assert.match(assertDenied(r, 'toolu_sub_commit1', 'Bash', 'commit-gate'), /yourself/);
+  assertRan(r, 'toolu_sub_skill');
+  assertRan(r, 'toolu_sub_commit2');
   assertDenied(r, 'toolu_sub_push', 'Bash', 'push-head-block');
+  // The subagent's load stays in the subagent: the main thread's commit is still denied.
+  assertDenied(r, 'toolu_main_commit', 'Bash', 'commit-gate');
+  assert.deepEqual(gitLog(p.repo), ['chore: from subagent', 'init']);
   assert.match(contentText(resultOf(r, 'toolu_agent').content), /sub done/);
 });
 

@@ -35,6 +35,10 @@ export const HOOK_EVENTS: Readonly<Record<string, string | undefined>> = {
   PostCompact: undefined,
   Stop: undefined,
   SubagentStop: undefined,
+  // Hints for a subagent from the task it was given (subagents have the Skill tool).
+  SubagentStart: undefined,
+  // A settings change that removes skillgate's own hook is refused (self-protection).
+  ConfigChange: undefined,
 };
 
 /** Seconds; the hook takes ~0.1 s, this only bounds a hung process. */

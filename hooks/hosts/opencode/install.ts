@@ -1,0 +1,127 @@
+// `skillgate install | uninstall | doctor --host opencode`: opencode loads every
+// .js/.ts file in <project>/.opencode/plugins/ and ~/.config/opencode/plugins/
+// (1.18.33: "{plugin,plugins}/*.{ts,js}" in each config dir). We put one small
+// file there that re-exports the bundled plugin (dist/opencode-plugin.mjs) by
+// absolute URL, marked so uninstall removes only our own file.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { loadTable } from "../../io/table-load.js";
+import { tableFileOf } from "./paths.js";
+
+export const PLUGIN_FILE = "skillgate.js";
+const MARKER = "// skillgate opencode plugin: written by `skillgate install --host opencode`";
+
+export interface OpencodeTarget {
+  /** A project folder: the plugin goes to <DIR>/.opencode/plugins/. */
+  project?: string;
+  /** Install for the user: $XDG_CONFIG_HOME/opencode/plugins/ (default ~/.config/opencode/plugins/). */
+  user?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The plugin file for a target: --project DIR, --user, or (neither) the current directory's project. */
+export function pluginFileOf(t: OpencodeTarget): string {
+  const env = t.env ?? process.env;
+  if (t.project !== undefined && t.user) throw new Error("give --project DIR or --user, not both");
+  if (t.user) {
+    const config = env.XDG_CONFIG_HOME ?? path.join(env.HOME ?? os.homedir(), ".config");
+    return path.join(config, "opencode", "plugins", PLUGIN_FILE);
+  }
+  return path.join(path.resolve(t.project ?? "."), ".opencode", "plugins", PLUGIN_FILE);
+}
+
+/** The bundle the plugin file points at. */
+export function bundleOf(packageRoot: string): string {
+  return path.join(packageRoot, "dist", "opencode-plugin.mjs");
+}
+
+export function pluginSource(packageRoot: string): string {
+  return `${MARKER}\n// Remove with \`skillgate uninstall --host opencode\`.\nexport { SkillgatePlugin } from ${JSON.stringify(pathToFileURL(bundleOf(packageRoot)).href)};\n`;
+}
+
+export interface InstallResult {
+  file: string;
+  action: "installed" | "updated" | "unchanged" | "removed" | "absent";
+}
+
+/** Write (or refresh) the plugin file. Refuses to overwrite a skillgate.js that is not ours. */
+export function installOpencode(t: OpencodeTarget, packageRoot: string, dryRun = false): InstallResult {
+  const file = pluginFileOf(t);
+  if (!fs.existsSync(bundleOf(packageRoot))) throw new Error(`${bundleOf(packageRoot)} is missing: run \`npm run build\` in ${packageRoot} first`);
+  const text = pluginSource(packageRoot);
+  const old = readIfExists(file);
+  if (old !== undefined && !old.startsWith(MARKER)) throw new Error(`${file} exists and was not written by skillgate; not touching it`);
+  if (old === text) return { file, action: "unchanged" };
+  if (!dryRun) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+  }
+  return { file, action: old === undefined ? "installed" : "updated" };
+}
+
+/** Remove exactly our plugin file; a foreign file of the same name is left alone (and said so). */
+export function uninstallOpencode(t: OpencodeTarget, dryRun = false): InstallResult {
+  const file = pluginFileOf(t);
+  const old = readIfExists(file);
+  if (old === undefined) return { file, action: "absent" };
+  if (!old.startsWith(MARKER)) throw new Error(`${file} was not written by skillgate; not removing it`);
+  if (!dryRun) fs.rmSync(file);
+  return { file, action: "removed" };
+}
+
+export interface DoctorReport {
+  ok: boolean;
+  lines: string[];
+}
+
+/** Is the plugin file there, ours, pointing at a bundle that exists and loads as an opencode plugin module? */
+export async function doctorOpencode(t: OpencodeTarget, packageRoot: string): Promise<DoctorReport> {
+  const file = pluginFileOf(t);
+  const lines: string[] = [];
+  let ok = true;
+  const bad = (l: string) => {
+    ok = false;
+    lines.push(`✗ ${l}`);
+  };
+  const text = readIfExists(file);
+  if (text === undefined) bad(`no plugin file at ${file} (run \`skillgate install --host opencode\`)`);
+  else if (!text.startsWith(MARKER)) bad(`${file} was not written by skillgate`);
+  else {
+    lines.push(`✓ plugin file ${file}`);
+    const target = text.match(/from "([^"]+)"/)?.[1];
+    if (!target) bad(`${file} names no bundle`);
+    else {
+      const bundle = new URL(target);
+      if (!fs.existsSync(bundle)) bad(`bundle ${bundle.pathname} is missing (moved or not built)`);
+      else {
+        try {
+          const mod = (await import(bundle.href)) as Record<string, unknown>;
+          const fns = Object.entries(mod).filter(([, v]) => typeof v === "function").map(([k]) => k);
+          if (fns.length === 1 && fns[0] === "SkillgatePlugin") lines.push(`✓ bundle ${bundle.pathname} exports the plugin`);
+          else bad(`bundle ${bundle.pathname} exports ${fns.join(", ") || "no function"}; opencode would run each as a plugin`);
+        } catch (e) {
+          bad(`bundle ${bundle.pathname} does not load: ${(e as Error).message}`);
+        }
+      }
+    }
+  }
+  if (text !== undefined && text !== pluginSource(packageRoot) && text.startsWith(MARKER)) lines.push(`! ${file} points at another skillgate install than ${packageRoot}`);
+  // The table the plugin will load for this project (for --user: the one for the current directory).
+  const env = t.env ?? process.env;
+  const tableFile = tableFileOf(env, path.resolve(t.project ?? "."), packageRoot);
+  const table = await loadTable(tableFile, undefined, env);
+  if (table.ok) lines.push(`✓ table ${tableFile}: ${table.compiled.rows.length} rows, failMode ${table.compiled.table.failMode}`);
+  else bad(`table ${tableFile} is unusable (${table.failMode === "closed" ? "every tool call would be refused" : "gates would be OFF"}): ${table.error}`);
+  return { ok, lines };
+}
+
+function readIfExists(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw e;
+  }
+}
