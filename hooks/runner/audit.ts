@@ -19,8 +19,8 @@ export async function beforeShellCall(event: Event, facts: Facts | undefined, ta
   if (!file) return;
   const context = contextOf(state, ownAgent(event, table));
   // Gates only: a block's effect (a push of HEAD, a forced push) cannot be told from a plain push after the fact.
-  const gitGated = table.rows.some(({ row }) => row.kind === "gate" && !isLoaded(context, row.skill) && row.when.command?.name === "git" && (row.when.command.sub ?? []).some((s) => s === "commit" || s === "push"));
-  const watch = (facts?.mentions ?? []).filter((m) => table.rows.some((cr) => cr.row.kind === "gate" && !isLoaded(context, cr.row.skill) && cr.writes?.(m))).slice(0, 50);
+  const gitGated = table.rows.some(({ row }) => row.kind === "gate" && row.skill !== undefined && !isLoaded(context, row.skill) && row.when.command?.name === "git" && (row.when.command.sub ?? []).some((s) => s === "commit" || s === "push"));
+  const watch = (facts?.mentions ?? []).filter((m) => table.rows.some((cr) => cr.row.kind === "gate" && cr.row.skill !== undefined && !isLoaded(context, cr.row.skill) && cr.writes?.(m))).slice(0, 50);
   if (!gitGated && watch.length === 0) return;
   const { snapshot } = await import("../io/effects-audit.js");
   const snap = snapshot(event.cwd || "/", watch);

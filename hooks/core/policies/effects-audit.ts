@@ -18,7 +18,7 @@ export const effectsAudit: Policy = ({ event, table, state }) => {
   const remind: Reminder[] = [];
   for (const f of event.audit) {
     for (const row of concerned(f, table)) {
-      if (row.kind === "gate" && isLoaded(context, row.skill)) continue;
+      if (row.kind === "gate" && (row.skill === undefined || isLoaded(context, row.skill))) continue;
       remind.push({ row: EFFECTS_AUDIT_ROW, text: `skillgate[${EFFECTS_AUDIT_ROW}]: ${what(f)} happened in that command although rule ${row.id} governs it and skillgate did not see it coming. ${advice(row)}` });
       break;
     }
@@ -48,7 +48,7 @@ function what(f: AuditFinding): string {
 }
 
 function advice(row: Row): string {
-  return row.kind === "gate"
+  return row.kind === "gate" && row.skill !== undefined
     ? `Load skill "${row.skill}" now and review what the command did against it; from now on run such actions literally.`
     : "No skill lifts this rule: tell the user what happened so they can check it.";
 }
