@@ -16,7 +16,6 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLASSES_DIR = path.join(ROOT, "test/corpus/classes");
-const GATED_ROWS = ["commit-gate", "push-head-block", "force-push-block", "paired-docs-write"] as const;
 type Effect = "commit" | "push-head" | "force" | "paired-doc";
 const ROW_EFFECT: Record<string, Effect> = {
   "commit-gate": "commit", "push-head-block": "push-head", "force-push-block": "force", "paired-docs-write": "paired-doc",
@@ -254,7 +253,7 @@ async function observe(rec: Rec, template: string, dir: string, want: Set<Effect
   const detail: string[] = [];
   // commit: a `git commit` process exited 0 (trace2), or a reflog line says "commit" (env-clearing launchers)
   if (commitsFromTrace(path.join(dir, "obs/trace2.json"))) seen.add("commit");
-  for (const [f, n] of after.reflogs) {
+  for (const f of after.reflogs.keys()) {
     const lines = fs.readFileSync(f, "utf8").split("\n").filter(Boolean).slice(before.reflogs.get(f) ?? 0);
     for (const l of lines) if (/\t(commit|commit \((amend|merge|initial)\)):/.test(l)) seen.add("commit");
   }
@@ -308,8 +307,12 @@ async function main(): Promise<void> {
       }
       const dir = path.join(base, `r${counter++}`);
       fs.mkdirSync(dir);
-      const a = await observe(rec, worlds.ff, path.join(dir, "ff"), want);
-      const seen = new Set([...a.seen].filter((e) => e !== "force"));
+      let a: Awaited<ReturnType<typeof observe>>;
+      try { a = await observe(rec, worlds.ff, path.join(dir, "ff"), want); } catch (e) {
+        results.push({ rec, status: "mismatch", seen: [], want: [...want], detail: `setup failed: ${String(e).slice(0, 200)}` });
+        continue;
+      }
+      const seen = new Set<Effect>([...a.seen].filter((e) => e !== "force"));
       let detail = a.detail;
       if (a.pushed || want.has("force")) {
         // Only the diverged world can tell a forced push from a fast-forward.
