@@ -3,7 +3,10 @@
 // is HEAD, a forced (non-fast-forward) update of a remote ref, a write to a *_RU.md / *_EN.md file.
 // Labels are truth about effects, so the analyser is measured against bash and git, not against itself.
 //
-//   node --import tsx scripts/corpus-verify.ts [--class NAME] [--id ID] [--jobs N] [--verbose] [--json FILE]
+//   node --import tsx scripts/corpus-verify.ts [--class NAME] [--id ID] [--jobs N] [--verbose] [--json FILE] [--invert]
+//
+// --invert swaps every label (refuse -> no effect, allow -> a commit) to show the checker can fail:
+// every record must then come out as a mismatch.
 //
 // Safety: every command runs with cwd, HOME and TMPDIR inside a fresh temp dir, GIT_* unset, stdin
 // /dev/null, a short timeout (its process group is killed), remotes are local bare repos (no network).
@@ -289,6 +292,7 @@ async function main(): Promise<void> {
   const onlyId = arg("--id");
   const jobs = Number(arg("--jobs") ?? "2");
   const verbose = process.argv.includes("--verbose");
+  const invert = process.argv.includes("--invert");
   const todo = recs.filter((r) => (!onlyClass || r.file === onlyClass) && (!onlyId || r.id === onlyId));
   const base = fs.mkdtempSync(path.join(os.tmpdir(), "skg-corpus-"));
   const worlds = { ff: buildWorld(path.join(base, "tpl"), "ff"), diverged: buildWorld(path.join(base, "tpl"), "diverged") };
@@ -299,7 +303,8 @@ async function main(): Promise<void> {
     while (next < todo.length) {
       const rec = todo[next++];
       if (!rec) break;
-      const want = new Set<Effect>(rec.effects ?? rec.rows.map((r) => ROW_EFFECT[r]).filter((e): e is Effect => e !== undefined));
+      const labeled = new Set<Effect>(rec.effects ?? rec.rows.map((r) => ROW_EFFECT[r]).filter((e): e is Effect => e !== undefined));
+      const want = invert ? new Set<Effect>(labeled.size > 0 ? [] : ["commit"]) : labeled;
       if (rec.verify === "skip-missing-tool") {
         const present = spawnSync("bash", ["-c", `command -v ${rec.tool ?? "-"}`]).status === 0;
         results.push({ rec, status: "skipped", seen: [], want: [...want], detail: present ? `tool ${rec.tool} IS installed: drop the skip` : `no ${rec.tool}` });
