@@ -4,28 +4,60 @@
 import path from "node:path";
 import type { Event } from "./types.js";
 import type { ShellAnalysis } from "./shell/analyze.js";
+import type { ShellWorld } from "./shell/world.js";
 
 export interface Facts {
   analysis?: ShellAnalysis;
   /** Written paths, relative to cwd when inside it. */
   writes: string[];
   /**
-   * When the command writes paths only known at run time (`for f in *_RU.md; do sed -i … "$f"`,
-   * `find -name '*_RU.md' -delete`): the words it mentions, so a write row whose glob matches
-   * one of them can refuse instead of letting an unknown write through.
+   * Writes whose name is only partly known: globs of what they can be
+   * (`"$TMPDIR"/copy` → `*\/copy`, `for f in *_RU.md; do sed -i … "$f"` → `*_RU.md`).
+   */
+  writePatterns?: string[];
+  /**
+   * When the command writes paths known only at run time with nothing known of their name
+   * (`xargs rm`, `find -delete`, an opaque part): the words it mentions, so a write row whose
+   * glob matches one of them can refuse instead of letting an unknown write through.
    */
   mentions?: string[];
 }
 
-/** Facts of an event without a Bash command (Write/Edit paths, or nothing). */
-export function toolFacts(event: Event, analysis?: ShellAnalysis): Facts {
+/**
+ * Facts of an event; for a Bash PreToolUse pass its shell analysis (shell-facts.ts).
+ * With a world, a Write/Edit to a symlink also writes the link's target.
+ */
+export function toolFacts(event: Event, analysis?: ShellAnalysis, world?: ShellWorld): Facts {
   if (event.command !== undefined && !analysis && event.kind === "PreToolUse") {
-    throw new Error("a Bash event needs its shell analysis: use shellFacts() from shell-facts.ts");
+    throw new Error("a Bash event needs its shell analysis: use factsOf() from shell-facts.ts");
   }
-  const raw = [...(event.writes ?? []), ...(analysis?.writes.filter((w) => !w.dynamic).map((w) => w.path) ?? [])];
-  const facts: Facts = { analysis, writes: raw.map((p) => relativeTo(event.cwd, p)) };
-  if (analysis?.writes.some((w) => w.dynamic) && event.command !== undefined) facts.mentions = mentionsOf(event.command);
+  const tool = [...(event.writes ?? [])];
+  if (world) for (const p of event.writes ?? []) tool.push(...linkTarget(world, event.cwd, p));
+  const raw = [...tool, ...(analysis?.writes.filter((w) => !w.dynamic).map((w) => w.path) ?? [])];
+  const facts: Facts = { analysis, writes: [...new Set(raw.map((p) => relativeTo(event.cwd, p)))] };
+  const patterns: string[] = [];
+  let unknown = false;
+  for (const w of analysis?.writes ?? []) {
+    if (w.pattern !== undefined && informative(w.pattern)) patterns.push(w.pattern);
+    else if (w.dynamic) unknown = true;
+  }
+  if (patterns.length) facts.writePatterns = [...new Set(patterns)].slice(0, 1000);
+  if (unknown && event.command !== undefined) facts.mentions = mentionsOf(event.command);
   return facts;
+}
+
+/** A pattern says something about the name when its last segment is more than `*`. */
+function informative(pattern: string): boolean {
+  const tail = pattern.slice(pattern.lastIndexOf("/") + 1);
+  return tail.replace(/\*/g, "") !== "";
+}
+
+function linkTarget(world: ShellWorld, cwd: string, p: string): string[] {
+  if (p.length > MAX_PATH) return [];
+  const abs = path.resolve(cwd || "/", p);
+  if (world.kind(abs) !== "link") return [];
+  const real = world.realpath(abs);
+  return real && real !== abs ? [real] : [];
 }
 
 /** Path-like words of a command line (split on shell punctuation; capped, the command may be huge). */

@@ -1,8 +1,14 @@
 // Facts of any event, Bash included. Importing this loads the shell parser.
 import type { Event } from "./types.js";
 import { analyzeCommand } from "./shell/analyze.js";
+import type { ShellWorld } from "./shell/world.js";
 import { toolFacts, type Facts } from "./facts.js";
 
-export function factsOf(event: Event): Facts {
-  return toolFacts(event, event.command !== undefined && event.kind === "PreToolUse" ? analyzeCommand(event.command) : undefined);
+/**
+ * `world` (hooks/io/shell-files.ts) lets the analysis read git config, package.json,
+ * Makefiles, scripts and symlinks at decision time; without it nothing is read.
+ */
+export function factsOf(event: Event, world?: ShellWorld): Facts {
+  const analysis = event.command !== undefined && event.kind === "PreToolUse" ? analyzeCommand(event.command, world) : undefined;
+  return toolFacts(event, analysis, world);
 }
