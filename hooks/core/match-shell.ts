@@ -101,6 +101,9 @@ export function matchWrites(cr: CompiledRow, facts: Facts): Hit | undefined {
 function pathCouldMatch(rowGlob: string, pattern: string): boolean {
   const dir = pattern.slice(0, pattern.lastIndexOf("/") + 1);
   if (dir.includes("**")) return false;
+  // a protected folder (`migrations`) must be named: a run-time part is not taken to be it
+  const named = rowGlob.split("/").filter((seg) => seg && !/[*?[]/.test(seg));
+  if (!named.every((seg) => pattern.includes(seg))) return false;
   // `**/` also matches no folder at all
   return globsIntersect(rowGlob, pattern) || (rowGlob.startsWith("**/") && globsIntersect(rowGlob.slice(3), pattern));
 }

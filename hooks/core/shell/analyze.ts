@@ -253,7 +253,7 @@ function visitCommand(cmd: Command, source: string, piped: boolean, at: Where, o
   const redirects = [...cmd.prefix, ...cmd.suffix].filter((r): r is Redirection => r.type === "Redirect" || r.type === "HereDoc" || r.type === "HereString");
   const stdin = heredocText(redirects, argCtx);
   const index = out.commands.length; // the index this command's first record will get
-  for (const r of redirects) redirectEffect(r, clip(argv[0]?.text ?? "redirect", 40), index, argv, span, out);
+  for (const r of redirects) redirectEffect(r, clip(argv[0]?.text ?? "redirect", 40), index, argv, span, out, stdin);
   if (argv.length === 0) return; // assignments and redirects only
   const stdinFile = redirects.find((r): r is Extract<Redirection, { type: "Redirect" }> => r.type === "Redirect" && r.operator === "<" && !!r.target);
   visitArgv(argv, { ...at, anchor: at.anchor }, out, {
@@ -517,7 +517,23 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
     opaque(out, "interpreter-program-dynamic", `${name} runs a program computed at run time`, site.text, site.span);
     return markUnknownEffects(out);
   }
-  pushWrites(writesOf(argv[0]!.text, args, program?.text, out.world.kind.bind(out.world)), name, out);
+  const written = writesOf(argv[0]!.text, args, program?.text, out.world.kind.bind(out.world));
+  pushWrites(written, name, out);
+  // a file this program writes has a content we know only for `tee f <<EOF` (and a copy of a known file)
+  for (const w of written) {
+    if (w.dynamic || out.files.size >= MAX_REMEMBERED) continue;
+    const key = normalize(w.path, out);
+    const src = name === "cp" || name === "install" || name === "mv" ? args.find((a) => !a.text.startsWith("-") && a.text !== w.path) : undefined;
+    if (KEEPS_CONTENT.has(name)) continue;
+    if (name === "rm" || name === "unlink") { out.files.delete(key); continue; }
+    if (src) {
+      // a copy of a file we know (or can read) has its text; of one we cannot read: no worse than not looking
+      const copied = src.dynamic ? null : fileText(src.text, out);
+      if (copied !== undefined) out.files.set(key, copied);
+      continue;
+    }
+    out.files.set(key, name === "tee" && site.stdin && !site.stdin.dynamic ? site.stdin.text : null);
+  }
   pushWrites(patchWrites(name, args, site.stdin?.text ?? (site.stdinFile ? fileText(site.stdinFile.text, out) ?? undefined : undefined), (p) => fileText(p, out) ?? undefined), name, out);
   pushReads(readsOf(name, args), name, out);
   for (const s of optionShells(name, args)) runScript(s, at, out, site);
@@ -536,6 +552,9 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
   // `./tool.sh`, `/abs/x.sh`: a program run by path is read like a script
   if (argv[0]!.text.includes("/") && !isInterpreter(name) && !SHELLS.has(name)) runFile(argv[0]!, "auto", at, out, site);
 }
+
+/** Programs that change a file's metadata, not its text. */
+const KEEPS_CONTENT = new Set(["chmod", "chown", "chgrp", "touch", "mkdir"]);
 
 /** Interpreter programs (`python -c`, here-docs into node, shebang scripts): the writes and commands they make. */
 function inlineProgram(name: string, code: string, at: Where, out: Work, site: CommandSite, writesDone = false): void {
@@ -816,7 +835,7 @@ function pushReads(paths: PathArg[], by: string, out: Work): void {
 }
 
 /** A redirect: recorded, and a write or read; `cat > x.sh <<EOF` also remembers x.sh's text for a later `bash x.sh`. */
-function redirectEffect(r: Redirection, by: string, command: number, argv: Arg[] | undefined, span: Span, out: Work): void {
+function redirectEffect(r: Redirection, by: string, command: number, argv: Arg[] | undefined, span: Span, out: Work, stdin?: Arg): void {
   const fd = r.descriptor?.type === "FileDescriptor" ? r.descriptor.value : undefined;
   if (r.type === "HereDoc") {
     out.redirects.push({ op: r.operator, fd, target: r.delimiter?.value ?? "", dynamic: false, heredoc: { delimiter: r.delimiter?.value ?? "", quoted: !!r.delimiter?.quoted, body: clip(r.body.text, 4096) }, command, span });
@@ -834,15 +853,16 @@ function redirectEffect(r: Redirection, by: string, command: number, argv: Arg[]
   // `2>&1`, `>&-`: fd duplication, not a file.
   if (op === ">&" && !target.dynamic && /^(\d+|-)$/.test(target.text)) return;
   pushWrites([file], `${op} (${by})`, out);
-  if (!file.dynamic && argv && isRealFile(file.path) && out.files.size < MAX_REMEMBERED) rememberFile(file.path, op, argv, out);
+  if (!file.dynamic && argv && isRealFile(file.path) && out.files.size < MAX_REMEMBERED) rememberFile(file.path, op, argv, stdin, out);
 }
 
 /** The text a command writes to a file, when we can tell: `cat <<EOF`, `echo …`, `printf …`. */
-function rememberFile(p: string, op: string, argv: Arg[], out: Work): void {
+function rememberFile(p: string, op: string, argv: Arg[], stdin: Arg | undefined, out: Work): void {
   const key = normalize(p, out);
   const name = basename(argv[0]?.text ?? "");
   let text: string | null = null;
   if (argv.slice(1).some((a) => a.dynamic)) text = null;
+  else if ((name === "cat" || name === "tee") && argv.length === 1 && stdin) text = stdin.dynamic ? null : stdin.text;
   else if (name === "echo") text = argv.slice(1).filter((a) => !/^-[neE]+$/.test(a.text)).map((a) => a.text).join(" ") + "\n";
   else if (name === "printf") text = argv.slice(1).map((a) => a.text.replace(/\\n/g, "\n")).join("\n") + "\n";
   const prev = out.files.get(key);
@@ -867,6 +887,8 @@ function isStdinProgram(argv: Arg[]): boolean {
 /** The program of `python -c CODE`, `node -e CODE`, `perl -e CODE`. */
 function inlineProgramArg(name: string, args: Arg[]): Arg | undefined {
   if (!isInterpreter(name)) return undefined;
+  // `deno eval CODE`, `bun eval`
+  if ((name === "deno" || name === "bun") && args[0]?.text === "eval") return args.slice(1).find((a) => !a.text.startsWith("-"));
   const i = args.findIndex((a) => isProgramFlag(name, a.text));
   return i >= 0 ? args[i + 1] : undefined;
 }

@@ -124,6 +124,10 @@ const distinctive = (name: string): boolean => /Sync$|File|Stream|^write_|^touch
 
 export function inlineWrites(code: string): PathArg[] {
   const out: PathArg[] = [];
+  // perl without parentheses: open F, ">", "f" / open my $fh, ">f"
+  for (const m of code.matchAll(/\bopen\s+(?:my\s+)?[$\w]+\s*,\s*(?:(['"])\s*\+?>{1,2}\s*\1\s*,\s*(['"])([^'"]+)\2|(['"])\s*\+?>{1,2}\s*([^'"]+)\4)/g)) {
+    out.push({ path: (m[3] ?? m[5] ?? "").trim(), dynamic: false });
+  }
   const found = callsOf(code, CALLS, distinctive);
   let computed = found === null;
   for (const c of found ?? []) {
@@ -173,8 +177,8 @@ function normalize(code: string, lang: string): string {
   if (lang === "python") {
     c = c.replace(/__import__\s*\(\s*['"](\w+)['"]\s*\)/g, "$1").replace(/importlib\s*\.\s*import_module\s*\(\s*['"](\w+)['"]\s*\)/g, "$1");
     const renames: [string, string][] = [];
-    for (const m of c.matchAll(/^\s*import\s+([\w.]+)\s+as\s+(\w+)/gm)) renames.push([`${m[2]}.`, `${m[1]}.`]);
-    for (const m of c.matchAll(/^\s*from\s+([\w.]+)\s+import\s+\(?([^)\n]+)\)?/gm)) {
+    for (const m of c.matchAll(/(?:^|;)\s*import\s+([\w.]+)\s+as\s+(\w+)/gm)) renames.push([`${m[2]}.`, `${m[1]}.`]);
+    for (const m of c.matchAll(/(?:^|;)\s*from\s+([\w.]+)\s+import\s+\(?([^)\n;]+)\)?/gm)) {
       for (const item of m[2]!.split(",")) {
         const [name, as] = item.trim().split(/\s+as\s+/);
         if (name && /^\w+$/.test(name)) renames.push([`${as ?? name}(`, `${m[1]}.${name}(`]);
@@ -274,6 +278,8 @@ export function awkProgram(prog: string): ProgramEffects {
   for (const m of prog.matchAll(new RegExp(`\\|&?\\s*${str}`, "g"))) out.scripts.push(unescapeC(m[1]!));
   for (const m of prog.matchAll(new RegExp(`${str}\\s*\\|&?\\s*getline`, "g"))) out.scripts.push(unescapeC(m[1]!));
   if (/\|&?\s*(?![\s"]|getline)[A-Za-z_$(]/.test(prog.replace(/\|\|/g, ""))) out.opaque ??= "awk pipes to a command built at run time";
+  // `print "git commit" | "sh"`: the printed text is the program
+  if (out.scripts.some((s) => /^\s*(\S*\/)?(ba|da|z|k|mk|a)?sh(\s+-[a-z]*)?\s*$/.test(s))) out.opaque ??= "awk prints into a shell";
   for (const m of prog.matchAll(new RegExp(`\\b(?:print|printf)\\b[^;}\\n|]*?(>>?)\\s*(?:${str}|([A-Za-z_$][\\w$]*|\\())`, "g"))) {
     if (m[2] !== undefined) out.writes.push({ path: unescapeC(m[2]), dynamic: false });
     else out.writes.push({ path: "<awk output file>", dynamic: true, pattern: "*" });
