@@ -245,6 +245,10 @@ function visitCommand(cmd: Command, source: string, piped: boolean, at: Where, o
     if (cmd.name) local.set(p.name, v);
     else setVar(out, p.name, v);
     if (GIT_SHELL_ENV.has(p.name)) shellValue(v, p.name, text, span, at, out);
+    // a non-interactive bash sources $BASH_ENV (sh: $ENV) before running anything
+    if ((p.name === "BASH_ENV" || p.name === "ENV") && cmd.name) {
+      runFile(v, "shell", { ...at, depth: at.depth + 1, anchor: span }, out, { span, text, piped: false, local: new Map() });
+    }
   }
   const argCtx = context(out, local);
   const argv: Arg[] = [cmd.name, ...cmd.suffix].flatMap((w) =>
@@ -337,12 +341,17 @@ function renamed(head: Arg, out: Work): Arg {
   return head;
 }
 
+/** Files git reads its config from (and what they usually include). */
+const GIT_CONFIG_FILE = /(^|\/)(\.gitconfig|\.git\/config|git\/config|config\.worktree)$|\.(inc|gitconfig)$/;
+
 function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
   const env = (name: string): Arg | undefined => site.local.get(name) ?? context(out).lookup(name);
   const r = resolveGit(argv, {
     world: out.world,
     earlier: out.gitEarlier,
     env,
+    read: (p) => fileText(p, out),
+    configWritten: out.writes.some((w) => (w.dynamic ? w.pattern === undefined || w.pattern.endsWith("**") : GIT_CONFIG_FILE.test(w.path))),
     files: (dir) => {
       const hit = out.gitFiles.get(dir);
       if (hit) return hit;
@@ -416,6 +425,7 @@ function runTcl(src: Arg, at: Where, out: Work, site: CommandSite): void {
 /** A shell or interpreter that reads its program on stdin: a here-doc, a here-string, a `<` file, or a pipe. */
 function stdinProgram(name: string, at: Where, out: Work, site: CommandSite): void {
   const shell = !isInterpreter(name);
+  if ((name === "tclsh" || name === "wish") && site.stdin !== undefined) return runTcl(site.stdin, at, out, site);
   if (site.stdin !== undefined) {
     if (shell) {
       analyzeScript(site.stdin.text, { ...at, via: [...at.via, `${name} <<`] }, out);
@@ -547,6 +557,11 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
   if (name === "export" || name === "declare" || name === "typeset" || name === "local" || name === "readonly") exportEffect(args, at, out, site);
   if ((name === "ln" || name === "cp" || name === "install") && args.length >= 2) linkEffect(args, out);
   if ((name === "source" || name === ".") && args[0]) runFile(args[0], "shell", at, out, site);
+  // `python3 tool.py`, `node x.js`, `tclsh x.tcl`: the script is read like an inline program
+  if (isInterpreter(name) && program === undefined) {
+    const script = readsOf(name, args)[0];
+    if (script && !script.dynamic) runFile({ text: script.path, dynamic: false }, name === "tclsh" || name === "wish" ? "tcl" : name, at, out, site);
+  }
   if (name === "npm" || name === "pnpm" || name === "yarn" || name === "bun") packageScriptEffect(name, args, at, out);
   if (name === "make" || name === "gmake") makeEffect(args, at, out, site);
   // `./tool.sh`, `/abs/x.sh`: a program run by path is read like a script
@@ -638,7 +653,8 @@ function hashEffect(args: Arg[], out: Work): void {
 
 /** `ln -s "$(which git)" g`, `cp /usr/bin/git ./g`: the new name runs git. `ln -s a_RU.md x`: writes to x reach a_RU.md. */
 function linkEffect(args: Arg[], out: Work): void {
-  const ops = args.filter((a) => !a.text.startsWith("-") || a.dynamic);
+  const valued = new Set(["-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix", "-t", "--target-directory"]);
+  const ops = args.filter((a, i) => (!a.text.startsWith("-") || a.dynamic) && !valued.has(args[i - 1]?.text ?? ""));
   if (ops.length < 2) return;
   const src = ops[0]!;
   const dst = ops[ops.length - 1]!;
@@ -722,7 +738,7 @@ function makeEffect(args: Arg[], at: Where, out: Work, site: CommandSite): void 
   if (args.some((a) => a.dynamic)) return;
   const candidates = file ? [file] : ["GNUmakefile", "makefile", "Makefile"];
   for (const c of candidates) {
-    const text = fileText(path.join(dir, c), out);
+    const text = c === "-" ? (site.stdin && !site.stdin.dynamic ? site.stdin.text : null) : fileText(path.join(dir, c), out);
     if (text === null) { opaque(out, "script-written-at-run-time", `${c} is written by this command with content known only at run time`, site.text, site.span); return markUnknownEffects(out); }
     if (text === undefined) continue;
     const fromDisk = !out.files.has(normalize(path.join(dir, c), out));

@@ -6,7 +6,7 @@
 import { posix as path } from "node:path";
 import type { OpaqueCode } from "./model.js";
 import type { Script } from "./launchers.js";
-import { fileConfig, normalizeKey, parseConfigParameters, type ConfigEntries } from "./gitconfig.js";
+import { fileConfig, normalizeKey, parseConfig, parseConfigParameters, type ConfigEntries } from "./gitconfig.js";
 import { clip, type Arg } from "./wrappers.js";
 import type { ShellWorld } from "./world.js";
 
@@ -66,6 +66,10 @@ export interface GitContext {
   env(name: string): Arg | undefined;
   /** Config read from files, per directory (cached by the caller). */
   files(dir: string): { entries: ConfigEntries; complete: boolean };
+  /** A config file's text (written earlier in the command, or on disk); null when written with unknown text. */
+  read(path: string): string | null | undefined;
+  /** The command wrote a git config file before this git command: the files on disk are not what git will see. */
+  configWritten: boolean;
 }
 
 export interface GitResolved {
@@ -90,10 +94,18 @@ export function resolveGit(argv: Arg[], ctx: GitContext): GitResolved {
   let cur = argv;
   for (let depth = 0; depth <= MAX_ALIAS_DEPTH; depth++) {
     const g = globals(cur);
-    const cfg = commandConfig(g.config, ctx, g.dir, out);
+    // config files are read only when they matter: an alias to resolve, a push's refspecs
+    let cached: Config | undefined;
+    const cfg: Config = {
+      value: (k) => (cached ??= commandConfig(g.config, ctx, g.dir, out)).value(k),
+      all: (k) => (cached ??= commandConfig(g.config, ctx, g.dir, out)).all(k),
+      get known() { return (cached ??= commandConfig(g.config, ctx, g.dir, out)).known; },
+    };
     out.argv = cur;
     out.verb = g.verb;
-    for (const { key, value } of g.config) if (isShellKey(key, value.text)) out.scripts.push({ ...value, label: `git -c ${key}` });
+    for (const { key, value } of g.config) if (isShellKey(key, value.text) || (value.dynamic && SHELL_KEYS.test(key.toLowerCase()))) out.scripts.push({ ...value, label: `git -c ${key}` });
+    // `git clone 'ext::sh -c …'`: the ext transport runs its command
+    for (const a of cur) if (a.text.startsWith("ext::")) out.scripts.push({ text: a.text.slice(5).replace(/%20/g, " ").replace(/%(.)/g, "$1"), dynamic: a.dynamic, label: "git ext::" });
     if (g.verb < 0) return out;
     const verbArg = cur[g.verb]!;
     if (verbArg.dynamic || verbArg.pattern) { out.verbUnknown = true; return out; }
@@ -179,7 +191,7 @@ function commandConfig(cli: { key: string; value: Arg; fromEnv?: boolean }[], ct
   const cwd = ctx.world.cwd;
   if (cwd) {
     const f = ctx.files(dir ? path.resolve(cwd, dir) : cwd);
-    known = f.complete;
+    known = f.complete && !ctx.configWritten;
     for (const [k, v] of f.entries) entries.push([k, { text: v, dynamic: false }]);
   } else known = false;
   for (const s of ctx.earlier) entries.push([normalizeKey(s.key), { text: s.value, dynamic: false }]);
@@ -202,6 +214,13 @@ function commandConfig(cli: { key: string; value: Arg; fromEnv?: boolean }[], ct
     }
   }
   for (const c of cli) {
+    // `-c include.path=F`: F's entries count here
+    if (c.key === "include.path") {
+      const text = c.value.dynamic ? null : ctx.read(c.value.text);
+      if (typeof text === "string") for (const [k, v] of parseConfig(text)) { entries.push([k, { text: v, dynamic: false }]); if (isShellKey(k, v)) out.scripts.push({ text: v, dynamic: false, label: `git include ${k}` }); }
+      else known = false;
+      continue;
+    }
     let value = c.value;
     if (c.fromEnv) {
       value = ctx.env(c.value.text) ?? { text: "", dynamic: true };
@@ -279,7 +298,8 @@ function pushEffects(args: Arg[], cfg: Config, out: GitResolved): void {
     if (!end && t === "--") { end = true; continue; }
     if (!end && valued.has(t)) { i++; continue; }
     if (!end && t.startsWith("-")) {
-      if (t === "--mirror") out.implied.push("--force");
+      // git accepts unambiguous abbreviations: `--mirr` is --mirror
+      if (t.length >= 4 && "--mirror".startsWith(t)) out.implied.push("--force");
       continue;
     }
     ops.push(args[i]!);
@@ -292,7 +312,8 @@ function pushEffects(args: Arg[], cfg: Config, out: GitResolved): void {
     if (cfg.value(`remote.${remote}.mirror`)?.text === "true") out.implied.push("--force");
   }
   for (const r of refspecs) {
-    if (r.dynamic) continue;
+    // `+"$BRANCH"`: forced whatever the name
+    if (r.dynamic) { if (r.text.startsWith("+")) out.implied.push("--force"); continue; }
     const forced = r.text.startsWith("+");
     const spec = forced ? r.text.slice(1) : r.text;
     if (forced) out.implied.push("--force");

@@ -162,8 +162,8 @@ export function languageOf(name: string): string {
 
 /** Names that start processes, per language, in uses (not imports): each must be a call we could read. */
 const SPAWN_USES: Record<string, RegExp> = {
-  python: /\bsubprocess\s*\.\s*\w+|\bos\s*\.\s*(system|popen|exec\w*|spawn\w*|posix_spawnp?)\b|\bpty\s*\.\s*spawn\b|\bcommands\s*\.\s*get\w+|\bgetattr\s*\(\s*(os|subprocess|pty)\b|\bctypes\b|\bimportlib\b|__import__\s*\(\s*[^'"\s]/g,
-  node: /\bchild_process\s*\.\s*\w+|\bDeno\s*\.\s*(Command|run)\b|\bBun\s*\.\s*(spawn|spawnSync)\b|\bprocess\s*\.\s*binding\b|\brequire\s*\(\s*[^'"\s)]/g,
+  python: /\b(exec|eval)\s*\(\s*(?![rbuf]?['"\s])|\bsubprocess\s*\.\s*\w+|\bos\s*\.\s*(system|popen|exec\w*|spawn\w*|posix_spawnp?)\b|\bpty\s*\.\s*spawn\b|\bcommands\s*\.\s*get\w+|\bgetattr\s*\(\s*(os|subprocess|pty)\b|\bctypes\b|\bimportlib\b|__import__\s*\(\s*[^'"\s]/g,
+  node: /\b(eval|Function)\s*\(\s*(?!['"`\s])|\bchild_process\s*\.\s*\w+|\bDeno\s*\.\s*(Command|run)\b|\bBun\s*\.\s*(spawn|spawnSync)\b|\bprocess\s*\.\s*binding\b|\brequire\s*\(\s*[^'"\s)]/g,
   perl: /\b(system|exec)\b|\bqx\s*[^\w\s]|\bopen\s*\(?[^;]*['"]\s*(-\||\|-)|`/g,
   ruby: /\b(system|exec|spawn|IO\s*\.\s*popen|Open3\s*\.\s*\w+|Process\s*\.\s*spawn|PTY\s*\.\s*spawn)\b|%x\s*[^\w\s]|`|\.send\s*\(\s*:(system|exec|spawn)/g,
   lua: /\bos\s*\.\s*execute\b|\bio\s*\.\s*popen\b/g,
@@ -239,6 +239,13 @@ export function inlineCommands(code: string, interpreter = "python"): InlineComm
         out.scripts.push(m[6]);
       }
     }
+  }
+  // julia: run(`git commit`)
+  if (lang === "julia") for (const m of c.matchAll(/`([^`]*)`/g)) { read.add(m.index); out.scripts.push(interpolated(m[1]!)); }
+  // emacs --eval: (shell-command "…"); other process calls are not read
+  if (lang === "emacs") {
+    for (const m of c.matchAll(/\((?:async-)?shell-command(?:-to-string)?\s+"((?:[^"\\]|\\.)*)"/g)) { read.add(m.index); out.scripts.push(m[1]!.replace(/\\"/g, '"')); }
+    if (/\((call-process|start-process|make-process|process-file|shell-command)\b/.test(c.replace(/\((?:async-)?shell-command(?:-to-string)?\s+"(?:[^"\\]|\\.)*"/g, ""))) out.opaque = "emacs starts a process we cannot read";
   }
   // zx / Bun shell: $`git commit`
   if (lang === "node") for (const m of c.matchAll(/(?:\bBun\s*\.\s*)?\$`([^`]*)`/g)) { read.add(m.index); out.scripts.push(m[1]!.replace(/\$\{[^}]*\}/g, '"$JS_VALUE"')); }
@@ -370,6 +377,8 @@ function commandLine(kind: Spawn, args: string[]): string | undefined {
     const items = splitTop(m[1]!).filter((x) => x.trim() !== "").map(literal);
     return items.every((x) => x !== undefined) ? (items as string[]) : undefined;
   };
+  // subprocess.run('git commit', shell=True): the string is a shell line
+  if (first !== undefined && args.some((a) => /^\s*shell\s*=\s*True\s*$/.test(a))) return first;
   if (first !== undefined) {
     // system('git', 'commit') in perl/ruby is an argv, like spawn
     const all = args.map(literal);

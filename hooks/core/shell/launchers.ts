@@ -151,6 +151,19 @@ const L: Record<string, Launcher> = {
   doppler: { sub: ["run"], valued: ["-p", "--project", "-c", "--config"] },
   "aws-vault": { sub: ["exec"], leading: 1 },
   xterm: {},
+  setarch: { valued: ["--uname-2.6"], leading: 1 },
+  linux32: {},
+  linux64: {},
+  cpulimit: { valued: ["-l", "--limit", "-p", "--pid", "-e", "--exe", "-P", "--path"] },
+  trickle: { valued: ["-d", "-u", "-w", "-t", "-l", "-n"] },
+  tsp: { valued: ["-L", "-D", "-N", "-E"] },
+  nq: { valued: ["-c"] },
+  corepack: {},
+  "flatpak-spawn": { valued: ["--directory", "--env", "--forward-fd"] },
+  "sandbox-exec": { valued: ["-p", "-f", "-n", "-D"] },
+  daemonize: { valued: ["-a", "-c", "-e", "-E", "-o", "-p", "-l", "-u"] },
+  rlwrap: { valued: ["-a", "-b", "-f", "-H", "-l", "-p", "-P", "-S", "-z"] },
+  scl: { sub: ["enable"], leading: 1 },
 };
 
 const MAX_UNWRAP = 32;
@@ -350,6 +363,13 @@ function special(name: string, argv: Arg[]): Step | undefined {
     return c > 0 ? peel(argv.slice(c + 1)) : final({ argv });
   }
   if (name === "busybox" && args[0] && !args[0].text.startsWith("-")) return peel(args);
+  // start-stop-daemon --start --exec /usr/bin/git -- commit
+  if (name === "start-stop-daemon") {
+    const x = argv.findIndex((a) => a.text === "--exec" || a.text === "-x" || a.text === "--startas" || a.text === "-a");
+    const dd = argv.findIndex((a) => a.text === "--");
+    const prog = x > 0 ? argv[x + 1] : undefined;
+    return prog ? peel([prog, ...(dd > 0 ? argv.slice(dd + 1) : [])]) : final({ argv });
+  }
   if (name === "fd" || name === "fdfind") {
     const x = argv.findIndex((a) => a.text === "-x" || a.text === "--exec" || a.text === "-X" || a.text === "--exec-batch");
     if (x > 0) {

@@ -6,7 +6,7 @@ export type Arg = WordValue;
 
 export const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish"]);
 /** Interpreters whose program can come inline (`-c`, `-e`) or on stdin; `python3.12` is python. */
-const INTERPRETER = /^(python|pypy)[\d.]*$|^(node|nodejs|ruby|perl|php|deno|bun|tsx|ts-node|lua|luajit|Rscript)$/;
+const INTERPRETER = /^(python|pypy)[\d.]*$|^(node|nodejs|ruby|perl|php|deno|bun|tsx|ts-node|lua|luajit|Rscript|julia|osascript|tclsh|wish|emacs)$/;
 
 export function isInterpreter(name: string): boolean {
   return INTERPRETER.test(name);
@@ -15,6 +15,7 @@ export function isInterpreter(name: string): boolean {
 /** The option that hands an interpreter its program text (`python -c`, `node -e`/`-p`, `perl -ne`, `php -r`). */
 const PROGRAM_FLAG: Record<string, RegExp> = {
   python: /^-[A-Za-z]*c$/, node: /^-[ep]$/, perl: /^-[A-Za-z]*[eE]$/, ruby: /^-[A-Za-z]*e$/, php: /^-r$/, lua: /^-e$/, Rscript: /^-e$/,
+  julia: /^-e$/, osascript: /^-e$/, emacs: /^--?eval$/,
 };
 const flavour = (name: string): string =>
   /^(python|pypy)/.test(name) ? "python" : /^(nodejs|bun|deno|tsx|ts-node)$/.test(name) ? "node" : name === "luajit" ? "lua" : name;

@@ -66,6 +66,8 @@ function inPlace(args: Arg[], takesRest: string): boolean {
     for (let j = 1; j < t.length; j++) {
       const c = t[j]!;
       if (c === "i") return true;
+      // perl -l and -0 take only digits: `-lpi` is -l, -p, -i
+      if ((c === "l" || c === "0") && takesRest === PERL_VALUE_LETTERS) { while (/[0-9a-fA-Fx]/.test(t[j + 1] ?? "") && t[j + 1] !== "i") j++; continue; }
       if (c === "e" || c === "E" || takesRest.includes(c)) break;
     }
   }
@@ -133,6 +135,8 @@ const RULES: Record<string, Rule> = {
     return ops.slice(0, -1).map((s) => (s.text.endsWith("/") ? dest : destination([s, dest], [], k)[0] ?? dest));
   },
   sponge: (a) => operands(a),
+  // scp SRC… DEST: a local destination is written
+  scp: (a) => { const ops = operands(a, ["-P", "-i", "-o", "-F", "-c", "-l", "-S", "-J"]); const d = ops[ops.length - 1]; return ops.length >= 2 && d && !/^[^/]*:/.test(d.text) ? [d] : []; },
   tar: (a) => tarWrites(a),
   bsdtar: (a) => tarWrites(a),
   unzip: (a) => {
@@ -180,6 +184,10 @@ const RULES: Record<string, Rule> = {
   git: (a) => gitWrites(a),
 };
 RULES["gawk"] = RULES["awk"]!;
+// gzip a_RU.md replaces the file with a_RU.md.gz; -d gives it back; -c/-k/-t/-l leave it
+for (const z of ["gzip", "bzip2", "xz", "lzma", "zstd", "lz4", "brotli", "compress"]) {
+  RULES[z] = (a) => (a.some((x) => /^-[a-zA-Z0-9]*[ckltT]|^--(stdout|keep|test|list)$/.test(x.text)) ? [] : operands(a, ["-S", "--suffix", "-o", "-T"]).map((x) => ({ ...x, text: x.text.replace(/\.(gz|bz2|xz|lzma|zst|lz4|br|Z)$/, "") })));
+}
 // ruby -i -pe '...' FILE edits in place like perl (with ruby's own value letters: -rdigest is not -i)
 RULES["ruby"] = (a) => {
   if (!inPlace(a, RUBY_VALUE_LETTERS)) return [];
@@ -241,6 +249,11 @@ function gitWrites(a: Arg[]): Out[] {
     // `git checkout main a_RU.md`: everything after the revision is a path; a lone word that looks like a file is one too
     if (ops.length >= 2) return ops.slice(1);
     return ops.filter((x) => !x.dynamic && (PATHLIKE.test(x.text) || x.text === "." || x.text.includes("/") && !/^(origin|upstream)\//.test(x.text)));
+  }
+  // `git stash push -- a_RU.md` takes the file's changes away: the file is rewritten
+  if (verb === "stash" && (rest[0]?.text === "push" || rest[0]?.text === "-p" || rest[0]?.text === "--")) {
+    const dd = rest.findIndex((x) => x.text === "--");
+    return dd >= 0 ? rest.slice(dd + 1) : operands(rest.slice(1), ["-m", "--message", "--pathspec-from-file"]);
   }
   if (verb === "clean" && !rest.some((x) => /^-[a-z]*n|^--dry-run$/.test(x.text))) {
     const ops = operands(rest, ["-e", "--exclude"]);
