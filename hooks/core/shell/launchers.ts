@@ -185,6 +185,8 @@ export function unwrap(argv: Arg[]): Unwrapped {
     const tooMany = { ...out, argv: rest, opaque: { code: "too-many-wrappers" as const, reason: `more than ${MAX_UNWRAP} wrappers in a row` } };
     const step = special(name, rest);
     if (step !== undefined) {
+      // a launcher that runs only strings (tmux, gdb -ex, hyperfine) is itself a command that runs
+      if (step.done && (step.result.argv === undefined || step.result.argv.length === 0) && !step.result.readsProgramFromStdin) step.result.argv = rest;
       if (step.done) return { ...merge(out, step.result), via: [...out.via, ...step.result.via] };
       if (out.via.length === MAX_UNWRAP) return tooMany;
       out.via.push(name);
