@@ -106,6 +106,8 @@ interface Work extends ShellAnalysis {
    * its literal commands count, but its run-time parts are not opaque — not reading it would be no better.
    */
   lenient: number;
+  /** Script files read, by path: whether analysing them found any write. */
+  scriptsRead: Map<string, { wrote: boolean }>;
 }
 
 export function analyzeCommand(source: string, world: ShellWorld = NO_WORLD): ShellAnalysis {
@@ -113,7 +115,7 @@ export function analyzeCommand(source: string, world: ShellWorld = NO_WORLD): Sh
     commands: [], writes: [], reads: [], opaque: [], redirects: [], status: "complete",
     world, reparsed: 0, limited: false, invalid: false,
     vars: new Map(), aliases: new Map(), programs: new Map(), gitEarlier: [], files: new Map(), filesRead: 0, gitFiles: new Map(),
-    cwd: world.cwd || undefined, lenient: 0,
+    cwd: world.cwd || undefined, lenient: 0, scriptsRead: new Map(),
   };
   const all = { start: 0, end: source.length };
   if (source.length > MAX_COMMAND_BYTES) {
@@ -466,14 +468,17 @@ function runFile(file: Arg, lang: string, at: Where, out: Work, site: CommandSit
   const fromDisk = !out.files.has(normalize(file.text, out));
   const label = `script ${clip(file.text, 60)}`;
   const inner = { ...at, via: [...at.via, label] };
+  const writesBefore = out.writes.length;
   if (fromDisk) out.lenient++;
   try {
-    const interp = shebang(text);
-    if (lang === "tcl") runTcl({ text, dynamic: false }, inner, out, site);
-    else if (lang === "shell" || interp === undefined || SHELLS.has(interp)) analyzeScript(text, inner, out);
+    // "auto" (run by path): the shebang says; no shebang means a shell runs it
+    const interp = lang === "auto" ? shebang(text) ?? "sh" : lang;
+    if (interp === "tcl" || interp === "tclsh" || interp === "wish") runTcl({ text, dynamic: false }, inner, out, site);
+    else if (interp === "shell" || SHELLS.has(interp) || !isInterpreter(interp)) analyzeScript(text, inner, out);
     else inlineProgram(interp, text, inner, out, site);
   } finally {
     if (fromDisk) out.lenient--;
+    out.scriptsRead.set(normalize(file.text, out), { wrote: out.writes.length > writesBefore });
   }
 }
 
@@ -527,7 +532,16 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
     opaque(out, "interpreter-program-dynamic", `${name} runs a program computed at run time`, site.text, site.span);
     return markUnknownEffects(out);
   }
-  const written = writesOf(argv[0]!.text, args, program?.text, out.world.kind.bind(out.world));
+  // the script a program runs is read first: one that writes nothing leaves its file arguments alone
+  const scriptFile = isInterpreter(name) && program === undefined ? readsOf(name, args)[0]
+    : SHELLS.has(name) ? readsOf(name, args)[0]
+    : argv[0]!.text.includes("/") && name !== "git" ? { path: argv[0]!.text, dynamic: false } : undefined;
+  if (scriptFile && !scriptFile.dynamic && !out.scriptsRead.has(normalize(scriptFile.path, out))) {
+    if (SHELLS.has(name)) { /* read by visitArgv (programFiles) */ }
+    else runFile({ text: scriptFile.path, dynamic: false }, isInterpreter(name) ? (name === "tclsh" || name === "wish" ? "tcl" : name) : "auto", at, out, site);
+  }
+  const pure = scriptFile !== undefined && !scriptFile.dynamic && out.scriptsRead.get(normalize(scriptFile.path, out))?.wrote === false;
+  const written = writesOf(argv[0]!.text, args, program?.text, out.world.kind.bind(out.world), pure);
   pushWrites(written, name, out);
   // a file this program writes has a content we know only for `tee f <<EOF` (and a copy of a known file)
   for (const w of written) {
@@ -557,15 +571,10 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
   if (name === "export" || name === "declare" || name === "typeset" || name === "local" || name === "readonly") exportEffect(args, at, out, site);
   if ((name === "ln" || name === "cp" || name === "install") && args.length >= 2) linkEffect(args, out);
   if ((name === "source" || name === ".") && args[0]) runFile(args[0], "shell", at, out, site);
-  // `python3 tool.py`, `node x.js`, `tclsh x.tcl`: the script is read like an inline program
-  if (isInterpreter(name) && program === undefined) {
-    const script = readsOf(name, args)[0];
-    if (script && !script.dynamic) runFile({ text: script.path, dynamic: false }, name === "tclsh" || name === "wish" ? "tcl" : name, at, out, site);
-  }
+
   if (name === "npm" || name === "pnpm" || name === "yarn" || name === "bun") packageScriptEffect(name, args, at, out);
   if (name === "make" || name === "gmake") makeEffect(args, at, out, site);
-  // `./tool.sh`, `/abs/x.sh`: a program run by path is read like a script
-  if (argv[0]!.text.includes("/") && !isInterpreter(name) && !SHELLS.has(name)) runFile(argv[0]!, "auto", at, out, site);
+
 }
 
 /** Programs that change a file's metadata, not its text. */

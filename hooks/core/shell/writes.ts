@@ -362,11 +362,13 @@ const opt = (x: Arg | undefined): Arg[] => (x ? [x] : []);
  * Paths the program writes. `inline` is the program text of `python -c`,
  * `node -e` or a here-doc fed to an interpreter, when there is one.
  */
-export function writesOf(program: string, args: Arg[], inline?: string, kind?: Kind): PathArg[] {
+/** `scriptPure`: the script the program runs was read and writes nothing, so its arguments are only read. */
+export function writesOf(program: string, args: Arg[], inline?: string, kind?: Kind, scriptPure = false): PathArg[] {
   const name = basename(program);
   const rule = lookup(RULES, name);
   if (inline !== undefined) return [...(rule ? rule(args, kind).map(toPath) : []), ...inlineWrites(inline)];
   if (rule) return rule(args, kind).map(toPath);
+  if (scriptPure) return [];
   if (isInterpreter(name) || SHELLS.has(name)) return scriptArgs(args, true);
   // `./fix-links.sh notes_RU.md`: a project script run on the path
   if (program.startsWith("./") || program.startsWith("../")) return scriptArgs(args, false);
