@@ -22,10 +22,10 @@ import { root, defaultTable } from "./helpers.ts";
 
 /** Records per top-level group. Pinned so the corpus cannot shrink unnoticed: adding a record means raising its count. */
 const GROUPS: Record<string, number> = {
-  "true-positives": 131,
-  "true-negatives": 259,
-  "bypass-attempts": 379,
-  "edge-cases": 92,
+  "true-positives": 146,
+  "true-negatives": 361,
+  "bypass-attempts": 443,
+  "edge-cases": 93,
 };
 
 interface CorpusRecord {
