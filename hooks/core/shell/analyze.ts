@@ -494,7 +494,7 @@ function producedText(sub: string): string | undefined {
   if (words.some((w) => w.dynamic)) return undefined;
   const n = words[0]!.text;
   if (n === "echo") return words.slice(1).filter((w) => !/^-[neE]+$/.test(w.text)).map((w) => w.text).join(" ");
-  if (n === "printf") return words.slice(1).map((w) => w.text.replace(/\\n/g, "\n")).join("\n");
+  if (n === "printf") return words.slice(1).map((w) => cEscapes(w.text)).join("\n");
   return undefined;
 }
 
@@ -881,6 +881,11 @@ function redirectEffect(r: Redirection, by: string, command: number, argv: Arg[]
   if (!file.dynamic && argv && isRealFile(file.path) && out.files.size < MAX_REMEMBERED) rememberFile(file.path, op, argv, stdin, out);
 }
 
+/** printf / echo -e escapes that matter for a script's shape: newlines and tabs. */
+function cEscapes(s: string): string {
+  return s.replace(/\\([ntr\\])/g, (_m, c: string) => (c === "n" ? "\n" : c === "t" ? "\t" : c === "r" ? "\r" : "\\"));
+}
+
 /** The text a command writes to a file, when we can tell: `cat <<EOF`, `echo …`, `printf …`. */
 function rememberFile(p: string, op: string, argv: Arg[], stdin: Arg | undefined, out: Work): void {
   const key = normalize(p, out);
@@ -888,8 +893,8 @@ function rememberFile(p: string, op: string, argv: Arg[], stdin: Arg | undefined
   let text: string | null = null;
   if (argv.slice(1).some((a) => a.dynamic)) text = null;
   else if ((name === "cat" || name === "tee") && argv.length === 1 && stdin) text = stdin.dynamic ? null : stdin.text;
-  else if (name === "echo") text = argv.slice(1).filter((a) => !/^-[neE]+$/.test(a.text)).map((a) => a.text).join(" ") + "\n";
-  else if (name === "printf") text = argv.slice(1).map((a) => a.text.replace(/\\n/g, "\n")).join("\n") + "\n";
+  else if (name === "echo") text = argv.slice(1).filter((a) => !/^-[neE]+$/.test(a.text)).map((a) => (argv.some((x) => /^-[nE]*e[nE]*$/.test(x.text)) ? cEscapes(a.text) : a.text)).join(" ") + "\n";
+  else if (name === "printf") text = argv.slice(1).map((a) => cEscapes(a.text)).join("\n") + "\n";
   const prev = out.files.get(key);
   out.files.set(key, op === ">>" && prev !== undefined ? (prev === null || text === null ? null : prev + text) : text);
 }

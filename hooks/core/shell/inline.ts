@@ -162,7 +162,7 @@ export function languageOf(name: string): string {
 
 /** Names that start processes, per language, in uses (not imports): each must be a call we could read. */
 const SPAWN_USES: Record<string, RegExp> = {
-  python: /\b(exec|eval)\s*\(\s*(?![rbuf]?['"\s])|\bsubprocess\s*\.\s*\w+|\bos\s*\.\s*(system|popen|exec\w*|spawn\w*|posix_spawnp?)\b|\bpty\s*\.\s*spawn\b|\bcommands\s*\.\s*get\w+|\bgetattr\s*\(\s*(os|subprocess|pty)\b|\bctypes\b|\bimportlib\b|__import__\s*\(\s*[^'"\s]/g,
+  python: /\b(exec|eval)\s*\(\s*(?![rbuf]?['"\s])|\bsubprocess\s*\.\s*(?!__)\w+|\bos\s*\.\s*(system|popen|exec\w*|spawn\w*|posix_spawnp?)\b|\bpty\s*\.\s*spawn\b|\bcommands\s*\.\s*get\w+|\bgetattr\s*\(\s*(os|subprocess|pty)\b|\bctypes\b|\bimportlib\b|__import__\s*\(\s*[^'"\s]/g,
   node: /\b(eval|Function)\s*\(\s*(?!['"`\s])|\bchild_process\s*\.\s*\w+|\bDeno\s*\.\s*(Command|run)\b|\bBun\s*\.\s*(spawn|spawnSync)\b|\bprocess\s*\.\s*binding\b|\brequire\s*\(\s*[^'"\s)]/g,
   perl: /\b(system|exec)\b|\bqx\s*[^\w\s]|\bopen\s*\(?[^;]*['"]\s*(-\||\|-)|`/g,
   ruby: /\b(system|exec|spawn|IO\s*\.\s*popen|Open3\s*\.\s*\w+|Process\s*\.\s*spawn|PTY\s*\.\s*spawn)\b|%x\s*[^\w\s]|`|\.send\s*\(\s*:(system|exec|spawn)/g,
@@ -184,6 +184,8 @@ function normalize(code: string, lang: string): string {
         if (name && /^\w+$/.test(name)) renames.push([`${as ?? name}(`, `${m[1]}.${name}(`]);
       }
     }
+    // `sp = subprocess`, `s = __import__('subprocess')` (already undone above)
+    for (const m of c.matchAll(/(?:^|[;\n])\s*(\w+)\s*=\s*(subprocess|os|pty)\s*(?=$|[;\n])/gm)) renames.push([`${m[1]}.`, `${m[2]}.`]);
     for (const [from, to] of renames) c = c.replace(new RegExp(`(?<![\\w.])${escape(from)}`, "g"), to);
   }
   if (lang === "node") {
@@ -260,6 +262,10 @@ export function inlineCommands(code: string, interpreter = "python"): InlineComm
         break;
       }
     }
+  }
+  // node: the process module is loaded but no call of it could be read (`require('child_process')['exec' + 'Sync']`)
+  if (lang === "node" && /['"](?:node:)?child_process['"]/.test(c) && found.length === 0 && out.scripts.length === 0) {
+    out.opaque ??= "the inline program loads child_process but no call of it could be read";
   }
   return out;
 }

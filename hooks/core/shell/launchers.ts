@@ -163,6 +163,21 @@ const L: Record<string, Launcher> = {
   "sandbox-exec": { valued: ["-p", "-f", "-n", "-D"] },
   daemonize: { valued: ["-a", "-c", "-e", "-E", "-o", "-p", "-l", "-u"] },
   rlwrap: { valued: ["-a", "-b", "-f", "-H", "-l", "-p", "-P", "-S", "-z"] },
+  perf: { sub: ["record", "stat", "trace", "sched", "mem", "c2c", "kmem", "lock"], valued: ["-o", "-e", "-p", "-t", "-F", "-c", "-C", "-u", "-G", "-r", "-x", "-I", "-m", "-j", "--output", "--event"] },
+  mpirun: { valued: ["-np", "-n", "-H", "--host", "-hostfile", "--hostfile", "-x", "-wdir", "--wdir", "-c", "--map-by", "--bind-to"] },
+  mpiexec: { valued: ["-np", "-n", "-H", "--host", "-hostfile", "--hostfile", "-x", "-wdir", "--wdir", "-c", "--map-by", "--bind-to"] },
+  srun: { valued: ["-n", "-N", "-p", "-t", "-J", "-c", "-o", "-e", "-w", "-A", "-q", "--ntasks", "--nodes", "--partition", "--time", "--job-name"] },
+  timelimit: { valued: ["-t", "-T", "-s", "-S"] },
+  run0: { valued: ["-u", "--user", "-g", "--group", "-D", "--chdir", "--setenv", "--nice", "--unit", "--property", "--description", "--slice"] },
+  gksu: { valued: ["-u", "--user", "-m", "--message", "-D", "--description"], joinShell: true },
+  gksudo: { valued: ["-u", "--user", "-m", "--message", "-D", "--description"], joinShell: true },
+  kdesu: { valued: ["-u", "-p", "-i", "-d"], shell: ["-c"] },
+  proot: { valued: ["-r", "-b", "-w", "-q", "-k", "-0", "--rootfs", "--bind", "--cwd", "--qemu", "--kernel-release"] },
+  fakechroot: { valued: ["-l", "--lib", "-d", "--elfloader", "-e", "--environment"] },
+  nocache: {},
+  torify: {},
+  tsocks: {},
+  heaptrack: { valued: ["-o", "--output"] },
   scl: { sub: ["enable"], leading: 1 },
 };
 
@@ -284,6 +299,8 @@ function parseOptions(argv: Arg[], spec: Launcher): Parsed {
     }
     if (t.startsWith("-") && t.length > 1) {
       if (stops.has(t)) return { ...out, stop: true };
+      // single-dash long options (`mpirun -np 2`, `-hostfile f`) are matched whole first
+      if (t.length > 2 && (valued.has(t) || shell.has(t) || split.has(t) || files.has(t))) { take(t, argv[i + 1]); i += 2; continue; }
       // A cluster: `-iu root`, `-uroot`, `-lc 'cmd'`, `-vS'git commit'`.
       let consumed = 1;
       for (let j = 1; j < t.length; j++) {
@@ -365,6 +382,18 @@ function special(name: string, argv: Arg[]): Step | undefined {
     return c > 0 ? peel(argv.slice(c + 1)) : final({ argv });
   }
   if (name === "busybox" && args[0] && !args[0].text.startsWith("-")) return peel(args);
+  // capsh … -- ARGS: the words after `--` are handed to bash
+  if (name === "capsh") {
+    const dd = argv.findIndex((a) => a.text === "--");
+    return dd > 0 ? final(shellInvocation([{ text: "bash", dynamic: false }, ...argv.slice(dd + 1)])) : final({ argv });
+  }
+  // bwrap: options take one or two values, then the program
+  if (name === "bwrap") {
+    const two = new Set(["--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try", "--dev-bind-try", "--symlink", "--setenv", "--file", "--bind-data", "--ro-bind-data", "--chmod"]);
+    let i = 1;
+    while (i < argv.length && argv[i]!.text.startsWith("--")) i += argv[i]!.text === "--" ? 1 : two.has(argv[i]!.text) ? 3 : /^--(unshare-|share-|die-with|new-session|clearenv|as-pid-1|disable-userns|assert-userns)/.test(argv[i]!.text) ? 1 : 2;
+    return peel(argv.slice(i));
+  }
   // start-stop-daemon --start --exec /usr/bin/git -- commit
   if (name === "start-stop-daemon") {
     const x = argv.findIndex((a) => a.text === "--exec" || a.text === "-x" || a.text === "--startas" || a.text === "-a");
@@ -551,6 +580,10 @@ function gdbInvocation(argv: Arg[]): Step {
     }
     if (t === "--args" || t === "-args") return peel(argv.slice(i + 1), { scripts });
   }
+  // `gdb -ex 'run commit -m x' git`: the program operand runs with the run command's words
+  const runCmd = argv.map((a, i) => (/^-?-?(ex|eval-command)$/.test(a.text) ? argv[i + 1] : undefined)).find((v) => v && /^\s*(r|run|start|starti)(\s|$)/.test(v.text));
+  const prog = argv.slice(1).find((a, i) => !a.text.startsWith("-") && !/^-?-?(ex|iex|eval-command|init-eval-command|x|p|pid|cd|d|directory|s|symbols|c|core)$/.test(argv[i]?.text ?? ""));
+  if (runCmd && prog) return final({ argv: [argv[0]!], scripts, argvs: [[prog, ...runCmd.text.trim().split(/\s+/).slice(1).map((t) => ({ text: t, dynamic: runCmd.dynamic }))]] });
   return final({ argv: [], scripts });
 }
 
