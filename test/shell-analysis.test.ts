@@ -22,8 +22,8 @@ import { root, defaultTable } from "./helpers.ts";
 
 /** Records per top-level group. Pinned so the corpus cannot shrink unnoticed: adding a record means raising its count. */
 const GROUPS: Record<string, number> = {
-  "true-positives": 146,
-  "true-negatives": 363,
+  "true-positives": 147,
+  "true-negatives": 362,
   "bypass-attempts": 458,
   "edge-cases": 93,
 };

@@ -106,7 +106,9 @@ test("push semantics: +refspec and --mirror force, @ is HEAD, config refspecs co
   assert.ok(matchCommand(force, f("git -c remote.origin.push=+refs/heads/*:refs/heads/* push origin")), "a forced refspec from -c");
   assert.ok(matchCommand(head, f("git push origin @")), "@ is HEAD");
   assert.ok(matchCommand(head, f("git push origin +HEAD")), "+HEAD is HEAD");
-  assert.equal(matchCommand(head, f("git push origin HEAD:refs/heads/x")), undefined, "HEAD:dst names its branch");
+  assert.ok(matchCommand(head, f("git push origin HEAD:refs/heads/x")), "HEAD as the source, whatever the destination");
+  assert.ok(matchCommand(head, f("git -c remote.origin.push=HEAD push")), "a push refspec HEAD from config");
+  assert.equal(matchCommand(head, f("git push origin main:main")), undefined);
   assert.equal(matchCommand(head, f('git push -u origin "$(git branch --show-current)"')), undefined);
   assert.equal(matchCommand(force, f('git push -u origin "$(git branch --show-current)"')), undefined);
   assert.equal(matchCommand(force, f("git push origin feature/x")), undefined);

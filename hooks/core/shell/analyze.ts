@@ -203,6 +203,7 @@ function context(out: Work, local?: Map<string, WordValue>): WordContext {
       const l = local?.get(name);
       if (l) return l;
       if (out.vars.has(name)) return out.vars.get(name);
+      if (name === "PWD" && out.cwd) return { text: out.cwd, dynamic: false, shape: { kind: "exact", text: out.cwd } };
       const env = /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !VOLATILE.has(name) ? out.world.env[name] : undefined;
       return env !== undefined ? { text: env, dynamic: false, shape: { kind: "exact", text: env } } : undefined;
     },
@@ -314,7 +315,10 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
   const name = basename(u.argv[0]!.text);
   let prog = u.argv;
   // `git-commit`, `/usr/lib/git-core/git-commit`: git running one subcommand.
-  const dashed = dashedGit(name);
+  // a bare `git-commit` runs only if git's exec-path is on PATH (unknown PATH: assume it is)
+  const path0 = out.world.env["PATH"];
+  const reachable = u.argv[0]!.text.includes("/") || path0 === undefined || path0.split(":").some((d) => /git-core/.test(d));
+  const dashed = reachable ? dashedGit(name) : undefined;
   if (dashed) prog = [{ ...prog[0]!, text: "git" }, { text: dashed, dynamic: false }, ...prog.slice(1)];
   const progName = dashed ? "git" : name;
   const self = out.commands.length;
@@ -333,7 +337,10 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
 
 /** A name that is git in disguise: `hash -p`, a link made earlier, or a path that resolves to git. */
 function renamed(head: Arg, out: Work): Arg {
+  const exec = /^\$\(\s*git\s+--exec-path\s*\)\/(git-[a-z-]+)$/.exec(head.text);
+  if (head.dynamic && exec) return { text: exec[1]!, dynamic: false };
   if (head.dynamic || head.pattern) return head;
+
   const mapped = out.programs.get(head.text) ?? out.programs.get(normalize(head.text, out));
   if (mapped) return { ...head, text: mapped };
   if (head.text.includes("/") && !/^git(-|$)/.test(basename(head.text))) {
@@ -355,10 +362,12 @@ function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
     read: (p) => fileText(p, out),
     configWritten: out.writes.some((w) => (w.dynamic ? w.pattern === undefined || w.pattern.endsWith("**") : GIT_CONFIG_FILE.test(w.path))),
     files: (dir) => {
-      const hit = out.gitFiles.get(dir);
+      const plain = (n: string) => { const v = env(n); return v && !v.dynamic ? v.text : undefined; };
+      const key = [dir, ...["HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM", "GIT_DIR", "GIT_CONFIG"].map(plain)].join("\0");
+      const hit = out.gitFiles.get(key);
       if (hit) return hit;
-      const f = fileConfig(out.world, dir, (n) => { const v = env(n); return v && !v.dynamic ? v.text : undefined; });
-      out.gitFiles.set(dir, f);
+      const f = fileConfig(out.world, dir, plain);
+      out.gitFiles.set(key, f);
       return f;
     },
   });
@@ -379,6 +388,7 @@ function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
 function gitConfigSet(args: Arg[], at: Where, out: Work, site: CommandSite): void {
   const ops = args.filter((a, i) => !a.text.startsWith("-") && !(i > 0 && /^(-f|--file|--blob|--type|--default|--comment)$/.test(args[i - 1]!.text)));
   let [k, v] = ops;
+  if (k && !k.dynamic && args.some((a) => a.text === "--unset" || a.text === "--unset-all")) { out.gitEarlier.push({ key: k.text, value: null }); return; }
   if (k?.text === "set" && ops.length >= 3) [, k, v] = ops;
   if (!k || !v) return;
   if (k.dynamic) { opaque(out, "git-config-dynamic", `git config sets a key computed at run time`, site.text, site.span); return; }
@@ -674,7 +684,8 @@ function linkEffect(args: Arg[], out: Work): void {
   }
   const isGit = src.dynamic ? /(which|command\s+-v|type\s+-P)\s+git\b/.test(src.text) : /^git(-[a-z-]+)?$/.test(basename(src.text));
   if (isGit && out.programs.size < MAX_REMEMBERED) {
-    const real = src.dynamic ? "git" : basename(src.text);
+    // git dispatches on its own name: a link named git-commit runs git commit
+    const real = dashedGit(basename(dst.text)) ? basename(dst.text) : src.dynamic ? "git" : basename(src.text);
     for (const n of [dst.text, normalize(dst.text, out), `./${basename(dst.text)}`, basename(dst.text)]) out.programs.set(n, real);
     if (dst.text.endsWith("/")) out.programs.set(path.join(dst.text, real), real);
   }

@@ -55,7 +55,29 @@ export function isShellKey(key: string, value: string): boolean {
 
 export interface GitSetting {
   key: string;
-  value: string;
+  /** null: `git config --unset key`. */
+  value: string | null;
+}
+
+/** help.autocorrect runs the guess for `immediate`, a positive delay, or a negative number; not for 0, never, prompt (no tty here), show. */
+function autocorrects(v: Arg | undefined): boolean {
+  if (!v) return false;
+  if (v.dynamic) return true;
+  const t = v.text.trim().toLowerCase();
+  return t === "immediate" || t === "1" || t === "true" || (/^-?\d+$/.test(t) && Number(t) !== 0);
+}
+
+/** An ext:: command: words split at unescaped spaces, `% ` a space, `%%` a percent. */
+function extCommand(s: string): string {
+  const words: string[] = [];
+  let cur = "";
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === "%" && i + 1 < s.length) { cur += s[++i] === "s" ? " " : s[i]; continue; }
+    if (s[i] === " ") { if (cur) words.push(cur); cur = ""; continue; }
+    cur += s[i];
+  }
+  if (cur) words.push(cur);
+  return words.map(shellQuote).join(" ");
 }
 
 export interface GitContext {
@@ -105,7 +127,9 @@ export function resolveGit(argv: Arg[], ctx: GitContext): GitResolved {
     out.verb = g.verb;
     for (const { key, value } of g.config) if (isShellKey(key, value.text) || (value.dynamic && SHELL_KEYS.test(key.toLowerCase()))) out.scripts.push({ ...value, label: `git -c ${key}` });
     // `git clone 'ext::sh -c …'`: the ext transport runs its command
-    for (const a of cur) if (a.text.startsWith("ext::")) out.scripts.push({ text: a.text.slice(5).replace(/%20/g, " ").replace(/%(.)/g, "$1"), dynamic: a.dynamic, label: "git ext::" });
+    for (const a of cur) if (a.text.startsWith("ext::")) out.scripts.push({ text: extCommand(a.text.slice(5)), dynamic: a.dynamic, label: "git ext::" });
+    // configuration from the environment is read now: it may name commands git runs
+    if (ctx.env("GIT_CONFIG_COUNT") || ctx.env("GIT_CONFIG_PARAMETERS") || g.config.some((c) => (c as { fromEnv?: boolean }).fromEnv)) void cfg.known;
     if (g.verb < 0) return out;
     const verbArg = cur[g.verb]!;
     if (verbArg.dynamic || verbArg.pattern) { out.verbUnknown = true; return out; }
@@ -119,7 +143,7 @@ export function resolveGit(argv: Arg[], ctx: GitContext): GitResolved {
     const alias = cfg.value(`alias.${sub.toLowerCase()}`);
     if (alias === undefined) {
       // Not a command and no alias we can see: an alias we could not read, or a typo help.autocorrect would run.
-      out.verbUnknown = !cfg.known || cfg.value("help.autocorrect") !== undefined;
+      out.verbUnknown = !cfg.known || autocorrects(cfg.value("help.autocorrect"));
       return out;
     }
     out.via.push(`git alias ${sub}`);
@@ -194,12 +218,22 @@ function commandConfig(cli: { key: string; value: Arg; fromEnv?: boolean }[], ct
     known = f.complete && !ctx.configWritten;
     for (const [k, v] of f.entries) entries.push([k, { text: v, dynamic: false }]);
   } else known = false;
-  for (const s of ctx.earlier) entries.push([normalizeKey(s.key), { text: s.value, dynamic: false }]);
+  for (const s of ctx.earlier) {
+    const k = normalizeKey(s.key);
+    if (s.value === null) { for (let i = entries.length - 1; i >= 0; i--) if (entries[i]![0].toLowerCase() === k.toLowerCase()) entries.splice(i, 1); continue; }
+    if (k === "include.path") {
+      const text = ctx.read(s.value.startsWith("~/") && ctx.env("HOME") ? `${ctx.env("HOME")!.text}/${s.value.slice(2)}` : s.value);
+      if (typeof text === "string") for (const [ik, iv] of parseConfig(text)) entries.push([ik, { text: iv, dynamic: false }]);
+      else known = false;
+      continue;
+    }
+    entries.push([k, { text: s.value, dynamic: false }]);
+  }
   const params = ctx.env("GIT_CONFIG_PARAMETERS");
   if (params) {
     const parsed = params.dynamic ? undefined : parseConfigParameters(params.text);
     if (!parsed) { known = false; out.opaque ??= { code: "git-config-dynamic", reason: `GIT_CONFIG_PARAMETERS ${clip(params.text, 60)} cannot be read statically` }; }
-    for (const [k, v] of parsed ?? []) entries.push([k, { text: v, dynamic: false }]);
+    for (const [k, v] of parsed ?? []) { entries.push([k, { text: v, dynamic: false }]); if (isShellKey(k, v)) out.scripts.push({ text: v, dynamic: false, label: `GIT_CONFIG_PARAMETERS (${k})` }); }
   }
   const count = ctx.env("GIT_CONFIG_COUNT");
   if (count) {
@@ -270,6 +304,13 @@ function subcommandEffects(sub: string, args: Arg[], cfg: Config, out: GitResolv
     "filter-branch": [["--tree-filter", "--index-filter", "--msg-filter", "--commit-filter", "--env-filter", "--parent-filter", "--tag-name-filter"]],
     difftool: [["-x", "--extcmd"], "-x"],
     "send-email": [["--to-cmd", "--cc-cmd", "--sendmail-cmd"]],
+    fetch: [["--upload-pack"]],
+    pull: [["--upload-pack"]],
+    "ls-remote": [["--upload-pack"]],
+    clone: [["-u", "--upload-pack"]],
+    push: [["--receive-pack", "--exec"]],
+    archive: [["--exec"]],
+    grep: [["-O", "--open-files-in-pager"], "-O"],
   };
   const so = shellOpts[sub];
   if (so) for (let i = 0; i < args.length; i++) { const v = valueOf(i, so[0], so[1]); if (v) out.scripts.push({ ...v, label: `git ${sub} ${so[0][0]}` }); }
@@ -317,8 +358,9 @@ function pushEffects(args: Arg[], cfg: Config, out: GitResolved): void {
     const forced = r.text.startsWith("+");
     const spec = forced ? r.text.slice(1) : r.text;
     if (forced) out.implied.push("--force");
+    // HEAD (or @) as the source pushes whatever is checked out, whatever the destination
     const src = spec.split(":")[0];
-    if ((src === "@" || (forced && src === "HEAD")) && !spec.includes(":")) out.implied.push("HEAD");
+    if (src === "@" || src === "HEAD") out.implied.push("HEAD");
   }
   out.implied = [...new Set(out.implied)];
 }

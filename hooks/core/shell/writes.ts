@@ -135,6 +135,12 @@ const RULES: Record<string, Rule> = {
     return ops.slice(0, -1).map((s) => (s.text.endsWith("/") ? dest : destination([s, dest], [], k)[0] ?? dest));
   },
   sponge: (a) => operands(a),
+  iconv: (a) => opt(optionValue(a, ["-o"], ["--output"])),
+  zip: (a) => (a.some((x) => /^-[a-zA-Z]*[lTsf]/.test(x.text) && /^-(sf|T|l)/.test(x.text)) ? [] : operands(a, ["-b", "-n", "-t", "-tt", "-x", "-i", "-P", "-Z", "-O", "--out"]).slice(0, 1)),
+  strace: (a) => opt(optionValue(a, ["-o"], ["--output"])),
+  ltrace: (a) => opt(optionValue(a, ["-o"], ["--output"])),
+  time: (a) => opt(optionValue(a, ["-o"], ["--output"])),
+  script: (a) => { const ops = operands(a, ["-c", "--command", "-t", "-T", "-I", "-O", "-B", "-E", "-m", "--timing", "--log-in", "--log-out", "--log-io", "--echo", "--logging-format"]); return ops[0] ? [ops[0]] : []; },
   // scp SRC… DEST: a local destination is written
   scp: (a) => { const ops = operands(a, ["-P", "-i", "-o", "-F", "-c", "-l", "-S", "-J"]); const d = ops[ops.length - 1]; return ops.length >= 2 && d && !/^[^/]*:/.test(d.text) ? [d] : []; },
   tar: (a) => tarWrites(a),
@@ -239,7 +245,12 @@ function gitWrites(a: Arg[]): Out[] {
   while (v < a.length && a[v]!.text.startsWith("-")) v += GIT_VALUED.has(a[v]!.text) ? 2 : 1;
   const verb = a[v]?.text;
   const rest = a.slice(v + 1);
+  if (verb === "rm" && rest.some((x) => x.text === "--cached")) return [];
   if (verb === "rm" || verb === "mv") return operands(rest);
+  const output = rest.find((x) => x.text.startsWith("--output="));
+  if (output) return [{ ...output, text: output.text.slice(9) }];
+  if (verb === "bundle" && rest[0]?.text === "create" && rest[1]) return [rest[1]];
+  if (verb === "checkout-index") return operands(rest, ["--prefix", "--stage"]);
   if (verb === "restore") return rest.some((x) => x.text === "--staged" || x.text === "-S") && !rest.some((x) => x.text === "--worktree" || x.text === "-W") ? [] : operands(rest, ["-s", "--source", "--conflict"]);
   if (verb === "checkout") {
     const dd = rest.findIndex((x) => x.text === "--");
