@@ -418,6 +418,7 @@ function runTcl(src: Arg, at: Where, out: Work, site: CommandSite): void {
     return markUnknownEffects(out);
   }
   let shellSpawned = false;
+  pushWrites(inlineWrites(src.text).filter((w) => !w.dynamic), "tcl", out);
   for (const c of tclCommands(src.text)) {
     const words = c.words.filter((w, i) => !(i === 0 && c.name === "spawn" && w.text.startsWith("-")));
     if (c.name === "spawn" || c.name === "exec") {
@@ -437,7 +438,7 @@ function runTcl(src: Arg, at: Where, out: Work, site: CommandSite): void {
 /** A shell or interpreter that reads its program on stdin: a here-doc, a here-string, a `<` file, or a pipe. */
 function stdinProgram(name: string, at: Where, out: Work, site: CommandSite): void {
   const shell = !isInterpreter(name);
-  if ((name === "tclsh" || name === "wish") && site.stdin !== undefined) return runTcl(site.stdin, at, out, site);
+  if ((name === "tclsh" || name === "wish" || name === "expect") && site.stdin !== undefined) return runTcl(site.stdin, at, out, site);
   if (site.stdin !== undefined) {
     if (shell) {
       analyzeScript(site.stdin.text, { ...at, via: [...at.via, `${name} <<`] }, out);
@@ -550,6 +551,12 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
     if (SHELLS.has(name)) { /* read by visitArgv (programFiles) */ }
     else runFile({ text: scriptFile.path, dynamic: false }, isInterpreter(name) ? (name === "tclsh" || name === "wish" ? "tcl" : name) : "auto", at, out, site);
   }
+  // `python3 -m ship`: the module's file in the folder
+  const mod = /^(python|pypy)/.test(name) ? args[args.findIndex((a) => a.text === "-m") + 1] : undefined;
+  if (mod && args.some((a) => a.text === "-m") && !mod.dynamic && /^[\w.]+$/.test(mod.text)) {
+    const base = mod.text.replace(/\./g, "/");
+    for (const f of [`${base}.py`, `${base}/__main__.py`]) if (fileText(f, out) !== undefined) { runFile({ text: f, dynamic: false }, name, at, out, site); break; }
+  }
   const pure = scriptFile !== undefined && !scriptFile.dynamic && out.scriptsRead.get(normalize(scriptFile.path, out))?.wrote === false;
   const written = writesOf(argv[0]!.text, args, program?.text, out.world.kind.bind(out.world), pure);
   pushWrites(written, name, out);
@@ -575,6 +582,9 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
   if (name === "awk" || name === "gawk" || name === "mawk" || name === "nawk") awkEffects(args, at, out, site);
   if (name === "sed" || name === "gsed") sedEffects(name, args, at, out, site);
   if (/^(vim?|nvim|ex|view)$/.test(name)) vimEffects(args, at, out, site);
+  if ((name === "ed" || name === "red") && site.stdin && !site.stdin.dynamic) {
+    for (const m of site.stdin.text.matchAll(/^\s*!(.+)$/gm)) analyzeScript(m[1]!, { ...at, via: [...at.via, "ed !"] }, out);
+  }
   if (name === "cd") cdEffect(args, out);
   if (name === "hash") hashEffect(args, out);
   if (name === "alias") aliasEffect(args, out, site);
@@ -602,14 +612,23 @@ function inlineProgram(name: string, code: string, at: Where, out: Work, site: C
 }
 
 function awkEffects(args: Arg[], at: Where, out: Work, site: CommandSite): void {
-  if (args.some((a) => a.text === "-f" || a.text.startsWith("--file"))) return;
+  const fi = args.findIndex((a) => a.text === "-f" || a.text === "--file");
+  if (fi >= 0) {
+    const text = args[fi + 1] && !args[fi + 1]!.dynamic ? fileText(args[fi + 1]!.text, out) : undefined;
+    if (typeof text === "string") awkRun(text, at, out, site);
+    return;
+  }
   const valued = new Set(["-F", "-v", "-f", "-i", "--field-separator", "--assign"]);
   let i = 0;
   while (i < args.length && args[i]!.text.startsWith("-") && args[i]!.text !== "--") i += valued.has(args[i]!.text) ? 2 : 1;
   if (args[i]?.text === "--") i++;
   const prog = args[i];
   if (!prog) return;
-  const p = awkProgram(prog.text);
+  awkRun(prog.text, at, out, site);
+}
+
+function awkRun(text: string, at: Where, out: Work, site: CommandSite): void {
+  const p = awkProgram(text);
   pushWrites(p.writes, "awk", out);
   for (const s of p.scripts) analyzeScript(s, { ...at, via: [...at.via, "awk"] }, out);
   if (p.opaque) { opaque(out, "inline-spawn-dynamic", p.opaque, site.text, site.span); markUnknownEffects(out); }
@@ -624,6 +643,8 @@ function sedEffects(name: string, args: Arg[], at: Where, out: Work, site: Comma
     if (t.startsWith("--expression=")) { scripts.push(t.slice(13)); continue; }
     if (/^-[A-Za-z]*e$/.test(t) && !t.startsWith("--") && args[i + 1]) { scripts.push(args[++i]!.text); continue; }
   }
+  const fi = args.findIndex((a) => a.text === "-f" || a.text === "--file");
+  if (fi >= 0 && args[fi + 1] && !args[fi + 1]!.dynamic) { const t = fileText(args[fi + 1]!.text, out); if (typeof t === "string") scripts.push(t); }
   if (scripts.length === 0) {
     const valued = new Set(["-f", "--file", "-l", "--line-length"]);
     let i = 0;
@@ -730,10 +751,11 @@ function packageScriptEffect(pm: string, args: Arg[], at: Where, out: Work): voi
   const inner = { ...at, via: [...at.via, `${pm} run ${run.script}`] };
   if (fromDisk) out.lenient++;
   try {
-    if (lines.pre !== undefined) analyzeScript(lines.pre, inner, out);
+    const ignore = args.some((a) => a.text === "--ignore-scripts");
+    if (lines.pre !== undefined && !ignore) analyzeScript(lines.pre, inner, out);
     // the arguments after the script name go to the main script only
     analyzeScript(extra ? `${lines.main} ${extra}` : lines.main, inner, out);
-    if (lines.post !== undefined) analyzeScript(lines.post, inner, out);
+    if (lines.post !== undefined && !ignore) analyzeScript(lines.post, inner, out);
   } finally {
     if (fromDisk) out.lenient--;
   }
@@ -756,6 +778,8 @@ function makeEffect(args: Arg[], at: Where, out: Work, site: CommandSite): void 
     else targets.push(t);
   }
   if (args.some((a) => a.dynamic)) return;
+  // -n/-q/--dry-run print or test, they do not run recipes
+  if (args.some((a) => /^-[a-zA-Z]*[nq][a-zA-Z]*$/.test(a.text) && !/^-[a-zA-Z]*[CfIjlWo]/.test(a.text) || /^--(dry-run|just-print|recon|question)$/.test(a.text))) return;
   const candidates = file ? [file] : ["GNUmakefile", "makefile", "Makefile"];
   for (const c of candidates) {
     const text = c === "-" ? (site.stdin && !site.stdin.dynamic ? site.stdin.text : null) : fileText(path.join(dir, c), out);
@@ -797,6 +821,7 @@ function recordWrappers(argv: Arg[], wrappers: string[], at: Where, site: Comman
     if (words.length === 0) break;
     const idx = out.commands.length;
     if (!NOT_PROGRAMS.has(w)) out.commands.push(commandRecord(words, verbIndex(w, words), [...at.via, ...wrappers.slice(0, i)], site.span, parent));
+    if (w === "strace" || w === "ltrace" || w === "time" || w === "script") pushWrites(writesOf(w, words.slice(1)), w, out);
     parent = idx;
     from++;
   }
@@ -920,6 +945,9 @@ function heredocText(redirects: Redirection[], ctx: WordContext): Arg | undefine
 
 /** `python3 -` or `python3` with no script: the program comes on stdin. */
 function isStdinProgram(argv: Arg[]): boolean {
+  // `deno run -A -`, `bun run -`
+  const words = /^(deno|bun)$/.test(basename(argv[0]?.text ?? "")) && argv[1]?.text === "run" ? [argv[0]!, ...argv.slice(2)] : argv;
+  if (words !== argv) return isStdinProgram(words);
   const rest = argv.slice(1).filter((a) => !a.text.startsWith("-") || a.text === "-");
   if (argv.slice(1).some((a) => /^-[A-Za-z]*[cerE]$|^--(eval|print)$|^-m$/.test(a.text))) return false;
   return rest.length === 0 || rest[0]!.text === "-" || /^\/dev\/(stdin|fd\/0)$/.test(rest[0]!.text);
@@ -930,6 +958,8 @@ function inlineProgramArg(name: string, args: Arg[]): Arg | undefined {
   if (!isInterpreter(name)) return undefined;
   // `deno eval CODE`, `bun eval`
   if ((name === "deno" || name === "bun") && args[0]?.text === "eval") return args.slice(1).find((a) => !a.text.startsWith("-"));
+  const eq = args.find((a) => /^--(eval|print)=/.test(a.text));
+  if (eq) return { ...eq, text: eq.text.slice(eq.text.indexOf("=") + 1) };
   const i = args.findIndex((a) => isProgramFlag(name, a.text));
   return i >= 0 ? args[i + 1] : undefined;
 }

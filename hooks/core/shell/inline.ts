@@ -124,6 +124,12 @@ const distinctive = (name: string): boolean => /Sync$|File|Stream|^write_|^touch
 
 export function inlineWrites(code: string): PathArg[] {
   const out: PathArg[] = [];
+  // python os.open(path, flags) with a writing flag
+  for (const m of code.matchAll(/\bos\s*\.\s*open\s*\(\s*(['"])([^'"]+)\1\s*,([^)]*)\)/g)) if (/O_(WRONLY|RDWR|CREAT|TRUNC|APPEND)/.test(m[3]!)) out.push({ path: m[2]!, dynamic: false });
+  // perl without parentheses: unlink "f"; rename "a", "b"
+  for (const m of code.matchAll(/\b(unlink|rename)\s+(?!\()((?:(['"])[^'"]*\3\s*,?\s*)+)/g)) for (const x of m[2]!.matchAll(/(['"])([^'"]*)\1/g)) out.push({ path: x[2]!, dynamic: false });
+  // tcl: open NAME w|a|RDWR…
+  for (const m of code.matchAll(/\[\s*open\s+("?)([^\s"\]]+)\1\s+("?)(w|a|w\+|a\+|r\+|[A-Z_| ]*(WRONLY|RDWR|CREAT|TRUNC|APPEND)[A-Z_| ]*)\3/g)) out.push({ path: m[2]!, dynamic: false });
   // perl without parentheses: open F, ">", "f" / open my $fh, ">f"
   for (const m of code.matchAll(/\bopen\s+(?:my\s+)?[$\w]+\s*,\s*(?:(['"])\s*\+?>{1,2}\s*\1\s*,\s*(['"])([^'"]+)\2|(['"])\s*\+?>{1,2}\s*([^'"]+)\4)/g)) {
     out.push({ path: (m[3] ?? m[5] ?? "").trim(), dynamic: false });

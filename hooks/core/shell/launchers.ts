@@ -342,6 +342,9 @@ function special(name: string, argv: Arg[]): Step | undefined {
     return final({ argv: [argv[0]!], scripts: [{ text: args.map((a) => a.text).join(" "), dynamic: false, label: "eval" }] });
   }
   if (SHELLS.has(name) || name === "pwsh" || name === "powershell") return final(shellInvocation(argv));
+  if (name === "exec" && args[0]?.text === "-a" && args[1] && /^git-/.test(args[1].text) && args[2] && basename(args[2].text) === "git") {
+    return peel([{ ...args[2], text: args[1].text }, ...args.slice(3)]);
+  }
   if (name === "trap") {
     // `trap 'git commit' EXIT` runs its string when the shell exits.
     const ops = args.filter((a) => !/^-[lp]$/.test(a.text) && a.text !== "--");
@@ -349,6 +352,11 @@ function special(name: string, argv: Arg[]): Step | undefined {
       return final({ argv: [argv[0]!], scripts: [{ ...ops[0]!, label: "trap" }] });
     }
     return final({ argv: argv });
+  }
+ if (name === "sudo") {
+    const p = parseOptions(argv, L["sudo"]!);
+    const shellFlag = argv.slice(1, argv.length - p.inner.length).some((a) => /^-[A-Za-z]*[si]/.test(a.text) && !a.text.startsWith("--") || a.text === "--shell" || a.text === "--login");
+    if (shellFlag && p.inner.length && !p.stop) return peel([], { scripts: [{ text: p.inner.map((a) => a.text).join(" "), dynamic: p.inner.some((a) => a.dynamic), label: "sudo -s" }] });
   }
   if (name === "su" || (name === "runuser" && !args.some((a) => a.text === "-u" || a.text === "--user"))) return final(suInvocation(argv));
   if (name === "runuser") {
@@ -414,16 +422,26 @@ function special(name: string, argv: Arg[]): Step | undefined {
 /** `bash -lc 'cmd'`, `bash -c -- 'cmd'`, `sh script.sh`, `bash /dev/stdin`, or `bash` reading stdin. */
 function shellInvocation(argv: Arg[]): Partial<Unwrapped> {
   const shell = basename(argv[0]!.text);
+  // `bash -n x.sh`: read, never run
+  if (argv.slice(1).some((a, i, all) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a.text) && !/c/.test(a.text) && all.slice(0, i).every((x) => x.text.startsWith("-")) || a.text === "--noexec")) return { argv };
+  const rc: Unwrapped["programFiles"] = [];
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i]!;
     const t = a.text;
-    if (a.dynamic) return { argv, programFiles: [{ file: a, lang: "shell" }] };
-    if (t === "-o" || t === "+o" || t === "-O" || t === "+O" || t === "--rcfile" || t === "--init-file") { i++; continue; }
+    if (a.dynamic) return { argv, programFiles: [...rc, { file: a, lang: "shell" }] };
+    if (t === "--rcfile" || t === "--init-file") { if (argv[i + 1]) rc.push({ file: argv[i + 1]!, lang: "shell" }); i++; continue; }
+    if (t === "-o" || t === "+o" || t === "-O" || t === "+O") { i++; continue; }
+    // `-euo pipefail`: a cluster ending in o takes the next word; one holding c runs a string
+    if (/^[-+][A-Za-z]*[oO]$/.test(t) && !/c/.test(t)) { i++; continue; }
+    if (/^-[A-Za-z]*c[A-Za-z]*$/.test(t) && /o$/.test(t)) {
+      const s = argv[i + 2];
+      return s ? { argv: [argv[0]!], scripts: [{ ...s, label: `${shell} -c` }], programFiles: rc } : { argv: [argv[0]!] };
+    }
     if (/^-[A-Za-z]*c[A-Za-z]*$/.test(t) || /^-(c|command|Command|EncodedCommand)$/i.test(t)) {
       let s = argv[i + 1];
       if (s?.text === "--") s = argv[i + 2];
       // `xargs sh -c`: the program is whatever xargs reads.
-      return s ? { argv: [argv[0]!], scripts: [{ ...s, label: `${shell} -c` }] }
+      return s ? { argv: [argv[0]!], scripts: [{ ...s, label: `${shell} -c` }], programFiles: rc }
         : { argv: [argv[0]!], opaque: { code: "shell-string-dynamic", reason: `${shell} -c gets its program at run time` } };
     }
     if (t === "-s") return { argv: [argv[0]!], readsProgramFromStdin: true };
@@ -431,9 +449,9 @@ function shellInvocation(argv: Arg[]): Partial<Unwrapped> {
     if (t.startsWith("-") || t.startsWith("+")) continue;
     if (/^\/dev\/(stdin|fd\/0)$/.test(t)) return { argv: [argv[0]!], readsProgramFromStdin: true };
     // A script file: read at decision time when possible.
-    return { argv, programFiles: [{ file: a, lang: "shell" }] };
+    return { argv, programFiles: [...rc, { file: a, lang: "shell" }] };
   }
-  return { argv: [argv[0]!], readsProgramFromStdin: true };
+  return { argv: [argv[0]!], readsProgramFromStdin: true, programFiles: rc };
 }
 
 /** `su -c 'cmd' user`, `su - user -c 'cmd'`, `su --command=cmd`; without -c a login shell reads stdin. */
@@ -594,6 +612,7 @@ function expectInvocation(argv: Arg[]): Step {
   for (let i = 1; i < argv.length; i++) {
     const t = argv[i]!.text;
     if (t === "-c" && argv[i + 1]) { tcl.push(argv[++i]!); continue; }
+    if (t === "-f" && argv[i + 1]?.text === "-") return final({ argv: [argv[0]!], readsProgramFromStdin: true });
     if (t === "-f" && argv[i + 1]) { programFiles.push({ file: argv[++i]!, lang: "tcl" }); continue; }
     if (t.startsWith("-")) continue;
     programFiles.push({ file: argv[i]!, lang: "tcl" });

@@ -186,10 +186,22 @@ const RULES: Record<string, Rule> = {
   awk: (a) => (a.some((x, i) => x.text === "-i" && a[i + 1]?.text === "inplace") ? operands(a, ["-i", "-f", "-v", "-F"]).slice(1) : []),
   // Line editors run on a file to change it.
   ed: (a) => operands(a, ["-p", "--prompt"]),
-  vim: (a) => (a.some((x) => x.text === "-R") ? [] : operands(a, ["-c", "--cmd", "-S", "-s", "-u", "-U", "-i", "-T", "-w", "-W", "-t", "-q"]).filter((x) => !x.text.startsWith("+"))),
+  // vim/ex given commands that never write (`-c '%p' -c 'qa!'`) only read
+  vim: (a) => (a.some((x) => x.text === "-R") || vimReadOnly(a) ? [] : operands(a, ["-c", "--cmd", "-S", "-s", "-u", "-U", "-i", "-T", "-w", "-W", "-t", "-q"]).filter((x) => !x.text.startsWith("+"))),
   git: (a) => gitWrites(a),
 };
 RULES["gawk"] = RULES["awk"]!;
+
+/** All -c/+ commands given and none of them writes (w, x, wq, up, sav, !, r !). */
+function vimReadOnly(a: Arg[]): boolean {
+  const cmds: string[] = [];
+  for (let i = 0; i < a.length; i++) {
+    if ((a[i]!.text === "-c" || a[i]!.text === "--cmd") && a[i + 1]) cmds.push(a[++i]!.text);
+    else if (/^\+./.test(a[i]!.text)) cmds.push(a[i]!.text.slice(1));
+  }
+  if (cmds.length === 0 || a.some((x) => x.dynamic)) return false;
+  return cmds.every((c) => c.split(/(?<!\\)\|/).every((p) => !/^[\s:]*(sil(ent)?!?\s*)?([\d,.$%]*\s*)?(w|wq|wa|wqa|x|xa|xit|exi|up|update|sav|saveas|wn|wN|wp|norm|normal|s\/|g\/|d\b|!)/.test(p) || /^[\s:]*q/.test(p)));
+}
 // gzip a_RU.md replaces the file with a_RU.md.gz; -d gives it back; -c/-k/-t/-l leave it
 for (const z of ["gzip", "bzip2", "xz", "lzma", "zstd", "lz4", "brotli", "compress"]) {
   RULES[z] = (a) => (a.some((x) => /^-[a-zA-Z0-9]*[ckltT]|^--(stdout|keep|test|list)$/.test(x.text)) ? [] : operands(a, ["-S", "--suffix", "-o", "-T"]).map((x) => ({ ...x, text: x.text.replace(/\.(gz|bz2|xz|lzma|zst|lz4|br|Z)$/, "") })));
