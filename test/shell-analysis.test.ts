@@ -22,10 +22,10 @@ import { root, defaultTable } from "./helpers.ts";
 
 /** Records per top-level group. Pinned so the corpus cannot shrink unnoticed: adding a record means raising its count. */
 const GROUPS: Record<string, number> = {
-  "true-positives": 147,
-  "true-negatives": 362,
-  "bypass-attempts": 458,
-  "edge-cases": 93,
+  "true-positives": 146,
+  "true-negatives": 363,
+  "bypass-attempts": 457,
+  "edge-cases": 94,
 };
 
 interface CorpusRecord {

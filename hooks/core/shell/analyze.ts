@@ -316,8 +316,8 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
   let prog = u.argv;
   // `git-commit`, `/usr/lib/git-core/git-commit`: git running one subcommand.
   // a bare `git-commit` runs only if git's exec-path is on PATH (unknown PATH: assume it is)
-  const path0 = out.world.env["PATH"];
-  const reachable = u.argv[0]!.text.includes("/") || path0 === undefined || path0.split(":").some((d) => /git-core/.test(d));
+  const path0 = site.local.get("PATH") ?? context(out).lookup("PATH");
+  const reachable = u.argv[0]!.text.includes("/") || head.text.includes("/") || !path0 || path0.dynamic || path0.text.split(":").some((d) => /git-core/.test(d));
   const dashed = reachable ? dashedGit(name) : undefined;
   if (dashed) prog = [{ ...prog[0]!, text: "git" }, { text: dashed, dynamic: false }, ...prog.slice(1)];
   const progName = dashed ? "git" : name;
@@ -328,8 +328,8 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
   launched({ ...here, via });
 
   // Shell strings of the shell itself (`bash -c`) were in u.scripts; here: a shell or interpreter reading stdin or a file.
-  if (u.readsProgramFromStdin || (isInterpreter(progName) && isStdinProgram(prog))) return stdinProgram(progName, here, out, site);
   for (const f of u.programFiles) runFile(f.file, f.lang, here, out, site);
+  if (u.readsProgramFromStdin || (isInterpreter(progName) && isStdinProgram(prog))) return stdinProgram(progName, here, out, site);
   const args = prog.slice(1);
   if (progName === "find") return visitFind(args, here, out, site);
   effects(progName, prog, here, out, site);
@@ -338,7 +338,7 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
 /** A name that is git in disguise: `hash -p`, a link made earlier, or a path that resolves to git. */
 function renamed(head: Arg, out: Work): Arg {
   const exec = /^\$\(\s*git\s+--exec-path\s*\)\/(git-[a-z-]+)$/.exec(head.text);
-  if (head.dynamic && exec) return { text: exec[1]!, dynamic: false };
+  if (head.dynamic && exec) return { text: `git-core/${exec[1]!}`, dynamic: false };
   if (head.dynamic || head.pattern) return head;
 
   const mapped = out.programs.get(head.text) ?? out.programs.get(normalize(head.text, out));
@@ -903,6 +903,7 @@ function redirectEffect(r: Redirection, by: string, command: number, argv: Arg[]
     return;
   }
   if (!r.target) return;
+  if (r.type === "Redirect" && expandWord(r.target, context(out)).length > 1) return; // `> a_{RU,EN}.md`: ambiguous redirect, nothing written
   const target = evalWord(r.target, context(out));
   out.redirects.push({ op: r.operator, fd, target: target.text, dynamic: target.dynamic, command, span: { start: r.pos, end: r.end } });
   if (r.type === "HereString") return;
@@ -949,7 +950,7 @@ function isStdinProgram(argv: Arg[]): boolean {
   const words = /^(deno|bun)$/.test(basename(argv[0]?.text ?? "")) && argv[1]?.text === "run" ? [argv[0]!, ...argv.slice(2)] : argv;
   if (words !== argv) return isStdinProgram(words);
   const rest = argv.slice(1).filter((a) => !a.text.startsWith("-") || a.text === "-");
-  if (argv.slice(1).some((a) => /^-[A-Za-z]*[cerE]$|^--(eval|print)$|^-m$/.test(a.text))) return false;
+  if (argv.slice(1).some((a) => /^-[A-Za-z]*[cerE]$|^--(eval|print)(=|$)|^-m$/.test(a.text))) return false;
   return rest.length === 0 || rest[0]!.text === "-" || /^\/dev\/(stdin|fd\/0)$/.test(rest[0]!.text);
 }
 

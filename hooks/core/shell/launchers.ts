@@ -343,7 +343,8 @@ function special(name: string, argv: Arg[]): Step | undefined {
   }
   if (SHELLS.has(name) || name === "pwsh" || name === "powershell") return final(shellInvocation(argv));
   if (name === "exec" && args[0]?.text === "-a" && args[1] && /^git-/.test(args[1].text) && args[2] && basename(args[2].text) === "git") {
-    return peel([{ ...args[2], text: args[1].text }, ...args.slice(3)]);
+    const dir = args[2].text.includes("/") ? args[2].text.slice(0, args[2].text.lastIndexOf("/") + 1) : "git-core/";
+    return peel([{ ...args[2], text: `${dir}${args[1].text}` }, ...args.slice(3)]);
   }
   if (name === "trap") {
     // `trap 'git commit' EXIT` runs its string when the shell exits.

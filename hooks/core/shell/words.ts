@@ -156,7 +156,7 @@ function evalPart(part: WordPart | DoubleQuotedChild, ctx: WordContext, quoted =
 function substitution(text: string): Piece {
   const body = text.replace(/^\$\(\s*|\s*\)$|^`\s*|\s*`$/g, "");
   // `git branch --show-current` prints a branch name (never HEAD, never an option) or nothing.
-  if (/^git\s+branch\s+--show-current$|^git\s+symbolic-ref\s+(--short\s+HEAD|HEAD\s+--short)$/.test(body)) {
+  if (/^git\s+branch\s+--show-current$|^git\s+symbolic-ref\s+(--short\s+HEAD|HEAD\s+--short)$|^git\s+rev-parse\s+--abbrev-ref\s+HEAD$/.test(body)) {
     return dyn(text, "command-substitution", "**", { kind: "branch" });
   }
   // mktemp: $TMPDIR/tmp.XXXXXXXXXX, ten letters or digits.

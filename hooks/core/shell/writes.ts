@@ -306,6 +306,8 @@ function tarWrites(a: Arg[]): Out[] {
     for (let i = oldStyle ? 1 + (oldStyle.replace(/[^fCbTXg]/g, "").length) : 0; i < a.length; i++) {
       const t = a[i]!.text;
       if (skip.has(t)) { i++; continue; }
+      // `-xf ARCHIVE`, `-xzf ARCHIVE`: a cluster ending in f takes the archive
+      if (/^-[a-zA-Z]*[fC]$/.test(t)) { i++; continue; }
       if (t.startsWith("-")) continue;
       members.push(a[i]!);
     }
