@@ -40,7 +40,8 @@ export function matchCommand(cr: CompiledRow, facts: Facts): Hit | undefined {
  * Row args may be globs (`+*`).
  */
 function argMatch(c: ShellCommand, wants: string[]): "yes" | "no" | "maybe" {
-  const literal = [...c.argv.slice(1).filter((_, i) => !c.dynamic[i + 1] && !isPatternWord(c, i + 1)), ...(c.implied ?? [])];
+  const words = cancelled(c.argv.slice(1));
+  const literal = [...words.filter((w, i) => w !== undefined && !c.dynamic[i + 1] && !isPatternWord(c, i + 1)).map((w) => w as string), ...(c.implied ?? [])];
   if (wants.some((w) => hasArg(literal, w))) return "yes";
   for (let i = 1; i < c.argv.length; i++) {
     if (!c.dynamic[i] && !isPatternWord(c, i)) continue;
@@ -48,6 +49,21 @@ function argMatch(c: ShellCommand, wants: string[]): "yes" | "no" | "maybe" {
     if (wants.some((w) => couldBe(shape, w))) return "maybe";
   }
   return "no";
+}
+
+/** `--force … --no-force`: the later negation wins (git's options); a cancelled word is left out. */
+function cancelled(args: string[]): (string | undefined)[] {
+  const out: (string | undefined)[] = [...args];
+  for (let i = 0; i < args.length; i++) {
+    const m = /^--no-([a-z][a-z-]*)$/.exec(args[i]!);
+    if (!m) continue;
+    const name = m[1]!;
+    for (let j = 0; j < i; j++) {
+      const w = args[j]!;
+      if (w === `--${name}` || (name === "force" && (w === "-f" || /^-[a-zA-Z]*f[a-zA-Z]*$/.test(w)))) out[j] = undefined;
+    }
+  }
+  return out;
 }
 
 const isPatternWord = (c: ShellCommand, i: number): boolean => c.words?.[i]?.shape.kind === "glob" && !c.dynamic[i];

@@ -582,6 +582,11 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
   if (name === "awk" || name === "gawk" || name === "mawk" || name === "nawk") awkEffects(args, at, out, site);
   if (name === "sed" || name === "gsed") sedEffects(name, args, at, out, site);
   if (/^(vim?|nvim|ex|view)$/.test(name)) vimEffects(args, at, out, site);
+  if ((name === "ed" || name === "red") && site.stdin && !site.stdin.dynamic && !/^\s*[\d,.$]*\s*[wW]/m.test(site.stdin.text)) {
+    // an ed script with no w command only reads its file
+    const ops = new Set(args.filter((a) => !a.text.startsWith("-")).map((a) => a.text));
+    for (let i = out.writes.length - 1; i >= 0; i--) if (out.writes[i]!.by === name && ops.has(out.writes[i]!.path)) out.writes.splice(i, 1);
+  }
   if ((name === "ed" || name === "red") && site.stdin && !site.stdin.dynamic) {
     for (const m of site.stdin.text.matchAll(/^\s*!(.+)$/gm)) analyzeScript(m[1]!, { ...at, via: [...at.via, "ed !"] }, out);
   }

@@ -159,6 +159,9 @@ function substitution(text: string): Piece {
   if (/^git\s+branch\s+--show-current$|^git\s+symbolic-ref\s+(--short\s+HEAD|HEAD\s+--short)$|^git\s+rev-parse\s+--abbrev-ref\s+HEAD$/.test(body)) {
     return dyn(text, "command-substitution", "**", { kind: "branch" });
   }
+  // `$(echo status)`: a literal word echoed is that word
+  const echoed = /^(?:echo|printf\s+%s)\s+([\w.\/:@+-]+)$/.exec(body);
+  if (echoed) return { text: echoed[1]!, glob: globEscape(echoed[1]!), dynamic: false, pattern: false, quoted: false, provenance: "command-substitution" };
   // mktemp: $TMPDIR/tmp.XXXXXXXXXX, ten letters or digits.
   if (/^mktemp(\s+-[dqtu]+)*$/.test(body)) return dyn(text, "command-substitution", `**/tmp.${"[A-Za-z0-9]".repeat(10)}`);
   return dyn(text, "command-substitution");
