@@ -42,7 +42,30 @@ interface CorpusRecord {
   cwd?: string;
   files?: Record<string, string | { link: string }>;
   env?: Record<string, string>;
+  /**
+   * The class corpus's form (test/corpus/classes/README.md): `expect` refuse|allow with `rows`
+   * that must fire (a subset of what fires), and `setup` files (relative to the repo, `~/` = $HOME,
+   * `.git/config` appended to the repo's own), symlinks and environment.
+   */
+  expect?: "refuse" | "allow";
+  setup?: { files?: Record<string, string>; symlinks?: Record<string, string>; env?: Record<string, string> };
   note?: string;
+}
+
+/** The repository a class-corpus record runs in (as its README describes it). */
+const REPO = "/work/repo";
+const HOME = "/home/agent";
+const REPO_CONFIG = '[core]\n\trepositoryformatversion = 0\n[remote "origin"]\n\turl = ../origin.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch "work"]\n\tremote = origin\n\tmerge = refs/heads/work\n';
+
+function setupWorld(r: CorpusRecord) {
+  const at = (p: string) => (p.startsWith("~/") ? `${HOME}/${p.slice(2)}` : p);
+  const files: Record<string, string | { link: string }> = {
+    ".git/config": REPO_CONFIG, ".git/HEAD": "ref: refs/heads/work\n", "notes_RU.md": "", "notes_EN.md": "",
+    "docs/guide_RU.md": "", "docs/guide_EN.md": "", "src/app.js": "", [`${HOME}/`]: "",
+  };
+  for (const [p, t] of Object.entries(r.setup?.files ?? {})) files[at(p)] = at(p) === ".git/config" ? REPO_CONFIG + t : t;
+  for (const [p, t] of Object.entries(r.setup?.symlinks ?? {})) files[at(p)] = { link: at(t) };
+  return memoryWorld(REPO, files, { HOME, TMPDIR: "/tmp/skillgate-run", EDITOR: "true", PATH: "/usr/local/bin:/usr/bin:/bin", ...(r.setup?.env ?? {}) });
 }
 
 const table = await compiledTable(defaultTable);
@@ -76,11 +99,11 @@ function corpusFiles(dir: string): string[] {
 function mismatches(r: CorpusRecord): string[] {
   const out: string[] = [];
   const check = (what: string, f: () => void) => { try { f(); } catch (e) { out.push(`${what}: ${(e as Error).message.split("\n")[0]}`); } };
-  const world = r.files || r.env || r.cwd ? memoryWorld(r.cwd ?? "/work/repo", r.files ?? {}, r.env ?? {}) : undefined;
-  let view: { commands: { argv: string[] }[]; writes: { path: string }[]; reads: { path: string }[]; opaque: { reason: string }[]; matched: string[] };
+  const world = r.expect ? setupWorld(r) : r.files || r.env || r.cwd ? memoryWorld(r.cwd ?? "/work/repo", r.files ?? {}, r.env ?? {}) : undefined;
+  let view: { commands: { argv: string[] }[]; writes: { path: string }[]; reads: { path: string }[]; opaque: { reason: string }[]; matched: string[]; verdict: string };
   if (!world) {
     const e = explainCommand(r.command, table);
-    view = { ...e, matched: e.matched.map((m) => m.id) };
+    view = { ...e, matched: e.matched.map((m) => m.id), verdict: e.decision.verdict };
   } else {
     const event: Event = { kind: "PreToolUse", sessionId: "corpus", cwd: world.cwd, tool: "Bash", command: r.command };
     const facts = factsOf(event, world);
@@ -91,8 +114,14 @@ function mismatches(r: CorpusRecord): string[] {
       writes: a.writes.map((w) => ({ path: w.dynamic ? "<dynamic>" : w.path })),
       reads: a.reads.map((x) => ({ path: x.dynamic ? "<dynamic>" : x.path })),
       opaque: a.opaque,
-      matched: decide(event, table, emptyState(), facts).matched,
+      ...(() => { const o = decide(event, table, emptyState(), facts); return { matched: o.matched, verdict: o.decision.verdict }; })(),
     };
+  }
+  if (r.expect) {
+    // class corpus: the verdict, and the rows that must fire among those that do
+    if (r.expect === "refuse") check("refused with its rows", () => { assert.equal(view.verdict, "deny"); for (const id of r.rows ?? []) assert.ok(view.matched.includes(id), `${id} did not fire (fired: ${view.matched.join(",")})`); });
+    else check("allowed", () => assert.notEqual(view.verdict, "deny", `refused by ${view.matched.join(",")}`));
+    return out;
   }
   if (r.runs) check("programs run", () => assert.deepEqual(view.commands.map((c) => c.argv), r.runs));
   if (r.writes) check("paths written", () => assert.deepEqual(set(view.writes.map((w) => w.path)), set(r.writes!)));
@@ -137,7 +166,9 @@ for (const file of corpusFiles(corpusDir)) {
 }
 
 test("known-gaps.json names only records that exist", () => {
-  const missing = Object.keys(gaps).filter((id) => !seen.has(id));
+  // a gap of a file not here yet (the class corpus arrives on its own branch) is not checked
+  const prefixes = new Set([...seen].map((id) => id.split(".")[0]));
+  const missing = Object.keys(gaps).filter((id) => !seen.has(id) && prefixes.has(id.split(".")[0]));
   assert.deepEqual(missing, [], "gaps without a record");
 });
 

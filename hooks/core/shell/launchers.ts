@@ -476,10 +476,11 @@ function suInvocation(argv: Arg[]): Partial<Unwrapped> {
 function scriptInvocation(argv: Arg[]): Step {
   for (let i = 1; i < argv.length; i++) {
     const t = argv[i]!.text;
-    if (t.startsWith("--command=")) return final({ argv: [argv[0]!], scripts: [{ text: t.slice(10), dynamic: argv[i]!.dynamic, label: "script -c" }] });
+    // the whole argv stays: script writes its typescript file (an operand)
+    if (t.startsWith("--command=")) return final({ argv, scripts: [{ text: t.slice(10), dynamic: argv[i]!.dynamic, label: "script -c" }] });
     if (t === "--command" || /^-[A-Za-z]*c$/.test(t)) {
       const s = argv[i + 1];
-      return final({ argv: [argv[0]!], scripts: s ? [{ ...s, label: "script -c" }] : [] });
+      return final({ argv, scripts: s ? [{ ...s, label: "script -c" }] : [] });
     }
   }
   const p = parseOptions(argv, { valued: ["-t", "-T", "-I", "-O", "-B", "-E", "-m", "--timing", "--log-in", "--log-out", "--log-io", "--echo", "--logging-format"] });

@@ -140,7 +140,8 @@ const RULES: Record<string, Rule> = {
   strace: (a) => opt(optionValue(a, ["-o"], ["--output"])),
   ltrace: (a) => opt(optionValue(a, ["-o"], ["--output"])),
   time: (a) => opt(optionValue(a, ["-o"], ["--output"])),
-  script: (a) => { const ops = operands(a, ["-c", "--command", "-t", "-T", "-I", "-O", "-B", "-E", "-m", "--timing", "--log-in", "--log-out", "--log-io", "--echo", "--logging-format"]); return ops[0] ? [ops[0]] : []; },
+  // script [options] [FILE]: the typescript file (the value of -c / a -…c cluster is the command, not a file)
+  script: (a) => { const ops = operands(a.filter((_, i) => !/^-[a-zA-Z]*c$|^--command$/.test(a[i - 1]?.text ?? "")), ["-t", "-T", "-I", "-O", "-B", "-E", "-m", "--timing", "--log-in", "--log-out", "--log-io", "--echo", "--logging-format"]); return ops[0] ? [ops[0]] : []; },
   // scp SRC… DEST: a local destination is written
   scp: (a) => { const ops = operands(a, ["-P", "-i", "-o", "-F", "-c", "-l", "-S", "-J"]); const d = ops[ops.length - 1]; return ops.length >= 2 && d && !/^[^/]*:/.test(d.text) ? [d] : []; },
   tar: (a) => tarWrites(a),
