@@ -6,11 +6,13 @@ import { tableHeader, tableInUse, tableJson } from "./table-file.js";
 import type { CompiledTable } from "../hooks/core/table/compile.js";
 import { decide } from "../hooks/core/decide.js";
 import { factsOf } from "../hooks/core/shell-facts.js";
+import type { ShellWorld } from "../hooks/core/shell/world.js";
+import { shellWorld } from "../hooks/io/shell-files.js";
 import { emptyState, type Event } from "../hooks/core/types.js";
 
-export function explainCommand(command: string, table: CompiledTable, loaded: string[] = []) {
+export function explainCommand(command: string, table: CompiledTable, loaded: string[] = [], world?: ShellWorld) {
   const event: Event = { kind: "tool-call", sessionId: "explain", cwd: process.cwd(), tool: { kind: "shell", name: "Bash", command } };
-  const facts = factsOf(event);
+  const facts = factsOf(event, world);
   const a = facts.analysis!;
   const outcome = decide(event, table, { ...emptyState(), loaded }, facts);
   const byId = new Map(table.rows.map((r) => [r.row.id, r.row]));
@@ -20,6 +22,8 @@ export function explainCommand(command: string, table: CompiledTable, loaded: st
     writes: a.writes.map((w) => ({ path: w.dynamic ? "<dynamic>" : w.path, by: w.by })),
     reads: a.reads.map((r) => ({ path: r.dynamic ? "<dynamic>" : r.path, by: r.by })),
     opaque: a.opaque,
+    // The typed model: parse status, every command with its words (provenance, spans), redirections as records.
+    model: { status: a.status, commands: a.commands, redirects: a.redirects },
     matched: outcome.matched.map((id) => ({ id, kind: byId.get(id)!.kind, skill: byId.get(id)!.skill })),
     decision: outcome.decision,
   };
@@ -29,7 +33,7 @@ export async function explainMain(args: string[], root: string): Promise<number>
   const f = parseArgs("explain", args);
   const command = f.rest.join(" ");
   const { file, table } = await tableInUse(f.get("table"), root);
-  const r = explainCommand(command, table, f.get("loaded"));
+  const r = explainCommand(command, table, f.get("loaded"), shellWorld(process.cwd(), process.env));
   // Exit 1 when the hook would refuse it: scripts can ask "would this run?".
   const code = r.decision.verdict === "deny" || r.decision.verdict === "block" ? EXIT.findings : EXIT.ok;
   if (f.has("json")) {

@@ -17,11 +17,7 @@ const SOURCE = /\.(ts|mts|mjs|js)$/;
  * Temporary exceptions, each with the reason and who removes it. Keep this list
  * short and explicit: an entry is "from -> to" exactly as reported by the test.
  */
-export const ALLOWED: ReadonlyMap<string, string> = new Map<string, string>([
-  // A type-only import back from inline.ts (PathArg); the cycle issue 10 names. Whoever next edits
-  // hooks/core/shell moves PathArg beside Arg in wrappers.ts and deletes this line.
-  ["hooks/core/shell/inline.ts -> hooks/core/shell/writes.ts", "type-only cycle inline.ts <-> writes.ts (issue 10)"],
-]);
+export const ALLOWED: ReadonlyMap<string, string> = new Map<string, string>([]);
 
 export interface Graph {
   /** file (repo-relative, forward slashes) → imported specifiers, resolved to a repo file or left bare ("node:fs", "zod"). */

@@ -1,8 +1,12 @@
-// The labeled shell corpus (test/corpus/*.jsonl, docs/shell-analysis.md) run
-// through `explain` with the default table and nothing loaded: every record
-// must match exactly (programs run, paths written and read, opaque or not, rows
-// fired). Plus the bounds: nested `$(` and 1 MB commands end, stay opaque, and
-// cost time linear in their size.
+// The labeled shell corpus: every test/corpus/**/*.jsonl (the four groups
+// here, test/corpus/classes/*.jsonl by bypass class, and any file added later)
+// run through `explain` with the default table and nothing loaded: every
+// record must match exactly (programs run, paths written and read, opaque or
+// not, rows fired). A record may bring a context (`cwd`, `files`, `env`): then
+// the same decision runs with an in-memory ShellWorld. Records listed in
+// test/corpus/known-gaps.json (id → reason) are commands deliberately left
+// allowed: they must still fail, so the list only shrinks. Plus the bounds:
+// nested `$(` and 1 MB commands end, stay opaque, and cost time linear in their size.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -10,61 +14,171 @@ import path from "node:path";
 import { explainCommand } from "../cli/explain.ts";
 import { compiledTable } from "../cli/table-file.ts";
 import { analyzeCommand, MAX_COMMAND_BYTES } from "../hooks/core/shell/analyze.ts";
+import { factsOf } from "../hooks/core/shell-facts.ts";
+import { decide } from "../hooks/core/decide.ts";
+import { emptyState, type Event } from "../hooks/core/types.ts";
+import { memoryWorld } from "../hooks/core/shell/world.ts";
 import { root, defaultTable } from "./helpers.ts";
 
-/** Records per group. Pinned so the corpus cannot shrink unnoticed: adding a record means raising its count. */
+/** Records per top-level group. Pinned so the corpus cannot shrink unnoticed: adding a record means raising its count. */
 const GROUPS: Record<string, number> = {
-  "true-positives": 120,
-  "true-negatives": 101,
-  "bypass-attempts": 139,
-  "edge-cases": 86,
+  "true-positives": 146,
+  "true-negatives": 363,
+  "bypass-attempts": 457,
+  "edge-cases": 94,
 };
 
 interface CorpusRecord {
   id: string;
   command: string;
-  runs: string[][];
-  writes: string[];
-  reads: string[];
+  runs?: string[][];
+  writes?: string[];
+  reads?: string[];
   /** false, or a substring of one opaque reason. */
-  opaque: false | string;
-  /** Row ids that fire with nothing loaded (optional). */
+  opaque?: false | string;
+  /** Row ids that fire with nothing loaded. */
   rows?: string[];
+  /** Context for decision-time reads: the session's folder, files in it (path → text, or {link}), environment. */
+  cwd?: string;
+  files?: Record<string, string | { link: string }>;
+  env?: Record<string, string>;
+  /**
+   * The class corpus's form (test/corpus/classes/README.md): `expect` refuse|allow with `rows`
+   * that must fire (a subset of what fires), and `setup` files (relative to the repo, `~/` = $HOME,
+   * `.git/config` appended to the repo's own), symlinks and environment.
+   */
+  expect?: "refuse" | "allow";
+  setup?: { files?: Record<string, string>; symlinks?: Record<string, string>; env?: Record<string, string> };
   note?: string;
+}
+
+/** The repository a class-corpus record runs in (as its README describes it). */
+const REPO = "/work/repo";
+const HOME = "/home/agent";
+const REPO_CONFIG = '[core]\n\trepositoryformatversion = 0\n[remote "origin"]\n\turl = ../origin.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch "work"]\n\tremote = origin\n\tmerge = refs/heads/work\n';
+
+function setupWorld(r: CorpusRecord) {
+  const at = (p: string) => (p.startsWith("~/") ? `${HOME}/${p.slice(2)}` : p);
+  const files: Record<string, string | { link: string }> = {
+    ".git/config": REPO_CONFIG, ".git/HEAD": "ref: refs/heads/work\n", "notes_RU.md": "", "notes_EN.md": "",
+    "docs/guide_RU.md": "", "docs/guide_EN.md": "", "src/app.js": "", [`${HOME}/`]: "",
+  };
+  for (const [p, t] of Object.entries(r.setup?.files ?? {})) files[at(p)] = at(p) === ".git/config" ? REPO_CONFIG + t : t;
+  for (const [p, t] of Object.entries(r.setup?.symlinks ?? {})) files[at(p)] = { link: at(t) };
+  return memoryWorld(REPO, files, { HOME, TMPDIR: "/tmp/skillgate-run", EDITOR: "true", PATH: "/usr/local/bin:/usr/bin:/bin", ...(r.setup?.env ?? {}) });
 }
 
 const table = await compiledTable(defaultTable);
 const set = (xs: string[]) => [...new Set(xs)].sort();
+const corpusDir = path.join(root, "test/corpus");
+const gapsFile = path.join(corpusDir, "known-gaps.json");
+const gaps: Record<string, string> = fs.existsSync(gapsFile) ? (JSON.parse(fs.readFileSync(gapsFile, "utf8")) as Record<string, string>) : {};
 
-function load(group: string): CorpusRecord[] {
-  const lines = fs.readFileSync(path.join(root, "test/corpus", `${group}.jsonl`), "utf8").split("\n").filter((l) => l.trim());
-  const [head, ...records] = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-  assert.equal(typeof head?.comment, "string", `${group}.jsonl must open with {"comment": "why this group matters"}`);
-  return records as unknown as CorpusRecord[];
+function load(file: string): CorpusRecord[] {
+  const rel = path.relative(corpusDir, file);
+  const lines = fs.readFileSync(file, "utf8").split("\n").filter((l) => l.trim());
+  const parsed = lines.map((l, i) => {
+    try {
+      return JSON.parse(l) as Record<string, unknown>;
+    } catch (e) {
+      throw new Error(`${rel}:${i + 1}: not JSON: ${(e as Error).message}`);
+    }
+  });
+  return parsed.filter((r) => !("comment" in r && !("id" in r))) as unknown as CorpusRecord[];
+}
+
+/** Every .jsonl under test/corpus, found anew on each run: files added later are run too. */
+function corpusFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? corpusFiles(p) : e.name.endsWith(".jsonl") ? [p] : [];
+  }).sort();
+}
+
+/** What the analysis and the decision say about a record, as the list of mismatches (empty: it passes). */
+function mismatches(r: CorpusRecord): string[] {
+  const out: string[] = [];
+  const check = (what: string, f: () => void) => { try { f(); } catch (e) { out.push(`${what}: ${(e as Error).message.split("\n")[0]}`); } };
+  const world = r.expect ? setupWorld(r) : r.files || r.env || r.cwd ? memoryWorld(r.cwd ?? "/work/repo", r.files ?? {}, r.env ?? {}) : undefined;
+  let view: { commands: { argv: string[] }[]; writes: { path: string }[]; reads: { path: string }[]; opaque: { reason: string }[]; matched: string[]; verdict: string };
+  if (!world) {
+    const e = explainCommand(r.command, table);
+    view = { ...e, matched: e.matched.map((m) => m.id), verdict: e.decision.verdict };
+  } else {
+    const event: Event = { kind: "tool-call", sessionId: "corpus", cwd: world.cwd, tool: { kind: "shell", name: "Bash", command: r.command } };
+    const facts = factsOf(event, world);
+    const a = facts.analysis;
+    if (!a) throw new Error("no analysis");
+    view = {
+      commands: a.commands,
+      writes: a.writes.map((w) => ({ path: w.dynamic ? "<dynamic>" : w.path })),
+      reads: a.reads.map((x) => ({ path: x.dynamic ? "<dynamic>" : x.path })),
+      opaque: a.opaque,
+      ...(() => { const o = decide(event, table, emptyState(), facts); return { matched: o.matched, verdict: o.decision.verdict }; })(),
+    };
+  }
+  if (r.expect) {
+    // class corpus: the verdict, and the rows that must fire among those that do
+    if (r.expect === "refuse") check("refused with its rows", () => { assert.equal(view.verdict, "deny"); for (const id of r.rows ?? []) assert.ok(view.matched.includes(id), `${id} did not fire (fired: ${view.matched.join(",")})`); });
+    else check("allowed", () => assert.notEqual(view.verdict, "deny", `refused by ${view.matched.join(",")}`));
+    return out;
+  }
+  if (r.runs) check("programs run", () => assert.deepEqual(view.commands.map((c) => c.argv), r.runs));
+  if (r.writes) check("paths written", () => assert.deepEqual(set(view.writes.map((w) => w.path)), set(r.writes!)));
+  if (r.reads) check("paths only read", () => assert.deepEqual(set(view.reads.map((x) => x.path)), set(r.reads!)));
+  if (r.opaque === false) check("must not be opaque", () => assert.deepEqual(view.opaque.map((o) => o.reason), []));
+  else if (typeof r.opaque === "string") {
+    const want = r.opaque;
+    check("opaque", () => assert.ok(view.opaque.some((o) => o.reason.includes(want)), `"${want}" expected, got ${JSON.stringify(view.opaque.map((o) => o.reason))}`));
+  }
+  if (r.rows) check("rows fired with nothing loaded", () => assert.deepEqual(set(view.matched), set(r.rows!)));
+  return out;
 }
 
 const seen = new Set<string>();
-for (const [group, count] of Object.entries(GROUPS)) {
-  const records = load(group);
-  test(`${group}: ${count} records (pinned)`, () => {
-    assert.equal(records.length, count, `${group} has ${records.length} records; update GROUPS when adding, never to drop cases`);
-  });
+const counts: { file: string; records: number; gaps: number }[] = [];
+for (const file of corpusFiles(corpusDir)) {
+  const rel = path.relative(corpusDir, file).replace(/\.jsonl$/, "");
+  const records = load(file);
+  counts.push({ file: rel, records: records.length, gaps: records.filter((r) => Object.hasOwn(gaps, r.id)).length });
+  const pinned = GROUPS[rel];
+  if (pinned !== undefined) {
+    test(`${rel}: ${pinned} records (pinned)`, () => {
+      assert.equal(records.length, pinned, `${rel} has ${records.length} records; update GROUPS when adding, never to drop cases`);
+      const head = JSON.parse(fs.readFileSync(file, "utf8").split("\n")[0] ?? "{}") as { comment?: unknown };
+      assert.equal(typeof head.comment, "string", `${rel}.jsonl must open with {"comment": "why this group matters"}`);
+    });
+  }
   for (const r of records) {
-    test(`${group} ${r.id}`, () => {
+    test(`${rel} ${r.id}`, () => {
+      assert.equal(typeof r.id, "string", `a record without an id in ${rel}`);
+      assert.equal(typeof r.command, "string", `${r.id}: no command`);
       assert.ok(!seen.has(r.id), `duplicate id ${r.id}`);
       seen.add(r.id);
-      const e = explainCommand(r.command, table);
-      // `explain` passes reads on once cli/explain.ts lists them; until then from the same analysis.
-      const reads = (e as { reads?: { path: string }[] }).reads ?? analyzeCommand(r.command).reads.map((x) => ({ path: x.dynamic ? "<dynamic>" : x.path }));
-      assert.deepEqual(e.commands.map((c) => c.argv), r.runs, "programs run");
-      assert.deepEqual(set(e.writes.map((w) => w.path)), set(r.writes), "paths written");
-      assert.deepEqual(set(reads.map((x) => x.path)), set(r.reads), "paths only read");
-      if (r.opaque === false) assert.deepEqual(e.opaque, [], "must not be opaque");
-      else assert.ok(e.opaque.some((o) => o.reason.includes(r.opaque as string)), `opaque "${r.opaque}" expected, got ${JSON.stringify(e.opaque.map((o) => o.reason))}`);
-      if (r.rows) assert.deepEqual(set(e.matched.map((m) => m.id)), set(r.rows), "rows fired with nothing loaded");
+      const bad = mismatches(r);
+      if (Object.hasOwn(gaps, r.id)) {
+        assert.ok(bad.length > 0, `${r.id} is listed in known-gaps.json (${gaps[r.id]}) but now passes: remove it from the list`);
+      } else {
+        assert.deepEqual(bad, [], `${r.id}: ${r.command}`);
+      }
     });
   }
 }
+
+test("known-gaps.json names only records that exist", () => {
+  // a gap of a file not here yet (the class corpus arrives on its own branch) is not checked
+  const prefixes = new Set([...seen].map((id) => id.split(".")[0]));
+  const missing = Object.keys(gaps).filter((id) => !seen.has(id) && prefixes.has(id.split(".")[0]));
+  assert.deepEqual(missing, [], "gaps without a record");
+});
+
+test("corpus counts per file", () => {
+  const total = counts.reduce((n, c) => n + c.records, 0);
+  const width = Math.max(...counts.map((c) => c.file.length));
+  console.log(counts.map((c) => `${c.file.padEnd(width)}  ${String(c.records).padStart(4)} records${c.gaps ? `, ${c.gaps} known gaps` : ""}`).join("\n"));
+  console.log(`total: ${total} records, ${Object.keys(gaps).length} known gaps`);
+  assert.ok(total > 0);
+});
 
 /** Best of a few runs: the machine's noise only ever adds time. */
 function timeOf(command: string, runs = 3): number {

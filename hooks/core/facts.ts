@@ -5,15 +5,21 @@ import path from "node:path";
 import type { Event } from "./types.js";
 import type { ShellAnalysis } from "./shell/analyze.js";
 import type { Freshness } from "./evidence.js";
+import type { ShellWorld } from "./shell/world.js";
 
 export interface Facts {
   analysis?: ShellAnalysis;
   /** Written paths, relative to cwd when inside it. */
   writes: string[];
   /**
-   * When the command writes paths only known at run time (`for f in *_RU.md; do sed -i … "$f"`,
-   * `find -name '*_RU.md' -delete`): the words it mentions, so a write row whose glob matches
-   * one of them can refuse instead of letting an unknown write through.
+   * Writes whose name is only partly known: globs of what they can be
+   * (`"$TMPDIR"/copy` → `*\/copy`, `for f in *_RU.md; do sed -i … "$f"` → `*_RU.md`).
+   */
+  writePatterns?: string[];
+  /**
+   * When the command writes paths known only at run time with nothing known of their name
+   * (`xargs rm`, `find -delete`, an opaque part): the words it mentions, so a write row whose
+   * glob matches one of them can refuse instead of letting an unknown write through.
    */
   mentions?: string[];
   /**
@@ -24,22 +30,48 @@ export interface Facts {
   evidence?: Record<string, Freshness>;
 }
 
-/** Facts of an event without a Bash command (Write/Edit paths, or nothing). */
-export function toolFacts(event: Event, analysis?: ShellAnalysis): Facts {
+/**
+ * Facts of an event; for a shell call pass its shell analysis (shell-facts.ts).
+ * With a world, a Write/Edit to a symlink also writes the link's target.
+ */
+export function toolFacts(event: Event, analysis?: ShellAnalysis, world?: ShellWorld): Facts {
   const command = shellCommandOf(event);
   if (command !== undefined && !analysis) {
     throw new Error("a shell call needs its shell analysis: use factsOf() from shell-facts.ts");
   }
   const toolWrites = event.kind === "tool-call" && (event.tool.kind === "write" || event.tool.kind === "edit") ? event.tool.paths : [];
-  const raw = [...toolWrites, ...(analysis?.writes.filter((w) => !w.dynamic).map((w) => w.path) ?? [])];
-  const facts: Facts = { analysis, writes: raw.map((p) => relativeTo(event.cwd, p)) };
-  if (analysis?.writes.some((w) => w.dynamic) && command !== undefined) facts.mentions = mentionsOf(command);
+  const tool = [...toolWrites];
+  if (world) for (const p of toolWrites) tool.push(...linkTarget(world, event.cwd, p));
+  const raw = [...tool, ...(analysis?.writes.filter((w) => !w.dynamic).map((w) => w.path) ?? [])];
+  const facts: Facts = { analysis, writes: [...new Set(raw.map((p) => relativeTo(event.cwd, p)))] };
+  const patterns: string[] = [];
+  let unknown = false;
+  for (const w of analysis?.writes ?? []) {
+    if (w.pattern !== undefined && informative(w.pattern)) patterns.push(w.pattern);
+    else if (w.dynamic) unknown = true;
+  }
+  if (patterns.length) facts.writePatterns = [...new Set(patterns)].slice(0, 1000);
+  if (unknown && command !== undefined) facts.mentions = mentionsOf(command);
   return facts;
 }
 
 /** The command of a shell call about to run (the only event the shell analysis is for). */
 export function shellCommandOf(event: Event): string | undefined {
   return event.kind === "tool-call" && event.tool.kind === "shell" ? event.tool.command : undefined;
+}
+
+/** A pattern says something about the name when its last segment is more than `*`. */
+function informative(pattern: string): boolean {
+  const tail = pattern.slice(pattern.lastIndexOf("/") + 1);
+  return tail.replace(/\*/g, "") !== "";
+}
+
+function linkTarget(world: ShellWorld, cwd: string, p: string): string[] {
+  if (p.length > MAX_PATH) return [];
+  const abs = path.resolve(cwd || "/", p);
+  if (world.kind(abs) !== "link") return [];
+  const real = world.realpath(abs);
+  return real && real !== abs ? [real] : [];
 }
 
 /** Path-like words of a command line (split on shell punctuation; capped, the command may be huge). */

@@ -1,9 +1,15 @@
 // Facts of any event, Bash included. Importing this loads the shell parser.
 import type { Event } from "./types.js";
 import { analyzeCommand } from "./shell/analyze.js";
+import type { ShellWorld } from "./shell/world.js";
 import { shellCommandOf, toolFacts, type Facts } from "./facts.js";
 
-export function factsOf(event: Event): Facts {
+/**
+ * `world` (hooks/io/shell-files.ts) lets the analysis read git config, package.json,
+ * Makefiles, scripts and symlinks at decision time; without it nothing is read.
+ */
+export function factsOf(event: Event, world?: ShellWorld): Facts {
   const command = shellCommandOf(event);
-  return toolFacts(event, command !== undefined ? analyzeCommand(command) : undefined);
+  const analysis = command !== undefined ? analyzeCommand(command, world) : undefined;
+  return toolFacts(event, analysis, world);
 }

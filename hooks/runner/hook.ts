@@ -84,7 +84,9 @@ async function run(input: string, h: HookEnv, fc: FailureContext): Promise<HookR
 export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { host: h.host ?? claudeCode, input: "", kind: given.kind }, transcriptPath?: string): Promise<HookResult> {
   // The shell parser and the glob engine are the biggest modules: load them
   // only for a tool call about to run (the parser only for a shell call).
-  const facts: Facts | undefined = shellCommandOf(given) !== undefined ? (await import("../core/shell-facts.js")).factsOf(given) : undefined;
+  // The world lets the analysis read, at decision time and bounded, what the command will run: git config, scripts, links.
+  const facts: Facts | undefined =
+    shellCommandOf(given) !== undefined ? (await import("../core/shell-facts.js")).factsOf(given, (await import("../io/shell-files.js")).shellWorld(given.cwd || "/", h.env)) : undefined;
   const canRefuse = given.kind === "tool-call" || given.kind === "stop" || given.kind === "session-start";
   const ctx = await loadContext({ ...h, host: fc.host }, { globs: given.kind === "tool-call", checkSkills: canRefuse });
   fc.failMode = ctx.ok ? ctx.table.table.failMode : ctx.failMode;

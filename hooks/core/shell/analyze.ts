@@ -1,13 +1,24 @@
 // Bash command line → what it runs, what it writes and what it only reads.
 // Parse with unbash, walk every node (substitutions, subshells, here-docs
-// included), peel wrappers, recurse into `bash -c` strings. Anything the walk
-// cannot see through is reported as opaque: never silently "no match".
-import { parse, forEachChild, type Assignment, type Command, type SyntaxNode, type Redirection, type ParsedScript } from "unbash";
-import { evalWord } from "./words.js";
-import { unwrap, basename, clip, verbIndex, gitAliasVerb, isProgramFlag, isInterpreter, SHELLS, type Arg } from "./wrappers.js";
-import { writesOf, isRealFile, type PathArg } from "./writes.js";
-import { inlineWrites, inlineCommands } from "./inline.js";
+// included), peel launchers, recurse into shell strings, follow git aliases
+// and the scripts a command runs (read at decision time through the
+// ShellWorld). Anything the walk cannot see through is reported as opaque,
+// with a code: never silently "no match".
+import { posix as path } from "node:path";
+import { parse, forEachChild, type Assignment, type Command, type SyntaxNode, type Redirection, type ParsedScript, type Word } from "unbash";
+import { evalWord, expandWord, globEscape, type WordContext, type WordValue } from "./words.js";
+import { basename, clip, verbIndex, isProgramFlag, isInterpreter, SHELLS, STDIN_ARGS, type Arg } from "./wrappers.js";
+import { unwrap, type Script } from "./launchers.js";
+import { resolveGit, dashedGit, fileConfig, GIT_SHELL_ENV, isShellKey, type GitSetting } from "./git.js";
+import { writesOf, isRealFile, patchWrites, optionShells } from "./writes.js";
+import { inlineWrites, inlineCommands, awkProgram, sedProgram, vimCommands } from "./inline.js";
 import { readsOf } from "./reads.js";
+import { packageScripts, scriptRun, makeRecipes, tclCommands, shebang } from "./scripts.js";
+import { NO_WORLD, MAX_FILE_BYTES, MAX_FILES_READ, type ShellWorld } from "./world.js";
+import type { Opaque, OpaqueCode, ParseStatus, PathArg, Provenance, RedirectRecord, ShellWord, Span } from "./model.js";
+
+export type { Opaque, OpaqueCode, ParseStatus, PathArg, RedirectRecord, ShellWord, Span } from "./model.js";
+export type { ShellWorld } from "./world.js";
 
 export interface ShellCommand {
   /** Program name (basename of argv[0]). */
@@ -17,8 +28,15 @@ export interface ShellCommand {
   dynamic: boolean[];
   /** Index in argv of the subcommand (`commit` in `git -C x commit`), -1 if none. */
   verb: number;
-  /** Wrappers this command was found inside (sudo, env, bash -c, xargs...). */
+  /** Wrappers and shells this command was found inside (sudo, env, bash -c, git alias ci...). */
   via: string[];
+  /** Each argv word with its provenance, span and what its value can be. */
+  words: ShellWord[];
+  span: Span;
+  /** Index in `commands` of the command that runs this one (a launcher, a shell string's holder); -1 at top level. */
+  parent: number;
+  /** Words that say what the command does beyond its literal words (git push: `--force` for `+main`, `HEAD` for `@`). */
+  implied: string[];
 }
 
 export interface ShellWrite extends PathArg {
@@ -31,17 +49,14 @@ export interface ShellRead extends PathArg {
   by: string;
 }
 
-export interface Opaque {
-  reason: string;
-  text: string;
-}
-
 export interface ShellAnalysis {
   commands: ShellCommand[];
   writes: ShellWrite[];
   /** Paths only read: a path also written is in `writes` only. */
   reads: ShellRead[];
   opaque: Opaque[];
+  redirects: RedirectRecord[];
+  status: ParseStatus;
 }
 
 /** Commands longer than this are not analysed; they are reported opaque. */
@@ -54,253 +69,908 @@ export const MAX_SCRIPT_DEPTH = 16;
  * the rest is opaque: the time stays linear in the input, whatever its shape.
  */
 export const MAX_REPARSE_BYTES = 1_048_576;
+/** Variables, aliases and files remembered per command (a flood of assignments stays bounded). */
+const MAX_REMEMBERED = 4096;
 
-interface Work extends ShellAnalysis {
-  /** Characters parsed a second time so far (see MAX_REPARSE_BYTES). */
-  reparsed: number;
+/** Where we are: the nesting depth, the launchers around, the span that holds a nested string, the parent command. */
+interface Where {
+  depth: number;
+  via: string[];
+  anchor?: Span;
+  parent: number;
 }
 
-export function analyzeCommand(source: string): ShellAnalysis {
-  const work: Work = { commands: [], writes: [], reads: [], opaque: [], reparsed: 0 };
+interface Work extends ShellAnalysis {
+  world: ShellWorld;
+  /** Characters parsed a second time so far (see MAX_REPARSE_BYTES). */
+  reparsed: number;
+  limited: boolean;
+  invalid: boolean;
+  /** Variables assigned earlier in this command; undefined value: assigned more than once, differently. */
+  vars: Map<string, WordValue | undefined>;
+  /** `alias g='git commit'` earlier in this command. */
+  aliases: Map<string, string>;
+  /** Names that run git under another name (`hash -p /usr/bin/git g`, `ln -s $(which git) g`). */
+  programs: Map<string, string>;
+  /** `git config k v` earlier in this command. */
+  gitEarlier: GitSetting[];
+  /** Files written earlier in this command: their text, or null when it is only known at run time. */
+  files: Map<string, string | null>;
+  /** Files read from the world so far (scripts, package.json, Makefiles, config). */
+  filesRead: number;
+  gitFiles: Map<string, ReturnType<typeof fileConfig>>;
+  /** The directory commands run in, as far as `cd` lets us follow (undefined: unknown). */
+  cwd: string | undefined;
+  /**
+   * > 0 while analysing a file that existed before the command (a script run by path, package.json, a Makefile):
+   * its literal commands count, but its run-time parts are not opaque — not reading it would be no better.
+   */
+  lenient: number;
+  /** Script files read, by path: whether analysing them found any write. */
+  scriptsRead: Map<string, { wrote: boolean }>;
+}
+
+export function analyzeCommand(source: string, world: ShellWorld = NO_WORLD): ShellAnalysis {
+  const work: Work = {
+    commands: [], writes: [], reads: [], opaque: [], redirects: [], status: "complete",
+    world, reparsed: 0, limited: false, invalid: false,
+    vars: new Map(), aliases: new Map(), programs: new Map(), gitEarlier: [], files: new Map(), filesRead: 0, gitFiles: new Map(),
+    cwd: world.cwd || undefined, lenient: 0, scriptsRead: new Map(),
+  };
+  const all = { start: 0, end: source.length };
   if (source.length > MAX_COMMAND_BYTES) {
-    work.opaque.push({ reason: `the command is longer than ${MAX_COMMAND_BYTES} characters`, text: clip(source) });
+    opaque(work, "too-long", `the command is longer than ${MAX_COMMAND_BYTES} characters`, source, all);
+    work.limited = true;
     markUnknownEffects(work);
     return finish(work);
   }
-  analyzeScript(source, 0, [], work);
+  analyzeScript(source, { depth: 0, via: [], parent: -1 }, work);
   return finish(work);
 }
 
-function finish({ reparsed: _, ...out }: Work): ShellAnalysis {
+function finish(w: Work): ShellAnalysis {
   // `sed -i s/a/b/ "$f"` reads "$f" too, but it is a write: compare the words as written.
-  const written = new Set(out.writes.map((w) => w.path));
-  return { ...out, reads: out.reads.filter((r) => !written.has(r.path)) };
+  const written = new Set(w.writes.map((x) => x.path));
+  const status: ParseStatus = w.limited ? "limited" : w.invalid ? "invalid" : w.opaque.length > 0 ? "partial" : "complete";
+  return { commands: w.commands, writes: w.writes, reads: w.reads.filter((r) => !written.has(r.path)), opaque: w.opaque, redirects: w.redirects, status };
+}
+
+function opaque(out: Work, code: OpaqueCode, reason: string, text: string, span: Span): void {
+  if (out.lenient > 0 && code !== "nesting-depth" && code !== "reparse-budget") return;
+  out.opaque.push({ code, reason, text: clip(text), span });
 }
 
 /** Charge a nested parse to the budget; false (and opaque once) when it is spent. */
-function reparse(length: number, text: string, out: Work): boolean {
+function reparse(length: number, text: string, span: Span, out: Work): boolean {
   out.reparsed += length;
   if (out.reparsed <= MAX_REPARSE_BYTES) return true;
-  if (!out.opaque.some((o) => o.reason.startsWith("nested"))) {
-    out.opaque.push({ reason: `nested substitutions and shell strings exceed ${MAX_REPARSE_BYTES} characters to re-read`, text: clip(text) });
+  if (!out.opaque.some((o) => o.code === "reparse-budget")) {
+    opaque(out, "reparse-budget", `nested substitutions and shell strings exceed ${MAX_REPARSE_BYTES} characters to re-read`, text, span);
+    out.limited = true;
     markUnknownEffects(out);
   }
   return false;
 }
 
-function analyzeScript(source: string, depth: number, via: string[], out: Work): void {
-  if (depth > MAX_SCRIPT_DEPTH) {
-    out.opaque.push({ reason: "shell strings nested too deep to follow", text: clip(source) });
+function analyzeScript(source: string, at: Where, out: Work): void {
+  const span = at.anchor ?? { start: 0, end: source.length };
+  if (at.depth > MAX_SCRIPT_DEPTH) {
+    opaque(out, "nesting-depth", "shell strings nested too deep to follow", source, span);
+    out.limited = true;
     return markUnknownEffects(out);
   }
-  if (depth > 0 && !reparse(source.length, source, out)) return;
+  if (at.depth > 0 && !reparse(source.length, source, span, out)) return;
   let script: ParsedScript;
   try {
     script = parse(source);
   } catch (e) {
-    out.opaque.push({ reason: `the command does not parse: ${(e as Error).message}`, text: clip(source) });
-    return;
+    out.invalid = true;
+    return opaque(out, "parse-error", `the command does not parse: ${(e as Error).message}`, source, span);
   }
-  if (script.errors?.length) {
-    out.opaque.push({ reason: `the command does not parse: ${script.errors[0]!.message}`, text: clip(source) });
+  const err = script.errors?.[0];
+  if (err) {
+    out.invalid = true;
+    opaque(out, "parse-error", `the command does not parse: ${err.message}`, source, span);
   }
-  walk(script, source, depth, via, out);
+  walk(script, source, at, out);
 }
 
 /** Iterative walk (no recursion limit to hit on deeply nested input). */
-function walk(root: SyntaxNode, source: string, depth: number, via: string[], out: Work): void {
+function walk(root: SyntaxNode, source: string, at: Where, out: Work): void {
   const piped = new Set<SyntaxNode>();
   const stack: SyntaxNode[] = [root];
   while (stack.length > 0) {
-    const node = stack.pop()!;
+    const node = stack.pop() as SyntaxNode;
     if (node.type === "Pipeline") node.commands.slice(1).forEach((c) => piped.add(c));
-    if (node.type === "Command") visitCommand(node, source, piped.has(node), depth, via, out);
-    if (node.type === "Redirected") for (const r of node.redirects) redirectEffect(r, "redirect", out);
+    if (node.type === "Command") visitCommand(node, source, piped.has(node), at, out);
+    if (node.type === "Redirected") for (const r of node.redirects) redirectEffect(r, "redirect", -1, undefined, spanOf(node, at), out);
+    if (node.type === "For") forLoop(node.name, node.wordlist, out);
     // unbash parses a substitution's body when first asked for it: charge it first.
     const nested = node.type === "CommandExpansion" || node.type === "ProcessSubstitution" || node.type === "ArithmeticCommandExpansion";
-    if (nested && !reparse(node.text.length, node.text, out)) continue;
+    if (nested && !reparse(node.text.length, node.text, spanOf(node, at), out)) continue;
     // Children go on the stack in reverse so commands come out in source order.
     const children: SyntaxNode[] = [];
     forEachChild(node, (child) => children.push(child));
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as SyntaxNode);
   }
 }
 
-function visitCommand(cmd: Command, source: string, piped: boolean, depth: number, via: string[], out: Work): void {
-  // `alias g=git`, `export A=1`: unbash gives NAME=VALUE arguments as assignments; they are still argv.
+const spanOf = (n: { pos: number; end: number }, at: Where): Span => at.anchor ?? { start: n.pos, end: n.end };
+
+function context(out: Work, local?: Map<string, WordValue>): WordContext {
+  return {
+    lookup(name) {
+      const l = local?.get(name);
+      if (l) return l;
+      if (out.vars.has(name)) return out.vars.get(name);
+      if (name === "PWD" && out.cwd) return { text: out.cwd, dynamic: false, shape: { kind: "exact", text: out.cwd } };
+      const env = /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !VOLATILE.has(name) ? out.world.env[name] : undefined;
+      return env !== undefined ? { text: env, dynamic: false, shape: { kind: "exact", text: env } } : undefined;
+    },
+  };
+}
+
+/** Shell variables that change by themselves. */
+const VOLATILE = new Set(["RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME", "PWD", "OLDPWD"]);
+
+function setVar(out: Work, name: string, v: WordValue): void {
+  if (!out.vars.has(name) && out.vars.size >= MAX_REMEMBERED) return;
+  const old = out.vars.get(name);
+  // assigned twice with different values (a branch, a loop): we cannot tell which one holds
+  if (out.vars.has(name) && (!old || old.text !== v.text || old.dynamic !== v.dynamic)) out.vars.set(name, { text: `$${name}`, dynamic: true, shape: { kind: "any" } });
+  else out.vars.set(name, v);
+}
+
+/** `for f in *_RU.md`: inside the body `$f` is one of those names. */
+function forLoop(name: Word, list: readonly Word[] | undefined, out: Work): void {
+  const words = (list ?? []).flatMap((w) => expandWord(w, context(out)));
+  const v: WordValue = words.length === 1 && words[0]!.pattern
+    ? { text: `$${name.value}`, dynamic: true, shape: { kind: "glob", glob: words[0]!.text } }
+    : words.length === 1 ? words[0]! : { text: `$${name.value}`, dynamic: true, shape: { kind: "any" } };
+  out.vars.delete(name.value);
+  setVar(out, name.value, v);
+}
+
+function assignmentValue(a: Assignment, ctx: WordContext): WordValue {
+  if (a.value.type === "Word") return evalWord(a.value, ctx);
+  return { text: a.text, dynamic: true, shape: { kind: "any" } };
+}
+
+function visitCommand(cmd: Command, source: string, piped: boolean, at: Where, out: Work): void {
+  const span = spanOf(cmd, at);
+  const text = source.slice(cmd.pos, cmd.end);
+  const ctx = context(out);
+  // NAME=value before a program is that program's environment; alone it sets a shell variable.
+  const local = new Map<string, WordValue>();
+  for (const p of cmd.prefix) {
+    if (p.type !== "Assignment") continue;
+    const v = assignmentValue(p, ctx);
+    if (cmd.name) local.set(p.name, v);
+    else setVar(out, p.name, v);
+    if (GIT_SHELL_ENV.has(p.name)) shellValue(v, p.name, text, span, at, out);
+    // a non-interactive bash sources $BASH_ENV (sh: $ENV) before running anything
+    if ((p.name === "BASH_ENV" || p.name === "ENV") && cmd.name) {
+      runFile(v, "shell", { ...at, depth: at.depth + 1, anchor: span }, out, { span, text, piped: false, local: new Map() });
+    }
+  }
+  const argCtx = context(out, local);
   const argv: Arg[] = [cmd.name, ...cmd.suffix].flatMap((w) =>
-    w?.type === "Word" ? [evalWord(w)] : w?.type === "Assignment" ? [assignmentArg(w)] : [],
+    w?.type === "Word" ? expandWord(w, argCtx) : w?.type === "Assignment" ? [assignmentArg(w, argCtx)] : [],
   );
   const redirects = [...cmd.prefix, ...cmd.suffix].filter((r): r is Redirection => r.type === "Redirect" || r.type === "HereDoc" || r.type === "HereString");
-  for (const r of redirects) redirectEffect(r, clip(argv[0]?.text ?? "redirect", 40), out);
+  const stdin = heredocText(redirects, argCtx);
+  const index = out.commands.length; // the index this command's first record will get
+  for (const r of redirects) redirectEffect(r, clip(argv[0]?.text ?? "redirect", 40), index, argv, span, out, stdin);
   if (argv.length === 0) return; // assignments and redirects only
+  const stdinFile = redirects.find((r): r is Extract<Redirection, { type: "Redirect" }> => r.type === "Redirect" && r.operator === "<" && !!r.target);
+  visitArgv(argv, { ...at, anchor: at.anchor }, out, {
+    span, text, piped, stdin, local, stdinFile: stdinFile?.target ? evalWord(stdinFile.target, argCtx) : undefined,
+  });
+}
+
+interface CommandSite {
+  span: Span;
+  text: string;
+  piped: boolean;
+  stdin?: Arg;
+  stdinFile?: Arg;
+  local: Map<string, WordValue>;
+}
+
+const MAX_ALIAS_EXPANSIONS = 16;
+
+/** One argv: aliases, other names for git, launchers peeled, then what the program does. */
+function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasDepth = 0): void {
+  let argv = argv0;
+  const head = argv[0];
+  if (!head) return;
+  // `alias gc='git commit'` earlier in the command: the alias text replaces the word.
+  const alias = !head.dynamic ? out.aliases.get(head.text) : undefined;
+  if (alias !== undefined && aliasDepth < MAX_ALIAS_EXPANSIONS) {
+    const line = `${alias} ${argv.slice(1).map((a) => (a.dynamic ? a.text : shellQuote(a.text))).join(" ")}`;
+    return analyzeScript(line, { ...at, depth: at.depth + 1, via: [...at.via, `alias ${head.text}`], anchor: site.span }, out);
+  }
+  argv = [renamed(head, out), ...argv.slice(1)];
 
   const u = unwrap(argv);
-  const allVia = [...via, ...u.via];
-  const text = source.slice(cmd.pos, cmd.end);
-  // Wrappers run too (`sudo`, `xargs`, `timeout`): a row may be about them.
-  recordWrappers(argv, u.via, via, out);
-  if (u.opaque) return markOpaque(u.opaque, text, out, true);
-  // The program text handed to a shell or interpreter through stdin, if we can see it.
-  const stdinText = heredocText(redirects);
-
-  if (u.script) {
-    const shell = basename(u.argv[0]?.text ?? "sh");
-    record(u.argv, allVia, out);
-    if (u.script.dynamic) markOpaque(`${shell} runs a string computed at run time`, text, out);
-    else analyzeScript(u.script.text, depth + 1, [...allVia, shell === "eval" ? "eval" : `${shell} -c`], out);
+  const via = [...at.via, ...u.via];
+  const parent = recordWrappers(argv, u.via, at, site, out);
+  if (u.opaque) {
+    opaque(out, u.opaque.code, u.opaque.reason, site.text, site.span);
+    out.commands.push(commandRecord([{ text: clip(site.text), dynamic: true }], -1, via, site.span, parent, "<dynamic>"));
+    return markUnknownEffects(out);
+  }
+  const launched = (w: Where) => {
+    for (const s of u.scripts) runScript(s, w, out, site);
+    for (const a of u.argvs) if (a.length) visitArgv(a, w, out, { ...site, stdin: undefined, piped: false });
+    for (const t of u.tcl) runTcl(t, w, out, site);
+  };
+  if (u.argv.length === 0) {
+    const inner: Where = { depth: at.depth + 1, via, anchor: site.span, parent };
+    launched(inner);
+    for (const f of u.programFiles) runFile(f.file, f.lang, inner, out, site);
+    if (u.readsProgramFromStdin) stdinProgram("sh", inner, out, site);
     return;
   }
-  if (u.argv.length === 0) return;
   const name = basename(u.argv[0]!.text);
-  record(u.argv, allVia, out);
+  let prog = u.argv;
+  // `git-commit`, `/usr/lib/git-core/git-commit`: git running one subcommand.
+  // a bare `git-commit` runs only if git's exec-path is on PATH (unknown PATH: assume it is)
+  const path0 = site.local.get("PATH") ?? context(out).lookup("PATH");
+  const reachable = u.argv[0]!.text.includes("/") || head.text.includes("/") || !path0 || path0.dynamic || path0.text.split(":").some((d) => /git-core/.test(d));
+  const dashed = reachable ? dashedGit(name) : undefined;
+  if (dashed) prog = [{ ...prog[0]!, text: "git" }, { text: dashed, dynamic: false }, ...prog.slice(1)];
+  const progName = dashed ? "git" : name;
+  const self = out.commands.length;
+  if (progName === "git") visitGit(prog, { ...at, via: dashed ? [...via, name] : via, parent }, out, site);
+  else if (!NOT_PROGRAMS.has(progName)) out.commands.push(commandRecord(prog, verbIndex(progName, prog), via, site.span, parent));
+  const here: Where = { depth: at.depth + 1, via: [...via, name], anchor: site.span, parent: self };
+  launched({ ...here, via });
 
-  if (u.readsProgramFromStdin || (isInterpreter(name) && isStdinProgram(u.argv))) {
-    if (stdinText !== undefined) {
-      if (SHELLS.has(name)) analyzeScript(stdinText.text, depth + 1, [...allVia, `${name} <<`], out);
-      else {
-        pushWrites(inlineWrites(stdinText.text), name, out);
-        visitInline(stdinText.text, name, text, depth, allVia, out);
+  // Shell strings of the shell itself (`bash -c`) were in u.scripts; here: a shell or interpreter reading stdin or a file.
+  for (const f of u.programFiles) runFile(f.file, f.lang, here, out, site);
+  if (u.readsProgramFromStdin || (isInterpreter(progName) && isStdinProgram(prog))) return stdinProgram(progName, here, out, site);
+  const args = prog.slice(1);
+  if (progName === "find") return visitFind(args, here, out, site);
+  effects(progName, prog, here, out, site);
+}
+
+/** A name that is git in disguise: `hash -p`, a link made earlier, or a path that resolves to git. */
+function renamed(head: Arg, out: Work): Arg {
+  const exec = /^\$\(\s*git\s+--exec-path\s*\)\/(git-[a-z-]+)$/.exec(head.text);
+  if (head.dynamic && exec) return { text: `git-core/${exec[1]!}`, dynamic: false };
+  if (head.dynamic || head.pattern) return head;
+
+  const mapped = out.programs.get(head.text) ?? out.programs.get(normalize(head.text, out));
+  if (mapped) return { ...head, text: mapped };
+  if (head.text.includes("/") && !/^git(-|$)/.test(basename(head.text))) {
+    const real = out.world.realpath(resolvePath(head.text, out) ?? head.text);
+    if (real && /^git(-[a-z-]+)?$/.test(basename(real))) return { ...head, text: basename(real) };
+  }
+  return head;
+}
+
+/** Files git reads its config from (and what they usually include). */
+const GIT_CONFIG_FILE = /(^|\/)(\.gitconfig|\.git\/config|git\/config|config\.worktree)$|\.(inc|gitconfig)$/;
+
+function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
+  const env = (name: string): Arg | undefined => site.local.get(name) ?? context(out).lookup(name);
+  const r = resolveGit(argv, {
+    world: out.world,
+    earlier: out.gitEarlier,
+    env,
+    read: (p) => fileText(p, out),
+    configWritten: out.writes.some((w) => (w.dynamic ? w.pattern === undefined || w.pattern.endsWith("**") : GIT_CONFIG_FILE.test(w.path))),
+    files: (dir) => {
+      const plain = (n: string) => { const v = env(n); return v && !v.dynamic ? v.text : undefined; };
+      const key = [dir, ...["HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM", "GIT_DIR", "GIT_CONFIG"].map(plain)].join("\0");
+      const hit = out.gitFiles.get(key);
+      if (hit) return hit;
+      const f = fileConfig(out.world, dir, plain);
+      out.gitFiles.set(key, f);
+      return f;
+    },
+  });
+  const rec = commandRecord(r.argv, r.verb, [...at.via, ...r.via], site.span, at.parent);
+  if (r.verbUnknown && r.verb >= 0) rec.dynamic[r.verb] = true;
+  rec.implied = r.implied;
+  const self = out.commands.length;
+  out.commands.push(rec);
+  if (r.opaque) { opaque(out, r.opaque.code, r.opaque.reason, site.text, site.span); markUnknownEffects(out); }
+  const inner: Where = { depth: at.depth + 1, via: [...at.via, ...r.via, "git"], anchor: site.span, parent: self };
+  for (const s of r.scripts) runScript(s, inner, out, site);
+  for (const a of r.argvs) visitArgv(a, inner, out, { ...site, stdin: undefined });
+  // `git config alias.ci commit` / `git config core.pager 'cmd'`: remembered for later git commands, shell values read now.
+  const sub = r.verb >= 0 ? r.argv[r.verb]!.text : "";
+  if (sub === "config") gitConfigSet(r.argv.slice(r.verb + 1), inner, out, site);
+}
+
+function gitConfigSet(args: Arg[], at: Where, out: Work, site: CommandSite): void {
+  const ops = args.filter((a, i) => !a.text.startsWith("-") && !(i > 0 && /^(-f|--file|--blob|--type|--default|--comment)$/.test(args[i - 1]!.text)));
+  let [k, v] = ops;
+  if (k && !k.dynamic && args.some((a) => a.text === "--unset" || a.text === "--unset-all")) { out.gitEarlier.push({ key: k.text, value: null }); return; }
+  if (k?.text === "set" && ops.length >= 3) [, k, v] = ops;
+  if (!k || !v) return;
+  if (k.dynamic) { opaque(out, "git-config-dynamic", `git config sets a key computed at run time`, site.text, site.span); return; }
+  if (out.gitEarlier.length < MAX_REMEMBERED) out.gitEarlier.push({ key: k.text, value: v.text });
+  if (isShellKey(k.text, v.text) || (v.dynamic && isShellKey(k.text, "x"))) runScript({ ...v, label: `git config ${k.text}` }, at, out, site);
+  if (/^alias\./i.test(k.text) && v.text.startsWith("!")) runScript({ ...v, text: v.text.slice(1), label: `git config ${k.text}` }, at, out, site);
+}
+
+/** A shell string some program runs. */
+function runScript(s: Script, at: Where, out: Work, site: CommandSite): void {
+  if (s.dynamic && (s.text === STDIN_ARGS.text || /^\s*(\$\w+|\$\{[^}]*\}|\$\([\s\S]*\)|`[\s\S]*`)\s*$/.test(s.text))) {
+    opaque(out, "shell-string-dynamic", `${s.label.replace(/ -c$/, "")} runs a string computed at run time`, site.text, site.span);
+    return markUnknownEffects(out);
+  }
+  analyzeScript(s.text, { ...at, via: [...at.via, s.label] }, out);
+}
+
+function shellValue(v: WordValue, name: string, text: string, span: Span, at: Where, out: Work): void {
+  if (/^(true|:|cat|less|more|vi|vim|nvim|nano|emacs|code( --wait)?)?$/.test(v.text.trim()) && !v.dynamic) return;
+  runScript({ ...v, label: name }, { ...at, depth: at.depth + 1, anchor: span }, out, { span, text, piped: false, local: new Map() });
+}
+
+/** expect/Tcl: `spawn` and `exec` run programs; `system` runs a shell string; `send` types into a spawned shell. */
+function runTcl(src: Arg, at: Where, out: Work, site: CommandSite): void {
+  if (src.dynamic && /^\s*\$/.test(src.text)) {
+    opaque(out, "launcher-dynamic", "expect runs a program computed at run time", site.text, site.span);
+    return markUnknownEffects(out);
+  }
+  let shellSpawned = false;
+  pushWrites(inlineWrites(src.text).filter((w) => !w.dynamic), "tcl", out);
+  for (const c of tclCommands(src.text)) {
+    const words = c.words.filter((w, i) => !(i === 0 && c.name === "spawn" && w.text.startsWith("-")));
+    if (c.name === "spawn" || c.name === "exec") {
+      if (words[0]?.dynamic) { opaque(out, "launcher-dynamic", `expect ${c.name} runs a program computed at run time`, site.text, site.span); markUnknownEffects(out); continue; }
+      const argv = words.filter((w) => !/^[<>]@|^2>@/.test(w.text));
+      if (argv.length) visitArgv(argv, { ...at, via: [...at.via, `expect ${c.name}`] }, out, { ...site, stdin: undefined });
+      if (SHELLS.has(basename(argv[0]?.text ?? ""))) shellSpawned = true;
+    } else if (c.name === "system") {
+      runScript({ text: words.map((w) => w.text).join(" "), dynamic: words.some((w) => w.dynamic), label: "expect system" }, at, out, site);
+    } else if (c.name === "send" && shellSpawned) {
+      const w = words.filter((x) => !x.text.startsWith("-"));
+      runScript({ text: w.map((x) => x.text).join(" "), dynamic: w.some((x) => x.dynamic), label: "expect send" }, at, out, site);
+    }
+  }
+}
+
+/** A shell or interpreter that reads its program on stdin: a here-doc, a here-string, a `<` file, or a pipe. */
+function stdinProgram(name: string, at: Where, out: Work, site: CommandSite): void {
+  const shell = !isInterpreter(name);
+  if ((name === "tclsh" || name === "wish" || name === "expect") && site.stdin !== undefined) return runTcl(site.stdin, at, out, site);
+  if (site.stdin !== undefined) {
+    if (shell) {
+      analyzeScript(site.stdin.text, { ...at, via: [...at.via, `${name} <<`] }, out);
+      if (site.stdin.dynamic) {
+        opaque(out, "heredoc-expansions", `${name} runs a here-doc with run-time expansions`, site.text, site.span);
+        markUnknownEffects(out);
       }
-      if (stdinText.dynamic && SHELLS.has(name)) markOpaque(`${name} runs a here-doc with run-time expansions`, text, out);
-    } else if (piped) {
-      markOpaque(`${name} reads its program from a pipe`, text, out);
+    } else inlineProgram(name, site.stdin.text, at, out, site);
+    return;
+  }
+  if (site.stdinFile) return runFile(site.stdinFile, shell ? "shell" : name, at, out, site);
+  if (site.piped) {
+    opaque(out, "program-from-pipe", `${name} reads its program from a pipe`, site.text, site.span);
+    markUnknownEffects(out);
+  }
+}
+
+/** A program file (`bash x.sh`, `./x.sh`, `. x.sh`, `at -f job`): its text from earlier in the command, or from disk. */
+function runFile(file: Arg, lang: string, at: Where, out: Work, site: CommandSite): void {
+  if (file.dynamic) {
+    // `bash <(curl …)`: the program is another command's output
+    if (/^[<>]\(/.test(file.text)) {
+      const produced = producedText(file.text);
+      if (produced !== undefined) return analyzeScript(produced, { ...at, via: [...at.via, "<(…)"] }, out);
+      opaque(out, "program-from-substitution", `${clip(file.text, 60)} feeds a program produced at run time`, site.text, site.span);
+      return markUnknownEffects(out);
+    }
+    opaque(out, "source-dynamic", `runs a file named at run time (${clip(file.text, 60)})`, site.text, site.span);
+    return markUnknownEffects(out);
+  }
+  if (/^\/dev\/(stdin|fd\/0)$/.test(file.text)) return stdinProgram(lang === "shell" ? "sh" : lang, at, out, site);
+  const text = fileText(file.text, out);
+  if (text === null) {
+    opaque(out, "script-written-at-run-time", `${clip(file.text, 60)} is written by this command with content known only at run time`, site.text, site.span);
+    return markUnknownEffects(out);
+  }
+  if (text === undefined) return; // not readable: no worse than not looking
+  const fromDisk = !out.files.has(normalize(file.text, out));
+  const label = `script ${clip(file.text, 60)}`;
+  const inner = { ...at, via: [...at.via, label] };
+  const writesBefore = out.writes.length;
+  if (fromDisk) out.lenient++;
+  try {
+    // "auto" (run by path): the shebang says; no shebang means a shell runs it
+    const interp = lang === "auto" ? shebang(text) ?? "sh" : lang;
+    if (interp === "tcl" || interp === "tclsh" || interp === "wish") runTcl({ text, dynamic: false }, inner, out, site);
+    else if (interp === "shell" || SHELLS.has(interp) || !isInterpreter(interp)) analyzeScript(text, inner, out);
+    else inlineProgram(interp, text, inner, out, site);
+  } finally {
+    if (fromDisk) out.lenient--;
+    out.scriptsRead.set(normalize(file.text, out), { wrote: out.writes.length > writesBefore });
+  }
+}
+
+/** What `<(echo 'git commit')` / `<(printf …)` / `<(cat f)` print, when it is static. */
+function producedText(sub: string): string | undefined {
+  const body = sub.slice(2, -1);
+  let script: ParsedScript;
+  try { script = parse(body); } catch { return undefined; }
+  if (script.commands.length !== 1) return undefined;
+  const c = script.commands[0]!.command;
+  if (c.type !== "Command" || !c.name) return undefined;
+  const words = [c.name, ...c.suffix].filter((w): w is Word => w.type === "Word").map((w) => evalWord(w));
+  if (words.some((w) => w.dynamic)) return undefined;
+  const n = words[0]!.text;
+  if (n === "echo") return words.slice(1).filter((w) => !/^-[neE]+$/.test(w.text)).map((w) => w.text).join(" ");
+  if (n === "printf") return words.slice(1).map((w) => cEscapes(w.text)).join("\n");
+  return undefined;
+}
+
+/** The text of a file: written earlier in this command (null: content unknown), or read through the world. */
+function fileText(p: string, out: Work): string | null | undefined {
+  const key = normalize(p, out);
+  if (out.files.has(key)) return out.files.get(key) ?? null;
+  if (out.filesRead >= MAX_FILES_READ) return undefined;
+  const abs = resolvePath(p, out);
+  if (!abs) return undefined;
+  out.filesRead++;
+  const text = out.world.readFile(abs, MAX_FILE_BYTES);
+  // a binary is not a script
+  return text !== undefined && text.includes("\0") ? undefined : text;
+}
+
+/** The key for a path within this command (relative paths as written, normalized). */
+function normalize(p: string, out: Work): string {
+  return out.cwd ? path.resolve(out.cwd, p) : path.normalize(p);
+}
+
+/** An absolute path for the world, or undefined when the directory is not known. */
+function resolvePath(p: string, out: Work): string | undefined {
+  if (p.startsWith("/")) return p;
+  if (p.startsWith("~/")) { const h = out.world.env["HOME"]; return h ? path.join(h, p.slice(2)) : undefined; }
+  return out.cwd ? path.resolve(out.cwd, p) : undefined;
+}
+
+/** What a program does besides running: writes, reads, inline programs, scripts it runs, names it defines. */
+function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandSite): void {
+  const args = argv.slice(1);
+  const program = inlineProgramArg(name, args);
+  // `python3 -c "$CODE"`: the whole program is a run-time value. (`$f` spliced into a literal program is data.)
+  if (program?.dynamic && /^\s*(\$\w+|\$\{[^}]*\}|\$\([\s\S]*\)|`[\s\S]*`)\s*$/.test(program.text)) {
+    opaque(out, "interpreter-program-dynamic", `${name} runs a program computed at run time`, site.text, site.span);
+    return markUnknownEffects(out);
+  }
+  // the script a program runs is read first: one that writes nothing leaves its file arguments alone
+  const scriptFile = isInterpreter(name) && program === undefined ? readsOf(name, args)[0]
+    : SHELLS.has(name) ? readsOf(name, args)[0]
+    : argv[0]!.text.includes("/") && name !== "git" ? { path: argv[0]!.text, dynamic: false } : undefined;
+  if (scriptFile && !scriptFile.dynamic && !out.scriptsRead.has(normalize(scriptFile.path, out))) {
+    if (SHELLS.has(name)) { /* read by visitArgv (programFiles) */ }
+    else runFile({ text: scriptFile.path, dynamic: false }, isInterpreter(name) ? (name === "tclsh" || name === "wish" ? "tcl" : name) : "auto", at, out, site);
+  }
+  // `python3 -m ship`: the module's file in the folder
+  const mod = /^(python|pypy)/.test(name) ? args[args.findIndex((a) => a.text === "-m") + 1] : undefined;
+  if (mod && args.some((a) => a.text === "-m") && !mod.dynamic && /^[\w.]+$/.test(mod.text)) {
+    const base = mod.text.replace(/\./g, "/");
+    for (const f of [`${base}.py`, `${base}/__main__.py`]) if (fileText(f, out) !== undefined) { runFile({ text: f, dynamic: false }, name, at, out, site); break; }
+  }
+  const pure = scriptFile !== undefined && !scriptFile.dynamic && out.scriptsRead.get(normalize(scriptFile.path, out))?.wrote === false;
+  const written = writesOf(argv[0]!.text, args, program?.text, out.world.kind.bind(out.world), pure);
+  pushWrites(written, name, out);
+  // a file this program writes has a content we know only for `tee f <<EOF` (and a copy of a known file)
+  for (const w of written) {
+    if (w.dynamic || out.files.size >= MAX_REMEMBERED) continue;
+    const key = normalize(w.path, out);
+    const src = name === "cp" || name === "install" || name === "mv" ? args.find((a) => !a.text.startsWith("-") && a.text !== w.path) : undefined;
+    if (KEEPS_CONTENT.has(name)) continue;
+    if (name === "rm" || name === "unlink") { out.files.delete(key); continue; }
+    if (src) {
+      // a copy of a file we know (or can read) has its text; of one we cannot read: no worse than not looking
+      const copied = src.dynamic ? null : fileText(src.text, out);
+      if (copied !== undefined) out.files.set(key, copied);
+      continue;
+    }
+    out.files.set(key, name === "tee" && site.stdin && !site.stdin.dynamic ? site.stdin.text : null);
+  }
+  pushWrites(patchWrites(name, args, site.stdin?.text ?? (site.stdinFile ? fileText(site.stdinFile.text, out) ?? undefined : undefined), (p) => fileText(p, out) ?? undefined), name, out);
+  pushReads(readsOf(name, args), name, out);
+  for (const s of optionShells(name, args)) runScript(s, at, out, site);
+  if (program !== undefined) inlineProgram(name, program.text, at, out, site, true);
+  if (name === "awk" || name === "gawk" || name === "mawk" || name === "nawk") awkEffects(args, at, out, site);
+  if (name === "sed" || name === "gsed") sedEffects(name, args, at, out, site);
+  if (/^(vim?|nvim|ex|view)$/.test(name)) vimEffects(args, at, out, site);
+  if ((name === "ed" || name === "red") && site.stdin && !site.stdin.dynamic && !/^\s*[\d,.$]*\s*[wW]/m.test(site.stdin.text)) {
+    // an ed script with no w command only reads its file
+    const ops = new Set(args.filter((a) => !a.text.startsWith("-")).map((a) => a.text));
+    for (let i = out.writes.length - 1; i >= 0; i--) if (out.writes[i]!.by === name && ops.has(out.writes[i]!.path)) out.writes.splice(i, 1);
+  }
+  if ((name === "ed" || name === "red") && site.stdin && !site.stdin.dynamic) {
+    for (const m of site.stdin.text.matchAll(/^\s*!(.+)$/gm)) analyzeScript(m[1]!, { ...at, via: [...at.via, "ed !"] }, out);
+  }
+  if (name === "cd") cdEffect(args, out);
+  if (name === "hash") hashEffect(args, out);
+  if (name === "alias") aliasEffect(args, out, site);
+  if (name === "export" || name === "declare" || name === "typeset" || name === "local" || name === "readonly") exportEffect(args, at, out, site);
+  if ((name === "ln" || name === "cp" || name === "install") && args.length >= 2) linkEffect(args, out);
+  if ((name === "source" || name === ".") && args[0]) runFile(args[0], "shell", at, out, site);
+
+  if (name === "npm" || name === "pnpm" || name === "yarn" || name === "bun") packageScriptEffect(name, args, at, out);
+  if (name === "make" || name === "gmake") makeEffect(args, at, out, site);
+
+}
+
+/** Programs that change a file's metadata, not its text. */
+const KEEPS_CONTENT = new Set(["chmod", "chown", "chgrp", "touch", "mkdir"]);
+
+/** Interpreter programs (`python -c`, here-docs into node, shebang scripts): the writes and commands they make. */
+function inlineProgram(name: string, code: string, at: Where, out: Work, site: CommandSite, writesDone = false): void {
+  if (!writesDone) pushWrites(inlineWrites(code), name, out);
+  const found = inlineCommands(code, name);
+  for (const line of found.scripts) analyzeScript(line, { ...at, via: [...at.via, name] }, out);
+  if (found.opaque) {
+    opaque(out, "inline-spawn-dynamic", found.opaque, site.text, site.span);
+    markUnknownEffects(out);
+  }
+}
+
+function awkEffects(args: Arg[], at: Where, out: Work, site: CommandSite): void {
+  const fi = args.findIndex((a) => a.text === "-f" || a.text === "--file");
+  if (fi >= 0) {
+    const text = args[fi + 1] && !args[fi + 1]!.dynamic ? fileText(args[fi + 1]!.text, out) : undefined;
+    if (typeof text === "string") awkRun(text, at, out, site);
+    return;
+  }
+  const valued = new Set(["-F", "-v", "-f", "-i", "--field-separator", "--assign"]);
+  let i = 0;
+  while (i < args.length && args[i]!.text.startsWith("-") && args[i]!.text !== "--") i += valued.has(args[i]!.text) ? 2 : 1;
+  if (args[i]?.text === "--") i++;
+  const prog = args[i];
+  if (!prog) return;
+  awkRun(prog.text, at, out, site);
+}
+
+function awkRun(text: string, at: Where, out: Work, site: CommandSite): void {
+  const p = awkProgram(text);
+  pushWrites(p.writes, "awk", out);
+  for (const s of p.scripts) analyzeScript(s, { ...at, via: [...at.via, "awk"] }, out);
+  if (p.opaque) { opaque(out, "inline-spawn-dynamic", p.opaque, site.text, site.span); markUnknownEffects(out); }
+}
+
+function sedEffects(name: string, args: Arg[], at: Where, out: Work, site: CommandSite): void {
+  if (args.some((a) => a.text === "--sandbox")) return;
+  const scripts: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const t = args[i]!.text;
+    if (t === "-e" || t === "--expression") { if (args[i + 1]) scripts.push(args[++i]!.text); continue; }
+    if (t.startsWith("--expression=")) { scripts.push(t.slice(13)); continue; }
+    if (/^-[A-Za-z]*e$/.test(t) && !t.startsWith("--") && args[i + 1]) { scripts.push(args[++i]!.text); continue; }
+  }
+  const fi = args.findIndex((a) => a.text === "-f" || a.text === "--file");
+  if (fi >= 0 && args[fi + 1] && !args[fi + 1]!.dynamic) { const t = fileText(args[fi + 1]!.text, out); if (typeof t === "string") scripts.push(t); }
+  if (scripts.length === 0) {
+    const valued = new Set(["-f", "--file", "-l", "--line-length"]);
+    let i = 0;
+    while (i < args.length && args[i]!.text.startsWith("-") && args[i]!.text.length > 1) i += valued.has(args[i]!.text) ? 2 : 1;
+    if (args.some((a) => a.text === "-f" || a.text.startsWith("--file"))) return;
+    if (args[i]) scripts.push(args[i]!.text);
+  }
+  for (const s of scripts) {
+    const p = sedProgram(s);
+    pushWrites(p.writes, name, out);
+    for (const c of p.scripts) analyzeScript(c, { ...at, via: [...at.via, `${name} e`] }, out);
+    if (p.opaque) { opaque(out, "inline-spawn-dynamic", p.opaque, site.text, site.span); markUnknownEffects(out); }
+  }
+}
+
+function vimEffects(args: Arg[], at: Where, out: Work, site: CommandSite): void {
+  const cmds: Arg[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const t = args[i]!.text;
+    if ((t === "-c" || t === "--cmd") && args[i + 1]) cmds.push(args[++i]!);
+    else if (t.startsWith("+") && t.length > 1) cmds.push({ ...args[i]!, text: t.slice(1) });
+  }
+  for (const c of cmds) {
+    const p = vimCommands(c.text);
+    pushWrites(p.writes, "vim", out);
+    for (const s of p.scripts) analyzeScript(s, { ...at, via: [...at.via, "vim !"] }, out);
+    if (p.opaque || c.dynamic) { opaque(out, "inline-spawn-dynamic", p.opaque ?? "vim runs a command computed at run time", site.text, site.span); markUnknownEffects(out); }
+  }
+}
+
+function cdEffect(args: Arg[], out: Work): void {
+  const d = args.find((a) => !a.text.startsWith("-") || a.text === "-");
+  if (!d || d.text === "-" || d.dynamic) { out.cwd = d || !out.world.env["HOME"] ? undefined : out.world.env["HOME"]; return; }
+  out.cwd = d.text.startsWith("/") ? d.text : out.cwd ? path.resolve(out.cwd, d.text) : undefined;
+}
+
+/** `hash -p /usr/bin/git g`: `g` now runs git. */
+function hashEffect(args: Arg[], out: Work): void {
+  const p = args.findIndex((a) => a.text === "-p");
+  const file = args[p + 1];
+  const name = args[p + 2];
+  if (p < 0 || !file || !name || name.dynamic) return;
+  const target = file.dynamic ? (/which\s+git|command\s+-v\s+git/.test(file.text) ? "git" : undefined) : basename(file.text);
+  if (target && /^git(-|$)/.test(target) && out.programs.size < MAX_REMEMBERED) out.programs.set(name.text, target);
+}
+
+/** `ln -s "$(which git)" g`, `cp /usr/bin/git ./g`: the new name runs git. `ln -s a_RU.md x`: writes to x reach a_RU.md. */
+function linkEffect(args: Arg[], out: Work): void {
+  const valued = new Set(["-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix", "-t", "--target-directory"]);
+  const ops = args.filter((a, i) => (!a.text.startsWith("-") || a.dynamic) && !valued.has(args[i - 1]?.text ?? ""));
+  if (ops.length < 2) return;
+  const src = ops[0]!;
+  const dst = ops[ops.length - 1]!;
+  if (dst.dynamic) return;
+  if (!src.dynamic && !dst.text.endsWith("/") && out.programs.size < MAX_REMEMBERED) {
+    const target = src.text.startsWith("/") ? src.text : path.join(path.dirname(dst.text), src.text);
+    out.programs.set(`link:${normalize(dst.text, out)}`, target);
+  }
+  const isGit = src.dynamic ? /(which|command\s+-v|type\s+-P)\s+git\b/.test(src.text) : /^git(-[a-z-]+)?$/.test(basename(src.text));
+  if (isGit && out.programs.size < MAX_REMEMBERED) {
+    // git dispatches on its own name: a link named git-commit runs git commit
+    const real = dashedGit(basename(dst.text)) ? basename(dst.text) : src.dynamic ? "git" : basename(src.text);
+    for (const n of [dst.text, normalize(dst.text, out), `./${basename(dst.text)}`, basename(dst.text)]) out.programs.set(n, real);
+    if (dst.text.endsWith("/")) out.programs.set(path.join(dst.text, real), real);
+  }
+}
+
+/** `alias g=git`, `alias gc='git commit'`: later words `g`/`gc` are replaced (aliases are on in the agent's shell). */
+function aliasEffect(args: Arg[], out: Work, site: CommandSite): void {
+  for (const a of args) {
+    const eq = a.text.indexOf("=");
+    if (eq <= 0) continue;
+    if (a.dynamic) {
+      opaque(out, "alias-dynamic", "alias defines a command computed at run time", site.text, site.span);
+      markUnknownEffects(out);
+      continue;
+    }
+    if (out.aliases.size < MAX_REMEMBERED) out.aliases.set(a.text.slice(0, eq), a.text.slice(eq + 1));
+  }
+}
+
+function exportEffect(args: Arg[], at: Where, out: Work, site: CommandSite): void {
+  for (const a of args) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/.exec(a.text);
+    if (!m) continue;
+    const v: WordValue = { text: m[2]!, dynamic: a.dynamic, shape: a.dynamic ? { kind: "any" } : { kind: "exact", text: m[2]! } };
+    setVar(out, m[1]!, v);
+    if (GIT_SHELL_ENV.has(m[1]!)) shellValue(v, m[1]!, site.text, site.span, at, out);
+  }
+}
+
+/** `npm run X`, `npm test`, `pnpm X`, `yarn X`: the package.json scripts (with pre/post) are read and analysed. */
+function packageScriptEffect(pm: string, args: Arg[], at: Where, out: Work): void {
+  if (args.some((a) => a.dynamic)) return;
+  const run = scriptRun(pm, args.map((a) => a.text));
+  if (!run) return;
+  const dir = run.dir ?? ".";
+  const text = fileText(path.join(dir, "package.json"), out);
+  if (!text) return;
+  const lines = packageScripts(text, run.script);
+  if (!lines) return;
+  const extra = run.args.map(shellQuote).join(" ");
+  const fromDisk = !out.files.has(normalize(path.join(dir, "package.json"), out));
+  const inner = { ...at, via: [...at.via, `${pm} run ${run.script}`] };
+  if (fromDisk) out.lenient++;
+  try {
+    const ignore = args.some((a) => a.text === "--ignore-scripts");
+    if (lines.pre !== undefined && !ignore) analyzeScript(lines.pre, inner, out);
+    // the arguments after the script name go to the main script only
+    analyzeScript(extra ? `${lines.main} ${extra}` : lines.main, inner, out);
+    if (lines.post !== undefined && !ignore) analyzeScript(lines.post, inner, out);
+  } finally {
+    if (fromDisk) out.lenient--;
+  }
+}
+
+/** `make T`: the recipe lines of T and its prerequisites, read from the Makefile. */
+function makeEffect(args: Arg[], at: Where, out: Work, site: CommandSite): void {
+  let dir = ".";
+  let file: string | undefined;
+  const targets: string[] = [];
+  const vars: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const t = args[i]!.text;
+    if (t === "-C" || t === "--directory") { dir = path.join(dir, args[++i]?.text ?? ""); continue; }
+    if (t === "-f" || t === "--file" || t === "--makefile") { file = args[++i]?.text; continue; }
+    if (/^-[IjlWo]$/.test(t)) { i++; continue; }
+    if (t.startsWith("-")) continue;
+    const kv = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/.exec(t);
+    if (kv) vars[kv[1]!] = kv[2]!;
+    else targets.push(t);
+  }
+  if (args.some((a) => a.dynamic)) return;
+  // -n/-q/--dry-run print or test, they do not run recipes
+  if (args.some((a) => /^-[a-zA-Z]*[nq][a-zA-Z]*$/.test(a.text) && !/^-[a-zA-Z]*[CfIjlWo]/.test(a.text) || /^--(dry-run|just-print|recon|question)$/.test(a.text))) return;
+  const candidates = file ? [file] : ["GNUmakefile", "makefile", "Makefile"];
+  for (const c of candidates) {
+    const text = c === "-" ? (site.stdin && !site.stdin.dynamic ? site.stdin.text : null) : fileText(path.join(dir, c), out);
+    if (text === null) { opaque(out, "script-written-at-run-time", `${c} is written by this command with content known only at run time`, site.text, site.span); return markUnknownEffects(out); }
+    if (text === undefined) continue;
+    const fromDisk = !out.files.has(normalize(path.join(dir, c), out));
+    if (fromDisk) out.lenient++;
+    try {
+      for (const r of makeRecipes(text, targets, vars) ?? []) {
+        for (const line of r.lines) analyzeScript(line, { ...at, via: [...at.via, `make ${r.target}`] }, out);
+      }
+    } finally {
+      if (fromDisk) out.lenient--;
     }
     return;
   }
-
-  const args = u.argv.slice(1);
-  if (name === "find") return visitFind(args, allVia, depth, out);
-  const program = inlineProgram(name, args);
-  // `python3 -c "$CODE"`: the whole program is a run-time value. (`$f` spliced into a literal program is data.)
-  if (program?.dynamic && /^\s*(\$\w+|\$\{[^}]*\}|\$\([\s\S]*\)|`[\s\S]*`)\s*$/.test(program.text)) {
-    return markOpaque(`${name} runs a program computed at run time`, text, out);
-  }
-  pushWrites(writesOf(u.argv[0]!.text, args, program?.text), name, out);
-  pushReads(readsOf(name, args), name, out);
-  if (program !== undefined) visitInline(program.text, name, text, depth, allVia, out);
 }
 
-/** `python -c "os.system('git commit')"`: the commands an inline program runs. */
-function visitInline(code: string, name: string, text: string, depth: number, via: string[], out: Work): void {
-  const found = inlineCommands(code);
-  for (const line of found.scripts) analyzeScript(line, depth + 1, [...via, name], out);
-  if (found.opaque) markOpaque(found.opaque, text, out);
-}
-
-function assignmentArg(a: Assignment): Arg {
+function assignmentArg(a: Assignment, ctx: WordContext): Arg {
   if (a.value.type === "Word") {
-    const v = evalWord(a.value);
-    return { text: `${a.name}=${v.text}`, dynamic: v.dynamic };
+    const v = evalWord(a.value, ctx);
+    return { ...v, text: `${a.name}=${v.text}`, shape: v.dynamic ? { kind: "any" } : { kind: "exact", text: `${a.name}=${v.text}` } };
   }
-  return { text: a.text, dynamic: a.value.elements.some((e) => evalWord(e).dynamic) };
+  return { text: a.text, dynamic: a.value.elements.some((e) => evalWord(e, ctx).dynamic) };
 }
 
-/** What we cannot see may run anything and write anything. */
-function markOpaque(reason: string, text: string, out: ShellAnalysis, unknownProgram = false): void {
-  out.opaque.push({ reason, text: clip(text) });
-  if (unknownProgram) out.commands.push({ name: "<dynamic>", argv: [clip(text)], dynamic: [true], verb: -1, via: [] });
-  markUnknownEffects(out);
-}
-
-function markUnknownEffects(out: ShellAnalysis): void {
+function markUnknownEffects(out: Work): void {
+  if (out.lenient > 0) return;
   if (!out.writes.some((w) => w.by === "opaque command")) out.writes.push({ path: "<dynamic>", dynamic: true, by: "opaque command" });
 }
 
-/** One entry per wrapper peeled off argv, each with the words from itself on. */
-function recordWrappers(argv: Arg[], wrappers: string[], via: string[], out: ShellAnalysis): void {
+/** One record per wrapper peeled off argv, each with the words from itself on. Returns the innermost one's index. */
+function recordWrappers(argv: Arg[], wrappers: string[], at: Where, site: CommandSite, out: Work): number {
   let from = 0;
+  let parent = at.parent;
   for (const [i, w] of wrappers.entries()) {
     while (from < argv.length && basename(argv[from]!.text) !== w) from++;
-    record(argv.slice(from), [...via, ...wrappers.slice(0, i)], out);
+    const words = argv.slice(from);
+    if (words.length === 0) break;
+    const idx = out.commands.length;
+    if (!NOT_PROGRAMS.has(w)) out.commands.push(commandRecord(words, verbIndex(w, words), [...at.via, ...wrappers.slice(0, i)], site.span, parent));
+    if (w === "strace" || w === "ltrace" || w === "time" || w === "script") pushWrites(writesOf(w, words.slice(1)), w, out);
+    parent = idx;
     from++;
   }
+  return parent;
 }
 
 /** `[` is the test builtin: it runs nothing and no row is about it. */
 const NOT_PROGRAMS = new Set(["[", "[["]);
 
-function record(argv: Arg[], via: string[], out: ShellAnalysis): void {
-  if (argv.length === 0) return;
-  const name = basename(argv[0]!.text);
-  if (NOT_PROGRAMS.has(name)) return;
-  const verb = verbIndex(name, argv);
-  const dynamic = argv.map((a) => a.dynamic);
-  if (name === "git" && gitAliasVerb(argv, verb)) dynamic[verb] = true;
-  out.commands.push({ name, argv: argv.map((a) => a.text), dynamic, verb, via });
+function commandRecord(argv: Arg[], verb: number, via: string[], span: Span, parent: number, name?: string): ShellCommand {
+  const n = name ?? basename(argv[0]?.text ?? "");
+  return {
+    name: n,
+    argv: argv.map((a) => a.text),
+    dynamic: argv.map((a, i) => a.dynamic || (i === verb && !!a.pattern)),
+    verb,
+    via,
+    words: argv.map((a) => ({
+      text: a.text,
+      provenance: a.provenance ?? ((a.dynamic ? "unknown" : "literal") as Provenance),
+      span: a.span ?? span,
+      shape: a.shape ?? (a.dynamic ? { kind: "any" } : a.pattern ? { kind: "glob", glob: a.text } : { kind: "exact", text: a.text }),
+    })),
+    span,
+    parent,
+    implied: [],
+  };
 }
 
 /** `find . -exec rm {} +` runs rm; `-delete` removes what it finds (known only at run time). */
-function visitFind(args: Arg[], via: string[], depth: number, out: Work): void {
+function visitFind(args: Arg[], at: Where, out: Work, site: CommandSite): void {
+  const name = args.findIndex((a) => a.text === "-name" || a.text === "-iname");
+  const pattern = name >= 0 ? args[name + 1]?.text : undefined;
   for (let i = 0; i < args.length; i++) {
     const t = args[i]!.text;
-    if (t === "-delete") out.writes.push({ path: "<found>", dynamic: true, by: "find -delete" });
+    if (t === "-delete") out.writes.push({ path: "<found>", dynamic: true, pattern: pattern ? `**/${pattern}` : "**", by: "find -delete" });
+    if (t === "-fprint" || t === "-fprintf" || t === "-fls" || t === "-fprint0") pushWrites([{ path: args[i + 1]?.text ?? "", dynamic: !!args[i + 1]?.dynamic }], "find", out);
     if (t === "-exec" || t === "-execdir" || t === "-ok" || t === "-okdir") {
       let j = i + 1;
       while (j < args.length && args[j]!.text !== ";" && args[j]!.text !== "+") j++;
       // `{}` stands for each path found: `find -name commit -exec git {} \;` is no literal subcommand.
-      const inner = args.slice(i + 1, j).map((a) => (a.text.includes("{}") ? { ...a, dynamic: true } : a));
-      if (inner.length > 0) {
-        const u = unwrap(inner);
-        if (u.opaque) markOpaque(u.opaque, inner.map((a) => a.text).join(" "), out, true);
-        else if (u.script) analyzeScript(u.script.text, depth + 1, [...via, "find -exec"], out);
-        else if (u.argv.length > 0) {
-          record(u.argv, [...via, "find -exec", ...u.via], out);
-          const name = basename(u.argv[0]!.text);
-          pushWrites(writesOf(u.argv[0]!.text, u.argv.slice(1)), name, out);
-          pushReads(readsOf(name, u.argv.slice(1)), name, out);
-        }
-      }
+      const inner = args.slice(i + 1, j).map((a) => (a.text.includes("{}") ? { ...a, dynamic: true, shape: pattern ? { kind: "glob" as const, glob: `**/${pattern}` } : { kind: "any" as const } } : a));
+      if (inner.length > 0) visitArgv(inner, { ...at, via: [...at.via, "find -exec"] }, out, { ...site, stdin: undefined, piped: false });
       i = j;
     }
   }
 }
 
-function pushWrites(paths: PathArg[], by: string, out: ShellAnalysis): void {
+function pushWrites(paths: PathArg[], by: string, out: Work): void {
   for (const p of paths) {
     // `tee >(gzip > out.gz)`: the process substitution is a pipe; its own redirect is recorded when walked.
     if (p.dynamic && /^[<>]\(/.test(p.path)) continue;
-    if (p.dynamic || isRealFile(p.path)) out.writes.push({ ...p, by });
+    if (!p.dynamic && !isRealFile(p.path)) continue;
+    out.writes.push({ ...p, by });
+    if (!p.dynamic) {
+      // a write through a symlink changes its target: `ln -s a_RU.md x; echo > x`, or a link already on disk
+      const key = normalize(p.path, out);
+      const linked = out.programs.get(`link:${key}`);
+      if (linked) out.writes.push({ path: linked, dynamic: false, by: `${by} (through link ${clip(p.path, 60)})` });
+      const abs = resolvePath(p.path, out);
+      const real = abs && out.world.kind(abs) === "link" ? out.world.realpath(abs) : undefined;
+      if (real && real !== abs) out.writes.push({ path: real, dynamic: false, by: `${by} (through link ${clip(p.path, 60)})` });
+    }
   }
 }
 
-function pushReads(paths: PathArg[], by: string, out: ShellAnalysis): void {
+function pushReads(paths: PathArg[], by: string, out: Work): void {
   for (const p of paths) {
     if (p.dynamic && /^[<>]\(/.test(p.path)) continue;
     if (p.dynamic || isRealFile(p.path)) out.reads.push({ ...p, by });
   }
 }
 
-function redirectEffect(r: Redirection, by: string, out: ShellAnalysis): void {
-  if (r.type !== "Redirect" || !r.target) return;
+/** A redirect: recorded, and a write or read; `cat > x.sh <<EOF` also remembers x.sh's text for a later `bash x.sh`. */
+function redirectEffect(r: Redirection, by: string, command: number, argv: Arg[] | undefined, span: Span, out: Work, stdin?: Arg): void {
+  const fd = r.descriptor?.type === "FileDescriptor" ? r.descriptor.value : undefined;
+  if (r.type === "HereDoc") {
+    out.redirects.push({ op: r.operator, fd, target: r.delimiter?.value ?? "", dynamic: false, heredoc: { delimiter: r.delimiter?.value ?? "", quoted: !!r.delimiter?.quoted, body: clip(r.body.text, 4096) }, command, span });
+    return;
+  }
+  if (!r.target) return;
+  if (r.type === "Redirect" && expandWord(r.target, context(out)).length > 1) return; // `> a_{RU,EN}.md`: ambiguous redirect, nothing written
+  const target = evalWord(r.target, context(out));
+  out.redirects.push({ op: r.operator, fd, target: target.text, dynamic: target.dynamic, command, span: { start: r.pos, end: r.end } });
+  if (r.type === "HereString") return;
   const op = r.operator;
   if (op === "<&") return;
-  const target = evalWord(r.target);
-  const file = { path: target.text, dynamic: target.dynamic };
+  const file: PathArg = { path: target.text, dynamic: target.dynamic };
+  if (target.dynamic || target.pattern) file.pattern = target.shape?.kind === "glob" ? target.shape.glob : "**";
   if (op === "<") return pushReads([file], `< (${by})`, out);
   // `2>&1`, `>&-`: fd duplication, not a file.
   if (op === ">&" && !target.dynamic && /^(\d+|-)$/.test(target.text)) return;
   pushWrites([file], `${op} (${by})`, out);
+  if (!file.dynamic && argv && isRealFile(file.path) && out.files.size < MAX_REMEMBERED) rememberFile(file.path, op, argv, stdin, out);
 }
 
-function heredocText(redirects: Redirection[]): Arg | undefined {
+/** printf / echo -e escapes that matter for a script's shape: newlines and tabs. */
+function cEscapes(s: string): string {
+  return s.replace(/\\([ntr\\])/g, (_m, c: string) => (c === "n" ? "\n" : c === "t" ? "\t" : c === "r" ? "\r" : "\\"));
+}
+
+/** The text a command writes to a file, when we can tell: `cat <<EOF`, `echo …`, `printf …`. */
+function rememberFile(p: string, op: string, argv: Arg[], stdin: Arg | undefined, out: Work): void {
+  const key = normalize(p, out);
+  const name = basename(argv[0]?.text ?? "");
+  let text: string | null = null;
+  if (argv.slice(1).some((a) => a.dynamic)) text = null;
+  else if ((name === "cat" || name === "tee") && argv.length === 1 && stdin) text = stdin.dynamic ? null : stdin.text;
+  else if (name === "echo") text = argv.slice(1).filter((a) => !/^-[neE]+$/.test(a.text)).map((a) => (argv.some((x) => /^-[nE]*e[nE]*$/.test(x.text)) ? cEscapes(a.text) : a.text)).join(" ") + "\n";
+  else if (name === "printf") text = argv.slice(1).map((a) => cEscapes(a.text)).join("\n") + "\n";
+  const prev = out.files.get(key);
+  out.files.set(key, op === ">>" && prev !== undefined ? (prev === null || text === null ? null : prev + text) : text);
+}
+
+function heredocText(redirects: Redirection[], ctx: WordContext): Arg | undefined {
   for (const r of redirects) {
     if (r.type === "HereDoc") return { text: r.body.text, dynamic: !r.delimiter?.quoted && !!r.body.parts?.some((p) => p.type !== "Literal") };
-    if (r.type === "HereString" && r.target) return evalWord(r.target);
+    if (r.type === "HereString" && r.target) return evalWord(r.target, ctx);
   }
   return undefined;
 }
 
 /** `python3 -` or `python3` with no script: the program comes on stdin. */
 function isStdinProgram(argv: Arg[]): boolean {
+  // `deno run -A -`, `bun run -`
+  const words = /^(deno|bun)$/.test(basename(argv[0]?.text ?? "")) && argv[1]?.text === "run" ? [argv[0]!, ...argv.slice(2)] : argv;
+  if (words !== argv) return isStdinProgram(words);
   const rest = argv.slice(1).filter((a) => !a.text.startsWith("-") || a.text === "-");
-  return rest.length === 0 || rest[0]!.text === "-";
+  if (argv.slice(1).some((a) => /^-[A-Za-z]*[cerE]$|^--(eval|print)(=|$)|^-m$/.test(a.text))) return false;
+  return rest.length === 0 || rest[0]!.text === "-" || /^\/dev\/(stdin|fd\/0)$/.test(rest[0]!.text);
 }
 
 /** The program of `python -c CODE`, `node -e CODE`, `perl -e CODE`. */
-function inlineProgram(name: string, args: Arg[]): Arg | undefined {
+function inlineProgramArg(name: string, args: Arg[]): Arg | undefined {
   if (!isInterpreter(name)) return undefined;
+  // `deno eval CODE`, `bun eval`
+  if ((name === "deno" || name === "bun") && args[0]?.text === "eval") return args.slice(1).find((a) => !a.text.startsWith("-"));
+  const eq = args.find((a) => /^--(eval|print)=/.test(a.text));
+  if (eq) return { ...eq, text: eq.text.slice(eq.text.indexOf("=") + 1) };
   const i = args.findIndex((a) => isProgramFlag(name, a.text));
   return i >= 0 ? args[i + 1] : undefined;
 }
 
+const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+// re-exported for tests that build patterns
+export { globEscape };

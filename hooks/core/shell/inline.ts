@@ -12,9 +12,17 @@
 // Reading calls (open(f), readFileSync) write nothing.
 //
 // Commands. os.system('...'), subprocess.run([...]), execSync('...'),
-// system('...'): a literal command is analysed like `bash -c`; a computed one
-// makes the whole command opaque.
-import type { PathArg } from "./writes.js";
+// system('...'), perl/ruby backticks and `system "…"`, Deno.Command, Bun.spawn,
+// os.exec*/spawn*, pty.spawn: a literal command is analysed like `bash -c`; a
+// computed one makes the whole command opaque. Aliased imports (`import
+// subprocess as sp`, `from os import system as s`, `const {execSync: x} =
+// require('child_process')`, `__import__('os')`) are undone first, and a
+// process-starting name used in a way we cannot read (`f = subprocess.run`,
+// `getattr(os, 'system')`) is opaque rather than ignored.
+//
+// awk, sed and vim programs are read too: awk `system()`, `print | "cmd"`,
+// `print > "file"`; sed `e`, `s///e`, `w file`; vim `:!cmd`, `:w file`.
+import type { PathArg } from "./model.js";
 import { lookup } from "./wrappers.js";
 
 /** Which argument of a call is the written path; "open" decides from the mode. */
@@ -39,10 +47,16 @@ const CALLS: Record<string, Target> = {
   "FileUtils.mv": "both", "FileUtils.cp": "second",
   // perl, php
   unlink: "first", rename: "both", file_put_contents: "first", fopen: "open", copy: "second",
+  // ruby IO, deno, bun, python os
+  "IO.write": "first", "IO.binwrite": "first", "File.new": "open", "File.binwrite": "first", "FileUtils.mkdir_p": "first", "FileUtils.cp_r": "second", "FileUtils.ln_s": "second",
+  "Deno.writeTextFile": "first", "Deno.writeFile": "first", "Deno.writeTextFileSync": "first", "Deno.writeFileSync": "first", "Deno.remove": "first",
+  "Deno.removeSync": "first", "Deno.rename": "both", "Deno.renameSync": "both", "Deno.copyFile": "second", "Deno.copyFileSync": "second", "Deno.create": "first",
+  "Deno.open": "open", "Bun.write": "first",
+  "os.truncate": "first", "os.symlink": "second", "os.link": "second", "shutil.copyfileobj": "second",
 };
 
 /** How a call runs a command: a shell string, or a program and its argument list. */
-type Spawn = "shell" | "argv";
+type Spawn = "shell" | "argv" | "execl" | "execv" | "spawnl" | "spawnv" | "deno" | "list";
 
 const SPAWNS: Record<string, Spawn> = {
   // bare names: perl, ruby, php builtins and destructured child_process functions
@@ -53,16 +67,26 @@ const SPAWNS: Record<string, Spawn> = {
   "subprocess.Popen": "argv", "subprocess.getoutput": "shell", "subprocess.getstatusoutput": "shell",
   "child_process.exec": "shell", "child_process.execSync": "shell", "child_process.spawn": "argv", "child_process.spawnSync": "argv",
   "child_process.execFile": "argv", "child_process.execFileSync": "argv",
-  "Open3.capture2": "shell", "Open3.capture3": "shell", "Kernel.system": "shell",
+  "Open3.capture2": "shell", "Open3.capture3": "shell", "Open3.capture2e": "shell", "Open3.popen3": "shell", "Open3.popen2": "shell", "Kernel.system": "shell",
+  "Kernel.exec": "shell", "Kernel.spawn": "shell", "Process.spawn": "shell", "IO.popen": "shell", "PTY.spawn": "shell",
+  "os.execl": "execl", "os.execle": "execl", "os.execlp": "execl", "os.execlpe": "execl",
+  "os.execv": "execv", "os.execve": "execv", "os.execvp": "execv", "os.execvpe": "execv", "os.posix_spawn": "execv", "os.posix_spawnp": "execv",
+  "os.spawnl": "spawnl", "os.spawnle": "spawnl", "os.spawnlp": "spawnl", "os.spawnlpe": "spawnl",
+  "os.spawnv": "spawnv", "os.spawnve": "spawnv", "os.spawnvp": "spawnv", "os.spawnvpe": "spawnv",
+  "pty.spawn": "list", "commands.getoutput": "shell", "commands.getstatusoutput": "shell", "subprocess.check_output_": "argv",
+  "child_process.fork": "argv", "Deno.Command": "deno", "Deno.run": "deno", "Bun.spawn": "list", "Bun.spawnSync": "list",
+  "os.execute": "shell", "io.popen": "shell", proc_open: "shell", pcntl_exec: "argv", system2: "argv",
 };
 
-const CALL_SITE = /(?:\b(os|shutil|fs|fsp|promises|File|FileUtils|io|codecs|subprocess|child_process|cp|Open3|Kernel)\s*\.\s*)?(\.\s*)?\b([A-Za-z_]\w*)\s*\(/g;
+const CALL_SITE = /(?:\b(os|shutil|fs|fsp|promises|File|FileUtils|IO|io|codecs|subprocess|child_process|cp|Open3|Kernel|Process|PTY|pty|commands|Deno|Bun)\s*\.\s*)?(\.\s*)?\b([A-Za-z_]\w*)\s*\(/g;
 const LITERAL = /^\s*(?:[rRbBuU]{0,2})(['"`])([^'"`]*)\1\s*$/;
 const ANY_LITERAL = /(?:\b[fFrRbBuU]{1,2})?(['"`])([^'"`\n]*)\1/g;
 const PATHLIKE = /(^|\/)[^/\s]+\.[A-Za-z0-9]{1,8}$/;
 
 interface Call<T> {
   kind: T;
+  /** Offset of the call in the program. */
+  at: number;
   /** The call's name as written (`fs.writeFileSync`). */
   name: string;
   args: string[];
@@ -90,7 +114,7 @@ function callsOf<T>(code: string, table: Record<string, T>, receiverOk: (name: s
     if (out.length >= MAX_CALLS) return null;
     const end = m.index! + m[0].length;
     const nameAt = m.index! + m[0].lastIndexOf(name);
-    out.push({ kind, name: qualifier ? `${qualifier}.${name}` : name, args: callArgs(code, end), before: code.slice(Math.max(0, nameAt - 300), nameAt) });
+    out.push({ kind, at: m.index!, name: qualifier ? `${qualifier}.${name}` : name, args: callArgs(code, end), before: code.slice(Math.max(0, nameAt - 300), nameAt) });
   }
   return out;
 }
@@ -100,6 +124,16 @@ const distinctive = (name: string): boolean => /Sync$|File|Stream|^write_|^touch
 
 export function inlineWrites(code: string): PathArg[] {
   const out: PathArg[] = [];
+  // python os.open(path, flags) with a writing flag
+  for (const m of code.matchAll(/\bos\s*\.\s*open\s*\(\s*(['"])([^'"]+)\1\s*,([^)]*)\)/g)) if (/O_(WRONLY|RDWR|CREAT|TRUNC|APPEND)/.test(m[3]!)) out.push({ path: m[2]!, dynamic: false });
+  // perl without parentheses: unlink "f"; rename "a", "b"
+  for (const m of code.matchAll(/\b(unlink|rename)\s+(?!\()((?:(['"])[^'"]*\3\s*,?\s*)+)/g)) for (const x of m[2]!.matchAll(/(['"])([^'"]*)\1/g)) out.push({ path: x[2]!, dynamic: false });
+  // tcl: open NAME w|a|RDWR…
+  for (const m of code.matchAll(/\[\s*open\s+("?)([^\s"\]]+)\1\s+("?)(w|a|w\+|a\+|r\+|[A-Z_| ]*(WRONLY|RDWR|CREAT|TRUNC|APPEND)[A-Z_| ]*)\3/g)) out.push({ path: m[2]!, dynamic: false });
+  // perl without parentheses: open F, ">", "f" / open my $fh, ">f"
+  for (const m of code.matchAll(/\bopen\s+(?:my\s+)?[$\w]+\s*,\s*(?:(['"])\s*\+?>{1,2}\s*\1\s*,\s*(['"])([^'"]+)\2|(['"])\s*\+?>{1,2}\s*([^'"]+)\4)/g)) {
+    out.push({ path: (m[3] ?? m[5] ?? "").trim(), dynamic: false });
+  }
   const found = callsOf(code, CALLS, distinctive);
   let computed = found === null;
   for (const c of found ?? []) {
@@ -124,20 +158,230 @@ export interface InlineCommands {
   opaque?: string;
 }
 
-export function inlineCommands(code: string): InlineCommands {
+/** Language family of an interpreter name (`python3.12` → python, `nodejs`/`deno`/`bun` → node). */
+export function languageOf(name: string): string {
+  if (/^(python|pypy)/.test(name)) return "python";
+  if (/^(node|nodejs|deno|bun|tsx|ts-node)$/.test(name)) return "node";
+  if (name === "luajit") return "lua";
+  return name;
+}
+
+/** Names that start processes, per language, in uses (not imports): each must be a call we could read. */
+const SPAWN_USES: Record<string, RegExp> = {
+  python: /\b(exec|eval)\s*\(\s*(?![rbuf]?['"\s])|\bsubprocess\s*\.\s*(?!__)\w+|\bos\s*\.\s*(system|popen|exec\w*|spawn\w*|posix_spawnp?)\b|\bpty\s*\.\s*spawn\b|\bcommands\s*\.\s*get\w+|\bgetattr\s*\(\s*(os|subprocess|pty)\b|\bctypes\b|\bimportlib\b|__import__\s*\(\s*[^'"\s]/g,
+  node: /\b(eval|Function)\s*\(\s*(?!['"`\s])|\bchild_process\s*\.\s*\w+|\bDeno\s*\.\s*(Command|run)\b|\bBun\s*\.\s*(spawn|spawnSync)\b|\bprocess\s*\.\s*binding\b|\brequire\s*\(\s*[^'"\s)]/g,
+  perl: /\b(system|exec)\b|\bqx\s*[^\w\s]|\bopen\s*\(?[^;]*['"]\s*(-\||\|-)|`/g,
+  ruby: /\b(system|exec|spawn|IO\s*\.\s*popen|Open3\s*\.\s*\w+|Process\s*\.\s*spawn|PTY\s*\.\s*spawn)\b|%x\s*[^\w\s]|`|\.send\s*\(\s*:(system|exec|spawn)/g,
+  lua: /\bos\s*\.\s*execute\b|\bio\s*\.\s*popen\b/g,
+  php: /\b(system|exec|shell_exec|passthru|proc_open|popen|pcntl_exec)\b|`/g,
+  Rscript: /\bsystem2?\b/g,
+};
+
+/** Undo aliasing so calls are found under their real names. */
+function normalize(code: string, lang: string): string {
+  let c = code.length > 262_144 ? code.slice(0, 262_144) : code;
+  if (lang === "python") {
+    c = c.replace(/__import__\s*\(\s*['"](\w+)['"]\s*\)/g, "$1").replace(/importlib\s*\.\s*import_module\s*\(\s*['"](\w+)['"]\s*\)/g, "$1");
+    const renames: [string, string][] = [];
+    for (const m of c.matchAll(/(?:^|;)\s*import\s+([\w.]+)\s+as\s+(\w+)/gm)) renames.push([`${m[2]}.`, `${m[1]}.`]);
+    for (const m of c.matchAll(/(?:^|;)\s*from\s+([\w.]+)\s+import\s+\(?([^)\n;]+)\)?/gm)) {
+      for (const item of m[2]!.split(",")) {
+        const [name, as] = item.trim().split(/\s+as\s+/);
+        if (name && /^\w+$/.test(name)) renames.push([`${as ?? name}(`, `${m[1]}.${name}(`]);
+      }
+    }
+    // `sp = subprocess`, `s = __import__('subprocess')` (already undone above)
+    for (const m of c.matchAll(/(?:^|[;\n])\s*(\w+)\s*=\s*(subprocess|os|pty)\s*(?=$|[;\n])/gm)) renames.push([`${m[1]}.`, `${m[2]}.`]);
+    for (const [from, to] of renames) c = c.replace(new RegExp(`(?<![\\w.])${escape(from)}`, "g"), to);
+  }
+  if (lang === "node") {
+    const mod = /['"](?:node:)?child_process['"]/.source;
+    c = c.replace(new RegExp(`require\\s*\\(\\s*${mod}\\s*\\)\\s*\\.\\s*`, "g"), "child_process.");
+    const renames: [string, string][] = [];
+    for (const m of c.matchAll(new RegExp(`(?:const|let|var)\\s+(\\w+)\\s*=\\s*(?:await\\s+import|require)\\s*\\(\\s*${mod}\\s*\\)`, "g"))) renames.push([`${m[1]}.`, "child_process."]);
+    for (const m of c.matchAll(new RegExp(`import\\s+(?:\\*\\s+as\\s+)?(\\w+)\\s+from\\s*${mod}`, "g"))) renames.push([`${m[1]}.`, "child_process."]);
+    for (const m of c.matchAll(new RegExp(`(?:(?:const|let|var)\\s*\\{([^}]*)\\}\\s*=\\s*require\\s*\\(\\s*${mod}\\s*\\)|import\\s*\\{([^}]*)\\}\\s*from\\s*${mod})`, "g"))) {
+      for (const item of (m[1] ?? m[2] ?? "").split(",")) {
+        const [name, as] = item.trim().split(/\s*(?::|\bas\b)\s*/);
+        if (name && as && /^\w+$/.test(as)) renames.push([`${as}(`, `child_process.${name}(`]);
+      }
+    }
+    for (const [from, to] of renames) c = c.replace(new RegExp(`(?<![\\w.])${escape(from)}`, "g"), to);
+  }
+  return c;
+}
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+export function inlineCommands(code: string, interpreter = "python"): InlineCommands {
+  const lang = languageOf(interpreter);
+  const c = normalize(code, lang);
   const out: InlineCommands = { scripts: [] };
-  const found = callsOf(code, SPAWNS, (n) => /Sync$|^execFile$/.test(n));
+  const found = callsOf(c, SPAWNS, (n) => /Sync$|^execFile$/.test(n));
   if (found === null) return { scripts: [], opaque: `the inline program makes more than ${MAX_CALLS} process calls` };
-  for (const c of found) {
-    const line = commandLine(c.kind, c.args);
-    if (line === undefined) out.opaque = `${c.name}() in an inline program runs a command built at run time`;
+  const read = new Set<number>();
+  for (const call of found) {
+    read.add(call.at);
+    const line = commandLine(call.kind, call.args);
+    if (line === undefined) out.opaque = `${call.name}() in an inline program runs a command built at run time`;
     else out.scripts.push(line);
+  }
+  // perl/ruby/php: backticks, qx{}, %x(), `system "…"` without parentheses, open with a pipe
+  if (lang === "perl" || lang === "ruby" || lang === "php") {
+    for (const m of c.matchAll(/`([^`]*)`|\b(?:qx|%x)\s*(?:\{([^}]*)\}|\(([^)]*)\)|\[([^\]]*)\]|([^\w\s])([\s\S]*?)\5)/g)) {
+      read.add(m.index);
+      const body = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[6] ?? "";
+      out.scripts.push(interpolated(body));
+    }
+    for (const m of c.matchAll(/\b(system|exec|spawn)\b(?!\s*\()\s*((?:(['"])(?:[^'"\\]|\\.)*\3\s*,?\s*)+)/g)) {
+      read.add(m.index);
+      const items = [...m[2]!.matchAll(/(['"])((?:[^'"\\]|\\.)*)\1/g)].map((x) => (x[1] === '"' ? interpolated(x[2]!) : x[2]!));
+      out.scripts.push(items.length > 1 ? items.map(shellQuote).join(" ") : items[0] ?? "");
+    }
+    for (const m of c.matchAll(/\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*(['"])(-\||\|-)\1\s*,\s*((?:(['"])[^'"]*\4\s*,?\s*)+)|\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*(['"])\s*\|?\s*([^'"|]+?)\s*\|?\s*\5/g)) {
+      if (m[2]) {
+        read.add(m.index);
+        out.scripts.push([...m[3]!.matchAll(/(['"])([^'"]*)\1/g)].map((x) => x[2]!).join(" "));
+      } else if (m[6] && /^\s*\|/.test(m[0].split(/,/)[1] ?? "") || (m[6] && /\|\s*['"]\s*\)?\s*$/.test(m[0]))) {
+        read.add(m.index);
+        out.scripts.push(m[6]);
+      }
+    }
+  }
+  // julia: run(`git commit`)
+  if (lang === "julia") for (const m of c.matchAll(/`([^`]*)`/g)) { read.add(m.index); out.scripts.push(interpolated(m[1]!)); }
+  // emacs --eval: (shell-command "…"); other process calls are not read
+  if (lang === "emacs") {
+    for (const m of c.matchAll(/\((?:async-)?shell-command(?:-to-string)?\s+"((?:[^"\\]|\\.)*)"/g)) { read.add(m.index); out.scripts.push(m[1]!.replace(/\\"/g, '"')); }
+    if (/\((call-process|start-process|make-process|process-file|shell-command)\b/.test(c.replace(/\((?:async-)?shell-command(?:-to-string)?\s+"(?:[^"\\]|\\.)*"/g, ""))) out.opaque = "emacs starts a process we cannot read";
+  }
+  // zx / Bun shell: $`git commit`
+  if (lang === "node") for (const m of c.matchAll(/(?:\bBun\s*\.\s*)?\$`([^`]*)`/g)) { read.add(m.index); out.scripts.push(m[1]!.replace(/\$\{[^}]*\}/g, '"$JS_VALUE"')); }
+  if (lang === "osascript") for (const m of c.matchAll(/do shell script\s+"((?:[^"\\]|\\.)*)"/g)) out.scripts.push(m[1]!.replace(/\\"/g, '"'));
+  // a process-starting name used in a way we could not read
+  const uses = lookup(SPAWN_USES, lang);
+  if (uses && !out.opaque) {
+    for (const m of c.matchAll(uses)) {
+      const near = [...read].some((at) => Math.abs(at - m.index) <= 40);
+      if (!near && !found.some((f) => f.at <= m.index && m.index <= f.at + f.name.length + 2)) {
+        out.opaque = `${m[0].trim().slice(0, 40)} in an inline program starts a process we cannot read`;
+        break;
+      }
+    }
+  }
+  // node: the process module is loaded but no call of it could be read (`require('child_process')['exec' + 'Sync']`)
+  if (lang === "node" && /['"](?:node:)?child_process['"]/.test(c) && found.length === 0 && out.scripts.length === 0) {
+    out.opaque ??= "the inline program loads child_process but no call of it could be read";
   }
   return out;
 }
 
+/** A perl/ruby string with interpolation: `#{x}` and `$x` become a shell run-time value. */
+function interpolated(s: string): string {
+  return s.replace(/#\{[^}]*\}/g, '"$INTERPOLATED"').replace(/\$(\w+|\{[^}]*\})/g, '"$INTERPOLATED"');
+}
+
+export interface ProgramEffects {
+  scripts: string[];
+  writes: PathArg[];
+  opaque?: string;
+}
+
+/** awk: `system("cmd")`, `print | "cmd"`, `"cmd" | getline`, `print > "file"`. */
+export function awkProgram(prog: string): ProgramEffects {
+  const out: ProgramEffects = { scripts: [], writes: [] };
+  const str = /"((?:[^"\\]|\\.)*)"/.source;
+  let literal = 0;
+  for (const m of prog.matchAll(new RegExp(`\\bsystem\\s*\\(\\s*${str}\\s*\\)`, "g"))) { out.scripts.push(unescapeC(m[1]!)); literal++; }
+  if ((prog.match(/\bsystem\s*\(/g)?.length ?? 0) > literal) out.opaque = "awk system() runs a command built at run time";
+  for (const m of prog.matchAll(new RegExp(`\\|&?\\s*${str}`, "g"))) out.scripts.push(unescapeC(m[1]!));
+  for (const m of prog.matchAll(new RegExp(`${str}\\s*\\|&?\\s*getline`, "g"))) out.scripts.push(unescapeC(m[1]!));
+  if (/\|&?\s*(?![\s"]|getline)[A-Za-z_$(]/.test(prog.replace(/\|\|/g, ""))) out.opaque ??= "awk pipes to a command built at run time";
+  // `print "git commit" | "sh"`: the printed text is the program
+  if (out.scripts.some((s) => /^\s*(\S*\/)?(ba|da|z|k|mk|a)?sh(\s+-[a-z]*)?\s*$/.test(s))) out.opaque ??= "awk prints into a shell";
+  for (const m of prog.matchAll(new RegExp(`\\b(?:print|printf)\\b[^;}\\n|]*?(>>?)\\s*(?:${str}|([A-Za-z_$][\\w$]*|\\())`, "g"))) {
+    if (m[2] !== undefined) out.writes.push({ path: unescapeC(m[2]), dynamic: false });
+    else out.writes.push({ path: "<awk output file>", dynamic: true, pattern: "*" });
+  }
+  return out;
+}
+
+const unescapeC = (s: string): string => s.replace(/\\(.)/g, (_m, c: string) => (c === "n" ? "\n" : c === "t" ? "\t" : c));
+
+/** sed: `e cmd`, `s/…/…/e` (runs the pattern space), `w file`, `s/…/…/w file`. */
+export function sedProgram(script: string): ProgramEffects {
+  const out: ProgramEffects = { scripts: [], writes: [] };
+  // s and y commands first (their text may hold any letter), then the rest
+  const rest = script.replace(/(^|[;\n{}!\s\d$/,])(s|y)([^\w\s\\;])((?:\\.|(?!\3)[^\\])*)\3((?:\\.|(?!\3)[^\\])*)\3([^;\n}]*)/g,
+    (_m, pre: string, cmd: string, _d: string, _a: string, _b: string, flags: string) => {
+      if (cmd === "s") {
+        const f = /^([gpiImM0-9e]*)\s*(?:([wW])\s*(.*))?$/.exec(flags);
+        if (f?.[1]?.includes("e")) out.opaque = "sed s///e runs the pattern space as a command";
+        if (f?.[3]) out.writes.push(sedFile(f[3]));
+      }
+      return `${pre};`;
+    });
+  for (const m of rest.matchAll(/(?:^|[;\n{}])\s*(?:(?:\d+|\$|\/(?:\\.|[^/\\])*\/)(?:\s*,\s*(?:\d+|\$|\/(?:\\.|[^/\\])*\/))?)?\s*!?\s*([ewW])(?:\s+([^\n;}]*)|(?=[;\n}]|$))/g)) {
+    const arg = (m[2] ?? "").trim();
+    if (m[1] === "e") {
+      if (arg) out.scripts.push(arg);
+      else out.opaque = "sed e runs the pattern space as a command";
+    } else if (arg) out.writes.push(sedFile(arg));
+  }
+  return out;
+}
+
+function sedFile(name: string): PathArg {
+  const f = name.trim();
+  return { path: f, dynamic: false };
+}
+
+/** vim/ex commands from `-c`/`+`: `!cmd`, `r !cmd`, `w !cmd`, `call system('…')`, `w file`, `saveas file`. */
+export function vimCommands(text: string): ProgramEffects {
+  const out: ProgramEffects = { scripts: [], writes: [] };
+  for (const raw of splitBar(text)) {
+    const c = raw.replace(/^[\s:]+/, "").replace(/^(silent!?|sil!?|exe(cute)?\s+)\s*/, "");
+    let m: RegExpExecArray | null;
+    if ((m = /^[\d,.$%]*\s*!([\s\S]*)$/.exec(c)) || (m = /^r(?:ead)?\s*!([\s\S]*)$/.exec(c)) || (m = /^w(?:rite)?\s+!([\s\S]*)$/.exec(c))) {
+      out.scripts.push(m[1]!);
+      return out; // `!` takes the rest of the line, bars included
+    }
+    if ((m = /^ter(?:minal)?\s+([\s\S]*)$/.exec(c))) { out.scripts.push(m[1]!); return out; }
+    const sys = /\bsystem(?:list)?\s*\(\s*(['"])(.*?)\1\s*\)/.exec(c);
+    if (sys) out.scripts.push(sys[2]!);
+    else if (/\bsystem(?:list)?\s*\(/.test(c)) out.opaque = "vim system() runs a command built at run time";
+    if ((m = /^(?:w(?:rite)?|sav(?:eas)?|wq?a?|x(?:it)?|up(?:date)?)!?\s+(?!!)(\S+)/.exec(c))) out.writes.push({ path: m[1]!, dynamic: false });
+  }
+  return out;
+}
+
+/** vim's `|` separates commands (`\|` is a literal bar). */
+function splitBar(s: string): string[] {
+  return s.split(/(?<!\\)\|/);
+}
+
 /** The shell line a spawn call runs, when it is spelled with literals. */
 function commandLine(kind: Spawn, args: string[]): string | undefined {
+  const lits = (xs: string[]): string[] | undefined => { const l = xs.map(literal); return l.every((x) => x !== undefined) ? (l as string[]) : undefined; };
+  const argvLine = (xs: string[] | undefined): string | undefined => (xs && xs.length ? xs.map(shellQuote).join(" ") : undefined);
+  const listOf = (a: string | undefined): string[] | undefined => {
+    const m = a === undefined ? null : /^\s*\[([\s\S]*)\]\s*$/.exec(a);
+    return m ? lits(splitTop(m[1]!).filter((x) => x.trim() !== "")) : undefined;
+  };
+  // os.execl(path, arg0, arg1…): the program is the path, argv[0] is a name only
+  if (kind === "execl") { const p = literal(args[0]); const rest = lits(args.slice(2)); return p && rest ? argvLine([p, ...rest]) : undefined; }
+  if (kind === "execv") { const p = literal(args[0]); const l = listOf(args[1]); return p && l ? argvLine([p, ...l.slice(1)]) : undefined; }
+  if (kind === "spawnl") { const p = literal(args[1]); const rest = lits(args.slice(3)); return p && rest ? argvLine([p, ...rest]) : undefined; }
+  if (kind === "spawnv") { const p = literal(args[1]); const l = listOf(args[2]); return p && l ? argvLine([p, ...l.slice(1)]) : undefined; }
+  if (kind === "list") { const l = listOf(args[0]); if (l) return argvLine(l); const s = literal(args[0]); return s !== undefined ? argvLine([s, ...(lits(args.slice(1).filter((x) => !/^\s*\{/.test(x))) ?? [])]) : undefined; }
+  if (kind === "deno") {
+    // new Deno.Command('git', { args: ['commit'] }); Deno.run({ cmd: ['git', 'commit'] })
+    const p = literal(args[0]);
+    const obj = args.find((a) => /^\s*\{/.test(a)) ?? "";
+    const key = /\b(args|cmd)\s*:\s*(\[[^\]]*\])/.exec(obj);
+    if (p !== undefined) return key ? argvLine([p, ...(listOf(key[2]) ?? ["$JS_VALUE"])]) : argvLine([p]);
+    return key && key[1] === "cmd" ? argvLine(listOf(key[2])) : undefined;
+  }
   const first = literal(args[0]);
   const list = (a: string | undefined): string[] | undefined => {
     const m = a === undefined ? null : /^\s*\[([\s\S]*)\]\s*$/.exec(a);
@@ -145,6 +389,8 @@ function commandLine(kind: Spawn, args: string[]): string | undefined {
     const items = splitTop(m[1]!).filter((x) => x.trim() !== "").map(literal);
     return items.every((x) => x !== undefined) ? (items as string[]) : undefined;
   };
+  // subprocess.run('git commit', shell=True): the string is a shell line
+  if (first !== undefined && args.some((a) => /^\s*shell\s*=\s*True\s*$/.test(a))) return first;
   if (first !== undefined) {
     // system('git', 'commit') in perl/ruby is an argv, like spawn
     const all = args.map(literal);

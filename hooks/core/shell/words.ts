@@ -1,54 +1,239 @@
 // Static evaluation of one shell word. A word is "dynamic" when its value is
-// only known at run time (a variable, a command substitution, arithmetic):
-// decided from the word's parts as parsed, never from how its text looks.
+// only known at run time (a variable we could not follow, a command
+// substitution, arithmetic): decided from the word's parts as parsed, never
+// from how its text looks. Brace expansion is performed here exactly as bash
+// does it (`git {commit,} -m x` is `git commit -m x`).
 import type { Word, WordPart, DoubleQuotedChild } from "unbash";
+import type { Provenance, Span, ValueShape } from "./model.js";
 
 export interface WordValue {
   /** The value when static; the source text of the dynamic parts otherwise. */
   text: string;
   dynamic: boolean;
-  /** Holds a glob or brace expansion: one word as written, any number of names once expanded. */
+  /** Holds a glob (or an unexpandable brace): one word as written, any number of names once expanded. */
   pattern?: boolean;
+  provenance?: Provenance;
+  span?: Span;
+  /** What the value can be (set for every evaluated word). */
+  shape?: ValueShape;
 }
 
-export function evalWord(word: Word): WordValue {
-  if (!word.parts) return { text: word.value, dynamic: false };
+/** Variables whose value we know: from an assignment earlier in the same command, a `for` list, or the environment. */
+export interface WordContext {
+  lookup(name: string): WordValue | undefined;
+}
+
+const NO_VARS: WordContext = { lookup: () => undefined };
+
+/** More words than this from one brace expansion: the word stays a pattern. */
+const MAX_BRACE_WORDS = 256;
+
+const RANK: Record<Provenance, number> = { literal: 0, brace: 1, glob: 2, variable: 3, arithmetic: 4, "command-substitution": 5, unknown: 6 };
+const worse = (a: Provenance, b: Provenance): Provenance => (RANK[b] > RANK[a] ? b : a);
+
+interface Piece {
+  text: string;
+  glob: string;
+  dynamic: boolean;
+  pattern: boolean;
+  quoted: boolean;
+  provenance: Provenance;
+  special?: ValueShape;
+}
+
+export function evalWord(word: Word, ctx: WordContext = NO_VARS): WordValue {
+  return join(pieces(word, ctx), word);
+}
+
+/** The words one shell word becomes after brace expansion (empty unquoted results vanish, as in bash). */
+export function expandWord(word: Word, ctx: WordContext = NO_VARS): WordValue[] {
+  // `cmd="git commit"; $cmd -m x`: an unquoted variable with a known value splits into words
+  const only = word.parts?.length === 1 ? word.parts[0] : undefined;
+  if (only && (only.type === "SimpleExpansion" || (only.type === "ParameterExpansion" && !only.prefix && !only.index && !only.operation)) && ctx.lookup("IFS") === undefined) {
+    const name = only.type === "SimpleExpansion" ? only.text.replace(/^\$\{?|\}$/g, "") : only.parameter;
+    const v = ctx.lookup(name);
+    if (v && !v.dynamic && !v.pattern && /\s/.test(v.text)) {
+      return v.text.split(/[ \t\n]+/).filter(Boolean).map((t) => ({ text: t, dynamic: false, provenance: "variable" as Provenance, span: { start: word.pos, end: word.end }, shape: { kind: "exact" as const, text: t } }));
+    }
+  }
+  const ps = pieces(word, ctx);
+  if (!word.parts?.some((p) => p.type === "BraceExpansion")) return [join(ps, word)];
+  let combos: Piece[][] = [[]];
+  for (const [i, part] of (word.parts ?? []).entries()) {
+    const piece = ps[i]!;
+    const alts = part.type === "BraceExpansion" ? braceAlternatives(part.text) : undefined;
+    if (!alts) { combos = combos.map((c) => [...c, piece]); continue; }
+    const next: Piece[][] = [];
+    for (const c of combos) for (const a of alts) next.push([...c, { text: a, glob: globEscape(a), dynamic: false, pattern: false, quoted: false, provenance: "brace" }]);
+    if (next.length > MAX_BRACE_WORDS) return [join(ps, word)];
+    combos = next;
+  }
+  const quoted = ps.some((p) => p.quoted);
+  return combos.map((c) => join(c, word)).filter((w) => quoted || w.text !== "" || w.dynamic);
+}
+
+function pieces(word: Word, ctx: WordContext): Piece[] {
+  if (!word.parts) return [{ text: word.value, glob: globEscape(word.value), dynamic: false, pattern: false, quoted: false, provenance: "literal" }];
+  return word.parts.map((p) => evalPart(p, ctx));
+}
+
+function join(ps: Piece[], word: Word): WordValue {
   let text = "";
+  let glob = "";
   let dynamic = false;
   let pattern = false;
-  for (const part of word.parts) {
-    const v = evalPart(part);
-    text += v.text;
-    dynamic ||= v.dynamic;
-    pattern ||= part.type === "Glob" || part.type === "BraceExpansion" || part.type === "ExtendedGlob";
+  let provenance: Provenance = "literal";
+  for (const p of ps) {
+    text += p.text;
+    glob += p.glob;
+    dynamic ||= p.dynamic;
+    pattern ||= p.pattern;
+    provenance = worse(provenance, p.provenance);
   }
-  return pattern ? { text, dynamic, pattern } : { text, dynamic };
+  const only = ps.length === 1 ? ps[0]!.special : undefined;
+  const shape: ValueShape = only ?? (!dynamic && !pattern ? { kind: "exact", text } : glob.replace(/\*+/g, "*") === "*" ? { kind: "any" } : { kind: "glob", glob });
+  const out: WordValue = { text, dynamic, provenance, span: { start: word.pos, end: word.end }, shape };
+  if (pattern) out.pattern = true;
+  return out;
 }
 
-function evalPart(part: WordPart | DoubleQuotedChild): WordValue {
+const lit = (value: string, quoted: boolean, provenance: Provenance = "literal"): Piece => ({
+  text: value, glob: globEscape(value), dynamic: false, pattern: false, quoted, provenance,
+});
+const dyn = (text: string, provenance: Provenance, glob = "**", special?: ValueShape): Piece => ({ text, glob, dynamic: true, pattern: false, quoted: false, provenance, special });
+
+function evalPart(part: WordPart | DoubleQuotedChild, ctx: WordContext, quoted = false): Piece {
   switch (part.type) {
     case "Literal":
+      return lit(part.value, false);
     case "SingleQuoted":
     case "AnsiCQuoted":
-      return { text: part.value, dynamic: false };
+      return lit(part.value, true);
     case "DoubleQuoted":
     case "LocaleString": {
-      let text = "";
-      let dynamic = false;
-      for (const child of part.parts) {
-        const v = evalPart(child);
-        text += v.text;
-        dynamic ||= v.dynamic;
+      const kids = part.parts.map((c) => evalPart(c, ctx, true));
+      const out = lit("", true);
+      for (const k of kids) {
+        out.text += k.text;
+        out.glob += k.glob;
+        out.dynamic ||= k.dynamic;
+        out.provenance = worse(out.provenance, k.provenance);
       }
-      return { text, dynamic };
+      if (kids.length === 1 && kids[0]!.special) out.special = kids[0]!.special;
+      return out;
     }
-    // Globs and braces expand to names we cannot list, but their text is
-    // still what the user wrote: good enough to match a path pattern.
+    // A glob stays as written: good enough to match a path pattern; bash expands it against files.
     case "Glob":
-    case "BraceExpansion":
     case "ExtendedGlob":
-      return { text: part.text, dynamic: false };
+      return { text: part.text, glob: part.type === "Glob" ? part.text : "**", dynamic: false, pattern: true, quoted: false, provenance: "glob" };
+    case "BraceExpansion": {
+      // Reached only when the brace cannot be expanded statically (see expandWord).
+      return { text: part.text, glob: "**", dynamic: false, pattern: true, quoted: false, provenance: "brace" };
+    }
+    case "SimpleExpansion":
+    case "ParameterExpansion": {
+      const name = part.type === "SimpleExpansion" ? part.text.replace(/^\$\{?|\}$/g, "") : part.prefix || part.index || part.operation ? undefined : part.parameter;
+      const known = name !== undefined ? ctx.lookup(name) : undefined;
+      // unquoted, a value with blanks is split into words (or by a changed IFS): not one known word
+      const split = known && !quoted && !known.dynamic && (/[\s]/.test(known.text) || ctx.lookup("IFS") !== undefined);
+      if (known && !split) {
+        const shape = known.shape;
+        const glob = known.dynamic || known.pattern ? (shape?.kind === "glob" ? shape.glob : "**") : globEscape(known.text);
+        return { text: known.text, glob, dynamic: known.dynamic, pattern: !!known.pattern, quoted: false, provenance: "variable", special: known.dynamic ? shape : undefined };
+      }
+      return dyn(part.text, "variable");
+    }
+    case "CommandExpansion":
+      return substitution(part.text);
+    case "ArithmeticExpansion":
+      return dyn(part.text, "arithmetic", "[0-9-]*");
     default:
-      return { text: part.text, dynamic: true };
+      return dyn(part.text, "unknown");
   }
+}
+
+/** Substitutions whose output we can describe: a branch name, a fresh temp file. */
+function substitution(text: string): Piece {
+  const body = text.replace(/^\$\(\s*|\s*\)$|^`\s*|\s*`$/g, "");
+  // `git branch --show-current` prints a branch name (never HEAD, never an option) or nothing.
+  if (/^git\s+branch\s+--show-current$|^git\s+symbolic-ref\s+(--short\s+HEAD|HEAD\s+--short)$|^git\s+rev-parse\s+--abbrev-ref\s+HEAD$/.test(body)) {
+    return dyn(text, "command-substitution", "**", { kind: "branch" });
+  }
+  // `$(echo status)`: a literal word echoed is that word
+  const echoed = /^(?:echo|printf\s+%s)\s+([\w.\/:@+-]+)$/.exec(body);
+  if (echoed) return { text: echoed[1]!, glob: globEscape(echoed[1]!), dynamic: false, pattern: false, quoted: false, provenance: "command-substitution" };
+  // mktemp: $TMPDIR/tmp.XXXXXXXXXX, ten letters or digits.
+  if (/^mktemp(\s+-[dqtu]+)*$/.test(body)) return dyn(text, "command-substitution", `**/tmp.${"[A-Za-z0-9]".repeat(10)}`);
+  return dyn(text, "command-substitution");
+}
+
+/** Escape glob metacharacters so a literal matches only itself. */
+export function globEscape(s: string): string {
+  return s.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+}
+
+/**
+ * The words of one `{…}` as bash expands it: `{a,b}`, `{a,{b,c}}`, `{1..3}`,
+ * `{a..e}`, `{1..9..2}`. Undefined when it is not a brace expansion bash would
+ * perform statically (a variable inside, or no comma and no range).
+ */
+export function braceAlternatives(text: string): string[] | undefined {
+  if (/[$`]/.test(text)) return undefined;
+  const out = expandBraces(unquote(text));
+  return out.length > 0 && out.length <= MAX_BRACE_WORDS ? out : undefined;
+}
+
+/** Remove quotes and backslashes (the brace text is raw source). */
+function unquote(s: string): string {
+  return s.replace(/\\(.)|'([^']*)'|"([^"]*)"/g, (_m, esc: string | undefined, sq: string | undefined, dq: string | undefined) => esc ?? sq ?? dq ?? "");
+}
+
+function expandBraces(s: string): string[] {
+  // find the first top-level `{` with a matching `}` that forms a valid expansion
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] !== "{") continue;
+    let depth = 0;
+    for (let j = i; j < s.length; j++) {
+      if (s[j] === "{") depth++;
+      else if (s[j] === "}" && --depth === 0) {
+        const alts = alternatives(s.slice(i + 1, j));
+        if (!alts) break;
+        const pre = s.slice(0, i);
+        const post = expandBraces(s.slice(j + 1));
+        const out: string[] = [];
+        for (const a of alts) for (const x of expandBraces(a)) for (const p of post) {
+          out.push(pre + x + p);
+          if (out.length > MAX_BRACE_WORDS) return out;
+        }
+        return out;
+      }
+    }
+  }
+  return [s];
+}
+
+function alternatives(inner: string): string[] | undefined {
+  const range = /^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?$/.exec(inner);
+  if (range) {
+    const [, a, b, stepText] = range as unknown as [string, string, string, string | undefined];
+    const step = Math.max(1, Math.abs(Number(stepText ?? 1)));
+    const num = /\d/.test(a);
+    if (num !== /\d/.test(b)) return undefined;
+    const from = num ? Number(a) : a.charCodeAt(0);
+    const to = num ? Number(b) : b.charCodeAt(0);
+    if (Math.abs(to - from) / step > MAX_BRACE_WORDS) return undefined;
+    const out: string[] = [];
+    for (let v = from; from <= to ? v <= to : v >= to; v += from <= to ? step : -step) out.push(num ? String(v) : String.fromCharCode(v));
+    return out;
+  }
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < inner.length; i++) {
+    if (inner[i] === "{") depth++;
+    else if (inner[i] === "}") depth--;
+    else if (inner[i] === "," && depth === 0) { parts.push(inner.slice(start, i)); start = i + 1; }
+  }
+  parts.push(inner.slice(start));
+  return parts.length > 1 ? parts : undefined;
 }

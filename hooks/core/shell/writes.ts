@@ -1,13 +1,16 @@
 // Which arguments of a program are paths it writes (creates, changes, moves
 // or deletes). Programs not listed here only read their arguments: cat, tail,
 // grep, `sed` without -i, diff, wc... never trigger a write row.
-import { basename, isInterpreter, lookup, verbIndex, SHELLS, GIT_VALUED, type Arg } from "./wrappers.js";
+import { posix as path } from "node:path";
+import { basename, isInterpreter, lookup, verbIndex, SHELLS, type Arg } from "./wrappers.js";
+import { GIT_VALUED } from "./git.js";
 import { inlineWrites } from "./inline.js";
+import { patchedFiles } from "./scripts.js";
+import type { Script } from "./launchers.js";
+import type { PathArg } from "./model.js";
+import type { ShellWorld } from "./world.js";
 
-export interface PathArg {
-  path: string;
-  dynamic: boolean;
-}
+export type { PathArg } from "./model.js";
 
 /** Devices and `-` (stdin/stdout) are not files anyone protects. */
 const NOT_A_FILE = /^(|-|\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+|zero|u?random))$/;
@@ -50,17 +53,57 @@ function clusterHas(args: Arg[], letter: string): boolean {
   return args.some((a) => /^-[A-Za-z]+/.test(a.text) && !a.text.startsWith("--") && a.text.slice(1).split(/[^A-Za-z]/)[0]!.includes(letter));
 }
 
+/**
+ * perl/ruby `-i` in a cluster, read by the real grammar: letters after one that
+ * takes the rest of the word as its value (`-MList::Util=sum`, `-Mstrict`,
+ * `-rdigest`, `-I lib`) are that value, not options.
+ */
+function inPlace(args: Arg[], takesRest: string): boolean {
+  for (const a of args) {
+    const t = a.text;
+    if (t === "--") return false;
+    if (!t.startsWith("-") || t.startsWith("--") || t.length < 2) continue;
+    for (let j = 1; j < t.length; j++) {
+      const c = t[j]!;
+      if (c === "i") return true;
+      // perl -l and -0 take only digits: `-lpi` is -l, -p, -i
+      if ((c === "l" || c === "0") && takesRest === PERL_VALUE_LETTERS) { while (/[0-9a-fA-Fx]/.test(t[j + 1] ?? "") && t[j + 1] !== "i") j++; continue; }
+      if (c === "e" || c === "E" || takesRest.includes(c)) break;
+    }
+  }
+  return false;
+}
+const PERL_VALUE_LETTERS = "MmIxlC0dDVF";
+const RUBY_VALUE_LETTERS = "rIECxKTW0F";
+
 const PATHLIKE = /(^|\/)[^/\s]+\.[A-Za-z0-9]{1,8}$/;
 
-/** The destination of `cp SRC... DEST` (mv, ln, install): `-t DIR` or the last operand, as written. */
-function destination(a: Arg[], valued: string[]): Arg[] {
+type Kind = ShellWorld["kind"];
+
+/**
+ * The paths `cp SRC... DEST` (mv, install, rsync) creates: into a directory
+ * (`-t DIR`, `DIR/`, several sources, or DEST a directory on disk) each
+ * source's name under it, else DEST as written.
+ */
+function destination(a: Arg[], valued: string[], kind?: Kind): Out[] {
   const t = optionValue(a, ["-t"], ["--target-directory"]);
-  if (t) return [t];
   const ops = operands(a, valued);
-  return ops.length >= 2 ? [ops[ops.length - 1]!] : [];
+  const sources = t ? ops : ops.slice(0, -1);
+  const dest = t ?? (ops.length >= 2 ? ops[ops.length - 1]! : undefined);
+  if (!dest) return [];
+  const noTarget = a.some((x) => x.text === "-T" || x.text === "--no-target-directory");
+  const intoDir = !noTarget && (t !== undefined || dest.text.endsWith("/") || sources.length > 1 || (!dest.dynamic && kind?.(dest.text) === "dir"));
+  if (!intoDir) return [dest];
+  return sources.map((s) => ({
+    text: path.join(dest.text, basename(s.text.replace(/\/+$/, ""))),
+    dynamic: dest.dynamic || s.dynamic,
+    pattern: s.pattern,
+  }));
 }
 
-type Rule = (args: Arg[]) => Arg[];
+/** A written path as a rule finds it: `pattern` true (the text is a glob) or the glob itself. */
+type Out = Omit<Arg, "pattern"> & { pattern?: boolean | string };
+type Rule = (args: Arg[], kind?: Kind) => Out[];
 
 const CP_VALUED = ["-S", "--suffix", "-t", "--target-directory"];
 
@@ -76,13 +119,45 @@ const RULES: Record<string, Rule> = {
   chmod: (a) => operands(a).slice(1),
   chown: (a) => operands(a).slice(1),
   chgrp: (a) => operands(a).slice(1),
-  cp: (a) => destination(a, CP_VALUED),
-  install: (a) => (a.some((x) => x.text === "-d") ? operands(a, ["-m", "-o", "-g"]) : destination(a, [...CP_VALUED, "-m", "-o", "-g"])),
+  cp: (a, k) => destination(a, CP_VALUED, k),
+  install: (a, k) => (a.some((x) => x.text === "-d") ? operands(a, ["-m", "-o", "-g"]) : destination(a, [...CP_VALUED, "-m", "-o", "-g"], k)),
   // mv changes both ends: the source disappears, the destination appears.
-  mv: (a) => { const t = optionValue(a, ["-t"], ["--target-directory"]); const ops = operands(a, CP_VALUED); return t ? [t, ...ops] : ops.length >= 2 ? ops : []; },
+  mv: (a, k) => { const t = optionValue(a, ["-t"], ["--target-directory"]); const ops = operands(a, CP_VALUED); return ops.length >= 2 || t ? [...(t ? ops : ops.slice(0, -1)), ...destination(a, CP_VALUED, k)] : []; },
   // `ln -s TARGET` alone links TARGET's name into the current folder.
-  ln: (a) => { const ops = operands(a, CP_VALUED); return ops.length === 1 ? [{ ...ops[0]!, text: basename(ops[0]!.text) }] : destination(a, CP_VALUED); },
-  rsync: (a) => { const ops = operands(a, ["-e", "--rsh", "--exclude", "--include", "--filter", "-f"]); return ops.length >= 2 ? [ops[ops.length - 1]!] : []; },
+  ln: (a, k) => { const ops = operands(a, CP_VALUED); return ops.length === 1 ? [{ ...ops[0]!, text: basename(ops[0]!.text) }] : destination(a, CP_VALUED, k); },
+  rsync: (a, k) => {
+    const ops = operands(a, ["-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--rsync-path", "--backup-dir", "--suffix", "--chmod", "--log-file", "--password-file", "--files-from", "--exclude-from", "--include-from", "--partial-dir", "--temp-dir", "-T", "--compare-dest", "--copy-dest", "--link-dest"]);
+    if (ops.length < 2) return [];
+    const dest = ops[ops.length - 1]!;
+    // `rsync a_RU.md host:dir/` copies to another machine
+    if (/^[^/]*:/.test(dest.text) && !dest.text.startsWith("./")) return [];
+    // `rsync src/ dst/`: the contents of src; `rsync src dst/`: dst/src
+    return ops.slice(0, -1).map((s) => (s.text.endsWith("/") ? dest : destination([s, dest], [], k)[0] ?? dest));
+  },
+  sponge: (a) => operands(a),
+  iconv: (a) => opt(optionValue(a, ["-o"], ["--output"])),
+  zip: (a) => (a.some((x) => /^-[a-zA-Z]*[lTsf]/.test(x.text) && /^-(sf|T|l)/.test(x.text)) ? [] : operands(a, ["-b", "-n", "-t", "-tt", "-x", "-i", "-P", "-Z", "-O", "--out"]).slice(0, 1)),
+  strace: (a) => opt(optionValue(a, ["-o"], ["--output"])),
+  ltrace: (a) => opt(optionValue(a, ["-o"], ["--output"])),
+  time: (a) => opt(optionValue(a, ["-o"], ["--output"])),
+  // script [options] [FILE]: the typescript file (the value of -c / a -…c cluster is the command, not a file)
+  script: (a) => { const ops = operands(a.filter((_, i) => !/^-[a-zA-Z]*c$|^--command$/.test(a[i - 1]?.text ?? "")), ["-t", "-T", "-I", "-O", "-B", "-E", "-m", "--timing", "--log-in", "--log-out", "--log-io", "--echo", "--logging-format"]); return ops[0] ? [ops[0]] : []; },
+  // scp SRC… DEST: a local destination is written
+  scp: (a) => { const ops = operands(a, ["-P", "-i", "-o", "-F", "-c", "-l", "-S", "-J"]); const d = ops[ops.length - 1]; return ops.length >= 2 && d && !/^[^/]*:/.test(d.text) ? [d] : []; },
+  tar: (a) => tarWrites(a),
+  bsdtar: (a) => tarWrites(a),
+  unzip: (a) => {
+    if (a.some((x) => /^-[a-zA-Z]*[lvtpzZ]/.test(x.text))) return [];
+    const d = optionValue(a, ["-d"], []);
+    const ops = operands(a, ["-d", "-x", "-P"]);
+    const members = ops.slice(1);
+    const dir = d?.text ?? "";
+    if (members.length) return members.map((m) => ({ ...m, text: dir ? path.join(dir, m.text) : m.text }));
+    return [{ text: dir ? path.join(dir, "<archive members>") : "<archive members>", dynamic: true, pattern: dir ? `${dir}/*` : "*" }];
+  },
+  "7z": (a) => (a[0]?.text === "x" || a[0]?.text === "e" ? [{ text: "<archive members>", dynamic: true }] : a[0]?.text === "a" && a[1] ? [a[1]] : []),
+  gunzip: (a) => operands(a).map((x) => ({ ...x, text: x.text.replace(/\.gz$/, "") })),
+  sudoedit: (a) => operands(a),
   dd: (a) => a.filter((x) => x.text.startsWith("of=")).map((x) => ({ ...x, text: x.text.slice(3) })),
   sort: (a) => opt(optionValue(a, ["-o"], ["--output"])),
   // uniq INPUT OUTPUT
@@ -93,7 +168,8 @@ const RULES: Record<string, Rule> = {
   patch: (a) => {
     const o = optionValue(a, ["-o"], ["--output"]);
     const ops = operands(a, ["-p", "-i", "-o", "-d", "-D", "-B", "-F", "-r", "-V", "-z", "--input", "--output", "--directory"]);
-    return o ? [o] : ops.length ? [ops[0]!] : [{ text: "<patched files>", dynamic: true }];
+    // without an operand the files are named inside the patch: patchWrites reads them
+    return o ? [o] : ops.length ? [ops[0]!] : [];
   },
   sed: (a) => {
     if (!clusterHas(a, "i") && !a.some((x) => x.text.startsWith("--in-place"))) return [];
@@ -103,7 +179,7 @@ const RULES: Record<string, Rule> = {
     return hasScriptOpt ? ops : ops.slice(1);
   },
   perl: (a) => {
-    if (!clusterHas(a, "i")) return [];
+    if (!inPlace(a, PERL_VALUE_LETTERS)) return [];
     const hasProgram = a.some((x) => /^-[A-Za-z]*[eE]$/.test(x.text));
     const ops = operandsAfterPerlProgram(a);
     return hasProgram ? ops : ops.slice(1);
@@ -111,11 +187,32 @@ const RULES: Record<string, Rule> = {
   awk: (a) => (a.some((x, i) => x.text === "-i" && a[i + 1]?.text === "inplace") ? operands(a, ["-i", "-f", "-v", "-F"]).slice(1) : []),
   // Line editors run on a file to change it.
   ed: (a) => operands(a, ["-p", "--prompt"]),
-  vim: (a) => (a.some((x) => x.text === "-R") ? [] : operands(a, ["-c", "--cmd", "-S", "-s", "-u", "-U", "-i", "-T", "-w", "-W", "-t", "-q"]).filter((x) => !x.text.startsWith("+"))),
+  // vim/ex given commands that never write (`-c '%p' -c 'qa!'`) only read
+  vim: (a) => (a.some((x) => x.text === "-R") || vimReadOnly(a) ? [] : operands(a, ["-c", "--cmd", "-S", "-s", "-u", "-U", "-i", "-T", "-w", "-W", "-t", "-q"]).filter((x) => !x.text.startsWith("+"))),
   git: (a) => gitWrites(a),
 };
 RULES["gawk"] = RULES["awk"]!;
-RULES["ruby"] = RULES["perl"]!; // ruby -i -pe '...' FILE edits in place like perl
+
+/** All -c/+ commands given and none of them writes (w, x, wq, up, sav, !, r !). */
+function vimReadOnly(a: Arg[]): boolean {
+  const cmds: string[] = [];
+  for (let i = 0; i < a.length; i++) {
+    if ((a[i]!.text === "-c" || a[i]!.text === "--cmd") && a[i + 1]) cmds.push(a[++i]!.text);
+    else if (/^\+./.test(a[i]!.text)) cmds.push(a[i]!.text.slice(1));
+  }
+  if (cmds.length === 0 || a.some((x) => x.dynamic)) return false;
+  return cmds.every((c) => c.split(/(?<!\\)\|/).every((p) => !/^[\s:]*(sil(ent)?!?\s*)?([\d,.$%]*\s*)?(w|wq|wa|wqa|x|xa|xit|exi|up|update|sav|saveas|wn|wN|wp|norm|normal|s\/|g\/|d\b|!)/.test(p) || /^[\s:]*q/.test(p)));
+}
+// gzip a_RU.md replaces the file with a_RU.md.gz; -d gives it back; -c/-k/-t/-l leave it
+for (const z of ["gzip", "bzip2", "xz", "lzma", "zstd", "lz4", "brotli", "compress"]) {
+  RULES[z] = (a) => (a.some((x) => /^-[a-zA-Z0-9]*[ckltT]|^--(stdout|keep|test|list)$/.test(x.text)) ? [] : operands(a, ["-S", "--suffix", "-o", "-T"]).map((x) => ({ ...x, text: x.text.replace(/\.(gz|bz2|xz|lzma|zst|lz4|br|Z)$/, "") })));
+}
+// ruby -i -pe '...' FILE edits in place like perl (with ruby's own value letters: -rdigest is not -i)
+RULES["ruby"] = (a) => {
+  if (!inPlace(a, RUBY_VALUE_LETTERS)) return [];
+  const ops = operandsAfterPerlProgram(a);
+  return a.some((x) => /^-[A-Za-z]*e$/.test(x.text)) ? ops : ops.slice(1);
+};
 for (const editor of ["ex", "vi", "nvim"]) RULES[editor] = RULES["vim"]!;
 
 /**
@@ -152,16 +249,126 @@ function curlRemoteNames(a: Arg[]): Arg[] {
     .map((u) => ({ text: basename(u.text.replace(/[?#].*$/, "")), dynamic: u.dynamic }));
 }
 
-/** git subcommands that change files by name: rm, mv, restore, and checkout of paths after `--`. */
-function gitWrites(a: Arg[]): Arg[] {
+/**
+ * git subcommands that change files by name: rm, mv, restore, `checkout [REV] [--] PATHS`,
+ * clean (what it deletes is known at run time), apply (see patchWrites).
+ */
+function gitWrites(a: Arg[]): Out[] {
   let v = 0;
   while (v < a.length && a[v]!.text.startsWith("-")) v += GIT_VALUED.has(a[v]!.text) ? 2 : 1;
   const verb = a[v]?.text;
   const rest = a.slice(v + 1);
+  if (verb === "rm" && rest.some((x) => x.text === "--cached")) return [];
   if (verb === "rm" || verb === "mv") return operands(rest);
-  if (verb === "restore") return operands(rest, ["-s", "--source"]);
-  if (verb === "checkout") { const dd = rest.findIndex((x) => x.text === "--"); return dd >= 0 ? rest.slice(dd + 1) : []; }
+  const output = rest.find((x) => x.text.startsWith("--output="));
+  if (output) return [{ ...output, text: output.text.slice(9) }];
+  if (verb === "bundle" && rest[0]?.text === "create" && rest[1]) return [rest[1]];
+  if (verb === "checkout-index") return operands(rest, ["--prefix", "--stage"]);
+  if (verb === "restore") return rest.some((x) => x.text === "--staged" || x.text === "-S") && !rest.some((x) => x.text === "--worktree" || x.text === "-W") ? [] : operands(rest, ["-s", "--source", "--conflict"]);
+  if (verb === "checkout") {
+    const dd = rest.findIndex((x) => x.text === "--");
+    if (dd >= 0) return rest.slice(dd + 1);
+    if (rest.some((x) => /^-[bBt]$|^--orphan$|^--track$|^--detach$/.test(x.text))) return [];
+    const ops = operands(rest, ["--conflict", "--pathspec-from-file"]);
+    // `git checkout main a_RU.md`: everything after the revision is a path; a lone word that looks like a file is one too
+    if (ops.length >= 2) return ops.slice(1);
+    return ops.filter((x) => !x.dynamic && (PATHLIKE.test(x.text) || x.text === "." || x.text.includes("/") && !/^(origin|upstream)\//.test(x.text)));
+  }
+  // `git stash push -- a_RU.md` takes the file's changes away: the file is rewritten
+  if (verb === "stash" && (rest[0]?.text === "push" || rest[0]?.text === "-p" || rest[0]?.text === "--")) {
+    const dd = rest.findIndex((x) => x.text === "--");
+    return dd >= 0 ? rest.slice(dd + 1) : operands(rest.slice(1), ["-m", "--message", "--pathspec-from-file"]);
+  }
+  if (verb === "clean" && !rest.some((x) => /^-[a-z]*n|^--dry-run$/.test(x.text))) {
+    const ops = operands(rest, ["-e", "--exclude"]);
+    return ops.length ? ops.map((x) => ({ ...x, dynamic: true, pattern: `${x.text.replace(/\/$/, "")}/*` })) : [{ text: "<untracked files>", dynamic: true }];
+  }
   return [];
+}
+
+/** tar: `-x` writes the members named (or all: run-time), `-c`/`-r`/`-u` write the archive (`-f FILE`). */
+function tarWrites(a: Arg[]): Out[] {
+  // old style: `tar xzf a.tgz` — the first word is a cluster without the dash
+  const first = a[0]?.text ?? "";
+  const oldStyle = /^[A-Za-z]+$/.test(first) && !first.startsWith("-") ? first : "";
+  const letters = oldStyle + a.filter((x) => /^-[A-Za-z]+$/.test(x.text)).map((x) => x.text.slice(1)).join("");
+  const long = (n: string) => a.some((x) => x.text === `--${n}`);
+  let file = optionValue(a, ["-f"], ["--file"]);
+  if (oldStyle.includes("f") && !file) {
+    // old style: values follow in the order of the letters that take one
+    const valueLetters = oldStyle.replace(/[^fCbTXg]/g, "");
+    const fi = valueLetters.indexOf("f");
+    file = a[1 + fi];
+  }
+  const dir = optionValue(a, ["-C"], ["--directory"]);
+  if (letters.includes("x") || long("extract") || long("get")) {
+    const skip = new Set(["-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from", "--exclude", "-b", "--strip-components", "-I", "--use-compress-program", "--to-command", "--checkpoint-action"]);
+    const members: Arg[] = [];
+    for (let i = oldStyle ? 1 + (oldStyle.replace(/[^fCbTXg]/g, "").length) : 0; i < a.length; i++) {
+      const t = a[i]!.text;
+      if (skip.has(t)) { i++; continue; }
+      // `-xf ARCHIVE`, `-xzf ARCHIVE`: a cluster ending in f takes the archive
+      if (/^-[a-zA-Z]*[fC]$/.test(t)) { i++; continue; }
+      if (t.startsWith("-")) continue;
+      members.push(a[i]!);
+    }
+    const base = dir?.text ?? "";
+    if (members.length) return members.map((m) => ({ ...m, text: base ? path.join(base, m.text) : m.text }));
+    return [{ text: base ? path.join(base, "<archive members>") : "<archive members>", dynamic: true, pattern: base ? `${base}/*` : "*" }];
+  }
+  if (/[cru]/.test(letters) || long("create") || long("append") || long("update")) return file && file.text !== "-" ? [file] : [];
+  return [];
+}
+
+/** Options of ordinary programs whose value is a shell command they run (`rsync -e`, `tar -I`, `ssh -o ProxyCommand=`). */
+export function optionShells(name: string, a: Arg[]): Script[] {
+  const out: Script[] = [];
+  const take = (short: string[], long: string[]) => { const v = optionValue(a, short, long); if (v) out.push({ ...v, label: `${name} ${short[0] ?? long[0]}` }); };
+  if (name === "rsync") take(["-e"], ["--rsh", "--rsync-path"]);
+  if (name === "tar" || name === "bsdtar") {
+    take(["-I"], ["--use-compress-program", "--to-command", "--info-script", "--new-volume-script"]);
+    for (const x of a) { const m = /^--checkpoint-action=exec=(.*)$/s.exec(x.text); if (m) out.push({ text: m[1]!, dynamic: x.dynamic, label: "tar --checkpoint-action" }); }
+  }
+  if (name === "sort") take([], ["--compress-program"]);
+  if (name === "zip") take(["-TT"], ["--unzip-command"]);
+  if (name === "man") take(["-P"], ["--pager"]);
+  if (name === "ssh" || name === "scp" || name === "sftp") {
+    for (let i = 0; i < a.length; i++) {
+      const v = a[i]!.text === "-o" ? a[i + 1] : a[i]!.text.startsWith("-o") ? { ...a[i]!, text: a[i]!.text.slice(2) } : undefined;
+      const m = v && /^(ProxyCommand|LocalCommand|KnownHostsCommand)[= ]\s*(.*)$/is.exec(v.text);
+      if (m && m[2] !== "none") out.push({ text: m[2]!, dynamic: v.dynamic, label: `${name} -o ${m[1]}` });
+    }
+  }
+  if (name === "less") for (const x of a) if (/^\+!/.test(x.text)) out.push({ ...x, text: x.text.slice(2), label: "less +!" });
+  return out;
+}
+
+/**
+ * Files a patch changes: `patch` / `git apply` with the patch from a file
+ * (`-i F`, an operand, `< F`) or here-doc, read at decision time. Unknown patch: `<patched files>`.
+ */
+export function patchWrites(name: string, args: Arg[], stdin: string | undefined, read: (p: string) => string | undefined): PathArg[] {
+  const isGit = name === "git";
+  if (isGit) {
+    let v = 0;
+    while (v < args.length && args[v]!.text.startsWith("-")) v += GIT_VALUED.has(args[v]!.text) ? 2 : 1;
+    if (args[v]?.text !== "apply" && args[v]?.text !== "am") return [];
+    args = args.slice(v + 1);
+    if (args.some((a) => /^--(check|stat|numstat|summary|cached)$/.test(a.text))) return [];
+  } else if (name !== "patch") return [];
+  if (!isGit && (optionValue(args, ["-o"], ["--output"]) || args.some((a) => a.text === "--dry-run"))) return [];
+  const p = optionValue(args, ["-p"], ["--strip"]);
+  const strip = p ? Number(p.text) || 0 : isGit ? 1 : 0;
+  const dir = optionValue(args, ["-d"], ["--directory"]);
+  const input = optionValue(args, ["-i"], ["--input"]);
+  const ops = operands(args, ["-p", "-i", "-o", "-d", "-D", "-B", "-F", "-r", "-V", "-z", "--input", "--output", "--directory", "--strip", "--exclude", "--include", "-C"]);
+  // `patch FILE < x.patch` names the file to patch itself (handled by the patch rule)
+  if (!isGit && ops.length >= 1 && !input) return [];
+  const files = isGit ? ops : input ? [input] : [];
+  const texts: (string | undefined)[] = files.length ? files.map((f) => (f.dynamic ? undefined : read(f.text))) : [stdin];
+  if (texts.some((t) => t === undefined)) return [{ path: "<patched files>", dynamic: true }];
+  const names = texts.flatMap((t) => patchedFiles(t ?? "", strip));
+  return names.map((n) => ({ path: dir ? path.join(dir.text, n) : n, dynamic: false }));
 }
 
 function operandsAfterPerlProgram(a: Arg[]): Arg[] {
@@ -181,18 +388,26 @@ const opt = (x: Arg | undefined): Arg[] => (x ? [x] : []);
  * Paths the program writes. `inline` is the program text of `python -c`,
  * `node -e` or a here-doc fed to an interpreter, when there is one.
  */
-export function writesOf(program: string, args: Arg[], inline?: string): PathArg[] {
+/** `scriptPure`: the script the program runs was read and writes nothing, so its arguments are only read. */
+export function writesOf(program: string, args: Arg[], inline?: string, kind?: Kind, scriptPure = false): PathArg[] {
   const name = basename(program);
   const rule = lookup(RULES, name);
-  if (inline !== undefined) return [...(rule ? rule(args).map(toPath) : []), ...inlineWrites(inline)];
-  if (rule) return rule(args).map(toPath);
+  if (inline !== undefined) return [...(rule ? rule(args, kind).map(toPath) : []), ...inlineWrites(inline)];
+  if (rule) return rule(args, kind).map(toPath);
+  if (scriptPure) return [];
   if (isInterpreter(name) || SHELLS.has(name)) return scriptArgs(args, true);
   // `./fix-links.sh notes_RU.md`: a project script run on the path
   if (program.startsWith("./") || program.startsWith("../")) return scriptArgs(args, false);
   return [];
 }
 
-const toPath = (a: Arg): PathArg => ({ path: a.text, dynamic: a.dynamic || a.text === "{}" });
+/** A written path; a run-time or glob word also carries the glob of names it can be. */
+function toPath(a: Out): PathArg {
+  const dynamic = a.dynamic || a.text === "{}" || /^<.*>$/.test(a.text);
+  if (!dynamic && !a.pattern) return { path: a.text, dynamic };
+  const pattern = typeof a.pattern === "string" ? a.pattern : a.shape?.kind === "glob" ? a.shape.glob : a.pattern && !a.dynamic ? a.text : "**";
+  return { path: a.text, dynamic, pattern };
+}
 
 /**
  * "A script run on the path": `python fix.py notes_RU.md` may well rewrite

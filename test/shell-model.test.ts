@@ -1,0 +1,187 @@
+// The shell analysis's typed model (provenance, shapes, spans, redirect
+// records, parent commands, opaque codes, parse status), its world (real files
+// through hooks/io/shell-files.ts, in-memory for the corpus), glob sets, and
+// the matching that uses them (push semantics, glob args, symlinked writes).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { analyzeCommand } from "../hooks/core/shell/analyze.ts";
+import { memoryWorld, NO_WORLD } from "../hooks/core/shell/world.ts";
+import { shellWorld } from "../hooks/io/shell-files.ts";
+import { globMatch, globsIntersect } from "../hooks/core/shell/glob.ts";
+import { braceAlternatives } from "../hooks/core/shell/words.ts";
+import { factsOf } from "../hooks/core/shell-facts.ts";
+import { toolFacts } from "../hooks/core/facts.ts";
+import { matchCommand, matchWrites } from "../hooks/core/match-shell.ts";
+import type { CompiledRow } from "../hooks/core/table/compile.ts";
+import type { Event, Row } from "../hooks/core/types.ts";
+import { root } from "./helpers.ts";
+
+const bash = (command: string, cwd = "/work/repo"): Event => ({ kind: "tool-call", sessionId: "t", cwd, tool: { kind: "shell", name: "Bash", command } });
+
+test("words carry provenance, span and what their value can be", () => {
+  const src = 'git push -u origin "$(git branch --show-current)" *.md $HOME';
+  const a = analyzeCommand(src);
+  const push = a.commands[0]!;
+  const w = push.words;
+  assert.equal(w[1]!.provenance, "literal");
+  assert.deepEqual(w[1]!.shape, { kind: "exact", text: "push" });
+  assert.equal(w[4]!.provenance, "command-substitution");
+  assert.deepEqual(w[4]!.shape, { kind: "branch" });
+  assert.equal(src.slice(w[4]!.span.start, w[4]!.span.end), '"$(git branch --show-current)"');
+  assert.equal(w[5]!.provenance, "glob");
+  assert.equal(w[6]!.provenance, "variable");
+  assert.deepEqual(w[6]!.shape, { kind: "any" });
+  assert.equal(a.status, "complete");
+});
+
+test("nested programs hang off the command that runs them", () => {
+  const a = analyzeCommand("sudo -u dev bash -c 'git commit -m x'");
+  const names = a.commands.map((c) => c.name);
+  assert.deepEqual(names, ["sudo", "bash", "git"]);
+  assert.equal(a.commands[0]!.parent, -1);
+  assert.equal(a.commands[1]!.parent, 0);
+  assert.equal(a.commands[2]!.parent, 1);
+  assert.deepEqual(a.commands[2]!.span, { start: 0, end: 37 }, "a nested string carries its holder's span");
+});
+
+test("redirections are records; here-docs keep their body", () => {
+  const a = analyzeCommand("cat <<'EOF' > out.txt 2>&1\nhello\nEOF");
+  const ops = a.redirects.map((r) => `${r.op}${r.target}`);
+  assert.deepEqual(ops.sort(), ["<<EOF", ">&1", ">out.txt"].sort());
+  const doc = a.redirects.find((r) => r.heredoc);
+  assert.equal(doc?.heredoc?.body, "hello\n");
+  assert.equal(doc?.heredoc?.quoted, true);
+  assert.equal(doc?.command, 0);
+});
+
+test("opaque parts are codes with spans; the parse status says why", () => {
+  const dyn = analyzeCommand('echo ok; $cmd commit');
+  assert.equal(dyn.status, "partial");
+  assert.equal(dyn.opaque[0]!.code, "program-dynamic");
+  assert.deepEqual(dyn.opaque[0]!.span, { start: 9, end: 20 });
+  const bad = analyzeCommand('echo "unterminated');
+  assert.equal(bad.status, "invalid");
+  assert.equal(bad.opaque[0]!.code, "parse-error");
+  const deep = analyzeCommand("echo " + "$(".repeat(3000) + "x" + ")".repeat(3000));
+  assert.equal(deep.status, "limited");
+  assert.ok(deep.opaque.some((o) => o.code === "reparse-budget" || o.code === "parse-error"));
+});
+
+test("brace expansion as bash does it", () => {
+  assert.deepEqual(braceAlternatives("{commit,}"), ["commit", ""]);
+  assert.deepEqual(braceAlternatives("{a,{b,c}}"), ["a", "b", "c"]);
+  assert.deepEqual(braceAlternatives("{1..3}"), ["1", "2", "3"]);
+  assert.deepEqual(braceAlternatives("{a..c}"), ["a", "b", "c"]);
+  assert.deepEqual(braceAlternatives("{1..9..4}"), ["1", "5", "9"]);
+  assert.deepEqual(braceAlternatives("{x}"), ["{x}"], "one item is no expansion: the word stays as written");
+  assert.equal(braceAlternatives("{$a,b}"), undefined, "a variable inside: not static");
+  assert.deepEqual(analyzeCommand("git {commit,} -m x").commands[0]!.argv, ["git", "commit", "-m", "x"]);
+  assert.deepEqual(analyzeCommand("echo a{b,c}d").commands[0]!.argv, ["echo", "abd", "acd"]);
+});
+
+test("globs as sets: match and intersect", () => {
+  assert.ok(globMatch("*_RU.md", "a_RU.md"));
+  assert.ok(!globMatch("*_RU.md", "docs/a_RU.md"), "* stops at /");
+  assert.ok(globMatch("**/migrations/**", "db/migrations/1.sql"));
+  assert.ok(globsIntersect("*_RU.md", "a_*.md"));
+  assert.ok(!globsIntersect("*_RU.md", "tmp.[A-Za-z0-9][A-Za-z0-9]"));
+  assert.ok(!globsIntersect("*_RU.md", "copy"));
+  assert.ok(globsIntersect("+*", "+**"));
+  assert.ok(!globsIntersect("[!-+]*", "-f"));
+});
+
+function row(when: Row["when"], kind: Row["kind"] = "block"): CompiledRow {
+  return { row: { id: "r", kind, when }, scope: "all" } as unknown as CompiledRow;
+}
+
+test("push semantics: +refspec and --mirror force, @ is HEAD, config refspecs count, a branch substitution is neither", () => {
+  const force = row({ command: { name: "git", sub: ["push"], args: ["--force", "-f"] } });
+  const head = row({ command: { name: "git", sub: ["push"], args: ["HEAD"] } });
+  const f = (cmd: string) => factsOf(bash(cmd));
+  assert.ok(matchCommand(force, f("git push origin +main")), "+main forces");
+  assert.ok(matchCommand(force, f("git push --mirror backup")), "--mirror forces");
+  assert.ok(matchCommand(force, f("git -c remote.origin.push=+refs/heads/*:refs/heads/* push origin")), "a forced refspec from -c");
+  assert.ok(matchCommand(head, f("git push origin @")), "@ is HEAD");
+  assert.ok(matchCommand(head, f("git push origin +HEAD")), "+HEAD is HEAD");
+  assert.ok(matchCommand(head, f("git push origin HEAD:refs/heads/x")), "HEAD as the source, whatever the destination");
+  assert.ok(matchCommand(head, f("git -c remote.origin.push=HEAD push")), "a push refspec HEAD from config");
+  assert.equal(matchCommand(head, f("git push origin main:main")), undefined);
+  assert.equal(matchCommand(head, f('git push -u origin "$(git branch --show-current)"')), undefined);
+  assert.equal(matchCommand(force, f('git push -u origin "$(git branch --show-current)"')), undefined);
+  assert.equal(matchCommand(force, f("git push origin feature/x")), undefined);
+  assert.ok(matchCommand(head, f('git push origin "$BRANCH"'))?.opaque, "an unknown word may be HEAD");
+});
+
+test("row args may be globs; glob words are matched as patterns", () => {
+  const plus = row({ command: { name: "git", sub: ["push"], args: ["+*"] } });
+  const head = row({ command: { name: "git", sub: ["push"], args: ["HEAD"] } });
+  assert.ok(matchCommand(plus, factsOf(bash("git push origin +main"))));
+  assert.equal(matchCommand(plus, factsOf(bash("git push origin main"))), undefined);
+  assert.ok(matchCommand(head, factsOf(bash("git push origin HEA?"))), "HEA? can expand to HEAD");
+  assert.ok(matchCommand(head, factsOf(bash("git push origin {HEAD,}"))), "a brace expands to HEAD");
+});
+
+test("writes whose name is partly known are matched by what they can be", () => {
+  const docs = row({ writes: ["*_RU.md"] }, "gate");
+  const glob = (p: string) => p.endsWith("_RU.md") && !p.includes("*");
+  const rowWith = { ...docs, writes: glob } as CompiledRow;
+  const w = (cmd: string) => matchWrites(rowWith, factsOf(bash(cmd)));
+  assert.equal(w('cat x_RU.md > "$TMPDIR/copy"'), undefined, "a read copied to a run-time path with another name");
+  assert.equal(w('wc -l x_RU.md > "$(mktemp)"'), undefined, "mktemp names never end in _RU.md");
+  assert.ok(w("for f in docs/*_RU.md; do echo x >> \"$f\"; done")?.opaque, "the loop variable is one of *_RU.md");
+  assert.ok(w('echo x > "docs/$lang"_RU.md')?.opaque);
+  assert.ok(w('echo x > "$OUT"; cat a_RU.md') , "a fully unknown write in a command naming a protected file");
+});
+
+test("Write/Edit to a symlink whose target is protected writes the target", () => {
+  const world = memoryWorld("/work/repo", { "notes.md": { link: "docs/a_RU.md" }, "docs/a_RU.md": "x" });
+  const ev: Event = { kind: "tool-call", sessionId: "t", cwd: "/work/repo", tool: { kind: "write", name: "Write", paths: ["/work/repo/notes.md"] } };
+  assert.deepEqual(toolFacts(ev, undefined, world).writes.sort(), ["docs/a_RU.md", "notes.md"]);
+  assert.deepEqual(toolFacts(ev).writes, ["notes.md"], "without a world nothing is resolved");
+});
+
+test("the real world: bounded reads, no FIFOs, links resolved, git config with includes", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-world-"));
+  try {
+    fs.mkdirSync(path.join(dir, ".git"));
+    fs.writeFileSync(path.join(dir, ".git/config"), "[include]\n\tpath = ../aliases.inc\n");
+    fs.writeFileSync(path.join(dir, "aliases.inc"), "[alias]\n\tci = commit\n\tst = status\n");
+    fs.writeFileSync(path.join(dir, "big.txt"), "x".repeat(5000));
+    fs.symlinkSync("big.txt", path.join(dir, "link.txt"));
+    const home = path.join(dir, "home");
+    fs.mkdirSync(home);
+    const world = shellWorld(dir, { HOME: home, GIT_CONFIG_NOSYSTEM: "1" });
+    assert.equal(world.readFile("big.txt", 100), undefined, "over the bound: not read");
+    assert.equal(world.readFile("big.txt", 10_000)?.length, 5000);
+    assert.equal(world.kind("link.txt"), "link");
+    assert.equal(world.realpath("link.txt"), fs.realpathSync(path.join(dir, "big.txt")));
+    assert.equal(world.readFile("missing", 100), undefined);
+    assert.equal(world.readFile("/dev/zero", 100), undefined, "a device is never read (it could block or never end)");
+    const ci = analyzeCommand("git ci -m x", world);
+    assert.deepEqual(ci.commands[0]!.argv, ["git", "commit", "-m", "x"]);
+    const st = analyzeCommand("git st", world);
+    assert.deepEqual(st.commands[0]!.argv, ["git", "status"]);
+    assert.equal(st.commands[0]!.dynamic[1], false);
+    const typo = analyzeCommand("git comit -m x", world);
+    assert.equal(typo.commands[0]!.dynamic[1], false, "all config read, no alias, no autocorrect: only an error");
+    const unknown = analyzeCommand("git comit -m x", NO_WORLD);
+    assert.equal(unknown.commands[0]!.dynamic[1], true, "without the config an unknown subcommand may be an alias");
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("no import cycle between inline.ts and writes.ts", () => {
+  const inline = fs.readFileSync(path.join(root, "hooks/core/shell/inline.ts"), "utf8");
+  assert.ok(!/from "\.\/writes\.js"/.test(inline), "inline.ts must not import writes.ts");
+});
+
+test("core stays pure: no node:fs in hooks/core/shell", () => {
+  for (const f of fs.readdirSync(path.join(root, "hooks/core/shell"))) {
+    const text = fs.readFileSync(path.join(root, "hooks/core/shell", f), "utf8");
+    assert.ok(!/from "(node:)?(fs|child_process)"/.test(text), `${f} imports fs or child_process`);
+  }
+});
