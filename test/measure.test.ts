@@ -148,7 +148,7 @@ describe("synthetic sessions in the 2.1.328 shapes (hand-counted)", () => {
     assert.ok(more.leftOut.lines.duplicate > withSub.leftOut.lines.duplicate);
     // Without subagent files, only the inline sidechain of S1 is left as a subagent session.
     assert.equal(without.subagents.read.sessions, 1);
-    // And a history of subagent files only has no session at all.
+    // And a history of subagent files only has no main session at all (one subagent session).
     const only = tmp("only-sub");
     fs.mkdirSync(path.join(only, "p", "s", "subagents"), { recursive: true });
     fs.copyFileSync(sub.replace(dir, SYNTH), path.join(only, "p", "s", "subagents", "agent-x.jsonl"));
@@ -393,7 +393,7 @@ describe("public transcripts (Claude Code 1.0.17–2.1.39)", () => {
     assert.deepEqual(b.leftOut.unknownTypes, { message: 3 });
   });
 
-  test("all sets together, with the shipped default table: main sessions only", async () => {
+  test("all sets together, with the shipped default table: main figures as before", async () => {
     const r = await run(PUBLIC, defaultTable);
     // Was leftOut.files.subagent = 5: the three subagents' files are now read; the two compaction agents' are left out.
     assert.equal(r.subagents.read.files, 3, "agent-aac57f5 (01), agent-a7be2f0 (02), the flat agent file (06)");
