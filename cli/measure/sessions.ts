@@ -10,15 +10,16 @@
 // per-row counts and metrics, never to the main ones.
 //
 // What the hook would have seen, rebuilt from what Claude Code wrote:
-// - PreToolUse for every tool_use block of a main-thread assistant line
+// - PreToolUse for every tool_use block of an assistant line
 //   (Bash command, Write/Edit/MultiEdit/NotebookEdit path, Agent/Task type);
 // - PostToolUse with the skill loaded, for a Skill call or a whole Read of a
 //   SKILL.md whose tool_result is not an error (an error is PostToolUseFailure);
-// - UserPromptSubmit for a real prompt (not a tool result, meta line, compact
-//   summary, local command output, task notification);
+// - UserPromptSubmit for a real prompt of the main thread (not a tool result,
+//   meta line, compact summary, local command output, task notification);
+//   SubagentStart (with the task) at a subagent's first line;
 // - UserPromptExpansion for a `<command-name>/x</command-name>` line whose x is
 //   a skill (built-in commands like /compact are not loads);
-// - Stop with the last answer: on a final stop_reason, or, when stop_reason is
+// - Stop (a subagent's: SubagentStop) with the last answer: on a final stop_reason, or, when stop_reason is
 //   null (2.1.38–2.1.39 write null everywhere), at the next real prompt, a
 //   turn_duration/stop_hook_summary line, a compaction or the end of the file;
 // - SessionStart {source: "compact"} at a compact_boundary line, so loaded
