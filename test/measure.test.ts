@@ -1,6 +1,9 @@
 // `skillgate measure` on transcript fixtures: hand-counted tables for sessions
 // built from the captured 2.1.328 shapes, the captured transcripts themselves,
 // and public transcripts of Claude Code 1.0.17–2.1.39 (test/fixtures/transcripts).
+// Subagent transcripts are sessions of their own kind (r.subagents): the main
+// figures (r.rows, r.totals, r.metrics, r.read.sessions) are what they were when
+// subagents were left out, and every hand-counted main number below is unchanged.
 // Run: node --import tsx --test test/measure.test.ts (the CLI test needs `npm run build`).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -24,15 +27,21 @@ const TABLE = path.join(FIX, "table.json");
 const SYNTH = path.join(FIX, "synthetic");
 const CAPTURED = path.join(FIX, "captured-2.1.328");
 const PUBLIC = path.join(FIX, "public");
+const SUBAGENTS = path.join(FIX, "synthetic-subagents");
 const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), `skillgate-measure-${p}-`));
 
 async function run(projects: string, tableFile = TABLE): Promise<MeasureResult> {
   return measure({ projects, since: "100000d", table: await compiledTable(tableFile), tableFile });
 }
 
-/** row id → [sessions with occasion, loaded before the first, loaded at any time, occasions] for rows that had any. */
+/** row id → [sessions with occasion, loaded before the first, loaded at any time, occasions] for rows that had any (main sessions). */
 function tableOf(r: MeasureResult): Record<string, [number, number, number, number]> {
   return Object.fromEntries(r.rows.filter((x) => x.sessions > 0).map((x) => [x.id, [x.sessions, x.loadedBefore, x.loadedAny, x.occasions]]));
+}
+
+/** The same for subagent sessions. */
+function subTableOf(r: MeasureResult): Record<string, [number, number, number, number]> {
+  return Object.fromEntries(r.subagents.rows.filter((x) => x.sessions > 0).map((x) => [x.id, [x.sessions, x.loadedBefore, x.loadedAny, x.occasions]]));
 }
 
 /** A table file with these rows (and a skills folder holding `skills`), in a temp dir. */
@@ -95,11 +104,15 @@ describe("synthetic sessions in the 2.1.328 shapes (hand-counted)", () => {
 
   test("what was left out, and why", async () => {
     const r = await run(SYNTH);
-    assert.equal(r.leftOut.files.subagent, 2, "subagents/agent-*.jsonl and a flat agent-*.jsonl");
+    // Was leftOut.files.subagent = 2: those two files are now read, as subagent sessions; nothing is an internal agent.
+    assert.equal(r.subagents.read.files, 2, "subagents/agent-*.jsonl and a flat agent-*.jsonl");
+    assert.equal(r.leftOut.files.internalAgent, 0);
     assert.equal(r.leftOut.files.truncated, 1);
     assert.equal(r.leftOut.files.notJsonl, 1);
     const l = r.leftOut.lines;
-    assert.equal(l.sidechain, 3);
+    // Was leftOut.lines.sidechain = 3: the same three inline lines, now read as one subagent's session.
+    assert.equal(r.subagents.read.inlineLines, 3);
+    assert.equal(r.subagents.read.sessions, 3, "the subagents/ file, the flat file, the inline sidechain");
     assert.equal(l.progress, 1);
     assert.equal(l.malformed, 6, "3 broken lines and a cut last line in S5, 2 lines of notes.jsonl");
     assert.equal(l.unknownType, 1);
@@ -108,7 +121,7 @@ describe("synthetic sessions in the 2.1.328 shapes (hand-counted)", () => {
     assert.equal(l.duplicate, 3, "S2's prompt, Read call and its result, repeated in S4's file");
   });
 
-  test("a subagent transcript never adds to the counts", async () => {
+  test("a subagent transcript never adds to the main counts", async () => {
     const dir = copyOf(SYNTH);
     const withSub = await run(dir);
     // Its subagent file commits, writes docs/a_RU.md, loads paired-docs and says «✅ Готово».
@@ -121,20 +134,28 @@ describe("synthetic sessions in the 2.1.328 shapes (hand-counted)", () => {
     fs.rmSync(path.join(dir, "-home-dev-project", "11111111-0000-4000-a000-000000000001"), { recursive: true });
     for (const f of fs.readdirSync(path.join(dir, "-home-dev-project"))) if (f.startsWith("agent-")) fs.rmSync(path.join(dir, "-home-dev-project", f));
     const without = await run(dir);
-    assert.equal(more.leftOut.files.subagent, 8);
-    assert.equal(without.leftOut.files.subagent, 0);
+    // Was leftOut.files.subagent (8, 0): subagent files are now read, as subagent sessions.
+    assert.equal(more.subagents.read.files, 8);
+    assert.equal(without.subagents.read.files, 0);
     for (const r of [more, without]) {
       assert.deepEqual(r.rows, withSub.rows);
       assert.deepEqual(r.metrics, withSub.metrics);
       assert.equal(r.read.sessions, withSub.read.sessions);
     }
-    // And a history of subagent files only has no session at all.
+    // The copies repeat the same lines (same uuids, same agentId): counted once, no new subagent session.
+    assert.deepEqual(more.subagents.rows, withSub.subagents.rows);
+    assert.equal(more.subagents.read.sessions, withSub.subagents.read.sessions);
+    assert.ok(more.leftOut.lines.duplicate > withSub.leftOut.lines.duplicate);
+    // Without subagent files, only the inline sidechain of S1 is left as a subagent session.
+    assert.equal(without.subagents.read.sessions, 1);
+    // And a history of subagent files only has no main session at all (one subagent session).
     const only = tmp("only-sub");
     fs.mkdirSync(path.join(only, "p", "s", "subagents"), { recursive: true });
     fs.copyFileSync(sub.replace(dir, SYNTH), path.join(only, "p", "s", "subagents", "agent-x.jsonl"));
     const o = await run(only);
     assert.equal(o.read.sessions, 0);
     assert.equal(o.totals.sessions, 0);
+    assert.equal(o.subagents.read.sessions, 1);
   });
 
   test("a compaction between a load and the first occasion makes it 'not loaded'", async () => {
@@ -172,6 +193,79 @@ describe("synthetic sessions in the 2.1.328 shapes (hand-counted)", () => {
   });
 });
 
+describe("subagent sessions (hand-counted, test/fixtures/transcripts/synthetic-subagents)", () => {
+  // S6 (2.1.328 layout): Agent B → main `git commit` (not loaded: B's load is B's own) → main Skill commit →
+  //   Agent A → «All done.».  subagents/agent-b6…: task "commit the docs fix"; Skill commit; git commit (loaded);
+  //   «✅ Готово».  subagents/agent-a6…: task "… read the логи" (logs-hint at its start); git commit (not loaded:
+  //   the main thread's load does not pass into it); «A finished».
+  // S7 (1.0.98 layout, no agentId): two Task calls; two sidechains inline, interleaved line by line, each starting
+  //   at parentUuid null. C: git commit (not loaded). D: Skill commit; git commit (loaded); «готово».
+  test("the table: main and subagent sessions side by side", async () => {
+    const r = await run(SUBAGENTS);
+    assert.deepEqual(tableOf(r), { "commit-gate": [1, 0, 1, 1] });
+    assert.deepEqual(subTableOf(r), {
+      "commit-gate": [4, 2, 2, 4],
+      "done-check-final": [2, 0, 0, 2],
+      "logs-hint": [1, 0, 0, 1],
+    });
+    assert.equal(r.read.sessions, 2);
+    assert.deepEqual(r.subagents.read, { files: 2, bytes: r.subagents.read.bytes, sessions: 4, inlineLines: 10 });
+    assert.deepEqual(r.totals, { rows: 18, sessions: 1, loadedBefore: 0, loadedAny: 1 });
+    assert.deepEqual(r.subagents.totals, { rows: 18, sessions: 7, loadedBefore: 2, loadedAny: 2 });
+    assert.deepEqual(r.loads, { commit: 1 });
+    assert.deepEqual(r.subagents.loads, { commit: 2 });
+    // Main metrics count main lines only: 5 requests of S6, 3 of S7; the 10 subagent requests are the subagents'.
+    assert.equal(r.metrics.requests, 8);
+    assert.equal(r.subagents.metrics.requests, 10);
+  });
+
+  test("each layout alone", async () => {
+    const s6 = tmp("s6");
+    fs.cpSync(path.join(SUBAGENTS, "-home-dev-project"), s6, { recursive: true });
+    fs.rmSync(path.join(s6, "77777777-0000-4000-a000-000000000007.jsonl"));
+    assert.deepEqual(subTableOf(await run(s6)), { "commit-gate": [2, 1, 1, 2], "done-check-final": [1, 0, 0, 1], "logs-hint": [1, 0, 0, 1] });
+    const s7 = path.join(SUBAGENTS, "-home-dev-project", "77777777-0000-4000-a000-000000000007.jsonl");
+    const legacy = await run(s7);
+    assert.deepEqual(subTableOf(legacy), { "commit-gate": [2, 1, 1, 2], "done-check-final": [1, 0, 0, 1] });
+    assert.deepEqual(tableOf(legacy), {}, "the main thread of S7 only calls Task");
+    // One subagent file named alone is its agent's session.
+    const a = await run(path.join(SUBAGENTS, "-home-dev-project", "66666666-0000-4000-a000-000000000006", "subagents", "agent-a6a6a6a6a6a6a6a6a.jsonl"));
+    assert.equal(a.read.sessions, 0);
+    assert.deepEqual(subTableOf(a), { "commit-gate": [1, 0, 0, 1], "logs-hint": [1, 0, 0, 1] });
+  });
+
+  test("the core decides as for a subagent: row scopes and the host capability apply", async () => {
+    const commit = { id: "c", kind: "gate", skill: "commit", when: { command: { name: "git", sub: ["commit"] } } };
+    const main = await run(SUBAGENTS, tableWith([{ ...commit, scope: "main" }], ["commit"]));
+    assert.deepEqual([tableOf(main), subTableOf(main)], [{ c: [1, 0, 1, 1] }, {}]);
+    const sub = await run(SUBAGENTS, tableWith([{ ...commit, scope: "subagent" }], ["commit"]));
+    assert.deepEqual([tableOf(sub), subTableOf(sub)], [{}, { c: [4, 2, 2, 4] }]);
+    // A host whose subagents have no skill tool: skill rows stay in the main thread, and a subagent's Skill call loads nothing.
+    const file = tableWith([commit, { ...commit, id: "all", scope: "all" }], ["commit"]);
+    const t = { ...(await compiledTable(file)), subagentsLoadSkills: false };
+    const r = await measure({ projects: SUBAGENTS, since: "100000d", table: t, tableFile: file });
+    assert.deepEqual(subTableOf(r), { all: [4, 0, 0, 4] });
+    assert.deepEqual(r.subagents.loads, {});
+  });
+
+  test("text, --compare with a snapshot from before subagents, chart", async () => {
+    const r = await run(SUBAGENTS);
+    const text = renderText(r);
+    assert.match(text, /commit-gate\s+gate\s+commit\s+1\s+0 \(0%\)\s+1 \(100%\)\s+1\s+0\s+│\s+4\s+2 \(50%\)\s+2 \(50%\)\s+4\s+0/);
+    assert.match(text, /total \(rows with a skill\)\s+1\s+0 \(0%\)\s+1 \(100%\)\s+│\s+7\s+2 \(29%\)\s+2 \(29%\)/);
+    assert.match(text, /main sessions \(the seed's count\)\s+subagent sessions/);
+    assert.match(text, /main and subagent sessions together \(what the seed counted first\): 8 with an occasion, 2 \(25%\)/);
+    assert.match(text, /skills loaded \(sessions\): main commit 1; subagent commit 2/);
+    // A format 1 snapshot has no subagent part: its figures show as "—", the main ones compare as before.
+    const old = structuredClone(r) as Partial<MeasureResult>;
+    delete old.subagents;
+    const cmp = renderCompare(r, old as MeasureResult, "old.json");
+    assert.match(cmp, /subagent total: sessions with occasion\s+—\s+7/);
+    assert.match(cmp, /commit-gate: sessions with occasion\s+1\s+1\s+0/);
+    assert.match(renderSvg(r), /2 main sessions \(subagent sessions not shown\)/);
+  });
+});
+
 describe("session guard rows (output cap, context budget, compaction reminder)", () => {
   test("fire in the replay as in the hook", async () => {
     const file = tableWith([
@@ -201,7 +295,11 @@ describe("transcripts captured from Claude Code 2.1.328", () => {
       "logs-hint": [1, 0, 0, 1],
     });
     assert.equal(r.read.sessions, 2);
-    assert.equal(r.leftOut.files.subagent, 1);
+    // Was leftOut.files.subagent = 1: that file is now read as one subagent session.
+    assert.equal(r.subagents.read.files, 1);
+    assert.equal(r.subagents.read.sessions, 1);
+    // It runs `cat notes_RU.md` (a read: no paired-docs occasion) and says "sub finished": no occasion at all.
+    assert.deepEqual(subTableOf(r), {});
     assert.equal(r.metrics.requests, 12);
     assert.equal(r.metrics.toolCalls, 9);
     assert.deepEqual(r.metrics.compactions.byTrigger, { manual: 1 });
@@ -228,7 +326,9 @@ describe("public transcripts (Claude Code 1.0.17–2.1.39)", () => {
     assert.deepEqual(tableOf(await run(set("02"), t)), { commit: [1, 0, 0, 5] });
     assert.deepEqual(r.metrics.compactions.byTrigger, { auto: 1 });
     assert.equal(r.read.sessions, 1);
-    assert.equal(r.leftOut.files.subagent, 2, "agent-a7be2f0 and agent-acompact-f46190");
+    // Was leftOut.files.subagent = 2: agent-a7be2f0 is now read as a subagent session; the compaction agent is left out.
+    assert.equal(r.subagents.read.files, 1, "agent-a7be2f0");
+    assert.equal(r.leftOut.files.internalAgent, 1, "agent-acompact-f46190");
     // /mcp, /model and /handgemacht:create-beads lines are commands, not loads of any table skill.
     assert.deepEqual(r.loads, {});
   });
@@ -245,7 +345,12 @@ describe("public transcripts (Claude Code 1.0.17–2.1.39)", () => {
     // agent_progress lines are not among them.
     assert.equal(r.metrics.toolCalls, 242);
     assert.ok(r.leftOut.lines.progress >= 25);
-    assert.equal(r.leftOut.lines.sidechain, 0, "the progress lines say isSidechain: false and are skipped as progress");
+    // Was leftOut.lines.sidechain = 0: the count moved to subagents.read.inlineLines.
+    assert.equal(r.subagents.read.inlineLines, 0, "the progress lines say isSidechain: false and are skipped as progress");
+    // The subagent's own file (agent-aac57f5) has its 12 tool calls; agent-acompact-946d2b is the compaction's.
+    assert.equal(r.subagents.read.sessions, 1);
+    assert.equal(r.subagents.metrics.toolCalls, 12);
+    assert.equal(r.leftOut.files.internalAgent, 1);
   });
 
   test("03: a slash command loads a plugin skill", async () => {
@@ -258,9 +363,11 @@ describe("public transcripts (Claude Code 1.0.17–2.1.39)", () => {
     assert.deepEqual(tableOf(await run(set("03"), tableWith([{ ...row, skill: "beads" }]))), { plan: [1, 0, 0, 1] });
   });
 
-  test("05: inline sidechain lines (v1.0.98) do not count", async () => {
+  test("05: inline sidechain lines (v1.0.98) do not count for the main session; each Task's chain is a subagent session", async () => {
     const r = await run(set("05"), tableWith([{ id: "gp", kind: "gate", skill: "delegate", when: { subagent: ["general-purpose"] } }, { id: "bash", kind: "judgment", skill: "x", when: { command: { name: "npx" } } }]));
-    assert.equal(r.leftOut.lines.sidechain, 405);
+    // Was leftOut.lines.sidechain = 405: the same lines, now read as subagent sessions.
+    assert.equal(r.subagents.read.inlineLines, 405);
+    assert.equal(r.subagents.read.sessions, 5, "five Task calls, five chains starting at parentUuid null");
     assert.equal(r.read.sessions, 1);
     // Five Task calls in the main thread; the 61 Bash calls are all but a few inside the sidechain.
     assert.deepEqual(tableOf(r).gp, [1, 0, 0, 5]);
@@ -286,9 +393,11 @@ describe("public transcripts (Claude Code 1.0.17–2.1.39)", () => {
     assert.deepEqual(b.leftOut.unknownTypes, { message: 3 });
   });
 
-  test("all sets together, with the shipped default table: main sessions only", async () => {
+  test("all sets together, with the shipped default table: main figures as before", async () => {
     const r = await run(PUBLIC, defaultTable);
-    assert.equal(r.leftOut.files.subagent, 5, "two per 2.1.x set with subagents, one flat agent file (06)");
+    // Was leftOut.files.subagent = 5: the three subagents' files are now read; the two compaction agents' are left out.
+    assert.equal(r.subagents.read.files, 3, "agent-aac57f5 (01), agent-a7be2f0 (02), the flat agent file (06)");
+    assert.equal(r.leftOut.files.internalAgent, 2, "agent-acompact-* of 01 and 02");
     assert.deepEqual(tableOf(r)["commit-gate"], [2, 0, 0, 19]);
     assert.equal(r.read.sessions, 8);
   });
@@ -356,7 +465,9 @@ describe("pieces", () => {
     const r = await run(SYNTH);
     const text = renderText(r);
     assert.match(text, /commit-gate\s+gate\s+commit\s+3\s+2 \(67%\)\s+3 \(100%\)\s+4/);
-    assert.match(text, /left out: 2 subagent files/);
+    // Was /left out: 2 subagent files/: they are read now, and said so in the summary line.
+    assert.match(text, /5 main sessions from 6 files .*; 3 subagent sessions from 2 files .* and 3 inline sidechain lines/);
+    assert.match(text, /left out: 0 files of the client's internal agents/);
     const earlier = structuredClone(r);
     earlier.rows.find((x) => x.id === "commit-gate")!.loadedBefore = 1;
     assert.match(renderCompare(r, earlier, "old.json"), /commit-gate: loaded before 1st\s+1\s+2\s+\+1/);
@@ -376,6 +487,7 @@ describe("the CLI (built bin)", () => {
     const opts = { env, encoding: "utf8" as const, stdio: ["ignore", "pipe", "pipe"] as ["ignore", "pipe", "pipe"] };
     const json = JSON.parse(execFileSync(process.execPath, [bin, "measure", "--projects", SYNTH, "--since", "100000d", "--json", "--save"], opts)) as MeasureResult;
     assert.equal(json.totals.sessions, 13);
+    assert.equal(json.subagents.totals.sessions, 5, "commit-gate 3, paired-docs-write 1, done-check-final 1");
     const saved = fs.readdirSync(state).filter((f) => /^measure-\d{4}-\d{2}-\d{2}\.json$/.test(f));
     assert.equal(saved.length, 1);
     const svg = path.join(state, "chart.svg");

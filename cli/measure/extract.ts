@@ -5,10 +5,16 @@
 // engine live. (Worker threads reading files in parallel were tried: on the
 // 2-core machine, shared, they cost more CPU and memory than they saved.)
 //
-// Left out here, and counted: lines with isSidechain: true, `progress` lines
-// (their agent_progress payload is a subagent's own messages and tool calls),
-// malformed lines, unknown line types, `summary` lines (titles, not compactions),
-// and line types with no bearing (attachments, snapshots, queue operations).
+// Every record names its agent: none for the main thread; a subagent file's
+// lines belong to its agent (the line's agentId, else the file's name); inline
+// `isSidechain: true` lines of a main file (before 2.0.28) belong to the agent
+// whose chain they continue (agentId if written, else the sidechain's first
+// line, found through parentUuid; each Task call starts its own chain).
+//
+// Left out here, and counted: `progress` lines (their agent_progress payload
+// repeats a subagent's own messages, which its own file has), malformed lines,
+// unknown line types, `summary` lines (titles, not compactions), and line types
+// with no bearing (attachments, snapshots, queue operations).
 import path from "node:path";
 import { readLines, type FileRead } from "./lines.js";
 import { BIG_RESULT_CHARS, type SizedTool } from "./metrics.js";
@@ -30,8 +36,9 @@ export interface Sized {
 }
 
 export interface LoadResult {
-  /** Session of the call (the result line may be a copy in another session's file). */
+  /** Session and agent of the call (the result line may be a copy in another session's file). */
   s: string;
+  ag: string | undefined;
   tool: string;
   input: Json;
   failed: boolean;
@@ -39,7 +46,7 @@ export interface LoadResult {
 }
 
 /**
- * One main-session line, reduced to what measure needs. One flat shape for all
+ * One session line (main thread or a subagent's), reduced to what measure needs. One flat shape for all
  * kinds (created by rec(), every field present): cheap to make by the million.
  * - "a" assistant: message id, prompt size (-1: no usage), tool calls, text, stop_reason;
  * - "u" user: a prompt, a slash command, or neither (meta lines, local command output…);
@@ -52,6 +59,8 @@ export interface Rec {
   /** The line's uuid as a hash (0: none). */
   h: number;
   s: string;
+  /** The subagent the line belongs to; undefined: the main thread. */
+  ag: string | undefined;
   cwd: string | undefined;
   mid: string;
   size: number;
@@ -65,8 +74,8 @@ export interface Rec {
   trigger: string | undefined;
 }
 
-function rec(t: Rec["t"], h: number, s: string, cwd: string | undefined): Rec {
-  return { t, h, s, cwd, mid: "", size: -1, tools: undefined, text: "", stop: undefined, prompt: undefined, slash: undefined, loads: undefined, sized: undefined, trigger: undefined };
+function rec(t: Rec["t"], h: number, s: string, ag: string | undefined, cwd: string | undefined): Rec {
+  return { t, h, s, ag, cwd, mid: "", size: -1, tools: undefined, text: "", stop: undefined, prompt: undefined, slash: undefined, loads: undefined, sized: undefined, trigger: undefined };
 }
 
 export interface LineCounts {
@@ -74,6 +83,7 @@ export interface LineCounts {
   read: number;
   /** Tool results of calls nobody waited for (no load pending, output small): skipped unparsed. */
   results: number;
+  /** Inline `isSidechain: true` lines of main files (read as their subagents' sessions). */
   sidechain: number;
   progress: number;
   /** Not JSON, or JSON but not an object. */
@@ -153,6 +163,7 @@ export function slashCommand(text: string): { name: string; args: string } | und
 
 interface Watch {
   s: string;
+  ag: string | undefined;
   tool: string;
   input: Json;
   load: boolean;
@@ -165,12 +176,17 @@ export class FileExtractor {
   recs: Rec[] = [];
   /** tool_use id → what its result decides (a load, or a Bash/WebFetch output size). */
   private readonly watch = new Map<string, Watch>();
+  /** Inline sidechain line uuid → its agent (main files only). */
+  private readonly chains = new Map<string, string>();
   private ok = 0;
   private malformed = 0;
   private lastMalformed = false;
 
-  /** `capChars`: outputs longer than this are replayed as PostToolUse (for cap rows); ≤ the metric's 20,000. */
-  constructor(private readonly fallbackId: string, private readonly capChars = BIG_RESULT_CHARS) {}
+  /**
+   * `capChars`: outputs longer than this are replayed as PostToolUse (for cap rows); ≤ the metric's 20,000.
+   * `agent`: the file is this subagent's transcript (undefined: a main session file).
+   */
+  constructor(private readonly fallbackId: string, private readonly capChars = BIG_RESULT_CHARS, private readonly agent?: string) {}
 
   line(line: Buffer, unterminated: boolean): void {
     const c = this.counts;
@@ -180,11 +196,12 @@ export class FileExtractor {
     const t = unterminated ? undefined : peekType(line);
     if (t !== undefined) {
       if (t === "progress") return void (c.progress++, this.ok++);
-      if (NOT_NEEDED.has(t)) return void (c.notNeeded++, this.ok++);
+      // An inline sidechain's lines are parsed, whatever their type: each one links the chain to its agent.
+      const side = this.agent === undefined && peekSidechain(line);
+      if (NOT_NEEDED.has(t) && !side) return void (c.notNeeded++, this.ok++);
       if (t === "summary") return void (c.summary++, this.ok++);
       // Unknown types are rare: they are parsed, so a broken one counts as malformed.
-      if ((t === "user" || t === "assistant" || t === "system") && peekSidechain(line)) return void (c.sidechain++, this.ok++);
-      if (t === "user" && hasToolResult(line) && this.resultsNotNeeded(line)) return void (c.results++, this.ok++);
+      if (t === "user" && !side && hasToolResult(line) && this.resultsNotNeeded(line)) return void (c.results++, this.ok++);
     } else if (isBlank(line)) {
       c.read--;
       c.blank++;
@@ -252,8 +269,13 @@ export class FileExtractor {
     }
     this.ok++;
     const type = str(r.type);
+    let ag = this.agent === undefined ? undefined : (str(r.agentId) ?? this.agent);
+    if (this.agent === undefined && r.isSidechain === true) {
+      ag = this.sidechainAgent(r);
+      // Counted as before (any type but progress), though no longer left out.
+      if (type !== "progress" && !(type !== undefined && NOT_NEEDED.has(type))) c.sidechain++;
+    }
     if (type === undefined) return this.unknown("(no type)");
-    if (r.isSidechain === true) return void c.sidechain++;
     if (type === "progress") return void c.progress++;
     if (type === "summary") return void c.summary++;
     if (type !== "user" && type !== "assistant" && type !== "system") return NOT_NEEDED.has(type) ? void c.notNeeded++ : this.unknown(type);
@@ -263,9 +285,17 @@ export class FileExtractor {
     const h = uuid === undefined ? 0 : hash53(uuid);
     const sid = str(r.sessionId) ?? this.fallbackId;
     const cwd = str(r.cwd) || undefined;
-    if (type === "assistant") this.assistant(rec("a", h, sid, cwd), msg!);
-    else if (type === "user") this.user(rec("u", h, sid, cwd), r, msg!);
-    else this.system(h, sid, cwd, r);
+    if (type === "assistant") this.assistant(rec("a", h, sid, ag, cwd), msg!);
+    else if (type === "user") this.user(rec("u", h, sid, ag, cwd), r, msg!);
+    else this.system(h, sid, ag, cwd, r);
+  }
+
+  /** The agent of an inline sidechain line: its own agentId, its parent's agent, or a new chain starting here. */
+  private sidechainAgent(r: Json): string {
+    const uuid = str(r.uuid), parent = str(r.parentUuid);
+    const ag = str(r.agentId) ?? (parent === undefined ? undefined : this.chains.get(parent)) ?? `sidechain-${uuid ?? this.counts.read}`;
+    if (uuid !== undefined) this.chains.set(uuid, ag);
+    return ag;
   }
 
   private assistant(a: Rec, msg: Json): void {
@@ -288,8 +318,8 @@ export class FileExtractor {
         tools.push({ name, input });
         const id = str(b.id);
         if (!id) continue;
-        if (isLoadCall(name, input)) this.watch.set(id, { s: a.s, tool: name, input, load: true });
-        else if (name === "Bash" || name === "WebFetch") this.watch.set(id, { s: a.s, tool: name, input, load: false });
+        if (isLoadCall(name, input)) this.watch.set(id, { s: a.s, ag: a.ag, tool: name, input, load: true });
+        else if (name === "Bash" || name === "WebFetch") this.watch.set(id, { s: a.s, ag: a.ag, tool: name, input, load: false });
       } else if (b.type === "text") {
         const t = str(b.text);
         if (t) text = text ? `${text}\n${t}` : t;
@@ -330,7 +360,7 @@ export class FileExtractor {
       if (!w) continue;
       this.watch.delete(id!);
       if (w.load) {
-        const load: LoadResult = { s: w.s, tool: w.tool, input: w.input, failed: b.is_error === true };
+        const load: LoadResult = { s: w.s, ag: w.ag, tool: w.tool, input: w.input, failed: b.is_error === true };
         // toolUseResult belongs to the line; with several results in one line it is ambiguous.
         if (results.length === 1 && r.toolUseResult !== undefined) load.response = r.toolUseResult;
         loads.push(load);
@@ -345,9 +375,9 @@ export class FileExtractor {
     }
   }
 
-  private system(h: number, sid: string, cwd: string | undefined, r: Json): void {
+  private system(h: number, sid: string, ag: string | undefined, cwd: string | undefined, r: Json): void {
     const sub = r.subtype;
-    const x = rec(sub === "compact_boundary" ? "c" : sub === "turn_duration" || sub === "stop_hook_summary" ? "e" : "o", h, sid, cwd);
+    const x = rec(sub === "compact_boundary" ? "c" : sub === "turn_duration" || sub === "stop_hook_summary" ? "e" : "o", h, sid, ag, cwd);
     if (x.t === "c") x.trigger = str(obj(r.compactMetadata)?.trigger);
     this.recs.push(x);
   }
@@ -358,8 +388,8 @@ export class FileExtractor {
  * objects then die young, which the garbage collector likes), with the bytes
  * read since the last batch.
  */
-export async function extractFile(file: string, onBatch: (recs: Rec[], bytes: number) => void, capChars = BIG_RESULT_CHARS, batch = 16): Promise<FileDone> {
-  const x = new FileExtractor(path.basename(file, ".jsonl"), capChars);
+export async function extractFile(file: string, onBatch: (recs: Rec[], bytes: number) => void, capChars = BIG_RESULT_CHARS, agent?: string, batch = 16): Promise<FileDone> {
+  const x = new FileExtractor(path.basename(file, ".jsonl"), capChars, agent);
   let bytes = 0;
   try {
     const read = await readLines(

@@ -1,7 +1,10 @@
-// Which transcript files to read. Main session files only: subagent
+// Which transcript files to read: main session files, and subagent
 // transcripts (`<session>/subagents/agent-*.jsonl` since 2.1.2, and the flat
-// `<project>/agent-*.jsonl` of 2.0.28–2.1.1) are counted and left unopened,
-// and so are files not modified inside the time window.
+// `<project>/agent-*.jsonl` of 2.0.28–2.1.1), each read as its agent's own
+// session. Left unopened, and counted: the client's internal agents
+// (`agent-acompact-*` writes the compaction summary, `agent-aprompt_suggestion-*`,
+// `agent-aside_question-*`: no task of the user's, no tool calls of their own)
+// and files not modified inside the time window.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -10,11 +13,16 @@ export interface TranscriptFile {
   path: string;
   size: number;
   mtimeMs: number;
+  /** A subagent's transcript: the agent id its file is named after. */
+  agent?: string;
 }
 
 export interface Found {
   files: TranscriptFile[];
+  /** Subagent transcripts found (and read). */
   subagent: { files: number; bytes: number };
+  /** The client's internal agents' transcripts (left out). */
+  internal: { files: number; bytes: number };
   outsideWindow: { files: number; bytes: number };
   warnings: string[];
 }
@@ -31,9 +39,25 @@ export function isSubagentPath(file: string): boolean {
   return parts.includes("subagents") || /^agent-.*\.jsonl$/.test(path.basename(file));
 }
 
+/** The agent id a subagent file is named after (`agent-<id>.jsonl`), else the file's name. */
+export function agentIdOf(file: string): string {
+  const base = path.basename(file, ".jsonl");
+  return base.startsWith("agent-") ? base.slice(6) : base;
+}
+
+/**
+ * An agent the client runs for itself: `a` + a word + `-` (acompact-946d2b,
+ * aprompt_suggestion-…, aside_question-…). Task and Agent subagents are `a` +
+ * hex digits (aac57f5, ad7d092f2e8146deb) or, in older flat files, any name.
+ */
+export function isInternalAgent(id: string): boolean {
+  const m = /^a([a-z_]+)-/.exec(id);
+  return !!m && !/^[0-9a-f]+$/.test(m[1]!);
+}
+
 /** Walks `dir` (any depth) for *.jsonl; `sinceMs`: skip files modified before. Oldest first. */
 export function findTranscripts(dir: string, sinceMs: number): Found {
-  const found: Found = { files: [], subagent: { files: 0, bytes: 0 }, outsideWindow: { files: 0, bytes: 0 }, warnings: [] };
+  const found: Found = { files: [], subagent: { files: 0, bytes: 0 }, internal: { files: 0, bytes: 0 }, outsideWindow: { files: 0, bytes: 0 }, warnings: [] };
   const walk = (d: string, depth: number) => {
     let entries: fs.Dirent[];
     try {
@@ -56,13 +80,20 @@ export function findTranscripts(dir: string, sinceMs: number): Found {
         found.warnings.push(`cannot read ${p}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
         continue;
       }
-      if (isSubagentPath(path.relative(dir, p))) {
-        found.subagent.files++;
-        found.subagent.bytes += st.size;
+      const agent = isSubagentPath(path.relative(dir, p)) ? agentIdOf(p) : undefined;
+      if (agent !== undefined && isInternalAgent(agent)) {
+        found.internal.files++;
+        found.internal.bytes += st.size;
       } else if (st.mtimeMs < sinceMs) {
         found.outsideWindow.files++;
         found.outsideWindow.bytes += st.size;
-      } else found.files.push({ path: p, size: st.size, mtimeMs: st.mtimeMs });
+      } else {
+        found.files.push({ path: p, size: st.size, mtimeMs: st.mtimeMs, ...(agent !== undefined ? { agent } : {}) });
+        if (agent !== undefined) {
+          found.subagent.files++;
+          found.subagent.bytes += st.size;
+        }
+      }
     }
   };
   let st: fs.Stats | undefined;
@@ -72,7 +103,16 @@ export function findTranscripts(dir: string, sinceMs: number): Found {
     found.warnings.push(`cannot read folder ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   if (st?.isDirectory()) walk(dir, 0);
-  else if (st?.isFile()) found.files.push({ path: dir, size: st.size, mtimeMs: st.mtimeMs });
+  else if (st?.isFile()) {
+    // One file named: read it whatever its age; a subagent's file as its agent's session.
+    // Only its own name and folder say so (a folder higher up may be called anything).
+    const agent = isSubagentPath(path.join(path.basename(path.dirname(dir)), path.basename(dir))) ? agentIdOf(dir) : undefined;
+    found.files.push({ path: dir, size: st.size, mtimeMs: st.mtimeMs, ...(agent !== undefined ? { agent } : {}) });
+    if (agent !== undefined) {
+      found.subagent.files++;
+      found.subagent.bytes += st.size;
+    }
+  }
   else if (st) found.warnings.push(`${dir} is neither a folder nor a file`);
   found.files.sort((a, b) => a.mtimeMs - b.mtimeMs || a.path.localeCompare(b.path));
   return found;

@@ -3,11 +3,14 @@
 // `matched` (every row whose trigger fired, judgment rows included), or in the
 // decision's rows (session guard rows: output cap, budget and compaction
 // reminders, which decide() adds outside `matched`). "Loaded before the first
-// occasion" is the row's skill in the state's `loaded` at that event; "loaded
+// occasion" is the row's skill loaded in the event's own context at that event
+// (the main thread's, or the subagent's: hooks/core/agent-context.ts); "loaded
 // at any time" is a load event for the skill anywhere in the session.
+// Main sessions and subagent sessions are counted apart, row by row.
 import path from "node:path";
 import { decide } from "../../hooks/core/decide.js";
 import { isLoaded, loadsOf } from "../../hooks/core/skills.js";
+import { contextOf, ownAgent } from "../../hooks/core/agent-context.js";
 import { shellCommandOf } from "../../hooks/core/facts.js";
 import type { Facts } from "../../hooks/core/facts.js";
 import { factsOf } from "../../hooks/core/shell-facts.js";
@@ -20,7 +23,7 @@ export interface RowCount {
   skill?: string;
   /** Events that would have fired the row, over all sessions. */
   occasions: number;
-  /** Main sessions with at least one occasion. */
+  /** Sessions (of the count's kind: main or subagent) with at least one occasion. */
   sessions: number;
   /** Of those: the skill was in context at the first occasion. */
   loadedBefore: number;
@@ -30,7 +33,10 @@ export interface RowCount {
   opaque: number;
 }
 
+export type SessionKind = "main" | "subagent";
+
 export interface SessionReplay {
+  kind: SessionKind;
   state: SessionState;
   /** Per row: 1 = had an occasion, 2 = skill loaded at the first one. */
   flags: Uint8Array;
@@ -42,23 +48,27 @@ export interface SessionReplay {
 const FIRST = 1, LOADED_AT_FIRST = 2;
 const FACTS_CACHE = 4096;
 
+interface Tally {
+  counts: RowCount[];
+  /** Skill → sessions in which it was loaded (any skill, table row or not). */
+  loads: Map<string, number>;
+}
+
 export class Replay {
   private readonly index = new Map<string, number>();
-  private readonly counts: RowCount[];
+  private readonly tally: Record<SessionKind, Tally>;
   /** Shell analysis is the costly part of matching: the same command in the same folder is analysed once. */
   private readonly facts = new Map<string, Facts>();
-  /** Skill → sessions in which it was loaded (any skill, table row or not). */
-  private readonly loads = new Map<string, number>();
 
   constructor(readonly table: CompiledTable) {
-    this.counts = table.rows.map(({ row }, i) => {
-      this.index.set(row.id, i);
-      return { id: row.id, kind: row.kind, ...(row.skill ? { skill: row.skill } : {}), occasions: 0, sessions: 0, loadedBefore: 0, loadedAny: 0, opaque: 0 };
-    });
+    table.rows.forEach(({ row }, i) => this.index.set(row.id, i));
+    const counts = () => table.rows.map(({ row }): RowCount => ({ id: row.id, kind: row.kind, ...(row.skill ? { skill: row.skill } : {}), occasions: 0, sessions: 0, loadedBefore: 0, loadedAny: 0, opaque: 0 }));
+    this.tally = { main: { counts: counts(), loads: new Map() }, subagent: { counts: counts(), loads: new Map() } };
   }
 
-  session(): SessionReplay {
-    return { state: emptyState(), flags: new Uint8Array(this.counts.length), loadedEver: new Set() };
+  /** A new session, empty as the hook's state at its start (a subagent's context starts empty too). */
+  session(kind: SessionKind = "main"): SessionReplay {
+    return { kind, state: emptyState(), flags: new Uint8Array(this.table.rows.length), loadedEver: new Set() };
   }
 
   feed(s: SessionReplay, event: Event): void {
@@ -68,28 +78,33 @@ export class Replay {
     const out = decide(event, table, s.state, this.factsFor(event));
     s.state = out.state;
     const fired = out.decision.rows.length ? [...new Set([...out.matched, ...out.decision.rows])] : out.matched;
+    if (fired.length === 0) return;
+    const counts = this.tally[s.kind].counts;
     const opaque = new Set(out.opaque);
+    // Loaded where the event happens: a subagent's own context, or the main thread's.
+    const context = contextOf(out.state, ownAgent(event, table));
     for (const id of fired) {
       const i = this.index.get(id);
       if (i === undefined) continue;
       if (opaque.has(id)) {
-        this.counts[i]!.opaque++;
+        counts[i]!.opaque++;
         continue;
       }
-      this.counts[i]!.occasions++;
+      counts[i]!.occasions++;
       if (s.flags[i]! & FIRST) continue;
       const skill = this.table.rows[i]!.row.skill;
-      s.flags[i] = FIRST | (skill && isLoaded(out.state, skill) ? LOADED_AT_FIRST : 0);
+      s.flags[i] = FIRST | (skill && isLoaded(context, skill) ? LOADED_AT_FIRST : 0);
     }
   }
 
   /** The session is over: add it to the per-row counts. */
   finish(s: SessionReplay): void {
-    for (const skill of s.loadedEver) this.loads.set(skill, (this.loads.get(skill) ?? 0) + 1);
-    for (let i = 0; i < this.counts.length; i++) {
+    const { counts, loads } = this.tally[s.kind];
+    for (const skill of s.loadedEver) loads.set(skill, (loads.get(skill) ?? 0) + 1);
+    for (let i = 0; i < counts.length; i++) {
       const f = s.flags[i]!;
       if (!(f & FIRST)) continue;
-      const c = this.counts[i]!;
+      const c = counts[i]!;
       c.sessions++;
       if (!c.skill) continue;
       if (f & LOADED_AT_FIRST) c.loadedBefore++;
@@ -97,13 +112,13 @@ export class Replay {
     }
   }
 
-  /** Sessions that loaded each skill, most first. */
-  loadedSkills(): Record<string, number> {
-    return Object.fromEntries([...this.loads].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+  /** Sessions of this kind that loaded each skill, most first. */
+  loadedSkills(kind: SessionKind = "main"): Record<string, number> {
+    return Object.fromEntries([...this.tally[kind].loads].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
   }
 
-  rows(): RowCount[] {
-    return this.counts.map((c) => ({ ...c }));
+  rows(kind: SessionKind = "main"): RowCount[] {
+    return this.tally[kind].counts.map((c) => ({ ...c }));
   }
 
   private factsFor(event: Event): Facts | undefined {

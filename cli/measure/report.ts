@@ -1,8 +1,11 @@
-// Showing a measurement: the text table (as in seed 003), the comparison with
-// an earlier snapshot, a bar chart (SVG), and the dated snapshot itself.
+// Showing a measurement: the text table (as in seed 003; main sessions and
+// subagent sessions side by side), the comparison with an earlier snapshot, a
+// bar chart (SVG, main sessions only), and the dated snapshot itself.
 import fs from "node:fs";
 import path from "node:path";
-import type { MeasureResult } from "./run.js";
+import type { Metrics } from "./metrics.js";
+import type { RowCount } from "./replay.js";
+import type { MeasureResult, Totals } from "./run.js";
 
 const int = (n: number) => n.toLocaleString("en-US");
 const pct = (a: number, b: number) => (b ? `${Math.round((a / b) * 100)}%` : "—");
@@ -15,55 +18,83 @@ function table(head: string[], body: string[][], right: Set<number>): string[] {
   return [fmt(head), w.map((x) => "-".repeat(x)).join("  "), ...body.map(fmt)];
 }
 
-export function renderText(r: MeasureResult): string {
-  const out: string[] = [];
-  out.push(`skillgate measure: ${day(r.window.from)} → ${day(r.window.to)} UTC (--since ${r.window.since})`);
-  out.push(`${int(r.read.sessions)} main sessions from ${int(r.read.files)} files (${mb(r.read.bytes)}, ${int(r.read.lines)} lines) in ${r.read.seconds.toFixed(2)} s; table ${r.table}`);
-  out.push("");
-  const body = r.rows.map((x) => [
-    x.id,
-    x.kind,
-    x.skill ?? "—",
+/** A row's five figures: sessions with occasion, loaded before 1st, loaded at any time, occasions, opaque commands. */
+function cells(x: RowCount | undefined, skill: boolean): string[] {
+  if (!x) return ["—", "—", "—", "—", "—"];
+  return [
     int(x.sessions),
-    x.skill ? `${int(x.loadedBefore)} (${pct(x.loadedBefore, x.sessions)})` : "—",
-    x.skill ? `${int(x.loadedAny)} (${pct(x.loadedAny, x.sessions)})` : "—",
+    skill ? `${int(x.loadedBefore)} (${pct(x.loadedBefore, x.sessions)})` : "—",
+    skill ? `${int(x.loadedAny)} (${pct(x.loadedAny, x.sessions)})` : "—",
     int(x.occasions),
     int(x.opaque ?? 0),
-  ]);
-  const t = r.totals;
-  body.push(["total (rows with a skill)", "", "", int(t.sessions), `${int(t.loadedBefore)} (${pct(t.loadedBefore, t.sessions)})`, `${int(t.loadedAny)} (${pct(t.loadedAny, t.sessions)})`, "", ""]);
-  out.push(...table(["row", "kind", "skill", "sessions with occasion", "loaded before 1st", "loaded at any time", "occasions", "opaque commands"], body, new Set([3, 4, 5, 6, 7])));
-  const loads = Object.entries(r.loads);
-  out.push("", `skills loaded (sessions): ${loads.length ? loads.map(([k, v]) => `${k} ${int(v)}`).join(", ") : "none"}`);
-  out.push("");
-  const m = r.metrics;
-  const b = m.bigResults.byTool;
-  const metrics: string[][] = [
-    ["prompt per request, median (tokens)", m.promptTokens.median === null ? "—" : int(Math.round(m.promptTokens.median)), "≤ 150,000"],
-    ["prompt per request, p90 (tokens)", m.promptTokens.p90 === null ? "—" : int(m.promptTokens.p90), ""],
-    ["requests (distinct message ids)", int(m.requests), ""],
-    ["compactions per session", m.compactions.perSession === null ? "—" : `${m.compactions.perSession.toFixed(2)} (${m.compactions.total}: ${Object.entries(m.compactions.byTrigger).map(([k, v]) => `${v} ${k}`).join(", ") || "none"}; max ${m.compactions.max} in a session)`, "≤ 1"],
-    ["tool calls per request (toolsPerTurn)", m.toolsPerTurn === null ? "—" : m.toolsPerTurn.toFixed(2), "≥ 2"],
-    [
-      `Bash/WebFetch results > ${int(m.bigResults.thresholdChars)} chars`,
-      `${int(b.Bash.over + b.WebFetch.over)} of ${int(b.Bash.calls + b.WebFetch.calls)} (${m.bigResults.share === null ? "—" : `${(m.bigResults.share * 100).toFixed(1)}%`}; Bash ${b.Bash.over}/${b.Bash.calls}, WebFetch ${b.WebFetch.over}/${b.WebFetch.calls})`,
-      "< 5%",
-    ],
   ];
-  out.push(...table(["session metric", "value", "target"], metrics, new Set()));
+}
+
+const totalCells = (t: Totals) => [int(t.sessions), `${int(t.loadedBefore)} (${pct(t.loadedBefore, t.sessions)})`, `${int(t.loadedAny)} (${pct(t.loadedAny, t.sessions)})`, "", ""];
+const loadList = (loads: Record<string, number>) => {
+  const l = Object.entries(loads);
+  return l.length ? l.map(([k, v]) => `${k} ${int(v)}`).join(", ") : "none";
+};
+
+/** Column heads over the given columns: a line with each label starting at its first column. */
+function groupLine(underline: string, groups: [number, string][]): string {
+  const starts: number[] = [0];
+  for (const m of underline.matchAll(/ {2}(?=-)/g)) starts.push(m.index + 2);
+  let line = "";
+  for (const [col, label] of groups) line = line.padEnd(starts[col] ?? line.length) + label;
+  return line;
+}
+
+export function renderText(r: MeasureResult): string {
+  const out: string[] = [];
+  // A format 1 snapshot (before subagents were read) has no subagent part.
+  const sub = r.subagents;
+  out.push(`skillgate measure: ${day(r.window.from)} → ${day(r.window.to)} UTC (--since ${r.window.since})`);
+  const subRead = sub ? `; ${int(sub.read.sessions)} subagent sessions from ${int(sub.read.files)} files (${mb(sub.read.bytes)})${sub.read.inlineLines ? ` and ${int(sub.read.inlineLines)} inline sidechain lines` : ""}` : "";
+  out.push(`${int(r.read.sessions)} main sessions from ${int(r.read.files)} files (${mb(r.read.bytes)})${subRead}; ${int(r.read.lines)} lines in ${r.read.seconds.toFixed(2)} s; table ${r.table}`);
+  out.push("");
+  const subRows = new Map((sub?.rows ?? []).map((x) => [x.id, x]));
+  const body = r.rows.map((x) => [x.id, x.kind, x.skill ?? "—", ...cells(x, !!x.skill), "│", ...cells(subRows.get(x.id), !!x.skill)]);
+  body.push(["total (rows with a skill)", "", "", ...totalCells(r.totals), "│", ...(sub ? totalCells(sub.totals) : cells(undefined, true))]);
+  const head = ["sessions", "before 1st", "any time", "occasions", "opaque"];
+  const lines = table(["row", "kind", "skill", ...head, "│", ...head], body, new Set([3, 4, 5, 6, 7, 9, 10, 11, 12, 13]));
+  out.push(groupLine(lines[1]!, [[3, "main sessions (the seed's count)"], [9, "subagent sessions (own context each)"]]), ...lines);
+  out.push("sessions: sessions with occasion; before 1st / any time: the row's skill loaded before the first occasion / at any time of the session; opaque: commands not seen through");
+  if (sub) {
+    const all = { sessions: r.totals.sessions + sub.totals.sessions, loadedBefore: r.totals.loadedBefore + sub.totals.loadedBefore };
+    out.push(`main and subagent sessions together (what the seed counted first): ${int(all.sessions)} with an occasion, ${int(all.loadedBefore)} (${pct(all.loadedBefore, all.sessions)}) loaded before the first`);
+  }
+  out.push("", `skills loaded (sessions): main ${loadList(r.loads)}; subagent ${sub ? loadList(sub.loads) : "—"}`);
+  out.push("");
+  out.push(...table(["session metric", "main sessions", "subagent sessions", "target"], metricRows(r.metrics, sub?.metrics), new Set()));
   out.push("");
   out.push(`left out: ${leftOut(r)}`);
   for (const w of r.warnings) out.push(`warning: ${w}`);
   return out.join("\n");
 }
 
+function metricRows(m: Metrics, s: Metrics | undefined): string[][] {
+  const each = (f: (x: Metrics) => string) => [f(m), s ? f(s) : "—"];
+  const big = (x: Metrics) => {
+    const b = x.bigResults.byTool;
+    return `${int(b.Bash.over + b.WebFetch.over)} of ${int(b.Bash.calls + b.WebFetch.calls)} (${x.bigResults.share === null ? "—" : `${(x.bigResults.share * 100).toFixed(1)}%`}; Bash ${b.Bash.over}/${b.Bash.calls}, WebFetch ${b.WebFetch.over}/${b.WebFetch.calls})`;
+  };
+  return [
+    ["prompt per request, median (tokens)", ...each((x) => (x.promptTokens.median === null ? "—" : int(Math.round(x.promptTokens.median)))), "≤ 150,000"],
+    ["prompt per request, p90 (tokens)", ...each((x) => (x.promptTokens.p90 === null ? "—" : int(x.promptTokens.p90))), ""],
+    ["requests (distinct message ids)", ...each((x) => int(x.requests)), ""],
+    ["compactions per session", ...each((x) => (x.compactions.perSession === null ? "—" : `${x.compactions.perSession.toFixed(2)} (${x.compactions.total}: ${Object.entries(x.compactions.byTrigger).map(([k, v]) => `${v} ${k}`).join(", ") || "none"}; max ${x.compactions.max} in a session)`)), "≤ 1"],
+    ["tool calls per request (toolsPerTurn)", ...each((x) => (x.toolsPerTurn === null ? "—" : x.toolsPerTurn.toFixed(2))), "≥ 2"],
+    [`Bash/WebFetch results > ${int(m.bigResults.thresholdChars)} chars`, ...each(big), "< 5%"],
+  ];
+}
+
 function leftOut(r: MeasureResult): string {
   const f = r.leftOut.files, l = r.leftOut.lines;
   const parts = [
-    `${int(f.subagent)} subagent files (${mb(f.subagentBytes)})`,
+    `${int(f.internalAgent)} files of the client's internal agents (compaction summaries, suggestions; ${mb(f.internalAgentBytes)})`,
     `${int(f.outsideWindow)} files outside the window (${mb(f.outsideWindowBytes)})`,
-    `${int(l.sidechain)} sidechain lines`,
-    `${int(l.progress)} progress lines`,
+    `${int(l.progress)} progress lines (live updates; a subagent's messages are in its own file)`,
     `${int(l.duplicate)} duplicate lines (same uuid)`,
     `${int(l.summary)} summary lines (titles, not compactions)`,
     `${int(l.malformed)} malformed lines`,
@@ -101,6 +132,21 @@ function figures(r: MeasureResult): Map<string, Figure> {
   add("total: sessions with occasion", r.totals.sessions);
   add("total: loaded before 1st", r.totals.loadedBefore);
   add("total: share loaded before 1st", r.totals.sessions ? r.totals.loadedBefore / r.totals.sessions : null, true);
+  // Subagent figures: absent from format 1 snapshots (shown as "—" there).
+  const sub = r.subagents;
+  if (sub) {
+    add("subagent sessions read", sub.read.sessions);
+    for (const x of sub.rows) {
+      add(`${x.id}: subagent sessions with occasion`, x.sessions);
+      if (!x.skill) continue;
+      add(`${x.id}: subagent loaded before 1st`, x.loadedBefore);
+      add(`${x.id}: subagent loaded at any time`, x.loadedAny);
+      add(`${x.id}: subagent share loaded before 1st`, x.sessions ? x.loadedBefore / x.sessions : null, true);
+    }
+    add("subagent total: sessions with occasion", sub.totals.sessions);
+    add("subagent total: loaded before 1st", sub.totals.loadedBefore);
+    add("subagent total: share loaded before 1st", sub.totals.sessions ? sub.totals.loadedBefore / sub.totals.sessions : null, true);
+  }
   const m = r.metrics;
   add("prompt per request, median", m.promptTokens.median);
   add("prompt per request, p90", m.promptTokens.p90);
@@ -138,7 +184,7 @@ export function renderCompare(now: MeasureResult, before: MeasureResult, beforeF
 const color = { sessions: "#9aa5b1", loadedBefore: "#2f7d32", loadedAny: "#8bc34a" } as const;
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
-/** Occasion vs loaded per row with a skill and an occasion, as horizontal bars. */
+/** Occasion vs loaded per row with a skill and an occasion, as horizontal bars: main sessions only (subagent figures are in the text and --json). */
 export function renderSvg(r: MeasureResult): string {
   const withSkill = r.rows.filter((x) => x.skill);
   const rows = withSkill.filter((x) => x.sessions > 0);
@@ -154,7 +200,7 @@ export function renderSvg(r: MeasureResult): string {
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
-    `<text x="12" y="22" font-size="15" font-weight="bold">${esc(`skillgate measure: occasion vs loaded, ${r.read.sessions} main sessions`)}</text>`,
+    `<text x="12" y="22" font-size="15" font-weight="bold">${esc(`skillgate measure: occasion vs loaded, ${r.read.sessions} main sessions (subagent sessions not shown)`)}</text>`,
     `<text x="12" y="40" fill="#555">${esc(`${day(r.window.from)} → ${day(r.window.to)} UTC; table ${path.basename(r.table)}`)}</text>`,
   ];
   series.forEach(([k, text], i) => {

@@ -28,25 +28,60 @@ export interface Progress {
   sessions: number;
 }
 
+export interface Totals {
+  rows: number;
+  sessions: number;
+  loadedBefore: number;
+  loadedAny: number;
+}
+
+/**
+ * Format 2 (subagent transcripts read as sessions of their own): `rows`,
+ * `loads`, `totals`, `metrics` and `read.sessions` are still the main sessions'
+ * alone (the seed's count, comparable with format 1 snapshots); `subagents`
+ * holds the same for subagent sessions.
+ */
 export interface MeasureResult {
   tool: "skillgate measure";
-  format: 1;
+  format: 2;
   generatedAt: string;
   window: { since: string; from: string; to: string };
   projects: string;
   table: string;
+  /** files/bytes/sessions: main session files; lines: every file's; seconds and MB/s: all files. */
   read: { files: number; bytes: number; lines: number; sessions: number; seconds: number; mbPerSec: number };
   leftOut: {
-    files: { subagent: number; subagentBytes: number; outsideWindow: number; outsideWindowBytes: number; unreadable: number; notJsonl: number; truncated: number };
-    lines: Omit<HistoryCounts, "read" | "used" | "results" | "blank">;
+    /** internalAgent: the client's own agents' files (compaction summaries, prompt suggestions). */
+    files: { internalAgent: number; internalAgentBytes: number; outsideWindow: number; outsideWindowBytes: number; unreadable: number; notJsonl: number; truncated: number };
+    lines: Omit<HistoryCounts, "read" | "used" | "results" | "blank" | "sidechain">;
     unknownTypes: Record<string, number>;
   };
+  /** Per row, over main sessions. */
   rows: RowCount[];
   /** Skill → main sessions that loaded it (Skill tool, slash command, whole SKILL.md read). */
   loads: Record<string, number>;
-  totals: { rows: number; sessions: number; loadedBefore: number; loadedAny: number };
+  /** Rows with a skill, over main sessions: the seed's main-only count. */
+  totals: Totals;
   metrics: Metrics;
+  subagents: {
+    /** Subagent transcript files read, and inline sidechain lines of main files (before 2.0.28) read as subagents. */
+    read: { files: number; bytes: number; sessions: number; inlineLines: number };
+    rows: RowCount[];
+    loads: Record<string, number>;
+    totals: Totals;
+    metrics: Metrics;
+  };
   warnings: string[];
+}
+
+function totalsOf(rows: RowCount[]): Totals {
+  const skillRows = rows.filter((r) => r.skill);
+  return {
+    rows: skillRows.length,
+    sessions: skillRows.reduce((a, r) => a + r.sessions, 0),
+    loadedBefore: skillRows.reduce((a, r) => a + r.loadedBefore, 0),
+    loadedAny: skillRows.reduce((a, r) => a + r.loadedAny, 0),
+  };
 }
 
 /** Names that are skills: every row's skill and every folder with a SKILL.md in the table's skills dir. */
@@ -90,42 +125,45 @@ export async function measure(o: MeasureOptions): Promise<MeasureResult> {
     const done = await extractFile(f.path, (recs, bytes) => {
       history.apply(recs);
       p.bytes += bytes;
-      p.sessions = history.sessionCount;
+      p.sessions = history.sessionCount + history.subagentSessionCount;
       o.onProgress?.(p);
-    }, capChars);
-    history.endFile(done);
+    }, capChars, f.agent);
+    history.endFile(done, f.agent !== undefined);
     p.files++;
   }
   history.finish();
   const seconds = (performance.now() - t0) / 1000;
-  const rows = replay.rows();
-  const skillRows = rows.filter((r) => r.skill);
-  const { read, used: _used, results: _results, blank: _blank, ...lines } = history.counts;
+  const rows = replay.rows("main");
+  const subRows = replay.rows("subagent");
+  const { read, used: _used, results: _results, blank: _blank, sidechain, ...lines } = history.counts;
+  const allBytes = history.files.bytes + history.files.subagentBytes;
   return {
     tool: "skillgate measure",
-    format: 1,
+    format: 2,
     generatedAt: new Date(now).toISOString(),
     window: { since: o.since, from: new Date(from).toISOString(), to: new Date(now).toISOString() },
     projects: o.projects,
     table: o.tableFile,
-    read: { files: history.files.read, bytes: history.files.bytes, lines: read, sessions: history.sessionCount, seconds: round(seconds, 3), mbPerSec: seconds > 0 ? round(history.files.bytes / 1048576 / seconds, 1) : 0 },
+    read: { files: history.files.read, bytes: history.files.bytes, lines: read, sessions: history.sessionCount, seconds: round(seconds, 3), mbPerSec: seconds > 0 ? round(allBytes / 1048576 / seconds, 1) : 0 },
     leftOut: {
       files: {
-        subagent: found.subagent.files, subagentBytes: found.subagent.bytes, outsideWindow: found.outsideWindow.files, outsideWindowBytes: found.outsideWindow.bytes,
+        internalAgent: found.internal.files, internalAgentBytes: found.internal.bytes, outsideWindow: found.outsideWindow.files, outsideWindowBytes: found.outsideWindow.bytes,
         unreadable: history.files.unreadable, notJsonl: history.files.notJsonl, truncated: history.files.truncated,
       },
       lines,
       unknownTypes: Object.fromEntries([...history.unknownTypes].sort((a, b) => b[1] - a[1])),
     },
     rows,
-    loads: replay.loadedSkills(),
-    totals: {
-      rows: skillRows.length,
-      sessions: skillRows.reduce((a, r) => a + r.sessions, 0),
-      loadedBefore: skillRows.reduce((a, r) => a + r.loadedBefore, 0),
-      loadedAny: skillRows.reduce((a, r) => a + r.loadedAny, 0),
-    },
+    loads: replay.loadedSkills("main"),
+    totals: totalsOf(rows),
     metrics: metrics.result(),
+    subagents: {
+      read: { files: history.files.subagentRead, bytes: history.files.subagentBytes, sessions: history.subagentSessionCount, inlineLines: sidechain },
+      rows: subRows,
+      loads: replay.loadedSkills("subagent"),
+      totals: totalsOf(subRows),
+      metrics: history.subagentMetrics.result(),
+    },
     warnings: [...found.warnings, ...history.warnings],
   };
 }

@@ -1,16 +1,25 @@
-// Records of main-session lines (extract.ts), in file order → sessions → the
+// Records of session lines (extract.ts), in file order → sessions → the
 // hook's events, in order, through the hook's own adapter and engine.
 //
+// A subagent's transcript is a session of its own kind, keyed by (session,
+// agent), replayed from an empty state as the hook sees a subagent: every
+// payload carries its agent_id (so the core reads and changes that agent's own
+// context: it starts empty, its own Skill calls load for it), its task (first
+// prompt) goes in as SubagentStart, its end as SubagentStop; it has no
+// UserPromptSubmit or slash commands. Subagent sessions add to their own
+// per-row counts and metrics, never to the main ones.
+//
 // What the hook would have seen, rebuilt from what Claude Code wrote:
-// - PreToolUse for every tool_use block of a main-thread assistant line
+// - PreToolUse for every tool_use block of an assistant line
 //   (Bash command, Write/Edit/MultiEdit/NotebookEdit path, Agent/Task type);
 // - PostToolUse with the skill loaded, for a Skill call or a whole Read of a
 //   SKILL.md whose tool_result is not an error (an error is PostToolUseFailure);
-// - UserPromptSubmit for a real prompt (not a tool result, meta line, compact
-//   summary, local command output, task notification);
+// - UserPromptSubmit for a real prompt of the main thread (not a tool result,
+//   meta line, compact summary, local command output, task notification);
+//   SubagentStart (with the task) at a subagent's first line;
 // - UserPromptExpansion for a `<command-name>/x</command-name>` line whose x is
 //   a skill (built-in commands like /compact are not loads);
-// - Stop with the last answer: on a final stop_reason, or, when stop_reason is
+// - Stop (a subagent's: SubagentStop) with the last answer: on a final stop_reason, or, when stop_reason is
 //   null (2.1.38–2.1.39 write null everywhere), at the next real prompt, a
 //   turn_duration/stop_hook_summary line, a compaction or the end of the file;
 // - SessionStart {source: "compact"} at a compact_boundary line, so loaded
@@ -28,8 +37,8 @@ import { normalize } from "../../hooks/hosts/claude-code/adapter.js";
 import { skillName } from "../../hooks/core/match.js";
 import type { Event } from "../../hooks/core/types.js";
 import { isLoadCall, type FileDone, type LineCounts, type Rec, type ToolUse } from "./extract.js";
-import type { MetricsAcc } from "./metrics.js";
-import type { Replay, SessionReplay } from "./replay.js";
+import { MetricsAcc } from "./metrics.js";
+import type { Replay, SessionKind, SessionReplay } from "./replay.js";
 import { HashSet53 } from "./seen.js";
 
 const RECENT_MESSAGES = 16;
@@ -43,8 +52,13 @@ interface Turn {
 
 interface Session {
   id: string;
+  /** The subagent (undefined: the main thread). */
+  agent: string | undefined;
   cwd: string;
   replay: SessionReplay;
+  metrics: MetricsAcc;
+  /** A subagent's SubagentStart was replayed. */
+  started: boolean;
   compactions: number;
   /** Prompt size of the latest request: the context size the hook would see next. */
   contextTokens?: number;
@@ -56,7 +70,7 @@ interface Session {
 type Json = Record<string, unknown>;
 
 export interface HistoryCounts extends LineCounts {
-  /** Main-session lines that went into the replay or the metrics. */
+  /** Session lines (main or subagent) that went into the replay or the metrics. */
   used: number;
   duplicate: number;
 }
@@ -64,19 +78,26 @@ export interface HistoryCounts extends LineCounts {
 export class History {
   readonly counts: HistoryCounts = { read: 0, used: 0, results: 0, sidechain: 0, progress: 0, malformed: 0, invalid: 0, unknownType: 0, duplicate: 0, summary: 0, notNeeded: 0, blank: 0, oversized: 0 };
   readonly unknownTypes = new Map<string, number>();
-  readonly files = { read: 0, bytes: 0, notJsonl: 0, truncated: 0, unreadable: 0 };
+  /** read/bytes: main session files; subagentRead/subagentBytes: subagent transcripts. */
+  readonly files = { read: 0, bytes: 0, subagentRead: 0, subagentBytes: 0, notJsonl: 0, truncated: 0, unreadable: 0 };
   readonly warnings: string[] = [];
   private readonly sessions = new Map<string, Session>();
+  private readonly kinds: Record<SessionKind, number> = { main: 0, subagent: 0 };
   private readonly seen = new HashSet53();
   /** Sessions with lines in the file being read. */
   private touched = new Set<Session>();
   private done = false;
 
-  /** `skills`: names that are skills (slash commands with these names load them). */
-  constructor(private readonly replay: Replay, private readonly metrics: MetricsAcc, private readonly skills: Set<string>) {}
+  /** `skills`: names that are skills (slash commands with these names load them). `subagentMetrics`: subagent sessions' own. */
+  constructor(private readonly replay: Replay, private readonly metrics: MetricsAcc, private readonly skills: Set<string>, readonly subagentMetrics = new MetricsAcc()) {}
 
+  /** Main sessions. */
   get sessionCount(): number {
-    return this.sessions.size;
+    return this.kinds.main;
+  }
+
+  get subagentSessionCount(): number {
+    return this.kinds.subagent;
   }
 
   /** Records of the file being read, in order. */
@@ -84,16 +105,18 @@ export class History {
     for (const r of recs) this.record(r);
   }
 
-  /** The file is over: its counts, and the end of any answer still open. */
-  endFile(d: FileDone): void {
+  /** The file is over: its counts, and the end of any answer still open. `subagent`: it was a subagent's transcript. */
+  endFile(d: FileDone, subagent = false): void {
     const c = this.counts;
     for (const k of Object.keys(d.counts) as (keyof LineCounts)[]) c[k] += d.counts[k];
     for (const [k, v] of Object.entries(d.unknownTypes)) this.unknownTypes.set(k, (this.unknownTypes.get(k) ?? 0) + v);
     if (d.error) {
       this.files.unreadable++;
       this.warnings.push(d.error);
-    } else this.files.read++;
-    this.files.bytes += d.bytes;
+    } else if (subagent) this.files.subagentRead++;
+    else this.files.read++;
+    if (subagent) this.files.subagentBytes += d.bytes;
+    else this.files.bytes += d.bytes;
     if (d.truncated) this.files.truncated++;
     if (d.notJsonl) this.files.notJsonl++;
     for (const s of this.touched) {
@@ -109,14 +132,15 @@ export class History {
     this.done = true;
     for (const s of this.sessions.values()) {
       this.replay.finish(s.replay);
-      this.metrics.sessionDone(s.compactions);
+      s.metrics.sessionDone(s.compactions);
     }
   }
 
   private record(r: Rec): void {
     if (r.h && !this.seen.add(r.h)) return void this.counts.duplicate++;
     this.counts.used++;
-    const s = this.session(r.s, r.cwd);
+    const s = this.session(r.s, r.ag, r.cwd);
+    if (s.agent !== undefined && !s.started) this.start(s, r);
     switch (r.t) {
       case "a":
         return this.assistant(s, r);
@@ -124,11 +148,11 @@ export class History {
         return this.user(s, r);
       case "r":
         for (const l of r.loads!) {
-          const target = l.s === s.id ? s : this.session(l.s, undefined);
+          const target = l.s === s.id && l.ag === s.agent ? s : this.session(l.s, l.ag, undefined);
           this.emit(target, { hook_event_name: l.failed ? "PostToolUseFailure" : "PostToolUse", tool_name: l.tool, tool_input: l.input, ...(l.response !== undefined ? { tool_response: l.response } : {}), ...this.context(target) });
         }
         for (const z of r.sized!) {
-          this.metrics.toolResult(z.tool, z.chars);
+          s.metrics.toolResult(z.tool, z.chars);
           // An output a cap row may cut: the hook's PostToolUse, with the tool's response.
           if (z.input) this.emit(s, { hook_event_name: "PostToolUse", tool_name: z.tool, tool_input: z.input, ...(z.response !== undefined ? { tool_response: z.response } : {}), ...this.context(s) });
         }
@@ -136,7 +160,7 @@ export class History {
       case "c":
         this.endTurn(s);
         s.compactions++;
-        this.metrics.compaction(r.trigger);
+        s.metrics.compaction(r.trigger);
         return this.emit(s, { hook_event_name: "SessionStart", source: "compact" });
       case "e":
         return this.endTurn(s);
@@ -145,11 +169,15 @@ export class History {
     }
   }
 
-  private session(id: string, cwd: string | undefined): Session {
-    let s = this.sessions.get(id);
+  private session(id: string, agent: string | undefined, cwd: string | undefined): Session {
+    // A session id never holds a NUL: main and agent keys cannot collide.
+    const key = agent === undefined ? id : `${id}\0${agent}`;
+    let s = this.sessions.get(key);
     if (!s) {
-      s = { id, cwd: "", replay: this.replay.session(), compactions: 0, recent: [] };
-      this.sessions.set(id, s);
+      const kind: SessionKind = agent === undefined ? "main" : "subagent";
+      s = { id, agent, cwd: "", replay: this.replay.session(kind), metrics: kind === "main" ? this.metrics : this.subagentMetrics, started: false, compactions: 0, recent: [] };
+      this.sessions.set(key, s);
+      this.kinds[kind]++;
     }
     if (cwd) s.cwd = cwd;
     this.touched.add(s);
@@ -160,27 +188,38 @@ export class History {
     return s.contextTokens === undefined ? {} : { context_tokens: s.contextTokens };
   }
 
-  private emit(s: Session, payload: Json): void {
+  private emit(s: Session, payload: Json, task?: string): void {
     payload.session_id = s.id;
     payload.cwd = s.cwd;
+    if (s.agent !== undefined) payload.agent_id = s.agent;
     const n = normalize(payload);
-    if (n.ok) this.replay.feed(s.replay, n.event as Event);
+    if (!n.ok) return;
+    // The hook takes a starting subagent's task from the main thread's Agent call; a replayed
+    // subagent has its own state, so its task (its first prompt, the same words) is set here.
+    const event = task !== undefined && n.event.kind === "subagent-start" ? { ...n.event, task } : n.event;
+    this.replay.feed(s.replay, event as Event);
+  }
+
+  /** A subagent's first line: its SubagentStart, with the task when the line is the prompt that started it. */
+  private start(s: Session, r: Rec): void {
+    s.started = true;
+    this.emit(s, { hook_event_name: "SubagentStart" }, r.t === "u" ? r.prompt : undefined);
   }
 
   private assistant(s: Session, r: Rec): void {
     const id = r.mid;
     let seen = s.recent.find((m) => m.id === id);
     if (!seen) {
-      seen = { id, handle: this.metrics.request(r.size < 0 ? undefined : r.size) };
+      seen = { id, handle: s.metrics.request(r.size < 0 ? undefined : r.size) };
       s.recent.push(seen);
       if (s.recent.length > RECENT_MESSAGES) s.recent.shift();
       s.last = { id, text: "", hasToolUse: false, stopped: false };
-    } else if (r.size >= 0) seen.handle = this.metrics.requestUsage(seen.handle, r.size);
+    } else if (r.size >= 0) seen.handle = s.metrics.requestUsage(seen.handle, r.size);
     if (r.size >= 0) s.contextTokens = r.size;
     const turn = s.last?.id === id ? s.last : undefined;
     let post: ToolUse | undefined;
     for (const t of r.tools!) {
-      this.metrics.toolCall(t.name);
+      s.metrics.toolCall(t.name);
       if (turn) turn.hasToolUse = true;
       this.emit(s, { hook_event_name: "PreToolUse", tool_name: t.name, tool_input: t.input });
       if (!isLoadCall(t.name, t.input)) post = t;
@@ -194,6 +233,11 @@ export class History {
   }
 
   private user(s: Session, r: Rec): void {
+    // A subagent gets no UserPromptSubmit (its task went in as SubagentStart); a later prompt (a resumed agent) ends its answer.
+    if (s.agent !== undefined) {
+      if (r.prompt !== undefined) this.endTurn(s);
+      return;
+    }
     if (r.slash) {
       this.endTurn(s);
       const { name, args } = r.slash;
@@ -210,7 +254,7 @@ export class History {
     const t = s.last;
     if (!t || t.stopped) return;
     t.stopped = true;
-    if (!t.hasToolUse && t.text) this.emit(s, { hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: t.text });
+    if (!t.hasToolUse && t.text) this.emit(s, { hook_event_name: s.agent === undefined ? "Stop" : "SubagentStop", stop_hook_active: false, last_assistant_message: t.text });
     t.text = "";
   }
 }
