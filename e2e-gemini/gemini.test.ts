@@ -71,7 +71,7 @@ test('write_file to a *_RU.md refused; read_file of it allowed', async () => {
   assert.match(responseOf(r, 1), /привет/);
 });
 
-test('push HEAD blocked (even with every skill loaded)', async () => {
+test('push HEAD blocked (a block row: no skill lifts it)', async () => {
   const p = await project(['commit']);
   const r = await run(p, { prompt: 'push it', script: [sh('git push origin HEAD'), { text: 'blocked' }] });
   ok(r);
@@ -98,4 +98,17 @@ test('AfterAgent: a "done" answer before the skill is rejected and the reason be
   assert.ok(r.main.length >= 2, `the CLI asked the model again (${r.main.length} requests)`);
   const retry = textsOf(r.main[1]?.body, 'user').join('\n');
   assert.match(retry, /skillgate\[done-check-final\]/);
+});
+
+test('a long shell output is capped: the model gets the head and where the rest is (AfterTool deny replaces the result)', async () => {
+  const p = await project();
+  const r = await run(p, { prompt: 'count', script: [sh('seq 1 30000'), { text: 'ok' }] });
+  ok(r);
+  const out = responseOf(r, 0);
+  assert.match(out, /skillgate\[output-cap\]/);
+  assert.match(out, /Output: 1\\n2\\n3\\n/, 'the head is kept');
+  // Gemini hands a replaced AfterTool result to the model as the call's `error`.
+  assert.match(out, /^\{"error":/);
+  assert.ok(out.length < 12_000, `capped to ${out.length} chars`);
+  assert.doesNotMatch(out, /\b29999\b/, 'the tail is not in the model\'s context');
 });
