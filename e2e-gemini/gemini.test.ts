@@ -112,3 +112,41 @@ test('a long shell output is capped: the model gets the head and where the rest 
   assert.ok(out.length < 12_000, `capped to ${out.length} chars`);
   assert.doesNotMatch(out, /\b29999\b/, 'the tail is not in the model\'s context');
 });
+
+test('an automatic compression empties the loads: the commit allowed before it is refused after it', async () => {
+  const p = await project(['commit', 'done-check']);
+  const r = await run(p, {
+    prompt: 'make two commits',
+    script: [
+      { calls: { name: 'activate_skill', args: { name: 'commit' } } },
+      sh('git commit --allow-empty -m "feat: a"'),
+      // A final answer the stop gate rejects; it reports a prompt past half the 1M window, so the
+      // retry turn starts with a real compression (the CLI splits history at a user turn: the retry is one).
+      { text: 'готово ✅', promptTokens: 900_000 },
+      sh('git commit --allow-empty -m "feat: b"'),
+      { text: 'Checked: one commit made, the second refused.' },
+    ],
+    sideText: '<state_snapshot>The user wants two commits; one is made.</state_snapshot>',
+  });
+  ok(r);
+  // The CLI really compressed: it asked for a summary (a request without the agent's tools).
+  assert.ok(r.requests.some((q) => !q.main), 'a compression request was made');
+  assert.deepEqual(log(p.repo), ['feat: a', 'init'], 'the second commit must not have run');
+  const last = functionResponses(r.main.at(-1)?.body).map((f) => f.response).join('\n');
+  assert.match(last, /skillgate\[commit-gate\]/);
+});
+
+test('control: prompts under the threshold never reset the loads (PreCompress auto fires before every request)', async () => {
+  const p = await project(['commit']);
+  const r = await run(p, {
+    prompt: 'make two commits',
+    script: [
+      { calls: { name: 'activate_skill', args: { name: 'commit' } } },
+      sh('git commit --allow-empty -m "feat: a"'),
+      sh('git commit --allow-empty -m "feat: b"'),
+      { text: 'done' },
+    ],
+  });
+  ok(r);
+  assert.deepEqual(log(p.repo), ['feat: b', 'feat: a', 'init']);
+});

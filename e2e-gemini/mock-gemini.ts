@@ -12,8 +12,8 @@ export interface Call {
   args: Record<string, unknown>;
 }
 
-/** One model answer: a final text, or function calls. */
-export type Turn = { text: string } | { calls: Call | Call[] };
+/** One model answer: a final text, or function calls; `promptTokens` is the usage it reports (default 100). */
+export type Turn = ({ text: string } | { calls: Call | Call[] }) & { promptTokens?: number };
 
 export interface Part {
   text?: string;
@@ -68,7 +68,7 @@ function candidate(turn: Turn): Record<string, unknown> {
   const parts = 'text' in turn ? [{ text: turn.text }] : (Array.isArray(turn.calls) ? turn.calls : [turn.calls]).map((c) => ({ functionCall: { name: c.name, args: c.args } }));
   return {
     candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
-    usageMetadata: { promptTokenCount: 100, candidatesTokenCount: 10, totalTokenCount: 110 },
+    usageMetadata: { promptTokenCount: turn.promptTokens ?? 100, candidatesTokenCount: 10, totalTokenCount: (turn.promptTokens ?? 100) + 10 },
     modelVersion: 'gemini-2.5-flash',
   };
 }

@@ -11,11 +11,15 @@
 //   the model sees); on AfterAgent it rejects the answer and the reason becomes the retry
 //   prompt; on AfterTool the reason replaces the tool result (how a cap is done).
 // - PreCompress `auto` fires before every model request, before the CLI even checks the
-//   size (chatCompressionService.compress in 0.61), so it says nothing about the context
-//   being emptied: only `manual` (/compress, which always compresses) resets the loads.
+//   size (chatCompressionService.compress in 0.61), so by itself it says nothing about the
+//   context being emptied. `manual` (/compress) always compresses; an `auto` one counts only
+//   when the entry (hook.ts) found it will compress and marked it `skillgate_compresses`.
 import type { Decision, Effects, Event, SessionSource, ToolCall, ToolOutput } from "../../core/types.js";
 import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
+
+/** Set by the entry on an `auto` PreCompress that will compress (compression.ts). */
+export const COMPRESSES = "skillgate_compresses";
 
 const HOOK_EVENTS = new Set(["BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "SessionStart", "PreCompress"]);
 const SOURCES = new Set<SessionSource>(["startup", "resume", "clear"]);
@@ -64,7 +68,7 @@ export function normalize(payload: unknown): Normalized {
     }
     default:
       // PreCompress: see the header — an `auto` attempt is not a compaction.
-      return str(p.trigger) === "manual" ? ok({ ...base, kind: "compaction", phase: "before" }) : { ok: false, ignored: true };
+      return str(p.trigger) === "manual" || p[COMPRESSES] === true ? ok({ ...base, kind: "compaction", phase: "before" }) : { ok: false, ignored: true };
   }
 }
 
