@@ -182,3 +182,21 @@ test("through the runner: write_file to *_RU.md refused, read_file of it allowed
   assert.equal(write?.decision, "deny");
   assert.equal(await hook({ ...fixture("BeforeTool-read_file"), tool_input: { file_path: "/tmp/gm/repo/doc_RU.md" } }, env), undefined);
 });
+
+test("compression check: the transcript's last prompt size against threshold × window, settings override", async () => {
+  const { autoCompresses, lastPrompt, tokenLimit } = await import("../hooks/hosts/gemini/compression.ts");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-gemini-cmp-"));
+  const transcript = path.join(dir, "session.jsonl");
+  const rec = (input: number) => JSON.stringify({ id: "x", type: "gemini", content: "", tokens: { input, output: 1, total: input + 1 }, model: "gemini-2.5-flash" });
+  fs.writeFileSync(transcript, [JSON.stringify({ sessionId: "s" }), rec(900_000), JSON.stringify({ $set: { lastUpdated: "t" } }), rec(100), '{"$set":'].join("\n"));
+  assert.deepEqual(lastPrompt(transcript), { tokens: 100, model: "gemini-2.5-flash" });
+  assert.equal(autoCompresses(transcript, dir, undefined), false);
+  fs.appendFileSync(transcript, "\n" + rec(600_000) + "\n");
+  assert.equal(autoCompresses(transcript, dir, undefined), true, "600k ≥ 0.5 × 1,048,576");
+  fs.mkdirSync(path.join(dir, ".gemini"));
+  fs.writeFileSync(path.join(dir, ".gemini", "settings.json"), JSON.stringify({ model: { compressionThreshold: 0.7 } }));
+  assert.equal(autoCompresses(transcript, dir, undefined), false, "the project's threshold 0.7 wins");
+  assert.equal(tokenLimit("gemma-4-31b-it"), 256_000);
+  assert.equal(autoCompresses(path.join(dir, "missing.jsonl"), dir, undefined), false);
+  assert.equal(autoCompresses(undefined, dir, undefined), false);
+});
