@@ -45,11 +45,13 @@ export function evidenceRows(tableFile: string): (CheckSpec & { run?: string })[
   if (!Array.isArray(rows)) return [];
   const out: (CheckSpec & { run?: string })[] = [];
   for (const r of rows as Record<string, unknown>[]) {
-    if (r?.kind !== "evidence" || typeof r.id !== "string" || !Array.isArray(r.scope) || !r.scope.every((s) => typeof s === "string")) continue;
+    // The table names the fingerprint scope `paths` (`scope` is a row's main/subagent scope); a bare list under `scope` is read too.
+    const paths = Array.isArray(r?.paths) ? r.paths : r?.scope;
+    if (r?.kind !== "evidence" || typeof r.id !== "string" || !Array.isArray(paths) || !paths.every((s) => typeof s === "string")) continue;
     const cmd = (r.when as { command?: { name?: unknown; sub?: unknown } } | undefined)?.command;
     const full = Array.isArray(r.full) && r.full.every((s) => typeof s === "string") ? (r.full as string[]) : undefined;
     const run = full?.[0] ?? (typeof cmd?.name === "string" ? commandText({ name: cmd.name, sub: Array.isArray(cmd.sub) ? cmd.sub.filter((s): s is string => typeof s === "string") : [] }) : undefined);
-    out.push({ id: r.id, scope: r.scope as string[], full, reuse: r.reuse === true, run, ...(typeof cmd?.name === "string" ? { program: cmd.name } : {}) });
+    out.push({ id: r.id, scope: paths as string[], full, reuse: r.reuse === true, run, ...(typeof cmd?.name === "string" ? { program: cmd.name } : {}) });
   }
   return out;
 }

@@ -6,6 +6,7 @@ import { parseArgs, UsageError, UserError } from "./args.js";
 import { stateDirOf } from "../hooks/runner/hook.js";
 import { isSafeSessionId, StateStore } from "../hooks/io/state-store.js";
 import { tableHeader, tableInUse, tableJson } from "./table-file.js";
+import { sessionProfile } from "../hooks/core/policies/budget-profile.js";
 
 export async function statsMain(args: string[], root: string): Promise<number> {
   const f = parseArgs("stats", args);
@@ -29,13 +30,19 @@ export async function statsMain(args: string[], root: string): Promise<number> {
   const s = state.stats;
   const list = (o: Record<string, number>) => Object.entries(o).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
   if (f.has("json")) {
-    console.log(JSON.stringify({ table: tableJson(file, table.rows.length), session, ...state }, null, 2));
+    const p = sessionProfile(state, table.table);
+    console.log(JSON.stringify({ table: tableJson(file, table.rows.length), session, budgetProfile: p.profile, ...state }, null, 2));
     return 0;
   }
   console.log(tableHeader(file, table.rows.length));
   console.log(`session ${session} (${path.join(dir, session + ".json")})`);
   console.log(`  tool calls       ${Object.values(s.toolCalls).reduce((a, b) => a + b, 0)}: ${list(s.toolCalls)}`);
   console.log(`  outputs capped   ${Object.values(s.capped).reduce((a, b) => a + b, 0)}: ${list(s.capped)}; ${s.charsSaved.toLocaleString("en-US")} characters kept out of the context; ${s.capFailures} failed to save`);
+  const { profile, risk } = sessionProfile(state, table.table);
+  const chosen = state.profile ? `chosen by a mode row` : `the table's default`;
+  console.log(`  budget profile   ${profile}${risk ? ` (raised to audit by risk row ${risk}; ${state.profile ?? table.table.budgetProfile ?? "balanced"} before)` : ` (${chosen})`}`);
+  console.log(`  summarized       ${Object.values(s.summarized ?? {}).reduce((a, b) => a + b, 0)}: ${list(s.summarized ?? {})}`);
+  console.log(`  passed raw       ${Object.values(s.rawPasses ?? {}).reduce((a, b) => a + b, 0)}: ${list(s.rawPasses ?? {})}`);
   console.log(`  compactions      ${state.compactions}`);
   console.log(`  budget level     ${state.budgetLevel === 0 ? "below all levels" : `past ${levels[state.budgetLevel - 1]?.toLocaleString("en-US") ?? state.budgetLevel} tokens`} (largest prompt seen: ${s.maxContextTokens.toLocaleString("en-US")} tokens)`);
   console.log(`  skills loaded    ${state.loaded.join(", ") || "none"}`);

@@ -1030,6 +1030,15 @@ export function checkSandbox(sb: Sandbox, sentIds: Set<string>, corruptedIds: Se
       continue;
     }
     const name = entry.slice(stateRel.length);
+    // Effects-audit snapshots: one 0600 file per shell call whose result has not come (yet), named by a safe id.
+    if (name === "audit/") continue;
+    if (name.startsWith("audit/")) {
+      const file = name.slice("audit/".length);
+      const st = fs.lstatSync(path.join(sb.stateDir, name));
+      if (!st.isFile() || !/^[A-Za-z0-9_-]+-[A-Za-z0-9_-]{1,128}\.json$/.test(file)) problems.push(`unexpected entry in the audit folder: ${JSON.stringify(file)}`);
+      if ((st.mode & 0o077) !== 0) problems.push(`audit snapshot readable by others (mode ${(st.mode & 0o777).toString(8)}): ${file}`);
+      continue;
+    }
     if (name.endsWith("/") || name.includes("/")) {
       problems.push(`a folder inside the state folder: ${name}`);
       continue;

@@ -186,3 +186,36 @@ describe("words as people see them", () => {
     }
   });
 });
+
+describe("effects audit: what the analysis did not see is reported after the call", () => {
+  test("a commit made by a program skillgate cannot read is told to the model and the user, and counted", async () => {
+    const w = world();
+    const { execFileSync } = await import("node:child_process");
+    const git = (...a: string[]) => execFileSync("git", a, { cwd: w.project, stdio: "pipe" });
+    git("init", "-q", "-b", "main");
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "init");
+    const command = "node tools/release.js";
+    const pre = await send(w, "pre-tool-use-bash", { tool_use_id: "toolu_audit1", tool_input: { command, description: "x" } });
+    assert.equal(pre.verdict, "allow", "an unknown program gets no special trust, and no refusal");
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "feat: sneaked in"); // what the program did
+    const post = await send(w, "post-tool-use-bash", { tool_use_id: "toolu_audit1", tool_input: { command, description: "x" } });
+    assert.deepEqual(post.rows, ["effects-audit"]);
+    const hso = post.out.hookSpecificOutput as { additionalContext?: string };
+    assert.match(hso.additionalContext ?? "", /a commit \(main: "commit: feat: sneaked in"\).*rule commit-gate.*Load skill "commit" now/);
+    assert.match(String(post.out.systemMessage), /effects-audit/);
+    const state = JSON.parse(fs.readFileSync(path.join(w.state, `${w.session}.json`), "utf8"));
+    assert.equal(state.stats.missedByAnalysis, 1);
+    assert.equal(fs.readdirSync(path.join(w.state, "audit")).length, 0, "the snapshot is read once and removed");
+    // Nothing gated happened in the next call: nothing is said.
+    await send(w, "pre-tool-use-bash", { tool_use_id: "toolu_audit2", tool_input: { command: "node tools/lint.js", description: "x" } });
+    assert.equal((await send(w, "post-tool-use-bash", { tool_use_id: "toolu_audit2", tool_input: { command: "node tools/lint.js", description: "x" } })).verdict, "allow");
+  });
+
+  test("no snapshot is taken when nothing is gated (the commit skill is loaded)", async () => {
+    const w = world();
+    await send(w, "post-tool-use-skill", {});
+    await send(w, "pre-tool-use-bash", { tool_use_id: "toolu_audit3", tool_input: { command: "node tools/release.js", description: "x" } });
+    const dir = path.join(w.state, "audit");
+    assert.ok(!fs.existsSync(dir) || fs.readdirSync(dir).length === 0);
+  });
+});

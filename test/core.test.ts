@@ -97,3 +97,12 @@ test("words are matched the way people see them: NFKC, case, invisible character
   for (const text of ["show the lоgs", "ＬＯＧＳ", "миграция", "3 errors"]) assert.ok(logs(text) !== undefined, text);
   assert.equal(logs("login"), undefined);
 });
+
+test("Windows-style paths are matched like their forward-slash form", () => {
+  const t: Table = { ...table, rows: [{ id: "mig", kind: "gate", skill: "migrations", when: { writes: ["**/migrations/**", "*_RU.md"] } }] };
+  const c = compileTable(t, "/pkg/skills", picomatch);
+  const w = (p: string): Event => ({ ...base, kind: "tool-call", tool: { kind: "write", name: "Write", paths: [p] } });
+  assert.deepEqual(decide(w("C:\\repo\\db\\migrations\\001.sql"), c, emptyState()).decision.rows, ["mig"]);
+  assert.deepEqual(decide(w("C:\\docs\\notes_RU.md"), c, emptyState()).decision.rows, ["mig"]);
+  assert.equal(decide(w("C:\\repo\\src\\app.ts"), c, emptyState()).decision.verdict, "allow");
+});

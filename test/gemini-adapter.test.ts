@@ -10,6 +10,7 @@ import { gemini, normalize, render } from "../hooks/hosts/gemini/adapter.ts";
 import { environment } from "../hooks/hosts/gemini/env.ts";
 import { addToSettings, geminiCommand, geminiInstallMain, geminiDoctorMain, removeFromSettings, GEMINI_EVENTS } from "../hooks/hosts/gemini/install.ts";
 import { runHook } from "../hooks/runner/hook.ts";
+import { DEFAULT_PROFILE } from "../hooks/core/summaries/profiles.ts";
 
 const FIX = path.join(import.meta.dirname, "fixtures", "gemini");
 const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(FIX, `${name}.json`), "utf8"));
@@ -104,7 +105,7 @@ test("render: deny on BeforeTool and AfterAgent; hint as additionalContext; cap 
   assert.deepEqual(render(prompt.event, { verdict: "hint", rows: ["r"], message: "load logs" }), { hookSpecificOutput: { hookEventName: "BeforeAgent", additionalContext: "load logs" } });
   const result = normalize(fixture("AfterTool-run_shell_command"));
   assert.ok(result.ok);
-  assert.deepEqual(render(result.event, { verdict: "cap", rows: ["r"], message: "rest in /x", cap: { row: "r", headChars: 4 } }, { updatedOutput: { llmContent: "head" } }), { decision: "deny", reason: "head\n\nrest in /x" });
+  assert.deepEqual(render(result.event, { verdict: "cap", rows: ["r"], message: "rest in /x", cap: { row: "r", headChars: 4, profile: DEFAULT_PROFILE } }, { updatedOutput: { llmContent: "head" } }), { decision: "deny", reason: "head\n\nrest in /x" });
   assert.equal(render(call.event, { verdict: "allow", rows: [] }), undefined);
   assert.deepEqual(gemini.renderFailure("broken", true), { systemMessage: "broken", decision: "deny", reason: "broken" });
 });

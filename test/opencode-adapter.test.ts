@@ -95,7 +95,7 @@ test("render: a refusal in opencode's wording, a cap's output, a hint as context
   assert.match(r?.refuse ?? "", /call the skill tool with name "commit"/);
   assert.equal(render(call0, { verdict: "allow", rows: [] }, {}), undefined);
   const result = eventOf(call("tool.execute.after", "toolu_e2e_7"));
-  const capped = render(result, { verdict: "cap", rows: ["output-cap"], cap: { row: "output-cap", headChars: 2 } }, { updatedOutput: { output: "lo[capped]" } });
+  const capped = render(result, { verdict: "cap", rows: ["output-cap"], cap: { row: "output-cap", headChars: 2, profile: "balanced" } }, { updatedOutput: { output: "lo[capped]" } });
   const out = { output: "long" };
   applyToToolOutput(capped, out, ["REMINDER"]);
   assert.equal(out.output, "lo[capped]\n\nREMINDER");

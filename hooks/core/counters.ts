@@ -19,3 +19,13 @@ export function recordCap(s: SessionState, tool: string, result: { ok: true; cha
   } else stats.capFailures += 1;
   return { ...s, stats };
 }
+
+/** A long output passed to the model untouched, and why (write, unknown, risk, audit, short). */
+export function recordRawPass(s: SessionState, reason: string): SessionState {
+  return { ...s, stats: { ...s.stats, rawPasses: bump(s.stats.rawPasses ?? {}, reason) } };
+}
+
+/** A long output replaced by its typed summary under `profile` (its characters are counted by recordCap). */
+export function recordSummary(s: SessionState, profile: string): SessionState {
+  return { ...s, stats: { ...s.stats, summarized: bump(s.stats.summarized ?? {}, profile) } };
+}

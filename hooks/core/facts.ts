@@ -4,6 +4,7 @@
 import path from "node:path";
 import type { Event } from "./types.js";
 import type { ShellAnalysis } from "./shell/analyze.js";
+import type { Freshness } from "./evidence.js";
 
 export interface Facts {
   analysis?: ShellAnalysis;
@@ -15,6 +16,12 @@ export interface Facts {
    * one of them can refuse instead of letting an unknown write through.
    */
   mentions?: string[];
+  /**
+   * Evidence check id → what its latest record proves about the tree now.
+   * Filled by the runner (it fingerprints) only when a gate that requires
+   * the check matched; a gate finding no entry refuses.
+   */
+  evidence?: Record<string, Freshness>;
 }
 
 /** Facts of an event without a Bash command (Write/Edit paths, or nothing). */

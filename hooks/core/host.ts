@@ -27,6 +27,8 @@ export interface HostCapabilities {
   subagentsLoadSkills: boolean;
   /** The host has a skill tool (default true); without one a skill is loaded by reading its SKILL.md whole. */
   skillTool?: boolean;
+  /** The host runs a tool call with an input the hook rewrote (Effects.updatedInput); needed for evidence reuse. */
+  rewritesToolInput?: boolean;
 }
 
 export interface Host {

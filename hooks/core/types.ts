@@ -1,6 +1,7 @@
 // The engine's vocabulary, host-neutral. A host adapter (hooks/hosts/<host>/)
 // translates its payloads into an Event and a Decision back into its output;
 // no host's event names, tool names or field names appear in hooks/core.
+import type { ProfileName } from "./summaries/profiles.js";
 
 // ─── Events ──────────────────────────────────────────────────────────────
 
@@ -31,7 +32,8 @@ interface EventBase {
 export type SessionSource = "startup" | "resume" | "clear" | "compact" | "fork";
 
 export type Event =
-  | (EventBase & { kind: "tool-call"; tool: ToolCall; toolUseId?: string })
+  /** `input`: the tool's input as the host gave it (a rewritten call keeps every field it does not change). */
+  | (EventBase & { kind: "tool-call"; tool: ToolCall; toolUseId?: string; input?: Record<string, unknown> })
   | (EventBase & {
       kind: "tool-result";
       tool: ToolCall;
@@ -42,8 +44,13 @@ export type Event =
       output?: ToolOutput;
       /** Prompt size of the next request in tokens (from the event, or folded in at the edge from the transcript). */
       contextTokens?: number;
+      /** Gated effects the call had that the static analysis did not refuse (effects audit, read at the edge). */
+      audit?: AuditFinding[];
+      /** How long the tool ran, as the host measured it. */
+      durationMs?: number;
     })
-  | (EventBase & { kind: "tool-failure"; tool: ToolCall; toolUseId?: string })
+  /** `error`: the failure text the host reports (a shell: "Exit code N\n..." and the output). */
+  | (EventBase & { kind: "tool-failure"; tool: ToolCall; toolUseId?: string; error?: string; durationMs?: number; audit?: AuditFinding[] })
   /** `prompt` undefined: a prompt that is not the user's words (a background task's notification). */
   | (EventBase & { kind: "prompt"; prompt?: string; contextTokens?: number })
   /** A slash command (or the host's equivalent) that expands a skill into the context. */
@@ -60,6 +67,9 @@ export type Event =
 
 export type EventKind = Event["kind"];
 export type EventOf<K extends EventKind> = Extract<Event, { kind: K }>;
+
+/** What the effects audit saw happen during a shell call: a new commit, a moved remote-tracking ref, a changed file. */
+export type AuditFinding = { kind: "commit"; ref: string; message: string } | { kind: "push"; ref: string } | { kind: "write"; path: string };
 
 /** A tool result we may cap: the text fields in the tool's own result shape (rendered back by the host). */
 export interface ToolOutput {
@@ -109,14 +119,34 @@ interface RowBase {
   why?: string;
 }
 
-/** One row of triggers.json after validation: one variant per kind, so a skill row always names its skill. */
+/** A gate's other condition: a passing run of an evidence row's check on the current tree. */
+export interface Requirement {
+  evidence: string;
+}
+
+/**
+ * One row of triggers.json after validation: one variant per kind, so a skill
+ * row always names its skill. A gate names a skill, evidence it requires, or both.
+ */
 export type Row =
-  | (RowBase & { kind: "gate" | "hint" | "judgment"; skill: string })
+  | (RowBase & { kind: "gate"; skill: string; require?: Requirement })
+  | (RowBase & { kind: "gate"; skill?: undefined; require: Requirement })
+  | (RowBase & { kind: "hint" | "judgment"; skill: string })
   | (RowBase & { kind: "block"; skill?: string })
-  | (RowBase & { kind: "cap" | "budget"; skill?: undefined });
+  | (RowBase & { kind: "cap" | "budget" | "risk"; skill?: undefined })
+  /**
+   * A check whose passing run is recorded as evidence. `paths` (the issue's
+   * "scope"; rows already use `scope` for main/subagent) are the
+   * workspace-relative roots its result depends on.
+   */
+  | (RowBase & { kind: "evidence"; skill?: undefined; paths: string[]; full?: string[]; reuse?: boolean })
+  /** The user's words switch the session's budget profile. */
+  | (RowBase & { kind: "mode"; skill?: undefined; profile: ProfileName });
 
 export type RowKind = Row["kind"];
-export type SkillRow = Extract<Row, { kind: "gate" | "hint" | "judgment" }>;
+export type SkillRow = Extract<Row, { kind: "hint" | "judgment" }> | Extract<Row, { kind: "gate"; skill: string }>;
+export type EvidenceRow = Extract<Row, { kind: "evidence" }>;
+export type ModeRow = Extract<Row, { kind: "mode" }>;
 
 export interface Table {
   version: 1;
@@ -126,6 +156,8 @@ export interface Table {
   skillsDir: string;
   /** What the hook does when it cannot decide (bad table, internal error). */
   failMode: "open" | "closed";
+  /** The budget profile a session starts in (default balanced); `mode` rows switch it, `risk` rows raise it to audit. */
+  budgetProfile?: ProfileName;
   /** Folder for capped tool outputs; default: private folder under the temp dir. */
   outputDir?: string;
   outputMaxAgeDays: number;
@@ -157,6 +189,10 @@ export interface SessionState {
   pendingSubagents?: { type: string; prompt: string }[];
   /** Each subagent's own context (agent id → its loads, hints, stop loop guard), when subagents load skills. */
   agents?: Record<string, AgentContext>;
+  /** The budget profile a `mode` row chose for this session (absent: the table's default). */
+  profile?: ProfileName;
+  /** The `risk` row that made this session audit; cleared when a `mode` row fires. */
+  riskRow?: string;
   stats: SessionStats;
 }
 
@@ -175,6 +211,12 @@ export interface SessionStats {
   capFailures: number;
   /** Highest prompt size seen, in tokens. */
   maxContextTokens: number;
+  /** Gated effects found after the fact (effects audit) that the static analysis let through. */
+  missedByAnalysis?: number;
+  /** Outputs replaced by a typed summary, per budget profile. */
+  summarized?: Record<string, number>;
+  /** Long outputs passed untouched, per reason (write, unknown, risk, audit, short). */
+  rawPasses?: Record<string, number>;
 }
 
 export const emptyState = (): SessionState => ({
@@ -206,7 +248,14 @@ export type Decision =
   | { verdict: "deny" | "block"; rows: string[]; message: string; notice?: string }
   | { verdict: "hint"; rows: string[]; message: string; notice?: string }
   /** Keep the first headChars of the output; the rest goes to a file (done at the edge). */
-  | { verdict: "cap"; rows: string[]; message?: string; cap: { row: string; headChars: number }; notice?: string };
+  | { verdict: "cap"; rows: string[]; message?: string; cap: CapOrder; notice?: string };
+
+/** What the edge does with a long output: summarize it under `profile` (the raw text saved first). */
+export interface CapOrder {
+  row: string;
+  headChars: number;
+  profile: ProfileName;
+}
 
 export type Verdict = Decision["verdict"];
 
@@ -214,4 +263,6 @@ export type Verdict = Decision["verdict"];
 export interface Effects {
   /** The tool output the model sees instead, in the tool's own shape. */
   updatedOutput?: Record<string, unknown>;
+  /** The tool call runs with this input instead (the whole input, in the tool's own shape). */
+  updatedInput?: Record<string, unknown>;
 }

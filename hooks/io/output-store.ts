@@ -42,18 +42,61 @@ export function outputRoot(configured: string | undefined, stateDir: string, cre
   return { ok: true, dir };
 }
 
+/** Save the whole output to a new private file (Claude Code's own full copy when the response holds only its head). */
+export function saveRaw(dir: string, name: string, output: ToolOutput, retries = 20): string {
+  const base = name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 120);
+  // Files are created exclusively (never overwriting one the model may be reading); a repeated id gets a suffix.
+  for (let n = 0; ; n++) {
+    const file = path.join(dir, `${base}${n ? `-${n}` : ""}.txt`);
+    try {
+      if (output.persistedPath && isClaudeToolResult(output.persistedPath)) {
+        // The response holds only the head: copy Claude Code's full copy (streamed by the kernel, not read into memory).
+        fs.copyFileSync(output.persistedPath, file, fs.constants.COPYFILE_EXCL);
+        fs.chmodSync(file, 0o600);
+      } else {
+        fs.writeFileSync(file, wholeText(output), { mode: 0o600, flag: "wx" });
+      }
+      return file;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST" || n >= retries) throw e;
+    }
+  }
+}
+
+/** The output's text fields as one text (named when more than one is filled). */
+export function wholeText(output: ToolOutput): string {
+  const filled = output.fields.filter((f) => (output.response[f] as string).length > 0);
+  return filled.map((f) => (filled.length > 1 ? `--- ${f} ---\n` : "") + (output.response[f] as string)).join("\n");
+}
+
+/** Summaries read at most this much of a saved output (past it the summary says it saw the head only). */
+export const MAX_SUMMARIZED_BYTES = 16 * 1024 * 1024;
+
+/** The saved raw text, for summarizing (bounded: a huge file is read up to MAX_SUMMARIZED_BYTES). */
+export function readSaved(file: string): { text: string; truncated: boolean } {
+  const fd = fs.openSync(file, "r");
+  try {
+    const size = fs.fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.min(size, MAX_SUMMARIZED_BYTES));
+    const n = fs.readSync(fd, buf, 0, buf.length, 0);
+    return { text: buf.subarray(0, n).toString("utf8"), truncated: size > n };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The tool result the model sees instead of a long output: the summary in the first field, the others emptied. */
+export function withSummary(output: ToolOutput, summary: string): Record<string, unknown> {
+  const updated: Record<string, unknown> = { ...output.response };
+  delete updated.persistedOutputPath;
+  delete updated.persistedOutputSize;
+  output.fields.forEach((f, i) => (updated[f] = i === 0 ? summary : ""));
+  return updated;
+}
+
 /** Save the whole output; return the tool result the model sees instead (same shape, head + pointer). */
 export function saveCapped(dir: string, name: string, output: ToolOutput, headChars: number, rowId: string): { file: string; updated: Record<string, unknown>; charsSaved: number } {
-  const file = path.join(dir, `${name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 120)}.txt`);
-  if (output.persistedPath && isClaudeToolResult(output.persistedPath)) {
-    // The response holds only the head: copy Claude Code's full copy (streamed by the kernel, not read into memory).
-    fs.copyFileSync(output.persistedPath, file, fs.constants.COPYFILE_EXCL);
-    fs.chmodSync(file, 0o600);
-  } else {
-    const filled = output.fields.filter((f) => (output.response[f] as string).length > 0);
-    const whole = filled.map((f) => (filled.length > 1 ? `--- ${f} ---\n` : "") + (output.response[f] as string)).join("\n");
-    fs.writeFileSync(file, whole, { mode: 0o600, flag: "wx" });
-  }
+  const file = saveRaw(dir, name, output, 0);
   const updated: Record<string, unknown> = { ...output.response };
   // Left in, these make Claude Code show its own preview instead of our head.
   delete updated.persistedOutputPath;

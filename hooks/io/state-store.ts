@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { emptyState, type SessionState } from "../core/types.js";
 import { removeOlderThan } from "./clean.js";
+import { isProfileName } from "../core/summaries/profiles.js";
 
 /** UUIDs and similar; nothing that could climb out of the state folder. */
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
@@ -74,8 +75,8 @@ export class StateStore {
   }
 }
 
-const STATE_KEYS = new Set(["version", "loaded", "hintsShown", "denials", "compactions", "remindersShown", "stopBlockedPrompt", "budgetLevel", "skillFilesWritten", "agents", "pendingSubagents", "guardedSettings", "stats"]);
-const STATS_KEYS = new Set(["toolCalls", "capped", "charsSaved", "capFailures", "maxContextTokens"]);
+const STATE_KEYS = new Set(["version", "loaded", "hintsShown", "denials", "compactions", "remindersShown", "stopBlockedPrompt", "budgetLevel", "skillFilesWritten", "agents", "pendingSubagents", "guardedSettings", "profile", "riskRow", "stats"]);
+const STATS_KEYS = new Set(["toolCalls", "capped", "charsSaved", "capFailures", "maxContextTokens", "summarized", "rawPasses", "missedByAnalysis"]);
 const PENDING_KEYS = new Set(["type", "prompt"]);
 const AGENT_KEYS = new Set(["loaded", "hintsShown", "stopBlockedPrompt", "skillFilesWritten"]);
 
@@ -100,7 +101,9 @@ function parseState(text: string): SessionState | undefined {
     optionalString(s.stopBlockedPrompt) && (s.guardedSettings === undefined || strings(s.guardedSettings)) && (s.skillFilesWritten === undefined || strings(s.skillFilesWritten)) &&
     (s.pendingSubagents === undefined || (Array.isArray(s.pendingSubagents) && s.pendingSubagents.every((p) => isRecord(p) && onlyKeys(p, PENDING_KEYS) && typeof p.type === "string" && typeof p.prompt === "string"))) &&
     (s.agents === undefined || (isRecord(s.agents) && Object.values(s.agents).every(isAgent))) &&
-    isRecord(st) && onlyKeys(st, STATS_KEYS) && counts(st.toolCalls) && counts(st.capped) && num(st.charsSaved) && num(st.capFailures) && num(st.maxContextTokens);
+    (s.profile === undefined || (typeof s.profile === "string" && isProfileName(s.profile))) && optionalString(s.riskRow) &&
+    isRecord(st) && onlyKeys(st, STATS_KEYS) && counts(st.toolCalls) && counts(st.capped) && num(st.charsSaved) && num(st.capFailures) && num(st.maxContextTokens) &&
+    (st.summarized === undefined || counts(st.summarized)) && (st.rawPasses === undefined || counts(st.rawPasses)) && (st.missedByAnalysis === undefined || num(st.missedByAnalysis));
   return ok ? s : undefined;
 }
 

@@ -10,13 +10,17 @@ import { decide, type Outcome } from "../core/decide.js";
 import { emptyState, type Decision, type Effects, type Event, type SessionState, type Table } from "../core/types.js";
 import type { CompiledTable } from "../core/table/compile.js";
 import type { Facts } from "../core/facts.js";
-import { shellCommandOf } from "../core/facts.js";
-import { recordCap } from "../core/counters.js";
+import { shellCommandOf, toolFacts } from "../core/facts.js";
+import { recordCap, recordRawPass, recordSummary } from "../core/counters.js";
+import { matchRows } from "../core/match.js";
+import { checkOf, requiredEvidence } from "../core/policies/evidence.js";
 import { carriesBudgetReminder } from "../core/policies/budget.js";
 import { isSafeSessionId, StateStore } from "../io/state-store.js";
 import { stateDirOf } from "../io/state-dir.js";
 import { claudeCode } from "../hosts/claude-code/adapter.js";
 import { loadContext, type HookEnv } from "./context.js";
+import { afterShellCall, beforeShellCall, cleanAuditSnapshots } from "./audit.js";
+import { EFFECTS_AUDIT_ROW } from "../core/policies/effects-audit.js";
 
 export { stateDirOf, type HookEnv };
 
@@ -92,9 +96,18 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   const store = isSafeSessionId(given.sessionId) ? new StateStore(stateDir) : undefined;
   if (!store) notices.push(`skillgate: session id ${JSON.stringify(given.sessionId.slice(0, 40))} is not a safe file name; state is not kept for it`);
   const current = store ? store.read(given.sessionId) : { state: emptyState() };
-  const event = withLinkTargets(withSettingsFacts(await withContextTokens(given, table, transcriptPath), host, h.env, current.state));
+  const event = await afterShellCall(withLinkTargets(withSettingsFacts(await withContextTokens(given, table, transcriptPath), host, h.env, current.state)), stateDir);
   if (current.warning) notices.push(current.warning);
-  let outcome: Outcome = decide(event, table, current.state, facts);
+  const where = evidenceWhere(event, stateDir, h.env);
+  // A finished check is recorded before anything else looks at its output.
+  if (event.kind === "tool-result" || event.kind === "tool-failure") {
+    const n = await finishEvidence(event, table, where);
+    if (n) notices.push(n);
+  }
+  const withFacts = await withEvidence(event, table, facts, where);
+  if (withFacts.notice) notices.push(withFacts.notice);
+  const decideFacts = withFacts.facts;
+  let outcome: Outcome = decide(event, table, current.state, decideFacts);
 
   // The output cap writes its file first; the state then records how it went.
   let effects: Effects = {};
@@ -109,7 +122,10 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   if (event.kind === "session-start") {
     notices.push(...sessionNotices(ctx.tableFile, ctx.isDefaultTable, table));
     // Housekeeping once per session: old session files, old capped outputs.
-    if (store && event.source === "startup") store.cleanOld(table.table.stateMaxAgeDays);
+    if (store && event.source === "startup") {
+      store.cleanOld(table.table.stateMaxAgeDays);
+      cleanAuditSnapshots(stateDir);
+    }
     if (table.rows.some((r) => r.row.kind === "cap")) await cleanOutputs(table.table, stateDir, h.env);
   }
 
@@ -118,7 +134,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
     try {
       store.update(event.sessionId, (fresh) => {
         // The fresh decision wins (a hint another hook just showed is not shown twice); the cap already done is kept.
-        const again = decide(event, table, fresh, facts);
+        const again = decide(event, table, fresh, decideFacts);
         const decision = again.decision.verdict === "cap" && !effects.updatedOutput ? withoutCap(again.decision) : again.decision;
         outcome = { ...again, decision, state: record(again.state) };
         return outcome.state;
@@ -128,6 +144,23 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
     }
   }
 
+  // A check about to run (and allowed to): answer it from a fresh record, or note the tree it runs on.
+  if (event.kind === "tool-call" && outcome.decision.verdict !== "deny") {
+    const b = await beginEvidence(event, table, outcome, where, host.capabilities.rewritesToolInput === true);
+    if (b.updatedInput) effects = { ...effects, updatedInput: b.updatedInput };
+    if (b.notice) notices.push(b.notice);
+  }
+  if (outcome.decision.verdict !== "deny") {
+    try {
+      await beforeShellCall(event, facts, table, outcome.state, stateDir);
+    } catch (e) {
+      notices.push(`skillgate: effects audit snapshot not taken (${(e as Error).message})`);
+    }
+  }
+  if (outcome.decision.rows.includes(EFFECTS_AUDIT_ROW) && "message" in outcome.decision && outcome.decision.message) {
+    // The user hears of it too, not only the model.
+    notices.push(outcome.decision.message.split("\n").filter((l) => l.startsWith(`skillgate[${EFFECTS_AUDIT_ROW}]`)).join("\n"));
+  }
   const decision: Decision = notices.length ? { ...outcome.decision, notice: notices.join("\n") } : outcome.decision;
   const out = host.render(event, decision, effects);
   let stderr = decision.notice ? decision.notice + "\n" : "";
@@ -209,25 +242,143 @@ function outputDirOf(table: Table, env: NodeJS.ProcessEnv): string | undefined {
 
 type CapResult = { decision: Decision; effects: Effects; record: (s: SessionState) => SessionState; notice?: string };
 
-/** Save a too-long tool output to the private folder; on any failure leave the output untouched (fail open) and count it. */
+/**
+ * A long output: only a command that only reads is summarized (the shell
+ * analysis runs here, on this path only); a writing or opaque command's
+ * output passes raw, counted by reason; an unknown program's keeps the plain
+ * head cap. The raw text is saved first, then the summary with its evidence
+ * header replaces the output. On any failure the output passes untouched.
+ */
 async function capOutput(event: Extract<Event, { kind: "tool-result" }>, d: Decision & { verdict: "cap" }, table: Table, stateDir: string, env: NodeJS.ProcessEnv): Promise<CapResult> {
   const tool = event.tool.name;
   const failed = (why: string): CapResult => ({
     decision: withoutCap(d),
     effects: {},
     record: (s) => recordCap(s, tool, { ok: false }),
-    notice: `skillgate: output of ${tool} not capped (${why})`,
+    notice: `skillgate: output of ${tool} not summarized (${why})`,
   });
-  if (!event.output) return failed("no output");
+  const raw = (reason: string): CapResult => ({ decision: withoutCap(d), effects: {}, record: (s) => recordRawPass(s, reason) });
+  const output = event.output;
+  if (!output) return failed("no output");
   try {
-    const { outputRoot, saveCapped } = await import("../io/output-store.js");
+    const { summarize, readOnlyCommands, commandHint } = await import("../core/summaries/index.js");
+    let hint: ReturnType<typeof commandHint>;
+    let headOnly = false;
+    if (event.tool.kind === "shell") {
+      const a = (await import("../core/shell/analyze.js")).analyzeCommand(event.tool.command);
+      // Opaque parts first: the analysis also lists them as "<dynamic>" writes.
+      if (a.opaque.length > 0) return raw("opaque");
+      if (a.writes.length > 0) return raw("write");
+      const v = readOnlyCommands(a.commands);
+      if (v.kind === "write") return raw("write");
+      // A program we know nothing of (seq, make, a script) neither reads-only nor visibly writes:
+      // it is not summarized, but keeps the plain cap (head + the raw file's path), as before profiles.
+      headOnly = !v.readOnly;
+      hint = commandHint(a.commands);
+    }
+    const { outputRoot, saveRaw, saveCapped, readSaved, withSummary } = await import("../io/output-store.js");
     const root = outputRoot(outputDirOf(table, env), stateDir);
     if (!root.ok) return failed(root.error);
     const name = `${event.sessionId}-${event.toolUseId ?? Date.now()}`;
-    const saved = saveCapped(root.dir, name, event.output, d.cap.headChars, d.cap.row);
-    return { decision: d, effects: { updatedOutput: saved.updated }, record: (s) => recordCap(s, tool, { ok: true, charsSaved: saved.charsSaved }) };
+    if (headOnly) {
+      const c = saveCapped(root.dir, name, output, d.cap.headChars, d.cap.row);
+      return { decision: d, effects: { updatedOutput: c.updated }, record: (st) => recordCap(st, tool, { ok: true, charsSaved: c.charsSaved }) };
+    }
+    const file = saveRaw(root.dir, name, output);
+    const saved = readSaved(file);
+    const s = summarize(saved.text, { profile: d.cap.profile, rawPath: file, ...(hint ? { command: hint } : {}) });
+    if (s.raw) return raw(s.raw);
+    const charsSaved = Math.max(0, output.chars - s.keptChars);
+    return {
+      decision: d,
+      effects: { updatedOutput: withSummary(output, `${s.text}\n${summaryTag(d, saved.truncated ? saved.text.length : undefined)}`) },
+      record: (st) => recordSummary(recordCap(st, tool, { ok: true, charsSaved }), d.cap.profile),
+    };
   } catch (e) {
     return failed((e as Error).message);
+  }
+}
+
+/** The row that summarized (the model and the case runner read it), and whether only a head was summarized. */
+function summaryTag(d: Decision & { verdict: "cap" }, headOnly: number | undefined): string {
+  const part = headOnly !== undefined ? `; only the first ${headOnly.toLocaleString("en-US")} characters were summarized, the rest is in raw_evidence` : "";
+  return `[skillgate[${d.cap.row}]: long output summarized under budget profile ${d.cap.profile}${part}]`;
+}
+
+// ─── Evidence (docs/evidence.md, "How the hook uses it") ─────────────────
+
+type Where = { stateDir: string; workspace: string };
+
+/** Evidence binds to the project: $CLAUDE_PROJECT_DIR, else the event's cwd. */
+function evidenceWhere(event: Event, stateDir: string, env: NodeJS.ProcessEnv): Where | undefined {
+  const workspace = env.CLAUDE_PROJECT_DIR || event.cwd;
+  return workspace ? { stateDir, workspace } : undefined;
+}
+
+const hasEvidenceRows = (table: CompiledTable) => table.rows.some(({ row }) => row.kind === "evidence");
+
+/**
+ * Freshness of the checks the matched gates require, computed before the
+ * pure decision. Only when such a gate matched: no git process otherwise.
+ */
+async function withEvidence(event: Event, table: CompiledTable, facts: Facts | undefined, where: Where | undefined): Promise<{ facts: Facts | undefined; notice?: string }> {
+  if (event.kind !== "tool-call" && event.kind !== "stop") return { facts };
+  if (!table.rows.some(({ row }) => row.kind === "gate" && row.require)) return { facts };
+  const base = facts ?? toolFacts(event);
+  const ids = requiredEvidence(matchRows(event, table, base));
+  if (ids.length === 0) return { facts };
+  const evidence: NonNullable<Facts["evidence"]> = {};
+  if (!where) return { facts: { ...base, evidence }, notice: "skillgate: no workspace folder to check evidence in" };
+  const { currentFreshness } = await import("../io/evidence-run.js");
+  for (const id of ids) {
+    const row = table.rows.map((r) => r.row).find((r) => r.kind === "evidence" && r.id === id);
+    if (!row || row.kind !== "evidence") continue;
+    try {
+      evidence[id] = currentFreshness(checkOf(row), where);
+    } catch (e) {
+      // An error proves nothing: the gate refuses and says why.
+      evidence[id] = { status: "missing", note: `its freshness could not be computed (${(e as Error).message})` };
+    }
+  }
+  return { facts: { ...base, evidence } };
+}
+
+/** PreToolUse of a check's command in the main thread: reuse a fresh record, or start a pending run. */
+async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>, table: CompiledTable, outcome: Outcome, where: Where | undefined, canRewrite: boolean): Promise<{ updatedInput?: Record<string, unknown>; notice?: string }> {
+  if (event.tool.kind !== "shell" || event.agentId !== undefined || !event.toolUseId || !where || !hasEvidenceRows(table)) return {};
+  const rows = table.rows.map((r) => r.row).filter((r) => r.kind === "evidence" && outcome.matched.includes(r.id) && !outcome.opaque.includes(r.id));
+  const notices: string[] = [];
+  const { reuseOrBegin } = await import("../io/evidence-run.js");
+  for (const row of rows) {
+    if (row.kind !== "evidence") continue;
+    try {
+      // A host that cannot rewrite the call runs it for real: then it is recorded like any run.
+      const spec = canRewrite ? checkOf(row) : { ...checkOf(row), reuse: false };
+      const r = reuseOrBegin(spec, where, { sessionId: event.sessionId, toolUseId: event.toolUseId, command: event.tool.command, cwd: event.cwd });
+      if (r.kind === "reuse") return { updatedInput: { ...(event.input ?? {}), command: r.decision.command } };
+      if (r.kind === "not-recorded") notices.push(`skillgate[${row.id}]: ${r.why}`);
+    } catch (e) {
+      notices.push(`skillgate[${row.id}]: this run will not count as evidence (${(e as Error).message})`);
+    }
+  }
+  return notices.length ? { notice: notices.join("\n") } : {};
+}
+
+/** PostToolUse / PostToolUseFailure of a shell call: record the run a PreToolUse started (nothing happens otherwise). */
+async function finishEvidence(event: Extract<Event, { kind: "tool-result" | "tool-failure" }>, table: CompiledTable, where: Where | undefined): Promise<string | undefined> {
+  if (event.tool.kind !== "shell" || event.agentId !== undefined || !event.toolUseId || !where || !hasEvidenceRows(table)) return undefined;
+  // No evidence folder yet: no check was ever started, so there is nothing to finish (and nothing to load).
+  if (!(await import("node:fs")).existsSync(`${where.stateDir}/evidence`)) return undefined;
+  try {
+    const { finishCheck } = await import("../io/evidence-run.js");
+    const failed = event.kind === "tool-failure";
+    let output = "";
+    if (event.kind === "tool-failure") output = event.error ?? "";
+    else if (event.output) output = (await import("../io/output-store.js")).wholeText(event.output);
+    const r = finishCheck(where, { toolUseId: event.toolUseId, failed, output, ...(event.durationMs !== undefined ? { durationMs: event.durationMs } : {}) });
+    return r.kind === "unreadable" ? `skillgate: a started check could not be recorded (${r.why})` : undefined;
+  } catch (e) {
+    return `skillgate: a check's run was not recorded (${(e as Error).message})`;
   }
 }
 

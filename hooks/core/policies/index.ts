@@ -10,5 +10,8 @@ import { budget } from "./budget.js";
 import { compactionReminder } from "./compaction.js";
 import { outputCap } from "./output-cap.js";
 import { subagentFinished } from "./subagent-finished.js";
+import { effectsAudit } from "./effects-audit.js";
+import { evidenceGate } from "./evidence.js";
+import { budgetProfile } from "./budget-profile.js";
 
-export const POLICIES: readonly Policy[] = [selfProtection, configGuard, disabledRows, refusals, hints, budget, compactionReminder, outputCap, subagentFinished];
+export const POLICIES: readonly Policy[] = [selfProtection, configGuard, disabledRows, refusals, evidenceGate, hints, budget, budgetProfile, compactionReminder, effectsAudit, outputCap, subagentFinished];

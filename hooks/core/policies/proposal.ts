@@ -1,6 +1,6 @@
 // What a policy returns: what it would do to the answer, and the state change
 // that holds only if its proposal survives the merge (merge.ts).
-import type { Event, Hit, SessionState } from "../types.js";
+import type { CapOrder, Event, Hit, SessionState } from "../types.js";
 import type { CompiledTable } from "../table/compile.js";
 import type { Facts } from "../facts.js";
 
@@ -28,7 +28,7 @@ export interface Reminder {
 
 export interface Proposal {
   refuse?: Refusal[];
-  cap?: { row: string; headChars: number };
+  cap?: CapOrder;
   remind?: Reminder[];
   /** Applied, in policy order, when the proposal survives the merge (a refusal discards the others). */
   mark?: (s: SessionState) => SessionState;

@@ -11,7 +11,7 @@ export const refusals: Policy = ({ event, table, state, hits }) => {
   if (event.kind !== "tool-call" && event.kind !== "stop") return undefined;
   const agent = ownAgent(event, table);
   const context = contextOf(state, agent);
-  const refused = hits.filter((h) => h.row.kind === "block" || (h.row.kind === "gate" && !isLoaded(context, h.row.skill)));
+  const refused = hits.filter((h) => h.row.kind === "block" || (h.row.kind === "gate" && h.row.skill !== undefined && !isLoaded(context, h.row.skill)));
   if (refused.length === 0) return undefined;
   if (event.kind === "stop") {
     // The host goes on after a refused stop and says so (`continuing`) — maybe
@@ -36,7 +36,7 @@ export const refusals: Policy = ({ event, table, state, hits }) => {
 function refusalLine(table: CompiledTable, h: Hit, inSubagent: boolean): string {
   const why = h.row.why ? ` Why: ${h.row.why}` : "";
   const row = h.row;
-  if (row.kind !== "gate") {
+  if (row.kind !== "gate" || row.skill === undefined) {
     return h.opaque
       ? `This command cannot be checked (${h.detail}); write the command literally, without eval, variables or strings built from pieces.${why}`
       : `Refused by rule ${row.id} (${h.detail}); no skill lifts this rule.${why}`;

@@ -116,7 +116,11 @@ function globMatcher(picomatch: GlobEngine, globs: string[]): (p: string) => boo
   const paths = globs.filter((g) => g.includes("/"));
   const byName = names.length ? picomatch(names, { dot: true }) : undefined;
   const byPath = paths.length ? picomatch(paths, { dot: true }) : undefined;
-  return (p) => (byName?.(p.slice(p.lastIndexOf("/") + 1)) ?? false) || (byPath?.(p) ?? false);
+  return (given) => {
+    // Paths as users write them: `C:\repo\db\migrations\001.sql` is matched like `C:/repo/db/migrations/001.sql`.
+    const p = given.includes("\\") ? given.replace(/\\/g, "/") : given;
+    return (byName?.(p.slice(p.lastIndexOf("/") + 1)) ?? false) || (byPath?.(p) ?? false);
+  };
 }
 
 

@@ -2,6 +2,9 @@
 // changed since the last validated copy (see table/load.ts): zod is the
 // biggest module in the bundle and the hot path does not need it.
 import { z } from "zod";
+import { PROFILE_NAMES } from "../summaries/profiles.js";
+
+const PROFILE_NAMES_TUPLE = PROFILE_NAMES as unknown as readonly ["fast", "balanced", "precision", "audit"];
 
 const id = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "use lowercase letters, digits and dashes");
 const nonEmpty = z.array(z.string().min(1)).min(1);
@@ -48,13 +51,34 @@ export const triggerSchema = z
 export const rowSchema = z
   .strictObject({
     id,
-    kind: z.enum(["gate", "block", "hint", "judgment", "cap", "budget"]),
-    skill: z.string().min(1).optional().describe("The skill this row is about (required except for block rows)."),
+    kind: z.enum(["gate", "block", "hint", "judgment", "cap", "budget", "evidence", "mode", "risk"]),
+    skill: z.string().min(1).optional().describe("The skill this row is about (required for gate rows without `require`, hint and judgment rows)."),
     scope: z.enum(["main", "subagent", "all"]).optional().describe("Default: main for gate/hint, all for block."),
     when: triggerSchema,
     why: z.string().optional(),
+    require: z
+      .strictObject({ evidence: id.describe("The id of an evidence row whose check must have passed on the current tree.") })
+      .optional()
+      .describe("gate rows: also refuse unless this evidence is fresh."),
+    paths: z
+      .array(z.string().min(1).refine((p) => !p.startsWith("/") && !p.split("/").includes(".."), "a workspace-relative path without .."))
+      .min(1)
+      .optional()
+      .describe("evidence rows: workspace-relative files and folders the check's result depends on (its fingerprint scope; named `paths` because `scope` is the row's main/subagent scope)."),
+    full: nonEmpty.optional().describe("evidence rows: the exact command lines that are a full run (other matching commands are partial and open no gate)."),
+    reuse: z.boolean().optional().describe("evidence rows: answer a repeated identical run from its fresh record instead of running it (off by default)."),
+    profile: z.enum(PROFILE_NAMES_TUPLE).optional().describe("mode rows: the budget profile the user's words switch the session to."),
   })
-  .refine((r) => r.kind === "block" || r.kind === "cap" || r.kind === "budget" || r.skill, { message: "gate, hint and judgment rows name a skill", path: ["skill"] })
+  .refine((r) => !["gate", "hint", "judgment"].includes(r.kind) || r.skill || (r.kind === "gate" && r.require), { message: "gate (without require), hint and judgment rows name a skill", path: ["skill"] })
+  .refine((r) => !r.require || r.kind === "gate", { message: "only gate rows use require", path: ["require"] })
+  .refine((r) => (r.kind === "evidence") === !!r.paths, { message: "evidence rows (and only they) list paths", path: ["paths"] })
+  .refine((r) => r.kind === "evidence" || (r.full === undefined && r.reuse === undefined), { message: "full and reuse are for evidence rows", path: ["kind"] })
+  .refine((r) => r.kind !== "evidence" || (!!r.when.command && Object.keys(r.when).length === 1), { message: "evidence rows are triggered by when.command only", path: ["when"] })
+  .refine((r) => r.kind !== "evidence" || !r.skill, { message: "evidence rows name no skill", path: ["skill"] })
+  .refine((r) => (r.kind === "mode") === !!r.profile, { message: "mode rows (and only they) name a profile", path: ["profile"] })
+  .refine((r) => r.kind !== "mode" || (!!r.when.prompt && Object.keys(r.when).length === 1), { message: "mode rows are triggered by when.prompt only", path: ["when"] })
+  .refine((r) => r.kind !== "risk" || (!!(r.when.writes || r.when.command) && !r.when.prompt && !r.when.final && !r.when.subagent), { message: "risk rows are triggered by when.writes or when.command", path: ["when"] })
+  .refine((r) => !(r.kind === "mode" || r.kind === "risk") || !r.skill, { message: "mode and risk rows name no skill", path: ["skill"] })
   .refine((r) => (r.kind === "cap") === !!r.when.output, { message: "cap rows (and only they) use when.output", path: ["when", "output"] })
   .refine((r) => (r.kind === "budget") === !!r.when.context, { message: "budget rows (and only they) use when.context", path: ["when", "context"] })
   .refine((r) => !r.when.compactions || r.kind === "hint", { message: "when.compactions is for hint rows", path: ["when", "compactions"] })
@@ -72,13 +96,21 @@ export const tableSchema = z.strictObject({
   version: z.literal(1),
   skillsDir: z.string().default("skills"),
   failMode: z.enum(["open", "closed"]).default("open"),
+  budgetProfile: z.enum(PROFILE_NAMES_TUPLE).optional().describe("The budget profile sessions start in (default balanced): how long read-only outputs are summarized. mode rows switch it, risk rows raise it to audit."),
   outputDir: z.string().refine((p) => p.startsWith("/"), "outputDir must be an absolute path").optional().describe("Folder for capped outputs (default: a private folder under the system temp dir, random name per installation)."),
   outputMaxAgeDays: z.number().positive().default(7).describe("Capped-output files older than this are deleted."),
   stateMaxAgeDays: z.number().positive().default(30).describe("Session state files untouched this long are deleted (at session start)."),
   rows: z
     .array(rowSchema)
     .min(1)
-    .refine((rows) => rows.filter((r) => r.kind === "budget").length <= 1, "at most one budget row (put all levels in it)"),
+    .refine((rows) => rows.filter((r) => r.kind === "budget").length <= 1, "at most one budget row (put all levels in it)")
+    .superRefine((rows, ctx) => {
+      // A gate that requires a check nobody defines could never open.
+      const checks = new Set(rows.filter((r) => r.kind === "evidence").map((r) => r.id));
+      rows.forEach((r, i) => {
+        if (r.require && !checks.has(r.require.evidence)) ctx.addIssue({ code: "custom", message: `require.evidence names "${r.require.evidence}", which is not an evidence row`, path: [i, "require", "evidence"] });
+      });
+    }),
 });
 
 export type TableInput = z.input<typeof tableSchema>;

@@ -33,20 +33,22 @@ export function normalize(payload: unknown): Normalized {
   const base = { sessionId, cwd: str(p.cwd) ?? "", ...optional("agentId", str(p.agent_id)), ...optional("promptId", str(p.prompt_id)) };
   const tokens = typeof p.context_tokens === "number" && Number.isFinite(p.context_tokens) ? p.context_tokens : undefined;
   const transcriptPath = str(p.transcript_path) || undefined;
+  const duration = typeof p.duration_ms === "number" && Number.isFinite(p.duration_ms) && p.duration_ms >= 0 ? p.duration_ms : undefined;
   const ok = (event: Event): Normalized => ({ ok: true, event, ...optional("transcriptPath", transcriptPath) });
 
   switch (name) {
     case "PreToolUse":
-      return ok({ ...base, kind: "tool-call", tool: toolOf(p), ...optional("toolUseId", str(p.tool_use_id)) });
+      return ok({ ...base, kind: "tool-call", tool: toolOf(p), ...optional("toolUseId", str(p.tool_use_id)), input: obj(p.tool_input) });
     case "PostToolUse": {
       const tool = toolOf(p);
       return ok({
         ...base, kind: "tool-result", tool, loads: skillLoads(tool, p.tool_response),
         ...optional("toolUseId", str(p.tool_use_id)), ...optional("output", outputOf(p.tool_response)), ...optional("contextTokens", tokens),
+        ...optional("durationMs", duration),
       });
     }
     case "PostToolUseFailure":
-      return ok({ ...base, kind: "tool-failure", tool: toolOf(p), ...optional("toolUseId", str(p.tool_use_id)) });
+      return ok({ ...base, kind: "tool-failure", tool: toolOf(p), ...optional("toolUseId", str(p.tool_use_id)), ...optional("error", str(p.error)), ...optional("durationMs", duration) });
     case "UserPromptSubmit": {
       // A finished background subagent comes back as a "prompt" too; those are not the user's words.
       const prompt = str(p.prompt) ?? "";
@@ -144,6 +146,9 @@ export function render(event: Event, d: Decision, effects: Effects = {}): Json |
   const hookEventName = HOOK_NAME[event.kind];
   if (d.verdict === "deny" && event.kind === "tool-call") {
     out.hookSpecificOutput = { hookEventName, permissionDecision: "deny", permissionDecisionReason: d.message };
+  } else if (effects.updatedInput && event.kind === "tool-call" && d.verdict !== "deny") {
+    // The call runs with a rewritten input (evidence reuse); "allow" is what makes Claude Code apply it.
+    out.hookSpecificOutput = { hookEventName, permissionDecision: "allow", updatedInput: effects.updatedInput, ...(d.verdict === "hint" && d.message ? { additionalContext: d.message } : {}) };
   } else if (d.verdict === "block") {
     out.decision = "block";
     out.reason = d.message;
@@ -167,7 +172,7 @@ export function renderFailure(message: string, refuseToolCall: boolean): Json {
 export const claudeCode: Host = {
   name: "claude-code",
   // 2.1.328: a general-purpose subagent's tools include Skill (e2e/FINDINGS.md).
-  capabilities: { subagentsLoadSkills: true },
+  capabilities: { subagentsLoadSkills: true, rewritesToolInput: true },
   normalize,
   render,
   renderFailure,

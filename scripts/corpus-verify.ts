@@ -1,0 +1,361 @@
+// Runs every labeled command of test/corpus/classes/*.jsonl for real, in a throw-away git repo, and checks
+// that its label matches what bash and git actually did: a commit made by `git commit`, a push whose source
+// is HEAD, a forced (non-fast-forward) update of a remote ref, a write to a *_RU.md / *_EN.md file.
+// Labels are truth about effects, so the analyser is measured against bash and git, not against itself.
+//
+//   node --import tsx scripts/corpus-verify.ts [--class NAME] [--id ID] [--jobs N] [--verbose] [--json FILE] [--invert]
+//
+// --invert swaps every label (refuse -> no effect, allow -> a commit) to show the checker can fail:
+// every record must then come out as a mismatch.
+//
+// Safety: every command runs with cwd, HOME and TMPDIR inside a fresh temp dir, GIT_* unset, stdin
+// /dev/null, a short timeout (its process group is killed), remotes are local bare repos (no network).
+import { spawn, spawnSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const CLASSES_DIR = path.join(ROOT, "test/corpus/classes");
+type Effect = "commit" | "push-head" | "force" | "paired-doc";
+const ROW_EFFECT: Record<string, Effect> = {
+  "commit-gate": "commit", "push-head-block": "push-head", "force-push-block": "force", "paired-docs-write": "paired-doc",
+};
+const EFFECTS: readonly Effect[] = ["commit", "push-head", "force", "paired-doc"];
+const CLASS_NAMES = ["git-indirection", "git-shell-strings", "git-other-name", "launchers", "code-from-files", "expansions",
+  "inline-programs", "push-semantics", "writes-more-programs", "false-positives", "everyday"];
+const PAIRED = /_(RU|EN)\.md$/;
+const TIMEOUT_MS = 6000;
+
+// files: repo-relative ("~/" = HOME; ".git/config" is appended to); symlinks: path -> target;
+// sh: verifier-only preparation (a submodule, extra commits) run before the snapshot, untraced.
+interface Setup { files?: Record<string, string>; symlinks?: Record<string, string>; env?: Record<string, string>; sh?: string }
+interface Rec {
+  id: string; command: string; expect: "refuse" | "allow"; rows: string[]; setup?: Setup; note?: string;
+  verify?: "skip-missing-tool"; tool?: string; effects?: Effect[]; file: string; line: number;
+}
+
+// ---------- reading and checking the label files ----------
+function loadRecords(): { recs: Rec[]; errors: string[] } {
+  const triggers = JSON.parse(fs.readFileSync(path.join(ROOT, "triggers.json"), "utf8")) as { rows: { id: string }[] };
+  const rowIds = new Set(triggers.rows.map((r) => r.id));
+  const recs: Rec[] = [];
+  const errors: string[] = [];
+  const seen = new Set<string>();
+  for (const cls of CLASS_NAMES) {
+    const file = path.join(CLASSES_DIR, `${cls}.jsonl`);
+    if (!fs.existsSync(file)) { errors.push(`${cls}.jsonl: missing`); continue; }
+    const lines = fs.readFileSync(file, "utf8").split("\n");
+    lines.forEach((text, i) => {
+      if (!text.trim()) return;
+      const where = `${cls}.jsonl:${i + 1}`;
+      let o: Record<string, unknown>;
+      try { o = JSON.parse(text) as Record<string, unknown>; } catch (e) { errors.push(`${where}: not JSON (${String(e)})`); return; }
+      if (i === 0) { if (typeof o.comment !== "string") errors.push(`${where}: first line must be {"comment": ...}`); return; }
+      const r = { ...o, file: cls, line: i + 1 } as unknown as Rec;
+      if (typeof r.id !== "string" || !r.id.startsWith(`${cls}.`)) errors.push(`${where}: id must start with "${cls}."`);
+      if (seen.has(r.id)) errors.push(`${where}: duplicate id ${r.id}`);
+      seen.add(r.id);
+      if (typeof r.command !== "string" || !r.command) errors.push(`${where}: command missing`);
+      if (r.expect !== "refuse" && r.expect !== "allow") errors.push(`${where}: expect must be refuse|allow`);
+      if (!Array.isArray(r.rows)) errors.push(`${where}: rows must be an array`);
+      else {
+        for (const row of r.rows) if (!rowIds.has(row)) errors.push(`${where}: unknown row ${row}`);
+        if ((r.rows.length > 0) !== (r.expect === "refuse")) errors.push(`${where}: refuse needs rows, allow needs none`);
+      }
+      if (r.effects && !r.effects.every((e) => EFFECTS.includes(e))) errors.push(`${where}: bad effects`);
+      if (r.verify === "skip-missing-tool" && !r.tool) errors.push(`${where}: skip-missing-tool needs "tool"`);
+      recs.push(r);
+    });
+  }
+  return { recs, errors };
+}
+
+// ---------- the two template worlds ----------
+// World "ff": remote branches are behind local ones (any push fast-forwards; the pre-push hook records
+// each pushed source). World "diverged": remote branches hold a commit the local side lacks, so only a
+// forced update can move them. Both: a staged change (a commit succeeds), a clean work tree otherwise
+// (a record's setup.files dirties what it needs), notes_*.md and docs/guide_*.md differing between HEAD~1 and HEAD.
+function sh(cwd: string, cmd: string): string {
+  const r = spawnSync("bash", ["-c", cmd], { cwd, env: cleanEnv({ HOME: cwd }), encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`template step failed: ${cmd}\n${r.stderr}`);
+  return r.stdout;
+}
+
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("GIT_") && !k.startsWith("SKG_")) env[k] = v;
+  delete env.TMUX; delete env.STY; delete env.npm_config_prefix;
+  for (const k of Object.keys(env)) if (k.startsWith("npm_")) delete env[k];
+  return { ...env, LANG: "C.UTF-8", TERM: "dumb", EDITOR: "true", VISUAL: "true", PAGER: "cat", ...extra };
+}
+
+const PRE_PUSH = `#!/bin/sh
+# records what each push sends: <local ref> <local sha> <remote ref> <remote sha>
+cat >> "$(dirname "$0")/../prepush.log"
+`;
+
+function buildWorld(base: string, kind: "ff" | "diverged"): string {
+  const w = path.join(base, kind);
+  fs.mkdirSync(path.join(w, "home"), { recursive: true });
+  fs.mkdirSync(path.join(w, "tmp"), { recursive: true });
+  const repo = path.join(w, "repo");
+  sh(w, `git init -q --bare remote.git && git init -q -b work repo`);
+  const cfg = [
+    "git config user.name Dev && git config user.email dev@example.com",
+    "git config gc.auto 0 && git config maintenance.auto false && git config advice.detachedHead false",
+  ].join(" && ");
+  sh(repo, cfg);
+  const write = (p: string, s: string) => { fs.mkdirSync(path.dirname(path.join(repo, p)), { recursive: true }); fs.writeFileSync(path.join(repo, p), s); };
+  write("README.md", "# demo\n");
+  write("notes_RU.md", "# Заметки\nверсия 1\n");
+  write("notes_EN.md", "# Notes\nversion 1\n");
+  write("docs/guide_RU.md", "# Руководство\nшаг 1\n");
+  write("docs/guide_EN.md", "# Guide\nstep 1\n");
+  write("src/app.js", "console.log('v1');\n");
+  write(".gitignore", "prepush.log\n");
+  sh(repo, `git add -A && git commit -qm base && git remote add origin REMOTE_URL_PLACEHOLDER`);
+  write("docs/guide_RU.md", "# Руководство\nшаг 1\nшаг 2\n");
+  write("docs/guide_EN.md", "# Guide\nstep 1\nstep 2\n");
+  write("notes_RU.md", "# Заметки\nверсия 2\n");
+  write("notes_EN.md", "# Notes\nversion 2\n");
+  sh(repo, `git commit -qam second && git branch main && git branch feature/x`);
+  // Remote: base commit on every branch (ff world) or base + a remote-only commit (diverged world).
+  const bare = path.join(w, "remote.git");
+  sh(repo, `git push -q "${bare}" HEAD~1:refs/heads/work HEAD~1:refs/heads/main HEAD~1:refs/heads/feature/x`);
+  if (kind === "diverged") {
+    sh(w, `git clone -q remote.git other && cd other && git config user.name Other && git config user.email o@example.com && ` +
+      `for b in work main feature/x; do git checkout -q "$b" && echo "$b" > remote-only.txt && git add . && git commit -qm "remote $b"; done && ` +
+      `git push -q origin work main feature/x && cd .. && rm -rf other`);
+  }
+  sh(repo, `git fetch -q "${bare}" '+refs/heads/*:refs/remotes/origin/*' && git branch -q -u origin/work work`);
+  // Work tree state every command starts from.
+  write("src/app.js", "console.log('v2');\n");
+  sh(repo, `git add src/app.js`);
+  fs.writeFileSync(path.join(repo, ".git/hooks/pre-push"), PRE_PUSH, { mode: 0o755 });
+  return w;
+}
+
+// ---------- per-record run ----------
+interface Snapshot { docs: Map<string, string>; reflogs: Map<string, number>; remote: Map<string, string> }
+
+function walk(dir: string, out: string[]): void {
+  let ents: fs.Dirent[];
+  try { ents = fs.readdirSync(dir, { withFileTypes: true }); } catch { return; }
+  for (const e of ents) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) { if (e.name !== ".git" && e.name !== "node_modules" && e.name !== "remote.git" && e.name !== "obs") walk(p, out); }
+    else out.push(p);
+  }
+}
+
+function docState(p: string): string {
+  try {
+    const st = fs.lstatSync(p, { bigint: true });
+    const body = st.isSymbolicLink() ? `link:${fs.readlinkSync(p)}` : crypto.createHash("sha1").update(fs.readFileSync(p)).digest("hex");
+    return `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${body}`;
+  } catch { return "unreadable"; }
+}
+
+function refs(gitDir: string): Map<string, string> {
+  const r = spawnSync("git", ["--git-dir", gitDir, "for-each-ref", "--format=%(refname) %(objectname)"], { env: cleanEnv({}), encoding: "utf8" });
+  const m = new Map<string, string>();
+  for (const l of r.stdout.split("\n")) { const [n, h] = l.split(" "); if (n && h) m.set(n, h); }
+  return m;
+}
+
+function snapshot(w: string): Snapshot {
+  const files: string[] = [];
+  walk(w, files);
+  const docs = new Map<string, string>();
+  for (const f of files) if (PAIRED.test(f)) docs.set(path.relative(w, f), docState(f));
+  const reflogs = new Map<string, number>();
+  const logs: string[] = [];
+  walk(path.join(w, "repo/.git/logs"), logs);
+  for (const f of logs) reflogs.set(f, fs.readFileSync(f, "utf8").split("\n").filter(Boolean).length);
+  return { docs, reflogs, remote: refs(path.join(w, "remote.git")) };
+}
+
+function prepare(template: string, dir: string, setup: Setup | undefined): string {
+  fs.cpSync(template, dir, { recursive: true, verbatimSymlinks: true });
+  const repo = path.join(dir, "repo");
+  const cfgPath = path.join(repo, ".git/config");
+  fs.writeFileSync(cfgPath, fs.readFileSync(cfgPath, "utf8").replace("REMOTE_URL_PLACEHOLDER", path.join(dir, "remote.git")));
+  for (const [rel, body] of Object.entries(setup?.files ?? {})) {
+    const target = rel.startsWith("~/") ? path.join(dir, "home", rel.slice(2)) : path.join(repo, rel);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    if (rel === ".git/config") fs.appendFileSync(target, `\n${body}`); // setup config adds to the repo's own
+    else fs.writeFileSync(target, body, { mode: body.startsWith("#!") || rel.endsWith(".sh") ? 0o755 : 0o644 });
+  }
+  for (const [rel, target] of Object.entries(setup?.symlinks ?? {})) fs.symlinkSync(target, path.join(repo, rel));
+  if (setup?.sh) {
+    const r = spawnSync("bash", ["-c", setup.sh], { cwd: repo, env: cleanEnv({ HOME: path.join(dir, "home"), TMPDIR: path.join(dir, "tmp") }), encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`setup.sh failed: ${r.stderr}`);
+  }
+  fs.mkdirSync(path.join(dir, "obs"), { recursive: true });
+  return repo;
+}
+
+function killLeftovers(marker: string): void {
+  // Processes started by this run that escaped its process group (setsid, nohup &, tmux server):
+  // found by the marker in their environment, ended by pid.
+  for (const pid of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    try {
+      if (fs.readFileSync(`/proc/${pid}/environ`, "latin1").includes(`SKG_CORPUS_RUN=${marker}\0`)) process.kill(Number(pid), "SIGKILL");
+    } catch { /* gone or not ours */ }
+  }
+}
+
+function runCommand(rec: Rec, dir: string, repo: string): Promise<{ code: number | null; stderr: string; timedOut: boolean }> {
+  const env = cleanEnv({
+    HOME: path.join(dir, "home"), TMPDIR: path.join(dir, "tmp"), TMUX_TMPDIR: path.join(dir, "tmp"),
+    GIT_TRACE2_EVENT: path.join(dir, "obs/trace2.json"), SKG_CORPUS_RUN: dir, ...(rec.setup?.env ?? {}),
+  });
+  return new Promise((resolve) => {
+    const child = spawn("bash", ["-c", rec.command], { cwd: repo, env, stdio: ["ignore", "ignore", "pipe"], detached: true });
+    let stderr = "";
+    let timedOut = false;
+    child.stderr.on("data", (d: Buffer) => { if (stderr.length < 4000) stderr += d.toString(); });
+    const timer = setTimeout(() => { timedOut = true; try { process.kill(-(child.pid ?? 0), "SIGKILL"); } catch { /* exited */ } }, TIMEOUT_MS);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      // Background work (nohup …&, setsid, tmux -d) gets a moment to land before we look.
+      const async = /(^|[^&])&($|[^&>])|nohup|setsid|tmux|screen|\bat\b|batch|disown/.test(rec.command);
+      setTimeout(() => { killLeftovers(dir); resolve({ code, stderr, timedOut }); }, async ? 1500 : 0);
+    });
+  });
+}
+
+function isAncestor(gitDir: string, a: string, b: string): boolean {
+  return spawnSync("git", ["--git-dir", gitDir, "merge-base", "--is-ancestor", a, b], { env: cleanEnv({}) }).status === 0;
+}
+
+function commitsFromTrace(file: string): boolean {
+  if (!fs.existsSync(file)) return false;
+  const names = new Map<string, string>();
+  let ok = false;
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    if (!line) continue;
+    let ev: { event?: string; sid?: string; name?: string; code?: number; argv?: string[] };
+    try { ev = JSON.parse(line) as typeof ev; } catch { continue; }
+    if (ev.event === "cmd_name" && ev.sid && ev.name) names.set(ev.sid, ev.name);
+    if (ev.event === "exit" && ev.sid && ev.code === 0 && names.get(ev.sid) === "commit") ok = true;
+  }
+  return ok;
+}
+
+async function observe(rec: Rec, template: string, dir: string, want: Set<Effect>): Promise<{ seen: Set<Effect>; detail: string; pushed: boolean }> {
+  const repo = prepare(template, dir, rec.setup);
+  const before = snapshot(dir);
+  const res = await runCommand(rec, dir, repo);
+  const after = snapshot(dir);
+  const seen = new Set<Effect>();
+  const detail: string[] = [];
+  // commit: a `git commit` process exited 0 (trace2), or a reflog line says "commit" (env-clearing launchers)
+  if (commitsFromTrace(path.join(dir, "obs/trace2.json"))) seen.add("commit");
+  for (const f of after.reflogs.keys()) {
+    const lines = fs.readFileSync(f, "utf8").split("\n").filter(Boolean).slice(before.reflogs.get(f) ?? 0);
+    for (const l of lines) if (/\t(commit|commit \((amend|merge|initial)\)):/.test(l)) seen.add("commit");
+  }
+  // push of HEAD: the pre-push hook saw HEAD as a pushed source
+  const pp = path.join(repo, ".git/prepush.log");
+  const pushLines = fs.existsSync(pp) ? fs.readFileSync(pp, "utf8").split("\n").filter(Boolean) : [];
+  if (pushLines.some((l) => l.split(" ")[0] === "HEAD")) seen.add("push-head");
+  let pushed = pushLines.length > 0;
+  // forced: a remote ref moved to a commit that does not contain its old value
+  const bare = path.join(dir, "remote.git");
+  for (const [ref, old] of before.remote) {
+    const now = after.remote.get(ref);
+    if (now !== old) pushed = true;
+    if (now && now !== old && !isAncestor(bare, old, now)) { seen.add("force"); detail.push(`forced ${ref}`); }
+  }
+  for (const ref of after.remote.keys()) if (!before.remote.has(ref)) pushed = true;
+  // paired documents: created, changed, touched or removed anywhere under the run's dir
+  for (const k of new Set([...before.docs.keys(), ...after.docs.keys()])) {
+    if (before.docs.get(k) !== after.docs.get(k)) { seen.add("paired-doc"); detail.push(`doc ${k}`); }
+  }
+  if (res.timedOut) detail.push("timeout");
+  if ([...want].some((e) => !seen.has(e))) detail.push(`exit ${res.code} ${res.stderr.trim().split("\n").slice(-2).join(" | ").slice(0, 200)}`);
+  return { seen, detail: detail.join("; "), pushed };
+}
+
+// ---------- main ----------
+function arg(name: string): string | undefined { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined; }
+
+async function main(): Promise<void> {
+  const { recs, errors } = loadRecords();
+  for (const e of errors) console.log(`FORMAT ${e}`);
+  const onlyClass = arg("--class");
+  const onlyId = arg("--id");
+  const jobs = Number(arg("--jobs") ?? "2");
+  const verbose = process.argv.includes("--verbose");
+  const invert = process.argv.includes("--invert");
+  const todo = recs.filter((r) => (!onlyClass || r.file === onlyClass) && (!onlyId || r.id === onlyId));
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), "skg-corpus-"));
+  const worlds = { ff: buildWorld(path.join(base, "tpl"), "ff"), diverged: buildWorld(path.join(base, "tpl"), "diverged") };
+  const results: { rec: Rec; status: "agree" | "mismatch" | "skipped"; seen: Effect[]; want: Effect[]; detail: string }[] = [];
+  let next = 0;
+  let counter = 0;
+  async function worker(): Promise<void> {
+    while (next < todo.length) {
+      const rec = todo[next++];
+      if (!rec) break;
+      const labeled = new Set<Effect>(rec.effects ?? rec.rows.map((r) => ROW_EFFECT[r]).filter((e): e is Effect => e !== undefined));
+      const want = invert ? new Set<Effect>(labeled.size > 0 ? [] : ["commit"]) : labeled;
+      if (rec.verify === "skip-missing-tool") {
+        const present = spawnSync("bash", ["-c", `command -v ${rec.tool ?? "-"}`]).status === 0;
+        results.push({ rec, status: "skipped", seen: [], want: [...want], detail: present ? `tool ${rec.tool} IS installed: drop the skip` : `no ${rec.tool}` });
+        continue;
+      }
+      const dir = path.join(base, `r${counter++}`);
+      fs.mkdirSync(dir);
+      let a: Awaited<ReturnType<typeof observe>>;
+      try { a = await observe(rec, worlds.ff, path.join(dir, "ff"), want); } catch (e) {
+        results.push({ rec, status: "mismatch", seen: [], want: [...want], detail: `setup failed: ${String(e).slice(0, 200)}` });
+        continue;
+      }
+      const seen = new Set<Effect>([...a.seen].filter((e) => e !== "force"));
+      let detail = a.detail;
+      if (a.pushed || want.has("force")) {
+        // Only the diverged world can tell a forced push from a fast-forward.
+        const b = await observe(rec, worlds.diverged, path.join(dir, "div"), new Set([...want].filter((e) => e === "force")));
+        if (b.seen.has("force")) seen.add("force");
+        if (b.detail) detail += ` [div: ${b.detail}]`;
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+      const same = want.size === seen.size && [...want].every((e) => seen.has(e));
+      results.push({ rec, status: same ? "agree" : "mismatch", seen: [...seen], want: [...want], detail });
+      if (verbose) console.log(`${same ? "ok " : "BAD"} ${rec.id} want=[${[...want]}] seen=[${[...seen]}] ${detail}`);
+    }
+  }
+  await Promise.all(Array.from({ length: jobs }, () => worker()));
+  fs.rmSync(base, { recursive: true, force: true });
+
+  const byClass = new Map<string, { n: number; refuse: number; allow: number; agree: number; mismatch: number; skipped: number }>();
+  for (const r of results) {
+    const c = byClass.get(r.rec.file) ?? { n: 0, refuse: 0, allow: 0, agree: 0, mismatch: 0, skipped: 0 };
+    c.n++; c[r.rec.expect]++; c[r.status]++;
+    byClass.set(r.rec.file, c);
+  }
+  for (const r of results.filter((x) => x.status === "mismatch").sort((x, y) => x.rec.id.localeCompare(y.rec.id))) {
+    console.log(`MISMATCH ${r.rec.id} labeled=[${r.want}] observed=[${r.seen}] ${r.detail}\n    ${r.rec.command}`);
+  }
+  for (const r of results.filter((x) => x.status === "skipped" && x.detail.includes("IS installed"))) console.log(`SKIP-WRONG ${r.rec.id} ${r.detail}`);
+  console.log(`\nclass                 records refuse allow  agree mismatch skipped`);
+  const tot = { n: 0, refuse: 0, allow: 0, agree: 0, mismatch: 0, skipped: 0 };
+  for (const cls of CLASS_NAMES) {
+    const c = byClass.get(cls);
+    if (!c) continue;
+    for (const k of Object.keys(tot) as (keyof typeof tot)[]) tot[k] += c[k];
+    console.log(`${cls.padEnd(22)}${String(c.n).padStart(7)}${String(c.refuse).padStart(7)}${String(c.allow).padStart(6)}${String(c.agree).padStart(7)}${String(c.mismatch).padStart(9)}${String(c.skipped).padStart(8)}`);
+  }
+  console.log(`${"total".padEnd(22)}${String(tot.n).padStart(7)}${String(tot.refuse).padStart(7)}${String(tot.allow).padStart(6)}${String(tot.agree).padStart(7)}${String(tot.mismatch).padStart(9)}${String(tot.skipped).padStart(8)}`);
+  const jsonOut = arg("--json");
+  if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(results.map((r) => ({ id: r.rec.id, status: r.status, want: r.want, seen: r.seen, detail: r.detail })), null, 1));
+  process.exitCode = errors.length > 0 || tot.mismatch > 0 ? 1 : 0;
+}
+
+await main();
