@@ -292,6 +292,10 @@ function tableFor(projectDir: string, root: string, flag?: string): TableResolut
 /** Another host's install lives in its own folder (hooks/hosts/<host>/install.ts). */
 async function otherHost(verb: "install" | "uninstall" | "doctor", f: { get(name: string): string | undefined; has(name: string): boolean }, args: string[], root: string): Promise<number | undefined> {
   if (f.get("host") === "opencode") return opencodeVerb(verb, f, root);
+  if (f.get("host") === "gemini") {
+    const gemini = await import("../hooks/hosts/gemini/install.js");
+    return verb === "doctor" ? gemini.geminiDoctorMain(args, root) : gemini.geminiInstallMain(verb, args, root);
+  }
   if (f.get("host") !== "codex") return undefined;
   const codex = await import("../hooks/hosts/codex/install.js");
   return verb === "doctor" ? codex.codexDoctorMain(args, root) : codex.codexInstallMain(verb, args, root);

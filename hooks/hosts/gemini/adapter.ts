@@ -1,0 +1,167 @@
+// The only file that knows Gemini CLI's event names, tool names and field
+// names. Shapes checked against payloads captured from the real 0.61.0
+// binary (test/fixtures/gemini/, e2e-gemini/).
+//
+// What differs from Claude Code:
+// - Tools: `run_shell_command`, `write_file`, `replace`, `read_file`
+//   (start_line/end_line for a slice), `activate_skill` ({name}), `web_fetch`.
+// - A skill is loaded by `activate_skill`; its success is an `<activated_skill name="X">`
+//   llmContent with no `error` (an unknown skill answers with `error`).
+// - Refusing: `{decision: "deny", reason}` on BeforeTool (the reason is the tool's error
+//   the model sees); on AfterAgent it rejects the answer and the reason becomes the retry
+//   prompt; on AfterTool the reason replaces the tool result (how a cap is done).
+// - PreCompress `auto` fires before every model request, before the CLI even checks the
+//   size (chatCompressionService.compress in 0.61), so by itself it says nothing about the
+//   context being emptied. `manual` (/compress) always compresses; an `auto` one counts only
+//   when the entry (hook.ts) found it will compress and marked it `skillgate_compresses`.
+import type { Decision, Effects, Event, SessionSource, ToolCall, ToolOutput } from "../../core/types.js";
+import type { Host, Normalized } from "../../core/host.js";
+import { environment } from "./env.js";
+
+/** Set by the entry on an `auto` PreCompress that will compress (compression.ts). */
+export const COMPRESSES = "skillgate_compresses";
+
+const HOOK_EVENTS = new Set(["BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "SessionStart", "PreCompress"]);
+const SOURCES = new Set<SessionSource>(["startup", "resume", "clear"]);
+
+const KINDS: Record<string, ToolCall["kind"]> = {
+  run_shell_command: "shell", write_file: "write", replace: "edit", read_file: "read",
+  activate_skill: "skill", web_fetch: "fetch", google_web_search: "fetch",
+};
+
+type Json = Record<string, unknown>;
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
+
+/** `{ key: value }` when value is defined, else `{}` (exactOptionalPropertyTypes-friendly spreading). */
+function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [k in K]?: V });
+}
+
+export function normalize(payload: unknown): Normalized {
+  const p = obj(payload);
+  const name = str(p.hook_event_name);
+  if (!name) return { ok: false, ignored: false, error: "the event has no hook_event_name" };
+  if (!HOOK_EVENTS.has(name)) return { ok: false, ignored: true };
+  const sessionId = str(p.session_id);
+  if (sessionId === undefined) return { ok: false, ignored: false, error: `${name} event has no session_id` };
+  const base = { sessionId, cwd: str(p.cwd) ?? "" };
+  const transcriptPath = str(p.transcript_path) || undefined;
+  const ok = (event: Event): Normalized => ({ ok: true, event, ...optional("transcriptPath", transcriptPath) });
+
+  switch (name) {
+    case "BeforeTool":
+      return ok({ ...base, kind: "tool-call", tool: toolOf(p) });
+    case "AfterTool": {
+      const tool = toolOf(p);
+      const response = obj(p.tool_response);
+      const output = outputOf(response);
+      return ok({ ...base, kind: "tool-result", tool, loads: skillLoads(tool, response), ...optional("output", output) });
+    }
+    case "BeforeAgent":
+      return ok({ ...base, kind: "prompt", prompt: str(p.prompt) ?? "" });
+    case "AfterAgent":
+      return ok({ ...base, kind: "stop", finalMessage: str(p.prompt_response) ?? "", continuing: p.stop_hook_active === true });
+    case "SessionStart": {
+      const source = str(p.source) ?? "startup";
+      return ok({ ...base, kind: "session-start", source: SOURCES.has(source as SessionSource) ? (source as SessionSource) : "startup" });
+    }
+    default:
+      // PreCompress: see the header — an `auto` attempt is not a compaction.
+      return str(p.trigger) === "manual" || p[COMPRESSES] === true ? ok({ ...base, kind: "compaction", phase: "before" }) : { ok: false, ignored: true };
+  }
+}
+
+function toolOf(p: Json): ToolCall {
+  const name = str(p.tool_name) ?? "";
+  const input = obj(p.tool_input);
+  const kind = KINDS[name] ?? "other";
+  switch (kind) {
+    case "shell":
+      return { kind, name, command: str(input.command) ?? "" };
+    case "write":
+    case "edit": {
+      const file = str(input.file_path);
+      return { kind, name, paths: file ? [file] : [] };
+    }
+    case "read": {
+      const file = str(input.file_path);
+      // A line range of a SKILL.md is a slice, not the skill.
+      const whole = input.start_line === undefined && input.end_line === undefined;
+      return { kind, name, ...optional("path", file), whole };
+    }
+    case "skill":
+      return { kind, name, ...optional("skill", str(input.name)) };
+    default:
+      return { kind: kind === "fetch" ? "fetch" : "other", name };
+  }
+}
+
+/** activate_skill loads its skill only in the exact success shape: no `error`, an `<activated_skill name="X">` body. */
+function skillLoads(tool: ToolCall, response: Json): string[] {
+  if (tool.kind !== "skill" || !tool.skill || response.error !== undefined) return [];
+  const body = str(response.llmContent) ?? "";
+  return body.startsWith(`<activated_skill name="${tool.skill}">`) ? [tool.skill] : [];
+}
+
+/** The model sees llmContent: that is the text a cap shortens (only when it is plain text). */
+function outputOf(response: Json): ToolOutput | undefined {
+  const text = str(response.llmContent);
+  return text === undefined ? undefined : { response, fields: ["llmContent"], chars: text.length };
+}
+
+const HOOK_NAME: Partial<Record<Event["kind"], string>> = {
+  "tool-call": "BeforeTool", "tool-result": "AfterTool", prompt: "BeforeAgent", stop: "AfterAgent", "session-start": "SessionStart",
+};
+
+/**
+ * The core's "how to load" wording names Claude Code's Skill and Read tools;
+ * a Gemini model knows them as activate_skill and read_file.
+ */
+export function geminiWording(message: string): string {
+  return message
+    .replace(/call the Skill tool with skill "([^"]+)"/g, 'call activate_skill with name "$1"')
+    .replace(/\(or Read (\S+) in full\)/g, "(or read_file $1 whole, no start_line/end_line)");
+}
+
+/** Decision → the JSON Gemini CLI reads on stdout (undefined: print nothing). */
+export function render(event: Event, decision: Decision, effects: Effects = {}): Json | undefined {
+  const d = "message" in decision && decision.message ? { ...decision, message: geminiWording(decision.message) } : decision;
+  const out: Json = {};
+  const hookEventName = HOOK_NAME[event.kind];
+  if (d.verdict === "deny" && event.kind === "tool-call") {
+    // The reason is the tool's error the model reads.
+    out.decision = "deny";
+    out.reason = d.message;
+  } else if (d.verdict === "block" && event.kind === "stop") {
+    // AfterAgent deny: the answer is rejected and the reason is the next prompt.
+    out.decision = "deny";
+    out.reason = d.message;
+  } else if (d.verdict === "cap" && event.kind === "tool-result" && typeof effects.updatedOutput?.llmContent === "string") {
+    // AfterTool deny replaces the tool result with the reason: the head, then where the rest is.
+    out.decision = "deny";
+    out.reason = d.message ? `${effects.updatedOutput.llmContent}\n\n${d.message}` : effects.updatedOutput.llmContent;
+  } else if ((d.verdict === "hint" || d.verdict === "cap" || d.verdict === "block") && d.message && hookEventName) {
+    out.hookSpecificOutput = { hookEventName, additionalContext: d.message };
+  } else if (d.verdict !== "allow" && d.message) {
+    // Events with no model-facing channel (compression): the user at least sees it.
+    out.systemMessage = d.message;
+  }
+  if (d.notice) out.systemMessage = typeof out.systemMessage === "string" ? `${out.systemMessage}\n${d.notice}` : d.notice;
+  return Object.keys(out).length ? out : undefined;
+}
+
+export function renderFailure(message: string, refuseToolCall: boolean): Json {
+  return refuseToolCall ? { systemMessage: message, decision: "deny", reason: message } : { systemMessage: message };
+}
+
+export const gemini: Host = {
+  name: "gemini",
+  // Gemini's subagents share the tool registry, activate_skill included.
+  capabilities: { subagentsLoadSkills: true, skillTool: true },
+  normalize,
+  render,
+  renderFailure,
+  looksLikeToolCall: (raw) => /"hook_event_name"\s*:\s*"BeforeTool"/.test(raw.slice(0, 65_536)),
+  environment,
+};

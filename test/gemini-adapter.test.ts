@@ -1,0 +1,203 @@
+// Gemini CLI's payloads (captured from the real 0.61.0 binary into
+// test/fixtures/gemini/) → core events; decisions → Gemini's output shapes;
+// settings.json edits; the whole hook through the runner.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { gemini, normalize, render } from "../hooks/hosts/gemini/adapter.ts";
+import { environment } from "../hooks/hosts/gemini/env.ts";
+import { addToSettings, geminiCommand, geminiInstallMain, geminiDoctorMain, removeFromSettings, GEMINI_EVENTS } from "../hooks/hosts/gemini/install.ts";
+import { runHook } from "../hooks/runner/hook.ts";
+import { DEFAULT_PROFILE } from "../hooks/core/summaries/profiles.ts";
+
+const FIX = path.join(import.meta.dirname, "fixtures", "gemini");
+const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(FIX, `${name}.json`), "utf8"));
+const ROOT = path.resolve(import.meta.dirname, "..");
+
+const KIND: Record<string, string | undefined> = {
+  BeforeTool: "tool-call", AfterTool: "tool-result", BeforeAgent: "prompt", AfterAgent: "stop", SessionStart: "session-start",
+  PreCompress: undefined, SessionEnd: undefined,
+};
+
+test("every captured Gemini payload normalizes to the core event kind of its hook (or is ignored)", () => {
+  const names = fs.readdirSync(FIX).filter((f) => f.endsWith(".json"));
+  assert.ok(names.length >= 12, `${names.length} fixtures`);
+  for (const f of names) {
+    const p = fixture(f.replace(/\.json$/, ""));
+    const n = normalize(p);
+    const want = KIND[String(p.hook_event_name)];
+    if (want === undefined) {
+      assert.deepEqual(n, { ok: false, ignored: true }, f);
+      continue;
+    }
+    assert.ok(n.ok, `${f}: ${JSON.stringify(n)}`);
+    assert.equal(n.event.kind, want, f);
+    assert.equal(n.event.sessionId, p.session_id, f);
+    assert.equal(n.event.cwd, p.cwd, f);
+    assert.equal(n.transcriptPath, p.transcript_path, f);
+  }
+});
+
+test("tools: shell command, write/replace paths, whole vs sliced read, the skill tool's name", () => {
+  const tool = (name: string, extra: Record<string, unknown> = {}) => {
+    const n = normalize({ ...fixture(`BeforeTool-${name}`), ...extra });
+    assert.ok(n.ok && n.event.kind === "tool-call");
+    return n.event.tool;
+  };
+  assert.deepEqual(tool("run_shell_command"), { kind: "shell", name: "run_shell_command", command: "git status --short" });
+  const w = tool("write_file");
+  assert.ok(w.kind === "write" && w.paths.length === 1 && w.paths[0]?.endsWith("/a.md"));
+  const e = tool("replace");
+  assert.ok(e.kind === "edit" && e.paths[0]?.endsWith("/a.md"));
+  const r = tool("read_file");
+  assert.ok(r.kind === "read" && r.whole && r.path?.endsWith("/a.md"));
+  const slice = tool("read_file", { tool_input: { file_path: "/x/SKILL.md", start_line: 1, end_line: 5 } });
+  assert.ok(slice.kind === "read" && !slice.whole);
+  assert.deepEqual(tool("activate_skill"), { kind: "skill", name: "activate_skill", skill: "commit" });
+  assert.equal(tool("run_shell_command", { tool_name: "mcp_fs_write" }).kind, "other");
+});
+
+test("activate_skill loads only in its success shape", () => {
+  const ok = normalize(fixture("AfterTool-activate_skill"));
+  assert.ok(ok.ok && ok.event.kind === "tool-result");
+  assert.deepEqual(ok.event.loads, ["commit"]);
+  const unknown = normalize({ ...fixture("AfterTool-activate_skill"), tool_response: { llmContent: 'Error: Skill "commit" not found.', error: { message: "x", type: "invalid_tool_params" } } });
+  assert.ok(unknown.ok && unknown.event.kind === "tool-result");
+  assert.deepEqual(unknown.event.loads, []);
+  // Another skill's body under this call's name does not count.
+  const other = normalize({ ...fixture("AfterTool-activate_skill"), tool_response: { llmContent: '<activated_skill name="release">' } });
+  assert.ok(other.ok && other.event.kind === "tool-result");
+  assert.deepEqual(other.event.loads, []);
+});
+
+test("PreCompress: auto fires before every request (not a compaction); manual is one", () => {
+  assert.deepEqual(normalize(fixture("PreCompress")), { ok: false, ignored: true });
+  const manual = normalize({ ...fixture("PreCompress"), trigger: "manual" });
+  assert.ok(manual.ok && manual.event.kind === "compaction");
+});
+
+test("AfterAgent is the stop with the final answer; stop_hook_active is a retry", () => {
+  const n = normalize({ ...fixture("AfterAgent"), stop_hook_active: true });
+  assert.ok(n.ok && n.event.kind === "stop");
+  assert.equal(n.event.finalMessage, "All done.");
+  assert.equal(n.event.continuing, true);
+});
+
+test("bad input: no event name or no session id is a clear error", () => {
+  assert.deepEqual(normalize({}), { ok: false, ignored: false, error: "the event has no hook_event_name" });
+  const n = normalize({ hook_event_name: "BeforeTool" });
+  assert.ok(!n.ok && !n.ignored && /session_id/.test(n.error));
+  assert.equal(gemini.looksLikeToolCall('{"hook_event_name": "BeforeTool"'), true);
+  assert.equal(gemini.looksLikeToolCall('{"hook_event_name": "AfterTool"'), false);
+});
+
+test("render: deny on BeforeTool and AfterAgent; hint as additionalContext; cap replaces the result", () => {
+  const call = normalize(fixture("BeforeTool-run_shell_command"));
+  assert.ok(call.ok);
+  assert.deepEqual(render(call.event, { verdict: "deny", rows: ["r"], message: "load commit" }), { decision: "deny", reason: "load commit" });
+  const stop = normalize(fixture("AfterAgent"));
+  assert.ok(stop.ok);
+  assert.deepEqual(render(stop.event, { verdict: "block", rows: ["r"], message: "check first" }), { decision: "deny", reason: "check first" });
+  const prompt = normalize(fixture("BeforeAgent"));
+  assert.ok(prompt.ok);
+  assert.deepEqual(render(prompt.event, { verdict: "hint", rows: ["r"], message: "load logs" }), { hookSpecificOutput: { hookEventName: "BeforeAgent", additionalContext: "load logs" } });
+  const result = normalize(fixture("AfterTool-run_shell_command"));
+  assert.ok(result.ok);
+  assert.deepEqual(render(result.event, { verdict: "cap", rows: ["r"], message: "rest in /x", cap: { row: "r", headChars: 4, profile: DEFAULT_PROFILE } }, { updatedOutput: { llmContent: "head" } }), { decision: "deny", reason: "head\n\nrest in /x" });
+  assert.equal(render(call.event, { verdict: "allow", rows: [] }), undefined);
+  assert.deepEqual(gemini.renderFailure("broken", true), { systemMessage: "broken", decision: "deny", reason: "broken" });
+});
+
+test("environment: user and project skill folders, settings files, the project's table", () => {
+  const env = environment({ HOME: "/h", SKILLGATE_GEMINI_CWD: "/p" });
+  assert.deepEqual(env.skillRoots, ["/h/.gemini/skills", "/h/.agents/skills", "/p/.gemini/skills", "/p/.agents/skills"]);
+  assert.deepEqual(env.settingsFiles, ["/h/.gemini/settings.json", "/p/.gemini/settings.json"]);
+  assert.equal(env.projectTable, "/p/.gemini/triggers.json");
+  assert.deepEqual(environment({ GEMINI_CLI_HOME: "/g", HOME: "/h" }).skillRoots, ["/g/.gemini/skills", "/g/.agents/skills"]);
+});
+
+test("settings.json: install adds one group per event, keeps the user's, uninstall removes only ours", () => {
+  const mine = { type: "command", command: "other.sh" };
+  const before = { general: { vimMode: true }, hooks: { BeforeTool: [{ matcher: "write_file", hooks: [mine] }] } };
+  const added = addToSettings(before, geminiCommand("/usr/bin/node", "/sg/dist/hook-gemini.mjs"), "/sg/dist/hook-gemini.mjs");
+  const hooks = added.hooks as Record<string, { matcher?: string; hooks: { command: string }[] }[]>;
+  assert.deepEqual(Object.keys(hooks).sort(), Object.keys(GEMINI_EVENTS).sort());
+  assert.equal(hooks.BeforeTool?.length, 2);
+  assert.equal(hooks.BeforeTool?.[1]?.hooks[0]?.command, "/usr/bin/node /sg/dist/hook-gemini.mjs");
+  // Installing again replaces, never duplicates.
+  const twice = addToSettings(added, geminiCommand("/usr/bin/node", "/sg/dist/hook-gemini.mjs"), "/sg/dist/hook-gemini.mjs");
+  assert.deepEqual(twice, added);
+  assert.deepEqual(removeFromSettings(added, "/sg/dist/hook-gemini.mjs"), before);
+  assert.throws(() => addToSettings({ hooks: { BeforeTool: {} } }, "x", "y"), /not a list/);
+});
+
+test("install --host gemini writes .gemini/settings.json; doctor finds every event; uninstall clears it", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-gemini-inst-"));
+  const lines: string[] = [];
+  const out = (s: string) => lines.push(s);
+  assert.equal(geminiInstallMain("install", ["--host", "gemini", "--project", dir], ROOT, { HOME: dir }, out), 0);
+  const file = path.join(dir, ".gemini", "settings.json");
+  assert.ok(fs.existsSync(file));
+  assert.match(lines.join("\n"), /trusted folder/);
+  const doctorLines: string[] = [];
+  // The doctor also runs dist/hook-gemini.mjs: only its registration part is asserted without a build.
+  geminiDoctorMain(["--project", dir], ROOT, { HOME: dir }, (s) => doctorLines.push(s));
+  assert.doesNotMatch(doctorLines.join("\n"), /does not run skillgate on/);
+  assert.equal(geminiInstallMain("uninstall", ["--project", dir], ROOT, { HOME: dir }, out), 0);
+  assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")), { hooks: {} });
+  const after: string[] = [];
+  assert.equal(geminiDoctorMain(["--project", dir], ROOT, { HOME: dir }, (s) => after.push(s)), 1);
+  assert.match(after.join("\n"), /does not run skillgate on BeforeTool/);
+  assert.equal(geminiInstallMain("install", ["--project", dir, "--user"], ROOT, { HOME: dir }, out), 2);
+  fs.writeFileSync(file, "{ // comment\n}");
+  assert.equal(geminiInstallMain("install", ["--project", dir], ROOT, { HOME: dir }, out), 1);
+  assert.match(lines.at(-1) ?? "", /not plain JSON/);
+});
+
+async function hook(payload: unknown, env: Record<string, string>) {
+  const r = await runHook(JSON.stringify(payload), { env, packageRoot: ROOT, host: gemini });
+  return r.stdout ? (JSON.parse(r.stdout) as Record<string, unknown>) : undefined;
+}
+
+test("through the runner: commit refused naming activate_skill's route; activate_skill lifts it; push HEAD blocked", async () => {
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), "sg-gemini-"));
+  const env = { SKILLGATE_STATE: state, HOME: state, SKILLGATE_GEMINI_CWD: "/tmp/gm/repo" };
+  const commit = { ...fixture("BeforeTool-run_shell_command"), tool_input: { command: "git commit -m x" } };
+  const first = await hook(commit, env);
+  assert.equal(first?.decision, "deny");
+  assert.match(String(first?.reason), /call activate_skill with name "commit" \(or read_file \S+\/skills\/commit\/SKILL\.md whole/);
+  assert.doesNotMatch(String(first?.reason), /Skill tool/);
+  await hook(fixture("AfterTool-activate_skill"), env);
+  assert.equal(await hook(commit, env), undefined, "allowed after activate_skill");
+  const push = await hook({ ...commit, tool_input: { command: "git push origin HEAD" } }, env);
+  assert.equal(push?.decision, "deny");
+  assert.match(String(push?.reason), /HEAD/);
+});
+
+test("through the runner: write_file to *_RU.md refused, read_file of it allowed", async () => {
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), "sg-gemini-"));
+  const env = { SKILLGATE_STATE: state, HOME: state, SKILLGATE_GEMINI_CWD: "/tmp/gm/repo" };
+  const write = await hook({ ...fixture("BeforeTool-write_file"), tool_input: { file_path: "/tmp/gm/repo/doc_RU.md", content: "x" } }, env);
+  assert.equal(write?.decision, "deny");
+  assert.equal(await hook({ ...fixture("BeforeTool-read_file"), tool_input: { file_path: "/tmp/gm/repo/doc_RU.md" } }, env), undefined);
+});
+
+test("compression check: the transcript's last prompt size against threshold × window, settings override", async () => {
+  const { autoCompresses, lastPrompt, tokenLimit } = await import("../hooks/hosts/gemini/compression.ts");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-gemini-cmp-"));
+  const transcript = path.join(dir, "session.jsonl");
+  const rec = (input: number) => JSON.stringify({ id: "x", type: "gemini", content: "", tokens: { input, output: 1, total: input + 1 }, model: "gemini-2.5-flash" });
+  fs.writeFileSync(transcript, [JSON.stringify({ sessionId: "s" }), rec(900_000), JSON.stringify({ $set: { lastUpdated: "t" } }), rec(100), '{"$set":'].join("\n"));
+  assert.deepEqual(lastPrompt(transcript), { tokens: 100, model: "gemini-2.5-flash" });
+  assert.equal(autoCompresses(transcript, dir, undefined), false);
+  fs.appendFileSync(transcript, "\n" + rec(600_000) + "\n");
+  assert.equal(autoCompresses(transcript, dir, undefined), true, "600k ≥ 0.5 × 1,048,576");
+  fs.mkdirSync(path.join(dir, ".gemini"));
+  fs.writeFileSync(path.join(dir, ".gemini", "settings.json"), JSON.stringify({ model: { compressionThreshold: 0.7 } }));
+  assert.equal(autoCompresses(transcript, dir, undefined), false, "the project's threshold 0.7 wins");
+  assert.equal(tokenLimit("gemma-4-31b-it"), 256_000);
+  assert.equal(autoCompresses(path.join(dir, "missing.jsonl"), dir, undefined), false);
+  assert.equal(autoCompresses(undefined, dir, undefined), false);
+});
