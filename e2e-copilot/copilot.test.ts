@@ -1,0 +1,135 @@
+// skillgate under the real GitHub Copilot CLI: each scenario runs `copilot -p`
+// offline against the scripted Responses server and checks what Copilot did
+// and what the model was told (the next request's input).
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { COPILOT_BIN, bodyText, callOutput, project, run, type RunResult } from './harness.ts';
+
+const sh = (command: string, callId: string) => ({ name: 'bash', arguments: { command, description: 'run' }, callId });
+const view = (path: string, callId: string) => ({ name: 'view', arguments: { path }, callId });
+const skill = (name: string, callId: string) => ({ name: 'skill', arguments: { skill: name }, callId });
+const patch = (text: string, callId: string) => ({ name: 'apply_patch', input: text, callId });
+const log = (repo: string) => execFileSync('git', ['log', '--format=%s'], { cwd: repo, encoding: 'utf8' }).trim().split('\n');
+
+function ok(r: RunResult): void {
+  assert.equal(r.timedOut, false, 'copilot timed out');
+  assert.equal(r.exitCode, 0, `copilot exited ${r.exitCode}: ${(r.stdout + r.stderr).slice(-800)}`);
+}
+
+function outputOf(r: RunResult, callId: string): string {
+  for (const q of r.requests) {
+    const out = callOutput(q.body, callId);
+    if (out !== undefined) return out;
+  }
+  assert.fail(`no output for ${callId} reached the model`);
+}
+
+test('commit refused before the skill is loaded; the reason reaches the model', async () => {
+  const p = await project(['commit']);
+  const r = await run(p, { prompt: 'make a commit', script: [{ calls: sh('git commit --allow-empty -m "feat: x"', 'c1') }, { text: 'blocked' }] });
+  ok(r);
+  const out = outputOf(r, 'c1');
+  assert.match(out, /Denied by preToolUse hook/);
+  assert.match(out, /skill "?commit"?/i);
+  assert.deepEqual(log(p.repo), ['init'], 'the commit must not have run');
+});
+
+test('control: without skillgate installed the same commit runs', async () => {
+  const p = await project(['commit'], { install: false });
+  const r = await run(p, { prompt: 'make a commit', script: [{ calls: sh('git commit --allow-empty -m "feat: x"', 'c1') }, { text: 'committed' }] });
+  ok(r);
+  assert.doesNotMatch(outputOf(r, 'c1'), /Denied/);
+  assert.deepEqual(log(p.repo), ['feat: x', 'init']);
+});
+
+test('skill loaded with the skill tool, then the commit is allowed', async () => {
+  const p = await project(['commit']);
+  const r = await run(p, {
+    prompt: 'make a commit',
+    script: [{ calls: skill('commit', 's1') }, { calls: sh('git commit --allow-empty -m "feat: x"', 'c2') }, { text: 'committed' }],
+  });
+  ok(r);
+  assert.match(outputOf(r, 's1'), /loaded successfully/);
+  assert.doesNotMatch(outputOf(r, 'c2'), /Denied/);
+  assert.deepEqual(log(p.repo), ['feat: x', 'init']);
+});
+
+test('skill loaded by viewing its SKILL.md whole; a view_range slice loads nothing', async () => {
+  const p = await project(['commit']);
+  const file = join(p.repo, '.github/skills/commit/SKILL.md');
+  const r1 = await run(p, {
+    prompt: 'commit',
+    script: [{ calls: { name: 'view', arguments: { path: file, view_range: [1, 3] }, callId: 'v1' } }, { calls: sh('git commit --allow-empty -m "feat: a"', 'c1') }, { text: 'blocked' }],
+  });
+  ok(r1);
+  assert.match(outputOf(r1, 'c1'), /Denied by preToolUse hook/);
+  const r2 = await run(p, { prompt: 'commit', script: [{ calls: view(file, 'v2') }, { calls: sh('git commit --allow-empty -m "feat: b"', 'c2') }, { text: 'ok' }] });
+  ok(r2);
+  assert.deepEqual(log(p.repo), ['feat: b', 'init']);
+});
+
+test('apply_patch writing a *_RU.md is refused; viewing one is allowed', async () => {
+  const p = await project(['paired-docs']);
+  writeFileSync(join(p.repo, 'intro_RU.md'), 'введение\n');
+  const r = await run(p, {
+    prompt: 'edit the docs',
+    script: [
+      { calls: patch('*** Begin Patch\n*** Add File: docs/guide_RU.md\n+привет\n*** End Patch\n', 'p1') },
+      { calls: view(join(p.repo, 'intro_RU.md'), 'v2') },
+      { text: 'done' },
+    ],
+  });
+  ok(r);
+  const out = outputOf(r, 'p1');
+  assert.match(out, /Denied by preToolUse hook/);
+  assert.match(out, /paired-docs/);
+  assert.equal(existsSync(join(p.repo, 'docs/guide_RU.md')), false);
+  assert.match(outputOf(r, 'v2'), /введение/);
+});
+
+test('git push HEAD is blocked, with the reason', async () => {
+  const p = await project([]);
+  const r = await run(p, { prompt: 'push it', script: [{ calls: sh('git push origin HEAD', 'c1') }, { text: 'blocked' }] });
+  ok(r);
+  const out = outputOf(r, 'c1');
+  assert.match(out, /Denied by preToolUse hook/);
+  assert.match(out, /bare HEAD/);
+});
+
+test('a keyword in the prompt adds the skill hint to the model\'s context', async () => {
+  const p = await project(['release']);
+  const r = await run(p, { prompt: 'prepare the release notes', script: [{ text: 'ok' }] });
+  ok(r);
+  const body = bodyText(r.main[0] ?? { seq: 0, method: '', path: '', kind: 'main' });
+  assert.match(body, /skillgate\[release-hint\]/);
+  assert.match(body, /release/);
+});
+
+test('output cap: a long shell output is cut to its head and the rest saved to a file', async () => {
+  const p = await project([]);
+  const r = await run(p, { prompt: 'print', script: [{ calls: sh('seq 1 30000', 'c1') }, { text: 'ok' }] });
+  ok(r);
+  const out = outputOf(r, 'c1');
+  assert.ok(out.length < 10_000, `the model got ${out.length} chars`);
+  assert.match(out, /^1\n2\n3\n/);
+  assert.doesNotMatch(out, /\n29999\n/);
+});
+
+test('stop gate: a final answer with ✅ is sent back once with the reason; the next one ends the turn', async () => {
+  const p = await project(['done-check']);
+  const r = await run(p, { prompt: 'finish', script: [{ text: 'всё готово ✅' }, { text: 'Verified: ran the tests, read the diff.' }] });
+  ok(r);
+  assert.equal(r.main.length, 2, 'one more turn after the refused stop');
+  assert.match(bodyText(r.main[1] ?? { seq: 0, method: '', path: '', kind: 'main' }), /done-check/);
+  assert.match(r.stdout, /Verified/);
+});
+
+test('the binary under test is the pinned version', () => {
+  if (process.env['COPILOT_BIN']) return; // another binary on purpose
+  const pinned = (JSON.parse(readFileSync(join(import.meta.dirname, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies['@github/copilot'];
+  const got = execFileSync(COPILOT_BIN, ['--version'], { encoding: 'utf8' }).trim();
+  assert.match(got, new RegExp(`^GitHub Copilot CLI ${String(pinned).replace(/\./g, '\\.')}\\.`));
+});
