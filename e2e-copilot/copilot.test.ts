@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { COPILOT_BIN, bodyText, callOutput, project, run, type RunResult } from './harness.ts';
+import { COPILOT_BIN, ROOT, bodyText, callOutput, project, run, type RunResult } from './harness.ts';
 
 const sh = (command: string, callId: string) => ({ name: 'bash', arguments: { command, description: 'run' }, callId });
 const view = (path: string, callId: string) => ({ name: 'view', arguments: { path }, callId });
@@ -108,14 +108,26 @@ test('a keyword in the prompt adds the skill hint to the model\'s context', asyn
   assert.match(body, /release/);
 });
 
-test('output cap: a long shell output is cut to its head and the rest saved to a file', async () => {
+test('output cap: a long shell output is replaced (modifiedResult) by its head and the path of the full text', async () => {
+  // Copilot spills outputs itself somewhere between 8.9 KB (kept) and 23.3 KB (spilled) in 1.0.102, so the
+  // default 20,000-char row never sees one: this table caps at 2,000 to show the hook's replacement works.
   const p = await project([]);
-  const r = await run(p, { prompt: 'print', script: [{ calls: sh('seq 1 30000', 'c1') }, { text: 'ok' }] });
+  const table = JSON.parse(readFileSync(join(ROOT, 'triggers.json'), 'utf8')) as { rows: { id: string; when: { output?: { maxChars: number; headChars: number } } }[] };
+  const cap = table.rows.find((r) => r.id === 'output-cap')?.when.output;
+  assert.ok(cap, 'the shipped table has the output-cap row');
+  cap.maxChars = 2000;
+  cap.headChars = 500;
+  const file = join(p.state, 'cap-table.json');
+  writeFileSync(file, JSON.stringify(table));
+  const r = await run(p, { prompt: 'print', script: [{ calls: sh('seq 1 2000', 'c1') }, { text: 'ok' }], env: { SKILLGATE_TABLE: file } });
   ok(r);
   const out = outputOf(r, 'c1');
-  assert.ok(out.length < 10_000, `the model got ${out.length} chars`);
+  assert.ok(out.length < 1000, `the model got ${out.length} chars`);
   assert.match(out, /^1\n2\n3\n/);
-  assert.doesNotMatch(out, /\n29999\n/);
+  assert.doesNotMatch(out, /\n1999\n/);
+  const saved = /the full output is in (\S+\.txt)/.exec(out)?.[1];
+  assert.ok(saved && existsSync(saved), `the full output was saved: ${out.slice(-300)}`);
+  assert.match(readFileSync(saved, 'utf8'), /\n1999\n2000\n/);
 });
 
 test('stop gate: a final answer with ✅ is sent back once with the reason; the next one ends the turn', async () => {
