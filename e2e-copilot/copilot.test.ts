@@ -130,6 +130,26 @@ test('output cap: a long shell output is replaced (modifiedResult) by its head a
   assert.match(readFileSync(saved, 'utf8'), /\n1999\n2000\n/);
 });
 
+test('compaction empties the loads: a commit after an auto-compaction is refused again', async () => {
+  const p = await project(['commit']);
+  // A 16,000-token window and a reported prompt of 15,500 tokens: Copilot compacts after the second call.
+  const r = await run(p, {
+    prompt: 'commit twice',
+    script: [
+      { calls: skill('commit', 's1') },
+      { calls: sh('git commit --allow-empty -m "feat: one"', 'c1'), inputTokens: 15_500 },
+      { calls: sh('git commit --allow-empty -m "feat: two"', 'c2') },
+      { text: 'done' },
+    ],
+    env: { COPILOT_PROVIDER_MAX_PROMPT_TOKENS: '16000' },
+  });
+  ok(r);
+  assert.ok(r.requests.some((q) => q.kind === 'compact'), 'Copilot compacted');
+  assert.doesNotMatch(outputOf(r, 'c1'), /Denied/);
+  assert.match(outputOf(r, 'c2'), /Denied by preToolUse hook/);
+  assert.deepEqual(log(p.repo), ['feat: one', 'init']);
+});
+
 test('stop gate: a final answer with ✅ is sent back once with the reason; the next one ends the turn', async () => {
   const p = await project(['done-check']);
   const r = await run(p, { prompt: 'finish', script: [{ text: 'всё готово ✅' }, { text: 'Verified: ran the tests, read the diff.' }] });

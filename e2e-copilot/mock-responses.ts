@@ -85,7 +85,8 @@ export function bodyText(req: RecordedRequest): string {
 }
 
 // Codex's local compaction asks the model for a summary with this prompt (checked against 0.171.0's request).
-const COMPACT_MARKERS = ['CONTEXT CHECKPOINT COMPACTION', 'handoff summary'];
+// Copilot CLI 1.0.102 asks for its summary with a user message saying "The history is being compacted".
+const COMPACT_MARKERS = ['CONTEXT CHECKPOINT COMPACTION', 'handoff summary', 'The history is being compacted'];
 
 export async function startMockResponses(opts: MockOptions): Promise<MockResponses> {
   const requests: RecordedRequest[] = [];
