@@ -10,7 +10,7 @@ import path from "node:path";
 import { build } from "esbuild";
 import { COPILOT_EVENTS, copilotHost, normalize, render } from "../hooks/hosts/copilot/adapter.ts";
 import { environment } from "../hooks/hosts/copilot/env.ts";
-import { copilotInstallMain, installCopilot, uninstallCopilot, withSkillgate, withoutSkillgate } from "../hooks/hosts/copilot/install.ts";
+import { copilotDoctorMain, copilotInstallMain, installCopilot, uninstallCopilot, withSkillgate, withoutSkillgate } from "../hooks/hosts/copilot/install.ts";
 import { lastAssistantMessage } from "../hooks/hosts/copilot/transcript.ts";
 import { runHook } from "../hooks/runner/hook.ts";
 
@@ -179,11 +179,12 @@ test("install writes .github/hooks/skillgate.json with every event (other hooks 
   assert.match(lines.join("\n"), /not both/);
 });
 
-test("the built hook executable answers a captured preToolUse with a deny and exits 0; an unparsable payload exits 0 too", async () => {
-  const out = path.join(tmp("build"), "hook-copilot.mjs");
+test("the built hook executable answers a captured preToolUse with a deny and exits 0; doctor sees a missing and a complete install", async () => {
+  const root = tmp("root");
+  const out = path.join(root, "dist", "hook-copilot.mjs");
   await build({ entryPoints: [path.join(ROOT, "hooks/hosts/copilot/hook.ts")], outfile: out, bundle: true, format: "esm", platform: "node", target: "node20", logLevel: "warning" });
-  fs.copyFileSync(path.join(ROOT, "triggers.json"), path.join(path.dirname(out), "triggers.json"));
-  fs.writeFileSync(path.join(path.dirname(out), "package.json"), "{}");
+  fs.copyFileSync(path.join(ROOT, "triggers.json"), path.join(root, "triggers.json"));
+  fs.writeFileSync(path.join(root, "package.json"), "{}");
   const project = tmp("exe");
   const env = { PATH: process.env.PATH ?? "", HOME: tmp("h"), COPILOT_PROJECT_DIR: project, SKILLGATE_STATE: tmp("s") };
   const push = { ...fixture("preToolUse-bash-2"), cwd: project };
@@ -194,4 +195,12 @@ test("the built hook executable answers a captured preToolUse with a deny and ex
   assert.match(String(answer.permissionDecisionReason), /HEAD/);
   const bad = spawnSync(process.execPath, [out, "preToolUse"], { input: "{not json", encoding: "utf8", env, cwd: project });
   assert.equal(bad.status, 0);
+
+  const lines: string[] = [];
+  assert.equal(copilotDoctorMain(["--project", project], root, env, (s) => lines.push(s)), 1);
+  assert.match(lines.join("\n"), /does not run skillgate on preToolUse/);
+  assert.equal(copilotInstallMain("install", ["--project", project], root, env, () => undefined), 0);
+  lines.length = 0;
+  assert.equal(copilotDoctorMain(["--project", project], root, env, (s) => lines.push(s)), 0, lines.join("\n"));
+  assert.match(lines.join("\n"), /✓ skillgate runs on 8 Copilot CLI hook events/);
 });
