@@ -21,7 +21,7 @@ const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), `skillgate-copi
 
 const KIND: Record<string, string> = {
   sessionStart: "session-start", userPromptSubmitted: "prompt", preToolUse: "tool-call", postToolUse: "tool-result",
-  preCompact: "compaction", agentStop: "stop",
+  preCompact: "compaction", agentStop: "stop", subagentStart: "subagent-start", subagentStop: "stop",
 };
 
 test("every captured Copilot payload normalizes to the core event kind of its hook (the event comes from the file name)", () => {
@@ -31,13 +31,15 @@ test("every captured Copilot payload normalizes to the core event kind of its ho
     const event = f.split(/[-.]/)[0] ?? "";
     const p = fixture(f.replace(/\.json$/, ""));
     const n = normalize(event, p);
-    if (event === "sessionEnd") {
+    // sessionEnd is not skillgate's; a subagent's agentStop is left to its subagentStop.
+    if (event === "sessionEnd" || (event === "agentStop" && p.agentId)) {
       assert.deepEqual(n, { ok: false, ignored: true }, f);
       continue;
     }
     assert.ok(n.ok, `${f}: ${JSON.stringify(n)}`);
     assert.equal(n.event.kind, KIND[event], f);
-    assert.equal(n.event.sessionId, p.sessionId, f);
+    assert.equal(n.event.sessionId, p.parentAgentId ?? p.sessionId, f);
+    assert.equal(n.event.agentId, p.agentId ?? (event === "subagentStop" ? p.agentName : undefined), f);
     assert.equal(n.event.cwd, p.cwd, f);
   }
 });
@@ -98,6 +100,27 @@ test("agentStop: finalMessage (added by the entry) and stop_hook_active; session
   assert.ok(sub.ok && sub.event.kind === "stop");
   assert.equal(sub.event.agentId, "explore");
   assert.equal(sub.event.finalMessage, "found it");
+});
+
+test("a subagent (captured task run): its tool calls belong to the parent session as agentId; it loads skills itself", async () => {
+  const project = tmp("sub");
+  fs.cpSync(path.join(ROOT, "skills", "commit"), path.join(project, ".github", "skills", "commit"), { recursive: true });
+  const env = { HOME: tmp("home"), COPILOT_PROJECT_DIR: project, SKILLGATE_STATE: tmp("state") };
+  const at = (name: string, extra: Record<string, unknown> = {}) => JSON.stringify({ ...fixture(name), cwd: project, ...extra });
+  const run = async (event: string, input: string) => (await runHook(input, { env, packageRoot: ROOT, host: copilotHost(event) })).stdout;
+  const parent = String(fixture("preToolUse-task").sessionId);
+  const sub = fixture("preToolUse-subagent-bash");
+  assert.equal(sub.parentAgentId, parent);
+  // The main agent loads the skill; the subagent starts and tries to commit.
+  await run("postToolUse", at("postToolUse-skill", { sessionId: parent }));
+  await run("subagentStart", at("subagentStart"));
+  const commit = { toolArgs: { command: "git commit -m x", description: "c" } };
+  const denied = await run("preToolUse", at("preToolUse-subagent-bash", commit));
+  assert.match(denied, /"permissionDecision":"deny"/);
+  // The subagent loads it itself (the skill tool's captured answer, from inside the subagent).
+  await run("postToolUse", at("postToolUse-skill", { sessionId: sub.sessionId, agentId: sub.agentId, parentAgentId: parent }));
+  const allowed = await run("preToolUse", at("preToolUse-subagent-bash", commit));
+  assert.doesNotMatch(allowed, /"deny"/);
 });
 
 test("render: deny → permissionDecision; stop block → decision/reason; cap → modifiedResult; hint → additionalContext", () => {
@@ -202,5 +225,5 @@ test("the built hook executable answers a captured preToolUse with a deny and ex
   assert.equal(copilotInstallMain("install", ["--project", project], root, env, () => undefined), 0);
   lines.length = 0;
   assert.equal(copilotDoctorMain(["--project", project], root, env, (s) => lines.push(s)), 0, lines.join("\n"));
-  assert.match(lines.join("\n"), /✓ skillgate runs on 8 Copilot CLI hook events/);
+  assert.match(lines.join("\n"), new RegExp(`✓ skillgate runs on ${COPILOT_EVENTS.length} Copilot CLI hook events`));
 });

@@ -23,7 +23,7 @@ import { patchPaths } from "./patch.js";
 import { environment } from "./env.js";
 
 /** The events skillgate registers (install.ts) and handles. */
-export const COPILOT_EVENTS = ["sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "postToolUseFailure", "preCompact", "agentStop", "subagentStop"] as const;
+export const COPILOT_EVENTS = ["sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "postToolUseFailure", "preCompact", "agentStop", "subagentStart", "subagentStop"] as const;
 export type CopilotEvent = (typeof COPILOT_EVENTS)[number];
 const isCopilotEvent = (name: string): name is CopilotEvent => (COPILOT_EVENTS as readonly string[]).includes(name);
 
@@ -38,9 +38,10 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]
 export function normalize(eventName: string, payload: unknown): Normalized {
   if (!isCopilotEvent(eventName)) return { ok: false, ignored: true };
   const p = obj(payload);
-  const sessionId = str(p.sessionId);
+  // A subagent's hooks carry its own sessionId, agentId (the same id) and parentAgentId (the
+  // session that started it), as captured: the parent is the session, agentId the subagent.
+  const sessionId = str(p.parentAgentId) ?? str(p.sessionId);
   if (sessionId === undefined) return { ok: false, ignored: false, error: `${eventName} event has no sessionId` };
-  // agentId: set by the runtime for a subagent's hooks (copilot-sdk types.d.ts BaseHookInput).
   const base = { sessionId, cwd: str(p.cwd) ?? str(p.workingDirectory) ?? "", ...optional("agentId", str(p.agentId)) };
   const ok = (event: Event): Normalized => ({ ok: true, event });
 
@@ -62,7 +63,14 @@ export function normalize(eventName: string, payload: unknown): Normalized {
     case "preCompact":
       return ok({ ...base, kind: "compaction", phase: "before" });
     case "agentStop":
+      // A subagent's agentStop names the parent's transcript; its subagentStop carries its answer.
+      if (base.agentId !== undefined) return { ok: false, ignored: true };
       return ok({ ...base, kind: "stop", finalMessage: str(p.finalMessage) ?? "", continuing: p.stop_hook_active === true || p.stopHookActive === true });
+    case "subagentStart": {
+      const agentId = base.agentId;
+      if (agentId === undefined) return { ok: false, ignored: false, error: "subagentStart event has no agentId" };
+      return ok({ ...base, agentId, kind: "subagent-start", agentType: str(p.agentType) ?? str(p.agentName) ?? "general-purpose" });
+    }
     case "subagentStop":
       // The subagent's answer is `response`; its hooks belong to the subagent, whatever the payload's agentId.
       return ok({ ...base, agentId: base.agentId ?? str(p.agentName) ?? "subagent", kind: "stop", finalMessage: str(p.response) ?? "", continuing: p.stop_hook_active === true || p.stopHookActive === true });
@@ -141,7 +149,8 @@ export function render(event: Event, d: Decision, effects: Effects = {}): Json |
 }
 
 /** Events whose output has additionalContext (copilot-sdk types.d.ts). */
-const CONTEXT_EVENTS = new Set<Event["kind"]>(["tool-call", "tool-result", "tool-failure", "prompt", "session-start"]);
+// subagentStart's additionalContext is prepended to the subagent's first prompt.
+const CONTEXT_EVENTS = new Set<Event["kind"]>(["tool-call", "tool-result", "tool-failure", "prompt", "session-start", "subagent-start"]);
 
 export function renderFailure(message: string, refuseToolCall: boolean): Json {
   return refuseToolCall ? { permissionDecision: "deny", permissionDecisionReason: message } : {};
@@ -151,7 +160,7 @@ export function renderFailure(message: string, refuseToolCall: boolean): Json {
 export function copilotHost(eventName: string): Host {
   return {
     name: "copilot",
-    // Subagents (`task`) have the `skill` tool too, and their tool hooks carry the child's own session id.
+    // Subagents (`task`) are offered the `skill` tool too (the tools list of 1.0.102's requests).
     capabilities: { subagentsLoadSkills: true },
     normalize: (payload) => normalize(eventName, payload),
     render,
