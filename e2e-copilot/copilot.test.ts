@@ -71,6 +71,27 @@ test('skill loaded by viewing its SKILL.md whole; a view_range slice loads nothi
   assert.deepEqual(log(p.repo), ['feat: b', 'init']);
 });
 
+test('a subagent (task) must load the skill itself: its commit is refused though the main agent loaded it, allowed after its own load', async () => {
+  const p = await project(['commit']);
+  const r = await run(p, {
+    prompt: 'delegate a commit',
+    script: [
+      { calls: skill('commit', 's1') },
+      { calls: { name: 'task', arguments: { description: 'commit it', prompt: 'make the commit', agent_type: 'task', name: 't1' }, callId: 't1' } },
+      { calls: sh('git commit --allow-empty -m "feat: sub"', 'c1') },
+      { calls: skill('commit', 's2') },
+      { calls: sh('git commit --allow-empty -m "feat: sub2"', 'c2') },
+      { text: 'sub committed' },
+      { text: 'done' },
+    ],
+  });
+  ok(r);
+  assert.match(outputOf(r, 's1'), /loaded successfully/);
+  assert.match(outputOf(r, 'c1'), /Denied by preToolUse hook/);
+  assert.doesNotMatch(outputOf(r, 'c2'), /Denied/);
+  assert.deepEqual(log(p.repo), ['feat: sub2', 'init']);
+});
+
 test('apply_patch writing a *_RU.md is refused; viewing one is allowed', async () => {
   const p = await project(['paired-docs']);
   writeFileSync(join(p.repo, 'intro_RU.md'), 'введение\n');
