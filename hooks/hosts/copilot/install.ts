@@ -1,0 +1,176 @@
+// Registers skillgate with Copilot CLI: `<project>/.github/hooks/skillgate.json`
+// (a file of its own: Copilot reads every *.json in that folder), or with
+// --user the `hooks` key of `$COPILOT_HOME/config.json`. One command per event,
+// the event name as its argument (Copilot's payload does not name its event).
+//
+// Copilot loads a repository's hooks only in a trusted folder: the user trusts
+// it when Copilot asks, or passes --trust-folder (-p mode); COPILOT_ALLOW_ALL=true
+// also trusts the working directory.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { COPILOT_EVENTS } from "./adapter.js";
+import { copilotHome, HOOKS_FILE } from "./env.js";
+
+type Json = Record<string, unknown>;
+
+export const COPILOT_HOOK_TIMEOUT_S = 10;
+
+const shQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+export function copilotHookPathOf(root: string): string {
+  return path.join(root, "dist", "hook-copilot.mjs");
+}
+
+/** The command Copilot runs for one event (the `bash` field goes through bash). */
+export function copilotCommand(runtime: string, hookPath: string, event: string): string {
+  return `${shQuote(runtime)} ${shQuote(hookPath)} ${event}`;
+}
+
+const isOurs = (h: unknown, hookPath: string): boolean => !!h && typeof h === "object" && typeof (h as Json).bash === "string" && ((h as Json).bash as string).includes(hookPath);
+
+/** skillgate's entry for every event, added to a hooks object (other hooks kept, an older skillgate entry replaced). */
+export function withSkillgate(hooks: Json, runtime: string, hookPath: string): Json {
+  const out: Json = { ...hooks };
+  for (const event of COPILOT_EVENTS) {
+    const list = out[event] ?? [];
+    if (!Array.isArray(list)) throw new Error(`hooks.${event} is not a list`);
+    out[event] = [...list.filter((h) => !isOurs(h, hookPath)), { type: "command", bash: copilotCommand(runtime, hookPath, event), timeoutSec: COPILOT_HOOK_TIMEOUT_S }];
+  }
+  return out;
+}
+
+export function withoutSkillgate(hooks: Json, hookPath: string): Json {
+  const out: Json = {};
+  for (const [event, list] of Object.entries(hooks)) {
+    const kept = Array.isArray(list) ? list.filter((h) => !isOurs(h, hookPath)) : list;
+    if (!Array.isArray(kept) || kept.length) out[event] = kept;
+  }
+  return out;
+}
+
+function readJson(file: string): Json {
+  if (!fs.existsSync(file)) return {};
+  const v = JSON.parse(fs.readFileSync(file, "utf8")) as unknown;
+  if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error(`${file} is not a JSON object`);
+  return v as Json;
+}
+
+function writeJson(file: string, v: Json): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(v, null, 2) + "\n");
+}
+
+export interface Where {
+  project?: string;
+  user?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+export function hooksFileOf(w: Where): string {
+  if (w.user) {
+    const home = copilotHome(w.env ?? process.env);
+    if (!home) throw new Error("neither COPILOT_HOME nor HOME is set");
+    return path.join(home, "config.json");
+  }
+  return path.join(path.resolve(w.project ?? "."), ".github", "hooks", HOOKS_FILE);
+}
+
+export function installCopilot(w: Where & { runtime: string; hookPath: string }): string[] {
+  const file = hooksFileOf(w);
+  const cur = readJson(file);
+  const hooks = cur.hooks ?? {};
+  if (!hooks || typeof hooks !== "object" || Array.isArray(hooks)) throw new Error(`${file}: "hooks" is not an object`);
+  const next = withSkillgate(hooks as Json, w.runtime, w.hookPath);
+  // A project hooks file needs "version": 1; the user config keeps its other keys.
+  writeJson(file, w.user ? { ...cur, hooks: next } : { version: 1, ...cur, hooks: next });
+  return [file];
+}
+
+export function uninstallCopilot(w: Where & { hookPath: string }): string[] {
+  const file = hooksFileOf(w);
+  if (!fs.existsSync(file)) return [];
+  if (!w.user) {
+    // The project file is skillgate's own.
+    fs.rmSync(file);
+    return [file];
+  }
+  const cur = readJson(file);
+  const hooks = withoutSkillgate((cur.hooks ?? {}) as Json, w.hookPath);
+  const { hooks: _old, ...rest } = cur;
+  writeJson(file, Object.keys(hooks).length ? { ...rest, hooks } : rest);
+  return [file];
+}
+
+function parseWhere(verb: string, args: string[], out: (s: string) => void): { project?: string; user: boolean; runtime: string } | number {
+  let project: string | undefined;
+  let user = false;
+  let runtime = process.execPath;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--host") i++;
+    else if (a === "--project") project = args[++i] ?? ".";
+    else if (a === "--user") user = true;
+    else if (a === "--runtime" && verb === "install") runtime = args[++i] ?? runtime;
+    else {
+      out(`skillgate ${verb} --host copilot: unknown argument ${a}`);
+      return 2;
+    }
+  }
+  if (project !== undefined && user) {
+    out(`skillgate ${verb} --host copilot: give --project DIR or --user, not both`);
+    return 2;
+  }
+  return { ...(project !== undefined || !user ? { project: project ?? "." } : {}), user, runtime };
+}
+
+/** `skillgate install|uninstall --host copilot [--project DIR | --user] [--runtime PATH]`. Returns the exit code. */
+export function copilotInstallMain(verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): number {
+  const w = parseWhere(verb, args, out);
+  if (typeof w === "number") return w;
+  const hookPath = copilotHookPathOf(root);
+  try {
+    const files = verb === "install" ? installCopilot({ ...w, hookPath, env }) : uninstallCopilot({ ...w, hookPath, env });
+    for (const f of files) out(`${verb === "install" ? "wrote" : "removed skillgate from"} ${f}`);
+    if (verb === "install" && !w.user) out("Copilot CLI loads a repository's hooks only in a trusted folder: trust it when copilot asks (or pass --trust-folder with -p).");
+    return 0;
+  } catch (e) {
+    out(`skillgate ${verb} --host copilot: ${(e as Error).message}`);
+    return 1;
+  }
+}
+
+/** `skillgate doctor --host copilot [--project DIR | --user]`: every event registered, and the hook answers. */
+export function copilotDoctorMain(args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): number {
+  const w = parseWhere("doctor", args, out);
+  if (typeof w === "number") return w;
+  const hookPath = copilotHookPathOf(root);
+  const problems: string[] = [];
+  let file: string;
+  let hooks: Json;
+  try {
+    file = hooksFileOf({ ...w, env });
+    const cur = readJson(file);
+    hooks = (cur.hooks ?? {}) as Json;
+    if (!w.user && cur.version !== 1) problems.push(`${file} has no "version": 1 (Copilot refuses it)`);
+  } catch (e) {
+    out(`✗ ${(e as Error).message}`);
+    return 1;
+  }
+  for (const event of COPILOT_EVENTS) {
+    const list = hooks[event];
+    if (!Array.isArray(list) || !list.some((h) => isOurs(h, hookPath))) problems.push(`${file} does not run skillgate on ${event} (run skillgate install --host copilot)`);
+  }
+  const run = spawnSync(process.execPath, [hookPath, "sessionStart"], {
+    input: JSON.stringify({ sessionId: "skillgate-doctor", timestamp: Date.now(), cwd: w.project ?? process.cwd(), source: "new" }),
+    encoding: "utf8",
+    env: { ...env, SKILLGATE_STATE: fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-doctor-")) },
+    timeout: COPILOT_HOOK_TIMEOUT_S * 1000,
+  });
+  if (run.error || run.status !== 0) problems.push(`the hook ${hookPath} does not run: ${run.error?.message ?? run.stderr.slice(0, 300)}`);
+  else if (run.stdout.trim() && !run.stdout.trim().startsWith("{")) problems.push(`the hook printed something that is not JSON: ${run.stdout.slice(0, 200)}`);
+  for (const p of problems) out(`✗ ${p}`);
+  if (!problems.length) out(`✓ skillgate runs on ${COPILOT_EVENTS.length} Copilot CLI hook events from ${file}; the hook answers`);
+  return problems.length ? 1 : 0;
+}
