@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
-import { colours, EXIT, parseArgs, type ArgsOf } from "./args.js";
+import { colours, EXIT, parseArgs, UserError, type ArgsOf } from "./args.js";
 import { compiledTable, tableFileOf, tableHeader, tableJson } from "./table-file.js";
 import { contentHash, resolveTable, type TableResolution } from "../hooks/io/table-load.js";
 import { stateDirOf } from "../hooks/io/state-dir.js";
@@ -292,6 +292,14 @@ function tableFor(projectDir: string, root: string, flag?: string): TableResolut
 /** Another host's install lives in its own folder (hooks/hosts/<host>/install.ts). */
 async function otherHost(verb: "install" | "uninstall" | "doctor", f: { get(name: string): string | undefined; has(name: string): boolean }, args: string[], root: string): Promise<number | undefined> {
   if (f.get("host") === "opencode") return opencodeVerb(verb, f, root);
+  if (f.get("host") === "copilot") {
+    const c = await import("../hooks/hosts/copilot/install.js");
+    return verb === "doctor" ? c.copilotDoctorMain(args, root) : c.copilotInstallMain(verb, args, root);
+  }
+  if (f.get("host") === "cursor") {
+    if (verb === "doctor") throw new UserError("skillgate doctor --host cursor: not available (the Cursor adapter is proven on documented payloads only)");
+    return (await import("../hooks/hosts/cursor/install.js")).cursorInstallMain(verb, args, root);
+  }
   if (f.get("host") === "gemini") {
     const gemini = await import("../hooks/hosts/gemini/install.js");
     return verb === "doctor" ? gemini.geminiDoctorMain(args, root) : gemini.geminiInstallMain(verb, args, root);

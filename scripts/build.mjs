@@ -8,7 +8,7 @@ import { renameSync, rmSync } from "node:fs";
 
 const tmp = `dist.tmp-${process.pid}`;
 await build({
-  entryPoints: { hook: "hooks/skillgate.ts", "hook-codex": "hooks/hosts/codex/hook.ts", "hook-gemini": "hooks/hosts/gemini/hook.ts", "opencode-plugin": "hooks/hosts/opencode/plugin.ts", cli: "cli/main.ts" },
+  entryPoints: { hook: "hooks/skillgate.ts", "hook-codex": "hooks/hosts/codex/hook.ts", "hook-gemini": "hooks/hosts/gemini/hook.ts", "hook-copilot": "hooks/hosts/copilot/hook.ts", "hook-cursor": "hooks/hosts/cursor/hook.ts", "opencode-plugin": "hooks/hosts/opencode/plugin.ts", cli: "cli/main.ts" },
   outdir: tmp,
   outExtension: { ".js": ".mjs" },
   bundle: true,

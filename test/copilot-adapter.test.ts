@@ -133,7 +133,7 @@ test("render: deny → permissionDecision; stop block → decision/reason; cap �
   const result = normalize("postToolUse", fixture("postToolUse-bash"));
   assert.ok(result.ok);
   const updated = { resultType: "success", textResultForLlm: "head…" };
-  assert.deepEqual(render(result.event, { verdict: "cap", rows: ["c"], cap: { row: "c", headChars: 5 } }, { updatedOutput: updated }), { modifiedResult: updated });
+  assert.deepEqual(render(result.event, { verdict: "cap", rows: ["c"], cap: { row: "c", headChars: 5, profile: "balanced" } }, { updatedOutput: updated }), { modifiedResult: updated });
   const prompt = normalize("userPromptSubmitted", fixture("userPromptSubmitted"));
   assert.ok(prompt.ok);
   assert.deepEqual(render(prompt.event, { verdict: "hint", rows: ["h"], message: "load release" }), { additionalContext: "load release" });
