@@ -9,6 +9,7 @@ import { emptyState, type Decision, type Effects, type Event, type SessionState,
 import type { CompiledTable } from "../core/table/compile.js";
 import type { Facts } from "../core/facts.js";
 import { shellCommandOf } from "../core/facts.js";
+import { prefilteredFacts } from "../core/prefilter.js";
 import { recordCap } from "../core/counters.js";
 import { carriesBudgetReminder } from "../core/policies/budget.js";
 import { isSafeSessionId, StateStore } from "../io/state-store.js";
@@ -77,8 +78,9 @@ async function run(input: string, h: HookEnv, fc: FailureContext): Promise<HookR
  */
 export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { host: h.host ?? claudeCode, input: "", kind: given.kind }, transcriptPath?: string): Promise<HookResult> {
   // The shell parser and the glob engine are the biggest modules: load them
-  // only for a tool call about to run (the parser only for a shell call).
-  const facts: Facts | undefined = shellCommandOf(given) !== undefined ? (await import("../core/shell-facts.js")).factsOf(given) : undefined;
+  // only for a tool call about to run (the parser only for a shell call that
+  // is not plain enough for prefilter.ts to analyse alone).
+  const facts: Facts | undefined = shellCommandOf(given) !== undefined ? (prefilteredFacts(given) ?? (await import("../core/shell-facts.js")).factsOf(given)) : undefined;
   const canRefuse = given.kind === "tool-call" || given.kind === "stop" || given.kind === "session-start";
   const ctx = await loadContext({ ...h, host: fc.host }, { globs: given.kind === "tool-call", checkSkills: canRefuse });
   fc.failMode = ctx.ok ? ctx.table.table.failMode : ctx.failMode;
