@@ -36,6 +36,24 @@ export function readStdin(limit = MAX_EVENT_BYTES + 1): { text: string; bytes: n
   return { text: Buffer.concat(chunks).toString("utf8"), bytes: size };
 }
 
+/**
+ * write(2) until all is written: creating process.stdout (a stream) costs Bun
+ * more than the whole decision (`npm run bench`, split table). A non-blocking
+ * pipe that is full answers EAGAIN: wait for the reader, as readStdin does.
+ */
+export function writeAll(fd: number, text: string): void {
+  const buf = Buffer.from(text, "utf8");
+  let off = 0;
+  while (off < buf.length) {
+    try {
+      off += fs.writeSync(fd, buf, off, buf.length - off);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EAGAIN") throw e;
+      Atomics.wait(pause, 0, 0, 1);
+    }
+  }
+}
+
 /** skillgate's own folder: the nearest parent holding skillgate's package.json (source and bundle alike). */
 export function findPackageRoot(from = path.dirname(fileURLToPath(import.meta.url))): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
@@ -49,8 +67,8 @@ export async function hookMain(): Promise<void> {
     const input = readStdin();
     // Measured in bytes here: a cut-off event must say "too large", not "not JSON".
     const { stdout, stderr } = input.bytes > MAX_EVENT_BYTES ? tooLarge() : await runHook(input.text, { env: process.env, packageRoot: findPackageRoot() });
-    if (stderr) process.stderr.write(stderr);
-    if (stdout) process.stdout.write(stdout + "\n");
+    if (stderr) writeAll(2, stderr);
+    if (stdout) writeAll(1, stdout + "\n");
   } catch (e) {
     // Last line of defence: never exit non-zero, never leave the user uninformed.
     process.stderr.write(`skillgate: ${(e as Error).stack ?? e}\n`);

@@ -1,0 +1,56 @@
+// The hook's stages as separate calls, for scripts/bench-split.ts (loaded by
+// one dynamic import there, so its module load is timed as "load").
+import fs from "node:fs";
+import { decide, type Outcome } from "../hooks/core/decide.js";
+import type { Facts } from "../hooks/core/facts.js";
+import { shellCommandOf } from "../hooks/core/facts.js";
+import { prefilteredFacts } from "../hooks/core/prefilter.js";
+import type { Event, SessionState } from "../hooks/core/types.js";
+import { emptyState } from "../hooks/core/types.js";
+import { isSafeSessionId, StateStore } from "../hooks/io/state-store.js";
+import { readStdin, findPackageRoot } from "../hooks/runner/process.js";
+import { loadContext, type RunContext } from "../hooks/runner/context.js";
+import { claudeCode } from "../hooks/hosts/claude-code/adapter.js";
+
+type Ok = Extract<RunContext, { ok: true }>;
+
+export function stages() {
+  const packageRoot = process.env.SKILLGATE_BENCH_ROOT ?? findPackageRoot();
+  return {
+    readStdin: () => readStdin().text,
+    parse(text: string): Event {
+      const n = claudeCode.normalize(JSON.parse(text));
+      if (!n.ok) throw new Error(`the bench event does not normalize: ${n.ignored ? "ignored" : n.error}`);
+      return n.event;
+    },
+    async context(event: Event): Promise<Ok> {
+      const canRefuse = event.kind === "tool-call" || event.kind === "stop" || event.kind === "session-start";
+      const ctx = await loadContext({ env: process.env, packageRoot }, { globs: event.kind === "tool-call", checkSkills: canRefuse });
+      if (!ctx.ok) throw new Error(ctx.error);
+      return ctx;
+    },
+    async facts(event: Event): Promise<Facts | undefined> {
+      if (shellCommandOf(event) === undefined) return undefined;
+      return prefilteredFacts(event) ?? (await import("../hooks/core/shell-facts.js")).factsOf(event);
+    },
+    readState(ctx: Ok, event: Event): SessionState {
+      return isSafeSessionId(event.sessionId) ? new StateStore(ctx.stateDir).read(event.sessionId).state : emptyState();
+    },
+    decide(event: Event, ctx: Ok, state: SessionState, facts: Facts | undefined): Outcome {
+      return decide(event, ctx.table, state, facts);
+    },
+    saveState(event: Event, ctx: Ok, before: SessionState, outcome: Outcome, facts: Facts | undefined): void {
+      if (outcome.state !== before && isSafeSessionId(event.sessionId)) {
+        new StateStore(ctx.stateDir).update(event.sessionId, (fresh) => decide(event, ctx.table, fresh, facts).state);
+      }
+    },
+    /** As hookMain() answers: through process.stdout (a stream the runtime creates on first use). */
+    answer(event: Event, ctx: Ok, outcome: Outcome): void {
+      const out = ctx.host.render(event, outcome.decision, {});
+      if (!out) return;
+      // SKILLGATE_BENCH_ANSWER=sync: the alternative, one write(2) on fd 1 without creating the stream.
+      if (process.env.SKILLGATE_BENCH_ANSWER === "sync") fs.writeSync(1, JSON.stringify(out) + "\n");
+      else process.stdout.write(JSON.stringify(out) + "\n");
+    },
+  };
+}
