@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import { decide, type Outcome } from "../hooks/core/decide.js";
 import type { Facts } from "../hooks/core/facts.js";
-import { shellCommandOf } from "../hooks/core/facts.js";
+import { shellCommandOf, toolFacts } from "../hooks/core/facts.js";
 import { prefilteredFacts } from "../hooks/core/prefilter.js";
 import type { Event, SessionState } from "../hooks/core/types.js";
 import { emptyState } from "../hooks/core/types.js";
@@ -23,9 +23,11 @@ export function stages() {
       if (!n.ok) throw new Error(`the bench event does not normalize: ${n.ignored ? "ignored" : n.error}`);
       return n.event;
     },
-    async context(event: Event): Promise<Ok> {
+    async context(event: Event, facts: Facts | undefined): Promise<Ok> {
       const canRefuse = event.kind === "tool-call" || event.kind === "stop" || event.kind === "session-start";
-      const ctx = await loadContext({ env: process.env, packageRoot }, { globs: event.kind === "tool-call", checkSkills: canRefuse });
+      const callFacts = event.kind === "tool-call" ? (facts ?? toolFacts(event)) : undefined;
+      const globs = callFacts !== undefined && (callFacts.writes.length > 0 || callFacts.mentions !== undefined);
+      const ctx = await loadContext({ env: process.env, packageRoot }, { globs, checkSkills: canRefuse });
       if (!ctx.ok) throw new Error(ctx.error);
       return ctx;
     },

@@ -6,8 +6,8 @@
 //   load    loading the hook's modules (one dynamic import, as the hook's own chunks)
 //   read    stdin
 //   parse   JSON.parse + the host adapter's normalize
-//   table   loadContext: the cached validated table, globs, host environment
 //   facts   shell facts (pre-filter, or the parser when it is needed)
+//   table   loadContext: the cached validated table, write globs if the call writes, host environment
 //   state   reading the session state
 //   decide  decide(), pure
 //   save    saving the state (under the lock), when the decision changed it
@@ -31,10 +31,10 @@ async function main(): Promise<void> {
   lap("read");
   const event = s.parse(text);
   lap("parse");
-  const ctx = await s.context(event);
-  lap("table");
   const facts = await s.facts(event);
   lap("facts");
+  const ctx = await s.context(event, facts);
+  lap("table");
   const current = s.readState(ctx, event);
   lap("state");
   const outcome = s.decide(event, ctx, current, facts);

@@ -8,7 +8,7 @@ import { decide, type Outcome } from "../core/decide.js";
 import { emptyState, type Decision, type Effects, type Event, type SessionState, type Table } from "../core/types.js";
 import type { CompiledTable } from "../core/table/compile.js";
 import type { Facts } from "../core/facts.js";
-import { shellCommandOf } from "../core/facts.js";
+import { shellCommandOf, toolFacts } from "../core/facts.js";
 import { prefilteredFacts } from "../core/prefilter.js";
 import { recordCap } from "../core/counters.js";
 import { carriesBudgetReminder } from "../core/policies/budget.js";
@@ -82,7 +82,10 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   // is not plain enough for prefilter.ts to analyse alone).
   const facts: Facts | undefined = shellCommandOf(given) !== undefined ? (prefilteredFacts(given) ?? (await import("../core/shell-facts.js")).factsOf(given)) : undefined;
   const canRefuse = given.kind === "tool-call" || given.kind === "stop" || given.kind === "session-start";
-  const ctx = await loadContext({ ...h, host: fc.host }, { globs: given.kind === "tool-call", checkSkills: canRefuse });
+  // Write globs (picomatch) only for a call that writes something: most shell calls write nothing.
+  const callFacts = given.kind === "tool-call" ? (facts ?? toolFacts(given)) : undefined;
+  const globs = callFacts !== undefined && (callFacts.writes.length > 0 || callFacts.mentions !== undefined);
+  const ctx = await loadContext({ ...h, host: fc.host }, { globs, checkSkills: canRefuse });
   fc.failMode = ctx.ok ? ctx.table.table.failMode : ctx.failMode;
   if (!ctx.ok) return failure(`skillgate: trigger table unusable, ${ctx.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${ctx.error}`, ctx.failMode === "closed", fc);
   const { table, stateDir, host } = ctx;
