@@ -1,6 +1,5 @@
 // The hook's stages as separate calls, for scripts/bench-split.ts (loaded by
 // one dynamic import there, so its module load is timed as "load").
-import fs from "node:fs";
 import { decide, type Outcome } from "../hooks/core/decide.js";
 import type { Facts } from "../hooks/core/facts.js";
 import { shellCommandOf, toolFacts } from "../hooks/core/facts.js";
@@ -8,7 +7,7 @@ import { prefilteredFacts } from "../hooks/core/prefilter.js";
 import type { Event, SessionState } from "../hooks/core/types.js";
 import { emptyState } from "../hooks/core/types.js";
 import { isSafeSessionId, StateStore } from "../hooks/io/state-store.js";
-import { readStdin, findPackageRoot } from "../hooks/runner/process.js";
+import { readStdin, findPackageRoot, writeAll } from "../hooks/runner/process.js";
 import { loadContext, type RunContext } from "../hooks/runner/context.js";
 import { claudeCode } from "../hooks/hosts/claude-code/adapter.js";
 
@@ -46,13 +45,10 @@ export function stages() {
         new StateStore(ctx.stateDir).update(event.sessionId, (fresh) => decide(event, ctx.table, fresh, facts).state);
       }
     },
-    /** As hookMain() answers: through process.stdout (a stream the runtime creates on first use). */
+    /** As hookMain() answers: write(2) on fd 1. */
     answer(event: Event, ctx: Ok, outcome: Outcome): void {
       const out = ctx.host.render(event, outcome.decision, {});
-      if (!out) return;
-      // SKILLGATE_BENCH_ANSWER=sync: the alternative, one write(2) on fd 1 without creating the stream.
-      if (process.env.SKILLGATE_BENCH_ANSWER === "sync") fs.writeSync(1, JSON.stringify(out) + "\n");
-      else process.stdout.write(JSON.stringify(out) + "\n");
+      if (out) writeAll(1, JSON.stringify(out) + "\n");
     },
   };
 }
