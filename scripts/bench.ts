@@ -3,6 +3,7 @@
 // noisy machine moves both sides together. Targets are printed, not asserted.
 //   --smoke      few samples (CI runs this; no thresholds)
 //   --samples N  process samples per command (default 30)
+//   --ccusage    also time ccusage over the measure history (fetched by npx on first use)
 // The hook runs as `install` writes it: node dist/hook.mjs, bun dist/hook.bun.cjs.
 // Peers beside it on the same event, same run: cc-safety-net from node_modules,
 // else from $SKILLGATE_BENCH_PEERS/node_modules (default /tmp/peers; set it up with
@@ -310,13 +311,15 @@ async function capPath(): Promise<string[]> {
 async function measureThroughput(): Promise<string[]> {
   const { benchMeasure } = await import("./bench-measure.js");
   const mb = smoke ? 16 : 1024;
-  const r = await benchMeasure({ mb, ccusage: !smoke });
+  // ccusage comes through npx (a download on first use): only when asked, so the bench installs nothing by default.
+  const r = await benchMeasure({ mb, ccusage: argv.includes("--ccusage") });
   const out = [
     `\n## measure over a synthetic ${r.historyMb.toFixed(0)} MB history (${r.sessions} sessions; target ≥ 150 MB/s, peak ≤ 200 MB)`,
     `skillgate measure: ${r.seconds.toFixed(2)} s = ${r.mbPerSec.toFixed(1)} MB/s of history (${r.readMbPerSec.toFixed(1)} MB/s of the ${r.readMb.toFixed(0)} MB of main sessions it reads), peak ${r.peakRssMb.toFixed(0)} MB`,
   ];
-  if (r.ccusage && "seconds" in r.ccusage) out.push(`ccusage 18.0.11 over the same history: ${r.ccusage.seconds.toFixed(2)} s, peak ${r.ccusage.peakRssMb.toFixed(0)} MB`);
-  else if (r.ccusage) out.push(`ccusage 18.0.11: could not run (${r.ccusage.error.split("\n")[0]})`);
+  if (!r.ccusage) out.push("ccusage: not run (pass --ccusage; it is fetched by npx)");
+  else if ("seconds" in r.ccusage) out.push(`ccusage 18.0.11 over the same history: ${r.ccusage.seconds.toFixed(2)} s, peak ${r.ccusage.peakRssMb.toFixed(0)} MB`);
+  else out.push(`ccusage 18.0.11: could not run (${r.ccusage.error.split("\n")[0]})`);
   return out;
 }
 
