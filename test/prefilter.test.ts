@@ -56,11 +56,14 @@ const bash = (command: string): Event => ({
 interface Tally {
   total: number;
   accepted: number;
+  /** Of the accepted: refused by a row or by self-protection (so the differential covers refusals, not only allows). */
+  refused: number;
+  selfProtected: number;
 }
 
 /** Every answer of the pre-filter equals the full analysis, and decides the same. */
 function check(commands: Iterable<string>, t: CompiledTable): Tally {
-  const tally = { total: 0, accepted: 0 };
+  const tally = { total: 0, accepted: 0, refused: 0, selfProtected: 0 };
   for (const command of commands) {
     tally.total++;
     const quick = quickAnalysis(command);
@@ -74,6 +77,8 @@ function check(commands: Iterable<string>, t: CompiledTable): Tally {
     const a = decide(ev, t, emptyState(), pf);
     const b = decide(ev, t, emptyState(), factsOf(ev));
     assert.deepEqual(a, b, `decision differs for ${JSON.stringify(command)}`);
+    if (b.decision.verdict === "deny" || b.decision.verdict === "block") tally.refused++;
+    if (b.decision.rows.includes("self-protection")) tally.selfProtected++;
   }
   return tally;
 }
@@ -84,6 +89,7 @@ test("pre-filter: every corpus command it analyses is analysed and decided as by
   const t = check(commands, await table());
   // Not vacuous: plain commands are a good share of the corpus.
   assert.ok(t.accepted >= 150, `only ${t.accepted} of ${t.total} corpus commands took the fast path`);
+  assert.ok(t.refused >= 30, `only ${t.refused} refused commands took the fast path: the differential must cover refusals`);
 });
 
 // ── commands built near the edges of the accepted subset ──
@@ -146,6 +152,7 @@ test("pre-filter: commands built near the edges of its subset (fuzzed, fixed see
   // Both sides of the edge are exercised: many taken, many declined.
   assert.ok(t.accepted >= 750, `only ${t.accepted} of ${t.total} took the fast path`);
   assert.ok(t.total - t.accepted >= 1000, `only ${t.total - t.accepted} of ${t.total} were declined`);
+  assert.ok(t.refused >= 100 && t.selfProtected >= 20, `fast path refusals: ${t.refused}, self-protection: ${t.selfProtected}`);
 });
 
 test("pre-filter: the fuzzer's shell text (fixed seed)", async () => {
