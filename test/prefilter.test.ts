@@ -83,10 +83,11 @@ function check(commands: Iterable<string>, t: CompiledTable): Tally {
   return tally;
 }
 
-test("pre-filter: every corpus command it analyses is analysed and decided as by the parser", async () => {
+test("pre-filter: every corpus command it analyses is analysed and decided as by the parser", async (ctx) => {
   const commands = corpusCommands();
   assert.ok(commands.length >= 400, `corpus has ${commands.length} commands`);
   const t = check(commands, await table());
+  ctx.diagnostic(`corpus: ${JSON.stringify(t)}`);
   // Not vacuous: plain commands are a good share of the corpus.
   assert.ok(t.accepted >= 150, `only ${t.accepted} of ${t.total} corpus commands took the fast path`);
   assert.ok(t.refused >= 30, `only ${t.refused} refused commands took the fast path: the differential must cover refusals`);
@@ -123,7 +124,14 @@ function word(rng: Rng): string {
   ])();
 }
 
+/** Commands the table or self-protection refuses, so both sides of the differential see refusals. */
+const REFUSED = [
+  "git commit -m x", "git -C repo commit", "git push --force", "git push origin HEAD", "tee triggers.json", "cp x triggers.json", "rm -f .claude/settings.json",
+  "touch notes_RU.md", "sed -i s/a/b/ README_EN.md", "mv a /home/dev/.skillgate/x", "git config alias.ci commit", "git config --global alias.x '!sh'",
+];
+
 function simpleCommand(rng: Rng): string {
+  if (rng.chance(0.15)) return rng.pick(REFUSED) + (rng.chance(0.3) ? " " + word(rng) : "");
   let s = rng.chance(0.1) ? `${rng.pick(["A=1", "CI=true", "X='a b'", "Y+=1"])} ` : "";
   s += rng.chance(0.85) ? rng.pick(PROGRAMS) : word(rng);
   for (let n = rng.range(0, 5); n > 0; n--) s += " " + word(rng);
@@ -147,16 +155,17 @@ function* generated(seed: number, n: number, make: (rng: Rng) => string): Genera
   for (let i = 0; i < n; i++) yield make(new Rng(seed, i));
 }
 
-test("pre-filter: commands built near the edges of its subset (fuzzed, fixed seed)", async () => {
+test("pre-filter: commands built near the edges of its subset (fuzzed, fixed seed)", async (ctx) => {
   const t = check(generated(18, 6000, edgeCommand), await table());
+  ctx.diagnostic(`edge fuzz: ${JSON.stringify(t)}`);
   // Both sides of the edge are exercised: many taken, many declined.
   assert.ok(t.accepted >= 750, `only ${t.accepted} of ${t.total} took the fast path`);
   assert.ok(t.total - t.accepted >= 1000, `only ${t.total - t.accepted} of ${t.total} were declined`);
   assert.ok(t.refused >= 100 && t.selfProtected >= 20, `fast path refusals: ${t.refused}, self-protection: ${t.selfProtected}`);
 });
 
-test("pre-filter: the fuzzer's shell text (fixed seed)", async () => {
-  check(generated(7, 3000, shellCommand), await table());
+test("pre-filter: the fuzzer's shell text (fixed seed)", async (ctx) => {
+  ctx.diagnostic(`fuzzer text: ${JSON.stringify(check(generated(7, 3000, shellCommand), await table()))}`);
 });
 
 test("pre-filter: plain everyday commands take the fast path", () => {
