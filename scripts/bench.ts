@@ -3,6 +3,12 @@
 // noisy machine moves both sides together. Targets are printed, not asserted.
 //   --smoke      few samples (CI runs this; no thresholds)
 //   --samples N  process samples per command (default 30)
+//   --ccusage    also time ccusage over the measure history (fetched by npx on first use)
+// The hook runs as `install` writes it: node dist/hook.mjs, bun dist/hook.bun.cjs.
+// Peers beside it on the same event, same run: cc-safety-net from node_modules,
+// else from $SKILLGATE_BENCH_PEERS/node_modules (default /tmp/peers; set it up with
+// `npm install --prefix /tmp/peers cc-safety-net@2.4.5`); absent ones are named, not
+// installed at run time. hookify (Python) is skipped when absent.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -10,6 +16,7 @@ import path from "node:path";
 import { findPackageRoot } from "../hooks/runner/process.js";
 import { decide } from "../hooks/core/decide.js";
 import { factsOf } from "../hooks/core/shell-facts.js";
+import { shellCommandOf } from "../hooks/core/facts.js";
 import { analyzeCommand } from "../hooks/core/shell/analyze.js";
 import { normalize } from "../hooks/hosts/claude-code/adapter.js";
 import { emptyState, type Event } from "../hooks/core/types.js";
@@ -19,16 +26,34 @@ import { findBun } from "../cli/install.js";
 const root = findPackageRoot();
 const argv = process.argv.slice(2);
 const smoke = argv.includes("--smoke");
-const samples = Number(argv[argv.indexOf("--samples") + 1]) || (smoke ? 5 : 30);
+const samples = Number(argv[argv.indexOf("--samples") + 1]) || (smoke ? 3 : 30);
 const hook = path.join(root, "dist", "hook.mjs");
+/** The Bun build: bytecode CJS (scripts/build.mjs), when a bun binary was there at build time. */
+const bunHook = path.join(root, "dist", "hook.bun.cjs");
 const fixture = (name: string) => fs.readFileSync(path.join(root, "cases", "fixtures", `${name}.json`), "utf8");
 
+// An existing working folder: a peer that looks at the cwd must not fail on a missing one.
+const benchCwd = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-bench-cwd-"));
+const withCwd = (json: string, patch: (o: Record<string, unknown>) => void = () => {}): string => {
+  const o = JSON.parse(json) as Record<string, unknown>;
+  o.cwd = benchCwd;
+  patch(o);
+  return JSON.stringify(o);
+};
+const bashEvent = (command: string) => withCwd(fixture("pre-tool-use-bash"), (o) => (o.tool_input = { command, description: "bench" }));
+
+/** The Bash event of the issue: gated (the commit row), plain enough for the pre-filter. */
+const BASH = "PreToolUse Bash cd x && git commit";
 const EVENTS: Record<string, string> = {
-  "PreToolUse Bash git commit": fixture("pre-tool-use-bash"),
-  "PreToolUse Write": fixture("pre-tool-use-write"),
-  UserPromptSubmit: fixture("user-prompt-submit"),
-  "SessionStart compact": fixture("session-start-compact"),
-  "PostToolUse Skill": fixture("post-tool-use-skill"),
+  [BASH]: bashEvent("cd x && git commit -m 'bench'"),
+  "PreToolUse Bash ls -la": bashEvent("ls -la"),
+  // Outside the pre-filter's subset ($ in double quotes): the shell parser loads.
+  "PreToolUse Bash (parser)": bashEvent('git log --format="%h $USER" | head -5'),
+  "PreToolUse Write": withCwd(fixture("pre-tool-use-write")),
+  "PostToolUse Read": withCwd(fixture("post-tool-use-read")),
+  UserPromptSubmit: withCwd(fixture("user-prompt-submit")),
+  "SessionStart compact": withCwd(fixture("session-start-compact")),
+  "PostToolUse Skill": withCwd(fixture("post-tool-use-skill")),
 };
 
 interface Cmd {
@@ -39,23 +64,31 @@ interface Cmd {
 
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
 };
 const fmt = (ms: number) => (ms < 1 ? ms.toFixed(3) : ms.toFixed(1));
+const load = () => `load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`;
 
 /** Round-robin over all commands so that load spikes hit every command alike. */
 function timeProcesses(cmds: Cmd[], n: number, env: NodeJS.ProcessEnv): Map<string, number[]> {
   const times = new Map(cmds.map((c) => [c.label, [] as number[]]));
-  for (const c of cmds) spawnSync(c.argv[0]!, c.argv.slice(1), { input: c.input ?? "", env }); // warm the page cache and the table cache
+  for (const c of cmds) run(c, env); // warm the page cache, the table cache and the peers' compile caches
   for (let i = 0; i < n; i++) {
     for (const c of cmds) {
       const t0 = performance.now();
-      const r = spawnSync(c.argv[0]!, c.argv.slice(1), { input: c.input ?? "", env });
-      times.get(c.label)!.push(performance.now() - t0);
-      if (r.status !== 0) throw new Error(`${c.label} exited ${r.status}: ${r.stderr}`);
+      run(c, env);
+      times.get(c.label)?.push(performance.now() - t0);
     }
   }
   return times;
+}
+
+function run(c: Cmd, env: NodeJS.ProcessEnv): string {
+  const [exe, ...args] = c.argv;
+  if (!exe) throw new Error(`${c.label}: empty command`);
+  const r = spawnSync(exe, args, { input: c.input ?? "", env, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`${c.label} exited ${r.status}: ${r.stderr}`);
+  return r.stderr;
 }
 
 function peakRssMb(cmd: Cmd, env: NodeJS.ProcessEnv): number | undefined {
@@ -65,40 +98,130 @@ function peakRssMb(cmd: Cmd, env: NodeJS.ProcessEnv): number | undefined {
   return Number.isFinite(kb) ? kb / 1024 : undefined;
 }
 
-function hookProcesses(env: NodeJS.ProcessEnv): string[] {
-  const out: string[] = [];
+/** cc-safety-net's hook script: a dev dependency, or the folder $SKILLGATE_BENCH_PEERS (default /tmp/peers) holding its node_modules. */
+function ccSafetyNet(): { bin: string; version: string } | undefined {
+  const dirs = [path.join(root, "node_modules"), path.join(process.env.SKILLGATE_BENCH_PEERS ?? "/tmp/peers", "node_modules")];
+  for (const d of dirs) {
+    const pkg = path.join(d, "cc-safety-net", "package.json");
+    if (!fs.existsSync(pkg)) continue;
+    const json = JSON.parse(fs.readFileSync(pkg, "utf8")) as { version: string; bin?: Record<string, string> };
+    const rel = json.bin?.["cc-safety-net"];
+    if (rel) return { bin: path.join(d, "cc-safety-net", rel), version: json.version };
+  }
+  return undefined;
+}
+
+function hasHookify(): boolean {
+  return spawnSync("python3", ["-c", "import hookify"], { stdio: "ignore" }).status === 0;
+}
+
+interface Runtime {
+  name: "node" | "bun";
+  exe: string;
+  /** The hook file `install` writes for this runtime. */
+  hook: string;
+  target: number;
+}
+
+function runtimes(): { list: Runtime[]; notes: string[] } {
+  const list: Runtime[] = [{ name: "node", exe: process.execPath, hook, target: 1.2 }];
+  const notes: string[] = [];
   const bun = findBun(root);
-  const runtimes: [string, string, number][] = [["node", process.execPath, 1.2]];
-  if (bun) runtimes.push(["bun", bun, 4]);
-  else out.push("bun: not installed (optional dependency); Bun route not measured");
-  for (const [name, exe, target] of runtimes) {
-    const cmds: Cmd[] = [{ label: `${name} -e 0`, argv: [exe, "-e", "0"] }];
-    for (const [ev, input] of Object.entries(EVENTS)) cmds.push({ label: ev, argv: [exe, hook], input });
-    const times = timeProcesses(cmds, samples, env);
-    const base = quantile(times.get(`${name} -e 0`)!, 0.5);
-    out.push(`\n## hook process under ${name} (${samples} alternating samples each; target median ≤ ${target} × \`${name} -e 0\`)`);
-    out.push(`${"".padEnd(30)} median     p90   ratio`);
+  if (bun) list.push({ name: "bun", exe: bun, hook: fs.existsSync(bunHook) ? bunHook : hook, target: 3 });
+  else notes.push("bun: not installed (optional dependency); Bun route not measured");
+  if (bun && !fs.existsSync(bunHook)) notes.push("dist/hook.bun.cjs missing (bun build failed?): the Bun route runs dist/hook.mjs");
+  return { list, notes };
+}
+
+function hookProcesses(env: NodeJS.ProcessEnv): string[] {
+  const { list, notes } = runtimes();
+  const out = [...notes];
+  const peer = ccSafetyNet();
+  const peerEnv = { ...env, CC_SAFETY_NET_HOME: fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-bench-ccsn-")) };
+  out.push(peer ? `peer: cc-safety-net ${peer.version} (${peer.bin})` : "peer: cc-safety-net absent (not under node_modules nor $SKILLGATE_BENCH_PEERS/node_modules): not measured");
+  out.push(hasHookify() ? "peer: hookify is installed but not wired into this bench" : "peer: hookify (Python) absent: skipped");
+  for (const rt of list) {
+    const empty = `${rt.name} -e 0`;
+    const cmds: Cmd[] = [{ label: empty, argv: [rt.exe, "-e", "0"] }];
+    for (const [ev, input] of Object.entries(EVENTS)) cmds.push({ label: ev, argv: [rt.exe, rt.hook], input });
+    // Bun: the same event through the ESM bundle, to show what the bytecode build buys.
+    if (rt.name === "bun" && rt.hook !== hook) cmds.push({ label: `${BASH} [hook.mjs]`, argv: [rt.exe, hook], input: EVENTS[BASH] });
+    if (peer) cmds.push({ label: `cc-safety-net, ${BASH}`, argv: [rt.exe, peer.bin, "--claude-code"], input: EVENTS[BASH] });
+    const times = timeProcesses(cmds, samples, { ...env, ...peerEnv });
+    const base = quantile(times.get(empty) ?? [], 0.5);
+    out.push(`\n## hook process under ${rt.name}: ${rt.exe} ${path.relative(root, rt.hook)} (${samples} alternating samples each; target median ≤ ${rt.target} × \`${empty}\`; ${load()})`);
+    out.push(`${"".padEnd(48)} median     p90   ratio`);
     for (const [label, xs] of times) {
       const med = quantile(xs, 0.5);
       const ratio = med / base;
-      const verdict = label.endsWith("-e 0") ? "" : ratio <= target ? "  within target" : "  OVER target";
-      out.push(`${label.padEnd(30)} ${fmt(med).padStart(6)} ms ${fmt(quantile(xs, 0.9)).padStart(6)} ms  ${ratio.toFixed(2)}×${verdict}`);
+      const ours = label !== empty && !label.startsWith("cc-safety-net") && !label.endsWith("[hook.mjs]");
+      const verdict = !ours ? "" : ratio <= rt.target ? "  within target" : "  OVER target";
+      out.push(`${label.padEnd(48)} ${fmt(med).padStart(6)} ms ${fmt(quantile(xs, 0.9)).padStart(6)} ms  ${ratio.toFixed(2)}×${verdict}`);
     }
-    const rss = peakRssMb({ label: "", argv: [exe, hook], input: EVENTS["PreToolUse Bash git commit"] }, env);
-    if (rss !== undefined) out.push(`peak memory of the hook process (${name}, Bash git commit): ${rss.toFixed(1)} MB (target ≤ 60 MB)`);
+    const rss = peakRssMb({ label: "", argv: [rt.exe, rt.hook], input: EVENTS[BASH] }, env);
+    const rssTarget = rt.name === "bun" ? 40 : 60;
+    if (rss !== undefined) out.push(`peak memory of the hook process (${rt.name}, ${BASH}): ${rss.toFixed(1)} MB (target ≤ ${rssTarget} MB)`);
   }
   // The development route, for comparison only: what a hook run through tsx would cost.
   const tsx = timeProcesses(
     [
       { label: "node -e 0", argv: [process.execPath, "-e", "0"] },
-      { label: "tsx hooks/skillgate.ts", argv: [process.execPath, "--import", "tsx", path.join(root, "hooks", "skillgate.ts")], input: EVENTS["PreToolUse Bash git commit"] },
+      { label: "tsx hooks/skillgate.ts", argv: [process.execPath, "--import", "tsx", path.join(root, "hooks", "skillgate.ts")], input: EVENTS[BASH] },
     ],
     Math.max(3, Math.round(samples / 5)),
     env,
   );
-  const tb = quantile(tsx.get("node -e 0")!, 0.5);
-  const tm = quantile(tsx.get("tsx hooks/skillgate.ts")!, 0.5);
+  const tb = quantile(tsx.get("node -e 0") ?? [], 0.5);
+  const tm = quantile(tsx.get("tsx hooks/skillgate.ts") ?? [], 0.5);
   out.push(`\n## tsx route for comparison: node --import tsx hooks/skillgate.ts: median ${fmt(tm)} ms = ${(tm / tb).toFixed(2)}× node -e 0`);
+  return out;
+}
+
+const STAGES = ["start", "load", "read", "parse", "facts", "table", "state", "decide", "save", "answer"] as const;
+const SPLIT_EVENTS = [BASH, "PreToolUse Bash (parser)", "PostToolUse Read", "UserPromptSubmit"];
+
+/** scripts/bench-split.ts bundled per runtime as the hook is (Bun: bytecode CJS; Node: ESM chunks). */
+async function buildSplit(dir: string, rt: Runtime): Promise<string> {
+  const entry = path.join(root, "scripts", "bench-split.ts");
+  if (rt.name === "bun" && rt.hook === bunHook) {
+    const r = spawnSync(rt.exe, ["build", entry, "--target=bun", "--format=cjs", "--bytecode", "--minify", "--outdir", dir, "--entry-naming", "split.cjs"], { encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`bun build of the split harness failed: ${r.stderr}`);
+    return path.join(dir, "split.cjs");
+  }
+  const { build } = await import("esbuild");
+  await build({ entryPoints: { split: entry }, outdir: dir, outExtension: { ".js": ".mjs" }, bundle: true, splitting: true, format: "esm", platform: "node", target: "node20", minify: true, logLevel: "warning" });
+  return path.join(dir, "split.mjs");
+}
+
+/** Where the time goes: each stage's median over alternating runs of the split harness (see scripts/bench-split.ts). */
+async function split(env: NodeJS.ProcessEnv): Promise<string[]> {
+  const { list } = runtimes();
+  const n = smoke ? 2 : Math.max(5, Math.round(samples / 2));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-bench-split-"));
+  const cols: { label: string; cmd: Cmd; stages: Record<string, number[]> }[] = [];
+  for (const rt of list) {
+    const file = await buildSplit(path.join(dir, rt.name), rt);
+    for (const ev of SPLIT_EVENTS) cols.push({ label: `${rt.name}: ${ev}`, cmd: { label: ev, argv: [rt.exe, file], input: EVENTS[ev] }, stages: {} });
+  }
+  const splitEnv = { ...env, SKILLGATE_BENCH_ROOT: root };
+  for (let i = 0; i <= n; i++) {
+    for (const c of cols) {
+      const line = run(c.cmd, splitEnv).split("\n").find((l) => l.startsWith("skillgate-split "));
+      if (!line) throw new Error(`${c.label}: the split harness printed no timings`);
+      if (i === 0) continue; // warm-up
+      for (const [k, v] of Object.entries(JSON.parse(line.slice("skillgate-split ".length)) as Record<string, number>)) (c.stages[k] ??= []).push(v);
+    }
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+  const w = 34;
+  const out = [
+    `\n## where the time goes: median ms per stage, ${n} alternating runs of scripts/bench-split.ts bundled as the hook is (${load()})`,
+    `${"stage".padEnd(8)}${cols.map((c) => c.label.slice(0, w - 2).padStart(w)).join("")}`,
+  ];
+  for (const st of STAGES) out.push(`${st.padEnd(8)}${cols.map((c) => fmt(quantile(c.stages[st] ?? [], 0.5)).padStart(w)).join("")}`);
+  const total = (c: (typeof cols)[number]) => STAGES.reduce((a, st) => a + quantile(c.stages[st] ?? [], 0.5), 0);
+  out.push(`${"sum".padEnd(8)}${cols.map((c) => fmt(total(c)).padStart(w)).join("")}`);
+  out.push("start = runtime start until the harness's first line; load = the hook's modules; facts = pre-filter or parser; table = cached table + globs + environment; save = state under the lock; answer = render + write(2).");
   return out;
 }
 
@@ -116,7 +239,7 @@ function timeIt(fn: () => void, minMs = smoke ? 50 : 300): number {
 }
 
 async function inProcess(): Promise<string[]> {
-  const out: string[] = ["\n## in-process decision per event (decide(), shell analysis included; target ≤ 0.2 ms at 20 rows, linear growth)"];
+  const out: string[] = ["\n## in-process decision per event (decide() with the shell facts as the hook gets them: pre-filter, else parser; target ≤ 0.1 ms at 20 rows, linear growth)"];
   const base = JSON.parse(fs.readFileSync(path.join(root, "triggers.json"), "utf8"));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-bench-"));
   const events = Object.fromEntries(
@@ -141,7 +264,7 @@ async function inProcess(): Promise<string[]> {
     fs.writeFileSync(file, JSON.stringify({ ...base, $schema: undefined, skillsDir: path.join(root, "skills"), rows }));
     const table = await compiledTable(file);
     const cells = Object.values(events).map((ev) => {
-      const ms = timeIt(() => decide(ev, table, emptyState(), factsOf(ev)));
+      const ms = timeIt(() => decide(ev, table, emptyState(), shellCommandOf(ev) === undefined ? undefined : factsOf(ev)));
       return `${fmt(ms)} ms`.padStart(28);
     });
     out.push(`${String(size).padEnd(6)} ${cells.join("")}`);
@@ -187,13 +310,15 @@ async function capPath(): Promise<string[]> {
 async function measureThroughput(): Promise<string[]> {
   const { benchMeasure } = await import("./bench-measure.js");
   const mb = smoke ? 16 : 1024;
-  const r = await benchMeasure({ mb, ccusage: !smoke });
+  // ccusage comes through npx (a download on first use): only when asked, so the bench installs nothing by default.
+  const r = await benchMeasure({ mb, ccusage: argv.includes("--ccusage") });
   const out = [
     `\n## measure over a synthetic ${r.historyMb.toFixed(0)} MB history (${r.sessions} sessions; target ≥ 150 MB/s, peak ≤ 200 MB)`,
     `skillgate measure: ${r.seconds.toFixed(2)} s = ${r.mbPerSec.toFixed(1)} MB/s of history (${r.readMbPerSec.toFixed(1)} MB/s of the ${r.readMb.toFixed(0)} MB of main sessions it reads), peak ${r.peakRssMb.toFixed(0)} MB`,
   ];
-  if (r.ccusage && "seconds" in r.ccusage) out.push(`ccusage 18.0.11 over the same history: ${r.ccusage.seconds.toFixed(2)} s, peak ${r.ccusage.peakRssMb.toFixed(0)} MB`);
-  else if (r.ccusage) out.push(`ccusage 18.0.11: could not run (${r.ccusage.error.split("\n")[0]})`);
+  if (!r.ccusage) out.push("ccusage: not run (pass --ccusage; it is fetched by npx)");
+  else if ("seconds" in r.ccusage) out.push(`ccusage 18.0.11 over the same history: ${r.ccusage.seconds.toFixed(2)} s, peak ${r.ccusage.peakRssMb.toFixed(0)} MB`);
+  else out.push(`ccusage 18.0.11: could not run (${r.ccusage.error.split("\n")[0]})`);
   return out;
 }
 
@@ -203,14 +328,16 @@ async function main(): Promise<void> {
   const env = { ...process.env, SKILLGATE_STATE: stateDir, SKILLGATE_TABLE: path.join(root, "triggers.json") };
   const lines = [
     `# skillgate bench — ${new Date().toISOString()}${smoke ? " (smoke)" : ""}`,
-    `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${os.loadavg()[0]!.toFixed(2)}, node ${process.version}`,
+    `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${load()} at start, node ${process.version}`,
     ...hookProcesses(env),
+    ...(await split(env)),
     ...(await inProcess()),
     ...analysis(),
     ...(await capPath()),
     ...(await measureThroughput()),
   ];
   fs.rmSync(stateDir, { recursive: true, force: true });
+  fs.rmSync(benchCwd, { recursive: true, force: true });
   console.log(lines.join("\n"));
 }
 

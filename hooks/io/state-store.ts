@@ -128,7 +128,8 @@ const MAX_WAIT_MS = 10_000;
 const EMPTY_LOCK_STALE_MS = 2_000;
 /** The critical section takes milliseconds: a lock this old is stale whoever holds it (pid reuse, other pid namespaces). */
 const OLD_LOCK_MS = 30_000;
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
+/** Made on first wait: a SharedArrayBuffer costs Bun's start-up measurably (`npm run bench`), and most runs never wait. */
+let sleeper: Int32Array | undefined;
 
 export class LockTimeout extends Error {}
 
@@ -159,7 +160,7 @@ function acquireLock(lock: string): () => void {
     }
     if (takeOverIfStale(lock)) continue;
     if (Date.now() - started > MAX_WAIT_MS) throw new LockTimeout(`state lock ${lock} held by a live process for over ${MAX_WAIT_MS} ms`);
-    Atomics.wait(sleeper, 0, 0, pause);
+    Atomics.wait((sleeper ??= new Int32Array(new SharedArrayBuffer(4))), 0, 0, pause);
     pause = Math.min(pause * 2, 16);
   }
 }

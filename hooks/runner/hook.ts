@@ -88,7 +88,10 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   const facts: Facts | undefined =
     shellCommandOf(given) !== undefined ? (await import("../core/shell-facts.js")).factsOf(given, (await import("../io/shell-files.js")).shellWorld(given.cwd || "/", h.env)) : undefined;
   const canRefuse = given.kind === "tool-call" || given.kind === "stop" || given.kind === "session-start";
-  const ctx = await loadContext({ ...h, host: fc.host }, { globs: given.kind === "tool-call", checkSkills: canRefuse });
+  // Write globs (picomatch) only for a call that writes something: most shell calls write nothing.
+  const callFacts = given.kind === "tool-call" ? (facts ?? toolFacts(given)) : undefined;
+  const globs = callFacts !== undefined && (callFacts.writes.length > 0 || callFacts.mentions !== undefined);
+  const ctx = await loadContext({ ...h, host: fc.host }, { globs, checkSkills: canRefuse });
   fc.failMode = ctx.ok ? ctx.table.table.failMode : ctx.failMode;
   if (!ctx.ok) return failure(`skillgate: trigger table unusable, ${ctx.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${ctx.error}`, ctx.failMode === "closed", fc);
   const { table, stateDir, host } = ctx;

@@ -2,7 +2,6 @@
 // Shared by the hook executable (hooks/skillgate.ts) and `skillgate hook`.
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { runHook, tooLarge, MAX_EVENT_BYTES } from "./hook.js";
 
 /**
@@ -10,7 +9,12 @@ import { runHook, tooLarge, MAX_EVENT_BYTES } from "./hook.js";
  * stream) costs more start-up time than the rest of the hook. Past the cap we
  * keep reading, so the writer never blocks, but stop storing.
  */
-const pause = new Int32Array(new SharedArrayBuffer(4));
+let pauseCell: Int32Array | undefined;
+/** Sleep about 1 ms (made on first use: a SharedArrayBuffer is not free at start-up). */
+function pause1ms(): void {
+  pauseCell ??= new Int32Array(new SharedArrayBuffer(4));
+  Atomics.wait(pauseCell, 0, 0, 1);
+}
 
 export function readStdin(limit = MAX_EVENT_BYTES + 1): { text: string; bytes: number } {
   const chunks: Buffer[] = [];
@@ -23,7 +27,7 @@ export function readStdin(limit = MAX_EVENT_BYTES + 1): { text: string; bytes: n
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "EAGAIN") {
-        Atomics.wait(pause, 0, 0, 1); // non-blocking stdin: wait for data without spinning
+        pause1ms(); // non-blocking stdin: wait for data without spinning
         continue;
       }
       if (code === "EOF") break;
@@ -36,8 +40,36 @@ export function readStdin(limit = MAX_EVENT_BYTES + 1): { text: string; bytes: n
   return { text: Buffer.concat(chunks).toString("utf8"), bytes: size };
 }
 
+/**
+ * write(2) until all is written: creating process.stdout (a stream) costs Bun
+ * more than the whole decision (`npm run bench`, split table). A non-blocking
+ * pipe that is full answers EAGAIN: wait for the reader, as readStdin does.
+ */
+export function writeAll(fd: number, text: string): void {
+  const buf = Buffer.from(text, "utf8");
+  let off = 0;
+  while (off < buf.length) {
+    try {
+      off += fs.writeSync(fd, buf, off, buf.length - off);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EAGAIN") throw e;
+      pause1ms();
+    }
+  }
+}
+
+/**
+ * This module's folder. import.meta.dirname where the runtime has it (Bun, Node ≥ 20.11):
+ * loading node:url for fileURLToPath costs Bun a fifth of its start-up.
+ */
+function hereDir(): string {
+  if (typeof import.meta.dirname === "string") return import.meta.dirname;
+  const p = decodeURIComponent(new URL(import.meta.url).pathname);
+  return path.dirname(process.platform === "win32" ? p.slice(1).replace(/\//g, "\\") : p);
+}
+
 /** skillgate's own folder: the nearest parent holding skillgate's package.json (source and bundle alike). */
-export function findPackageRoot(from = path.dirname(fileURLToPath(import.meta.url))): string {
+export function findPackageRoot(from = hereDir()): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
     if (fs.existsSync(path.join(dir, "triggers.json")) && fs.existsSync(path.join(dir, "package.json"))) return dir;
     if (path.dirname(dir) === dir) return path.resolve(from, "..");
@@ -49,8 +81,8 @@ export async function hookMain(): Promise<void> {
     const input = readStdin();
     // Measured in bytes here: a cut-off event must say "too large", not "not JSON".
     const { stdout, stderr } = input.bytes > MAX_EVENT_BYTES ? tooLarge() : await runHook(input.text, { env: process.env, packageRoot: findPackageRoot() });
-    if (stderr) process.stderr.write(stderr);
-    if (stdout) process.stdout.write(stdout + "\n");
+    if (stderr) writeAll(2, stderr);
+    if (stdout) writeAll(1, stdout + "\n");
   } catch (e) {
     // Last line of defence: never exit non-zero, never leave the user uninformed.
     process.stderr.write(`skillgate: ${(e as Error).stack ?? e}\n`);

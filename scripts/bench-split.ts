@@ -1,0 +1,48 @@
+// Where one hook run's time goes, stage by stage, inside the runtime that runs
+// it. Bundled by `npm run bench` the way the hook is bundled for that runtime
+// (Bun: bytecode CJS; Node: ESM), then run as its own process with the event
+// on stdin; prints one JSON line of milliseconds:
+//   start   runtime start until this file's first line (performance.now())
+//   load    loading the hook's modules (one dynamic import, as the hook's own chunks)
+//   read    stdin
+//   parse   JSON.parse + the host adapter's normalize
+//   facts   shell facts (pre-filter, or the parser when it is needed)
+//   table   loadContext: the cached validated table, write globs if the call writes, host environment
+//   state   reading the session state
+//   decide  decide(), pure
+//   save    saving the state (under the lock), when the decision changed it
+//   answer  rendering + writing the answer to stdout
+// Stages mirror hooks/runner/hook.ts runEvent() for the common path (no cap, no session start).
+const t0 = performance.now();
+const mark: Record<string, number> = { start: t0 };
+let last = t0;
+const lap = (name: string) => {
+  const now = performance.now();
+  mark[name] = now - last;
+  last = now;
+};
+
+// No top-level await: Bun's bytecode build is CJS.
+async function main(): Promise<void> {
+  const { stages } = await import("./bench-split-stages.js");
+  lap("load");
+  const s = stages();
+  const text = s.readStdin();
+  lap("read");
+  const event = s.parse(text);
+  lap("parse");
+  const facts = await s.facts(event);
+  lap("facts");
+  const ctx = await s.context(event, facts);
+  lap("table");
+  const current = s.readState(ctx, event);
+  lap("state");
+  const outcome = s.decide(event, ctx, current, facts);
+  lap("decide");
+  s.saveState(event, ctx, current, outcome, facts);
+  lap("save");
+  s.answer(event, ctx, outcome);
+  lap("answer");
+  process.stderr.write(`skillgate-split ${JSON.stringify(mark)}\n`);
+}
+void main();
