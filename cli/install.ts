@@ -333,10 +333,10 @@ export async function installMain(args: string[], root: string): Promise<number>
   if (other !== undefined) return other;
   const where = whereOf(f);
   if (!where.ok) return fail("install", where.error);
-  const hookPath = hookPathOf(root);
-  if (!fs.existsSync(hookPath)) return fail("install", `${hookPath} does not exist; build skillgate first (npm run build)`);
   const rt = pickRuntime(f.get("runtime"), root);
   if (!rt.ok) return fail("install", rt.error);
+  const hookPath = hookPathOf(root, rt.name === "bun" ? "bun" : "node");
+  if (!fs.existsSync(hookPath)) return fail("install", `${hookPath} does not exist; build skillgate first (npm run build)`);
   const dryRun = f.has("dry-run");
   const json = f.has("json");
   // With --json, stdout holds one JSON document and the notes go to stderr.

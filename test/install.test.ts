@@ -331,7 +331,9 @@ test("install creates a missing settings file; the default runtime is bun when i
   const rt = pickRuntime(undefined, ROOT);
   assert.ok(rt.ok);
   assert.equal(cmd?.command, rt.path);
-  assert.deepEqual(cmd?.args, [HOOK]);
+  // Under Bun the bytecode build when it was built, else the ESM bundle.
+  assert.deepEqual(cmd?.args, [hookPathOf(ROOT, rt.name === "bun" ? "bun" : "node")]);
+  assert.ok(rt.name !== "bun" || !fs.existsSync(path.join(ROOT, "dist", "hook.bun.cjs")) || cmd?.args[0]?.endsWith("hook.bun.cjs"));
   assert.ok(fs.existsSync(path.join(home, ".claude", "skills", "commit", "SKILL.md")), "--with-skills copied into ~/.claude/skills");
   await assert.rejects(() => installMain(["--user", "--project", home], ROOT), /--project and --user cannot be used together/);
   await assert.rejects(() => installMain(["--user", "--local"], ROOT), /--local and --user cannot be used together/);

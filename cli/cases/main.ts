@@ -2,6 +2,7 @@
 // the built hook under a runtime) against the table under test; remove each
 // row in turn. Exit 0 all green, 1 a failing/invalid case or an unpinned row,
 // 3 a setup problem (no table, no cases folder). Options: SPECS in cli/args.ts.
+import { hookPathOf } from "../../hooks/hosts/claude-code/install.js";
 import path from "node:path";
 import { colours, EXIT, parseArgs } from "../args.js";
 import { tableHeader, tableJson } from "../table-file.js";
@@ -15,7 +16,8 @@ import { writeStarterCases } from "./new-case.js";
 /** The command that runs the built hook under a runtime (bun: the package's own, else from PATH). */
 export function hookCommand(root: string, runtime = "node"): string[] {
   const exe = runtime === "node" ? process.execPath : runtime === "bun" ? (findBun(root) ?? "bun") : runtime;
-  return [exe, path.join(root, "dist", "hook.mjs")];
+  // What install writes for that runtime (Bun: the bytecode build when it was built).
+  return [exe, hookPathOf(root, runtime === "bun" ? "bun" : "node")];
 }
 
 /** Malformed cases are findings (exit 1): every problem on its own line, and with --json as JSON on stdout too. */

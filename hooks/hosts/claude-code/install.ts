@@ -84,8 +84,10 @@ export function makeHandler(runtime: string, hookPath: string): Handler {
   return { type: "command", command: runtime, args: [hookPath], timeout: HOOK_TIMEOUT_S };
 }
 
-export function hookPathOf(packageRoot: string): string {
-  return path.join(packageRoot, "dist", "hook.mjs");
+/** The hook build for a runtime: Bun starts from the bytecode build when it was built (scripts/build.mjs), else the ESM bundle. */
+export function hookPathOf(packageRoot: string, runtime: "bun" | "node" = "node"): string {
+  const bun = path.join(packageRoot, "dist", "hook.bun.cjs");
+  return runtime === "bun" && fs.existsSync(bun) ? bun : path.join(packageRoot, "dist", "hook.mjs");
 }
 
 /** ${CLAUDE_PROJECT_DIR} in a handler's args as the client substitutes it. */
@@ -107,7 +109,7 @@ export function isSkillgateHandler(h: unknown, hookPath: string): boolean {
   if (typeof first !== "string") return false;
   if (/[/\\]\.claude[/\\]hooks[/\\]skillgate\.mjs$/.test(first)) return true;
   if (!first.includes("$") && path.resolve(first) === path.resolve(hookPath)) return true;
-  if (!/[/\\]dist[/\\]hook\.mjs$/.test(first)) return false;
+  if (!/[/\\]dist[/\\]hook\.(mjs|bun\.cjs)$/.test(first)) return false;
   const pkgRoot = path.dirname(path.dirname(first));
   if (path.basename(pkgRoot) === "skillgate") return true;
   try {
