@@ -3,7 +3,6 @@
 // row in turn. Exit 0 all green, 1 a failing/invalid case or an unpinned row,
 // 3 a setup problem (no table, no cases folder). Options: SPECS in cli/args.ts.
 import { hookPathOf } from "../../hooks/hosts/claude-code/install.js";
-import path from "node:path";
 import { colours, EXIT, parseArgs } from "../args.js";
 import { tableHeader, tableJson } from "../table-file.js";
 import { findBun } from "../install.js";
