@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { codex, normalize, render, skillMentions, wholeFileRead } from "../hooks/hosts/codex/adapter.ts";
 import { environment } from "../hooks/hosts/codex/env.ts";
-import { patchPaths } from "../hooks/hosts/codex/patch.ts";
+import { patchPaths } from "../hooks/core/apply-patch.ts";
 import { addToHooksJson, codexCommand, codexDoctorMain, codexInstallMain, installCodex, removeFromHooksJson, trustEntries, trustHash, uninstallCodex, withTrust } from "../hooks/hosts/codex/install.ts";
 import { runHook } from "../hooks/runner/hook.ts";
 

@@ -2,6 +2,7 @@
 // Shared by the hook executable (hooks/skillgate.ts) and `skillgate hook`.
 import fs from "node:fs";
 import path from "node:path";
+import type { Host } from "../core/host.js";
 import { runHook, tooLarge, MAX_EVENT_BYTES } from "./hook.js";
 
 /**
@@ -76,11 +77,24 @@ export function findPackageRoot(from = hereDir()): string {
   }
 }
 
-export async function hookMain(): Promise<void> {
+export interface HookMainOptions {
+  /** The host whose events come in (default: Claude Code). */
+  host?: Host;
+  /** The host's project folder, its variable for it, and where it keeps a project table (used unless $SKILLGATE_TABLE is set). */
+  project?: { dir: string; cwdVar: string; table: string };
+  /** Annotate the raw event before it is parsed, with what only the edge can read (a transcript, a size check). */
+  input?: (text: string, env: NodeJS.ProcessEnv) => string;
+}
+
+/** The hook executable of any host: one event on stdin, the answer on stdout, exit 0 always (exit 2 would block regardless of our JSON). */
+export async function hookMain(o: HookMainOptions = {}): Promise<void> {
   try {
     const input = readStdin();
+    const env = o.project ? projectEnv(process.env, o.project) : process.env;
     // Measured in bytes here: a cut-off event must say "too large", not "not JSON".
-    const { stdout, stderr } = input.bytes > MAX_EVENT_BYTES ? tooLarge() : await runHook(input.text, { env: process.env, packageRoot: findPackageRoot() });
+    const tooBig = input.bytes > MAX_EVENT_BYTES;
+    const text = o.input && !tooBig ? o.input(input.text, env) : input.text;
+    const { stdout, stderr } = tooBig ? tooLarge(o.host) : await runHook(text, { env, packageRoot: findPackageRoot(), ...(o.host ? { host: o.host } : {}) });
     if (stderr) writeAll(2, stderr);
     if (stdout) writeAll(1, stdout + "\n");
   } catch (e) {
@@ -89,4 +103,11 @@ export async function hookMain(): Promise<void> {
     process.stdout.write(JSON.stringify({ systemMessage: `skillgate: internal error: ${(e as Error).message}` }) + "\n");
   }
   process.exitCode = 0;
+}
+
+function projectEnv(env: NodeJS.ProcessEnv, p: NonNullable<HookMainOptions["project"]>): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...env, [p.cwdVar]: env[p.cwdVar] ?? p.dir };
+  const own = path.join(p.dir, p.table);
+  if (!out.SKILLGATE_TABLE && fs.existsSync(own)) out.SKILLGATE_TABLE = own;
+  return out;
 }

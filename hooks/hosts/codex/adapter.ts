@@ -16,7 +16,7 @@ import { parse as parseShell } from "shell-quote";
 import type { Decision, Effects, Event, SessionSource, ToolCall } from "../../core/types.js";
 import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
-import { patchPaths } from "./patch.js";
+import { patchPaths } from "../../core/apply-patch.js";
 
 const HOOK_EVENTS = new Set(["PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "PreCompact", "PostCompact", "Stop", "SubagentStop"]);
 const SOURCES = new Set<SessionSource>(["startup", "resume", "clear", "compact", "fork"]);

@@ -19,7 +19,7 @@
 //   last assistant message from the transcript and passes it as `finalMessage`.
 import type { Decision, Effects, Event, ToolCall, ToolOutput } from "../../core/types.js";
 import type { Host, Normalized } from "../../core/host.js";
-import { patchPaths } from "./patch.js";
+import { patchPaths } from "../../core/apply-patch.js";
 import { environment } from "./env.js";
 
 /** The events skillgate registers (install.ts) and handles. */

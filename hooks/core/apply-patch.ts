@@ -1,5 +1,5 @@
-// Copilot CLI's apply_patch takes the same envelope as Codex's (a copy of hooks/hosts/codex/patch.ts:
-// hosts do not import each other; the lead may move both into one shared module).
+// The apply_patch envelope (Codex CLI, Copilot CLI): the paths a patch adds, updates, deletes or moves to.
+// Pure and host-neutral: every host whose edit tool takes this envelope reads its paths here.
 // The paths an apply_patch envelope touches. Codex gives the hook the raw
 // patch text (tool_input.command); the file headers are the only place the
 // paths appear:
