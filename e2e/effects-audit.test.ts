@@ -1,0 +1,25 @@
+// The effects audit with the real client (issue 11): a commit made through a
+// route the static analysis cannot see — a program that assembles the git
+// command itself — is reported to the model in the next request, and to the user.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { contentText, mainRequests } from './harness.ts';
+import { installed, play } from './project.ts';
+
+const bash = (command: string, id: string) => ({ toolUse: { name: 'Bash', input: { command, description: 'e2e' }, id } });
+
+test('a commit the analysis could not see is reported to the model in the next request', async () => {
+  const p = installed(['commit']);
+  mkdirSync(join(p.repo, 'tools'));
+  // Not a script skillgate reads: the program builds "git commit" from pieces at run time.
+  writeFileSync(join(p.repo, 'tools', 'release.js'), "const v = ['com', 'mit'].join('');\nrequire('child_process').execFileSync('git', [v, '--allow-empty', '-m', 'chore: via tool']);\nconsole.log('released');\n");
+  const r = await play(p, { prompt: 'release it', script: [bash('node tools/release.js', 'toolu_rel'), { text: 'ok' }] });
+  assert.deepEqual(execFileSync('git', ['log', '--format=%s'], { cwd: p.repo, encoding: 'utf8' }).trim().split('\n')[0], 'chore: via tool', 'the program did commit (the analysis let it run)');
+  const next = JSON.stringify(mainRequests(r)[1]?.body ?? {});
+  assert.match(next, /skillgate\[effects-audit\]: a commit \(main: \\?"commit: chore: via tool\\?"\)/);
+  assert.match(next, /Load skill \\?"commit\\?" now/);
+  assert.ok(contentText(mainRequests(r)[1]?.body?.messages?.at(-1)?.content).length > 0);
+});
