@@ -219,3 +219,15 @@ describe("effects audit: what the analysis did not see is reported after the cal
     assert.ok(!fs.existsSync(dir) || fs.readdirSync(dir).length === 0);
   });
 });
+
+test("ConfigChange recognises skillgate's hook in every form install writes (Node bundle, Bun bytecode build, launcher)", async () => {
+  const { registersSkillgate } = await import("../hooks/hosts/claude-code/settings.ts");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-settings-"));
+  const file = path.join(dir, "settings.json");
+  for (const args of [["/opt/x/dist/hook.mjs"], ["/opt/x/dist/hook.bun.cjs"], ["${CLAUDE_PROJECT_DIR}/.claude/hooks/skillgate.mjs"]]) {
+    fs.writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "/usr/bin/bun", args }] }] } }));
+    assert.equal(registersSkillgate(file), true, args[0]);
+  }
+  fs.writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "/usr/bin/other", args: ["/opt/x/dist/other.mjs"] }] }] } }));
+  assert.equal(registersSkillgate(file), false);
+});

@@ -2,8 +2,8 @@
 // runner at session start and on ConfigChange (the core only sees the answer).
 import fs from "node:fs";
 
-/** A hook handler whose command or args name skillgate's hook (the bundle, the launcher or the CLI's hook verb). */
-const OURS = /skillgate|dist\/hook\.mjs/;
+/** A hook handler whose command or args name skillgate's hook (a bundle per runtime, the launcher or the CLI's hook verb). */
+const OURS = /skillgate|[/\\]dist[/\\]hook(\.bun)?\.(mjs|cjs)$/;
 
 export function registersSkillgate(file: string): boolean {
   let settings: unknown;
