@@ -198,8 +198,9 @@ RULES["gawk"] = entry(RULES, "awk");
 function vimReadOnly(a: Arg[]): boolean {
   const cmds: string[] = [];
   for (let i = 0; i < a.length; i++) {
-    if ((nth(a, i).text === "-c" || nth(a, i).text === "--cmd") && a[i + 1]) cmds.push(nth(a, ++i).text);
-    else if (/^\+./.test(nth(a, i).text)) cmds.push(nth(a, i).text.slice(1));
+    const t = nth(a, i).text;
+    if ((t === "-c" || t === "--cmd") && a[i + 1]) cmds.push(nth(a, ++i).text);
+    else if (/^\+./.test(t)) cmds.push(t.slice(1));
   }
   if (cmds.length === 0 || a.some((x) => x.dynamic)) return false;
   return cmds.every((c) => c.split(/(?<!\\)\|/).every((p) => !/^[\s:]*(sil(ent)?!?\s*)?([\d,.$%]*\s*)?(w|wq|wa|wqa|x|xa|xit|exi|up|update|sav|saveas|wn|wN|wp|norm|normal|s\/|g\/|d\b|!)/.test(p) || /^[\s:]*q/.test(p)));
@@ -335,7 +336,8 @@ export function optionShells(name: string, a: Arg[]): Script[] {
   if (name === "man") take(["-P"], ["--pager"]);
   if (name === "ssh" || name === "scp" || name === "sftp") {
     for (let i = 0; i < a.length; i++) {
-      const v = nth(a, i).text === "-o" ? a[i + 1] : nth(a, i).text.startsWith("-o") ? { ...nth(a, i), text: nth(a, i).text.slice(2) } : undefined;
+      const o = nth(a, i);
+      const v = o.text === "-o" ? a[i + 1] : o.text.startsWith("-o") ? { ...o, text: o.text.slice(2) } : undefined;
       const m = v && /^(ProxyCommand|LocalCommand|KnownHostsCommand)[= ]\s*(.*)$/is.exec(v.text);
       if (m && m[2] !== "none") out.push({ text: nth(m, 2), dynamic: v.dynamic, label: `${name} -o ${m[1]}` });
     }
