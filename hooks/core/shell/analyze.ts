@@ -586,7 +586,7 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
   if ((name === "ed" || name === "red") && site.stdin && !site.stdin.dynamic && !/^\s*[\d,.$]*\s*[wW]/m.test(site.stdin.text)) {
     // an ed script with no w command only reads its file
     const ops = new Set(args.filter((a) => !a.text.startsWith("-")).map((a) => a.text));
-    for (let i = out.writes.length - 1; i >= 0; i--) if (nth(out.writes, i).by === name && ops.has(nth(out.writes, i).path)) out.writes.splice(i, 1);
+    for (let i = out.writes.length - 1; i >= 0; i--) { const w = nth(out.writes, i); if (w.by === name && ops.has(w.path)) out.writes.splice(i, 1); }
   }
   if ((name === "ed" || name === "red") && site.stdin && !site.stdin.dynamic) {
     for (const m of site.stdin.text.matchAll(/^\s*!(.+)$/gm)) analyzeScript(nth(m, 1), { ...at, via: [...at.via, "ed !"] }, out);
