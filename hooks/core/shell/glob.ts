@@ -33,7 +33,7 @@ export function tokenize(glob: string): Token[] {
         const ranges: [string, string][] = [];
         for (let j = 0; j < body.length; j++) {
           if (body[j + 1] === "-" && j + 2 < body.length) { ranges.push([nth(body, j), nth(body, j + 2)]); j += 2; }
-          else ranges.push([nth(body, j), nth(body, j)]);
+          else { const one = nth(body, j); ranges.push([one, one]); }
         }
         const inSet = (x: string) => ranges.some(([a, b]) => x >= a && x <= b);
         out.push({ kind: "char", test: negate ? (x) => !inSet(x) : inSet });
