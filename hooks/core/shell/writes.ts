@@ -377,10 +377,10 @@ export function patchWrites(name: string, args: Arg[], stdin: string | undefined
 function operandsAfterPerlProgram(a: Arg[]): Arg[] {
   const out: Arg[] = [];
   for (let i = 0; i < a.length; i++) {
-    const t = nth(a, i).text;
-    if (/^-[A-Za-z]*[eE]$/.test(t)) { i++; continue; }
-    if (t.startsWith("-") && !nth(a, i).dynamic) continue;
-    out.push(nth(a, i));
+    const x = nth(a, i);
+    if (/^-[A-Za-z]*[eE]$/.test(x.text)) { i++; continue; }
+    if (x.text.startsWith("-") && !x.dynamic) continue;
+    out.push(x);
   }
   return out;
 }
