@@ -1,6 +1,7 @@
 // Command rows and write rows: what a tool call runs and writes, from the
 // shell analysis (facts). Owned with the shell analysis: a new bypass class
 // usually changes both.
+import { nth } from "./shell/nth.js";
 import type { Hit } from "./types.js";
 import type { CompiledRow } from "./table/compile.js";
 import type { Facts } from "./facts.js";
@@ -55,11 +56,11 @@ function argMatch(c: ShellCommand, wants: string[]): "yes" | "no" | "maybe" {
 function cancelled(args: string[]): (string | undefined)[] {
   const out: (string | undefined)[] = [...args];
   for (let i = 0; i < args.length; i++) {
-    const m = /^--no-([a-z][a-z-]*)$/.exec(args[i]!);
+    const m = /^--no-([a-z][a-z-]*)$/.exec(nth(args, i));
     if (!m) continue;
-    const name = m[1]!;
+    const name = nth(m, 1);
     for (let j = 0; j < i; j++) {
-      const w = args[j]!;
+      const w = nth(args, j);
       if (w === `--${name}` || (name === "force" && (w === "-f" || /^-[a-zA-Z]*f[a-zA-Z]*$/.test(w)))) out[j] = undefined;
     }
   }
@@ -86,7 +87,7 @@ const shortOption = (w: string): boolean => /^-[A-Za-z]$/.test(w);
 function hasArg(args: string[], want: string): boolean {
   if (isGlob(want)) return args.some((a) => globMatch(want, a));
   if (args.includes(want)) return true;
-  return shortOption(want) && args.some((a) => /^-[A-Za-z]{2,}$/.test(a) && a.includes(want[1]!));
+  return shortOption(want) && args.some((a) => /^-[A-Za-z]{2,}$/.test(a) && a.includes(nth(want, 1)));
 }
 
 function opaqueHit(cr: CompiledRow, reason: string): Hit {

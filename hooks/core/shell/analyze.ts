@@ -4,6 +4,7 @@
 // and the scripts a command runs (read at decision time through the
 // ShellWorld). Anything the walk cannot see through is reported as opaque,
 // with a code: never silently "no match".
+import { nth } from "./nth.js";
 import { posix as path } from "node:path";
 import { parse, forEachChild, type Assignment, type Command, type SyntaxNode, type Redirection, type ParsedScript, type Word } from "unbash";
 import { evalWord, expandWord, globEscape, type WordContext, type WordValue } from "./words.js";
@@ -224,9 +225,9 @@ function setVar(out: Work, name: string, v: WordValue): void {
 /** `for f in *_RU.md`: inside the body `$f` is one of those names. */
 function forLoop(name: Word, list: readonly Word[] | undefined, out: Work): void {
   const words = (list ?? []).flatMap((w) => expandWord(w, context(out)));
-  const v: WordValue = words.length === 1 && words[0]!.pattern
-    ? { text: `$${name.value}`, dynamic: true, shape: { kind: "glob", glob: words[0]!.text } }
-    : words.length === 1 ? words[0]! : { text: `$${name.value}`, dynamic: true, shape: { kind: "any" } };
+  const v: WordValue = words.length === 1 && nth(words, 0).pattern
+    ? { text: `$${name.value}`, dynamic: true, shape: { kind: "glob", glob: nth(words, 0).text } }
+    : words.length === 1 ? nth(words, 0) : { text: `$${name.value}`, dynamic: true, shape: { kind: "any" } };
   out.vars.delete(name.value);
   setVar(out, name.value, v);
 }
@@ -312,14 +313,14 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
     if (u.readsProgramFromStdin) stdinProgram("sh", inner, out, site);
     return;
   }
-  const name = basename(u.argv[0]!.text);
+  const name = basename(nth(u.argv, 0).text);
   let prog = u.argv;
   // `git-commit`, `/usr/lib/git-core/git-commit`: git running one subcommand.
   // a bare `git-commit` runs only if git's exec-path is on PATH (unknown PATH: assume it is)
   const path0 = site.local.get("PATH") ?? context(out).lookup("PATH");
-  const reachable = u.argv[0]!.text.includes("/") || head.text.includes("/") || !path0 || path0.dynamic || path0.text.split(":").some((d) => /git-core/.test(d));
+  const reachable = nth(u.argv, 0).text.includes("/") || head.text.includes("/") || !path0 || path0.dynamic || path0.text.split(":").some((d) => /git-core/.test(d));
   const dashed = reachable ? dashedGit(name) : undefined;
-  if (dashed) prog = [{ ...prog[0]!, text: "git" }, { text: dashed, dynamic: false }, ...prog.slice(1)];
+  if (dashed) prog = [{ ...nth(prog, 0), text: "git" }, { text: dashed, dynamic: false }, ...prog.slice(1)];
   const progName = dashed ? "git" : name;
   const self = out.commands.length;
   if (progName === "git") visitGit(prog, { ...at, via: dashed ? [...via, name] : via, parent }, out, site);
@@ -338,7 +339,7 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
 /** A name that is git in disguise: `hash -p`, a link made earlier, or a path that resolves to git. */
 function renamed(head: Arg, out: Work): Arg {
   const exec = /^\$\(\s*git\s+--exec-path\s*\)\/(git-[a-z-]+)$/.exec(head.text);
-  if (head.dynamic && exec) return { text: `git-core/${exec[1]!}`, dynamic: false };
+  if (head.dynamic && exec) return { text: `git-core/${nth(exec, 1)}`, dynamic: false };
   if (head.dynamic || head.pattern) return head;
 
   const mapped = out.programs.get(head.text) ?? out.programs.get(normalize(head.text, out));
@@ -381,12 +382,12 @@ function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
   for (const s of r.scripts) runScript(s, inner, out, site);
   for (const a of r.argvs) visitArgv(a, inner, out, { ...site, stdin: undefined });
   // `git config alias.ci commit` / `git config core.pager 'cmd'`: remembered for later git commands, shell values read now.
-  const sub = r.verb >= 0 ? r.argv[r.verb]!.text : "";
+  const sub = r.verb >= 0 ? nth(r.argv, r.verb).text : "";
   if (sub === "config") gitConfigSet(r.argv.slice(r.verb + 1), inner, out, site);
 }
 
 function gitConfigSet(args: Arg[], at: Where, out: Work, site: CommandSite): void {
-  const ops = args.filter((a, i) => !a.text.startsWith("-") && !(i > 0 && /^(-f|--file|--blob|--type|--default|--comment)$/.test(args[i - 1]!.text)));
+  const ops = args.filter((a, i) => !a.text.startsWith("-") && !(i > 0 && /^(-f|--file|--blob|--type|--default|--comment)$/.test(nth(args, i - 1).text)));
   let [k, v] = ops;
   if (k && !k.dynamic && args.some((a) => a.text === "--unset" || a.text === "--unset-all")) { out.gitEarlier.push({ key: k.text, value: null }); return; }
   if (k?.text === "set" && ops.length >= 3) [, k, v] = ops;
@@ -499,11 +500,11 @@ function producedText(sub: string): string | undefined {
   let script: ParsedScript;
   try { script = parse(body); } catch { return undefined; }
   if (script.commands.length !== 1) return undefined;
-  const c = script.commands[0]!.command;
+  const c = nth(script.commands, 0).command;
   if (c.type !== "Command" || !c.name) return undefined;
   const words = [c.name, ...c.suffix].filter((w): w is Word => w.type === "Word").map((w) => evalWord(w));
   if (words.some((w) => w.dynamic)) return undefined;
-  const n = words[0]!.text;
+  const n = nth(words, 0).text;
   if (n === "echo") return words.slice(1).filter((w) => !/^-[neE]+$/.test(w.text)).map((w) => w.text).join(" ");
   if (n === "printf") return words.slice(1).map((w) => cEscapes(w.text)).join("\n");
   return undefined;
@@ -546,7 +547,7 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
   // the script a program runs is read first: one that writes nothing leaves its file arguments alone
   const scriptFile = isInterpreter(name) && program === undefined ? readsOf(name, args)[0]
     : SHELLS.has(name) ? readsOf(name, args)[0]
-    : argv[0]!.text.includes("/") && name !== "git" ? { path: argv[0]!.text, dynamic: false } : undefined;
+    : nth(argv, 0).text.includes("/") && name !== "git" ? { path: nth(argv, 0).text, dynamic: false } : undefined;
   if (scriptFile && !scriptFile.dynamic && !out.scriptsRead.has(normalize(scriptFile.path, out))) {
     if (SHELLS.has(name)) { /* read by visitArgv (programFiles) */ }
     else runFile({ text: scriptFile.path, dynamic: false }, isInterpreter(name) ? (name === "tclsh" || name === "wish" ? "tcl" : name) : "auto", at, out, site);
@@ -558,7 +559,7 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
     for (const f of [`${base}.py`, `${base}/__main__.py`]) if (fileText(f, out) !== undefined) { runFile({ text: f, dynamic: false }, name, at, out, site); break; }
   }
   const pure = scriptFile !== undefined && !scriptFile.dynamic && out.scriptsRead.get(normalize(scriptFile.path, out))?.wrote === false;
-  const written = writesOf(argv[0]!.text, args, program?.text, out.world.kind.bind(out.world), pure);
+  const written = writesOf(nth(argv, 0).text, args, program?.text, out.world.kind.bind(out.world), pure);
   pushWrites(written, name, out);
   // a file this program writes has a content we know only for `tee f <<EOF` (and a copy of a known file)
   for (const w of written) {
@@ -585,10 +586,10 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
   if ((name === "ed" || name === "red") && site.stdin && !site.stdin.dynamic && !/^\s*[\d,.$]*\s*[wW]/m.test(site.stdin.text)) {
     // an ed script with no w command only reads its file
     const ops = new Set(args.filter((a) => !a.text.startsWith("-")).map((a) => a.text));
-    for (let i = out.writes.length - 1; i >= 0; i--) if (out.writes[i]!.by === name && ops.has(out.writes[i]!.path)) out.writes.splice(i, 1);
+    for (let i = out.writes.length - 1; i >= 0; i--) { const w = nth(out.writes, i); if (w.by === name && ops.has(w.path)) out.writes.splice(i, 1); }
   }
   if ((name === "ed" || name === "red") && site.stdin && !site.stdin.dynamic) {
-    for (const m of site.stdin.text.matchAll(/^\s*!(.+)$/gm)) analyzeScript(m[1]!, { ...at, via: [...at.via, "ed !"] }, out);
+    for (const m of site.stdin.text.matchAll(/^\s*!(.+)$/gm)) analyzeScript(nth(m, 1), { ...at, via: [...at.via, "ed !"] }, out);
   }
   if (name === "cd") cdEffect(args, out);
   if (name === "hash") hashEffect(args, out);
@@ -619,13 +620,13 @@ function inlineProgram(name: string, code: string, at: Where, out: Work, site: C
 function awkEffects(args: Arg[], at: Where, out: Work, site: CommandSite): void {
   const fi = args.findIndex((a) => a.text === "-f" || a.text === "--file");
   if (fi >= 0) {
-    const text = args[fi + 1] && !args[fi + 1]!.dynamic ? fileText(args[fi + 1]!.text, out) : undefined;
+    const text = args[fi + 1] && !nth(args, fi + 1).dynamic ? fileText(nth(args, fi + 1).text, out) : undefined;
     if (typeof text === "string") awkRun(text, at, out, site);
     return;
   }
   const valued = new Set(["-F", "-v", "-f", "-i", "--field-separator", "--assign"]);
   let i = 0;
-  while (i < args.length && args[i]!.text.startsWith("-") && args[i]!.text !== "--") i += valued.has(args[i]!.text) ? 2 : 1;
+  while (i < args.length && nth(args, i).text.startsWith("-") && nth(args, i).text !== "--") i += valued.has(nth(args, i).text) ? 2 : 1;
   if (args[i]?.text === "--") i++;
   const prog = args[i];
   if (!prog) return;
@@ -643,19 +644,19 @@ function sedEffects(name: string, args: Arg[], at: Where, out: Work, site: Comma
   if (args.some((a) => a.text === "--sandbox")) return;
   const scripts: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    const t = args[i]!.text;
-    if (t === "-e" || t === "--expression") { if (args[i + 1]) scripts.push(args[++i]!.text); continue; }
+    const t = nth(args, i).text;
+    if (t === "-e" || t === "--expression") { if (args[i + 1]) scripts.push(nth(args, ++i).text); continue; }
     if (t.startsWith("--expression=")) { scripts.push(t.slice(13)); continue; }
-    if (/^-[A-Za-z]*e$/.test(t) && !t.startsWith("--") && args[i + 1]) { scripts.push(args[++i]!.text); continue; }
+    if (/^-[A-Za-z]*e$/.test(t) && !t.startsWith("--") && args[i + 1]) { scripts.push(nth(args, ++i).text); continue; }
   }
   const fi = args.findIndex((a) => a.text === "-f" || a.text === "--file");
-  if (fi >= 0 && args[fi + 1] && !args[fi + 1]!.dynamic) { const t = fileText(args[fi + 1]!.text, out); if (typeof t === "string") scripts.push(t); }
+  if (fi >= 0 && args[fi + 1] && !nth(args, fi + 1).dynamic) { const t = fileText(nth(args, fi + 1).text, out); if (typeof t === "string") scripts.push(t); }
   if (scripts.length === 0) {
     const valued = new Set(["-f", "--file", "-l", "--line-length"]);
     let i = 0;
-    while (i < args.length && args[i]!.text.startsWith("-") && args[i]!.text.length > 1) i += valued.has(args[i]!.text) ? 2 : 1;
+    while (i < args.length && nth(args, i).text.startsWith("-") && nth(args, i).text.length > 1) i += valued.has(nth(args, i).text) ? 2 : 1;
     if (args.some((a) => a.text === "-f" || a.text.startsWith("--file"))) return;
-    if (args[i]) scripts.push(args[i]!.text);
+    if (args[i]) scripts.push(nth(args, i).text);
   }
   for (const s of scripts) {
     const p = sedProgram(s);
@@ -668,9 +669,9 @@ function sedEffects(name: string, args: Arg[], at: Where, out: Work, site: Comma
 function vimEffects(args: Arg[], at: Where, out: Work, site: CommandSite): void {
   const cmds: Arg[] = [];
   for (let i = 0; i < args.length; i++) {
-    const t = args[i]!.text;
-    if ((t === "-c" || t === "--cmd") && args[i + 1]) cmds.push(args[++i]!);
-    else if (t.startsWith("+") && t.length > 1) cmds.push({ ...args[i]!, text: t.slice(1) });
+    const t = nth(args, i).text;
+    if ((t === "-c" || t === "--cmd") && args[i + 1]) cmds.push(nth(args, ++i));
+    else if (t.startsWith("+") && t.length > 1) cmds.push({ ...nth(args, i), text: t.slice(1) });
   }
   for (const c of cmds) {
     const p = vimCommands(c.text);
@@ -701,8 +702,8 @@ function linkEffect(args: Arg[], out: Work): void {
   const valued = new Set(["-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix", "-t", "--target-directory"]);
   const ops = args.filter((a, i) => (!a.text.startsWith("-") || a.dynamic) && !valued.has(args[i - 1]?.text ?? ""));
   if (ops.length < 2) return;
-  const src = ops[0]!;
-  const dst = ops[ops.length - 1]!;
+  const src = nth(ops, 0);
+  const dst = nth(ops, ops.length - 1);
   if (dst.dynamic) return;
   if (!src.dynamic && !dst.text.endsWith("/") && out.programs.size < MAX_REMEMBERED) {
     const target = src.text.startsWith("/") ? src.text : path.join(path.dirname(dst.text), src.text);
@@ -735,9 +736,9 @@ function exportEffect(args: Arg[], at: Where, out: Work, site: CommandSite): voi
   for (const a of args) {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/.exec(a.text);
     if (!m) continue;
-    const v: WordValue = { text: m[2]!, dynamic: a.dynamic, shape: a.dynamic ? { kind: "any" } : { kind: "exact", text: m[2]! } };
-    setVar(out, m[1]!, v);
-    if (GIT_SHELL_ENV.has(m[1]!)) shellValue(v, m[1]!, site.text, site.span, at, out);
+    const v: WordValue = { text: nth(m, 2), dynamic: a.dynamic, shape: a.dynamic ? { kind: "any" } : { kind: "exact", text: nth(m, 2) } };
+    setVar(out, nth(m, 1), v);
+    if (GIT_SHELL_ENV.has(nth(m, 1))) shellValue(v, nth(m, 1), site.text, site.span, at, out);
   }
 }
 
@@ -773,13 +774,13 @@ function makeEffect(args: Arg[], at: Where, out: Work, site: CommandSite): void 
   const targets: string[] = [];
   const vars: Record<string, string> = {};
   for (let i = 0; i < args.length; i++) {
-    const t = args[i]!.text;
+    const t = nth(args, i).text;
     if (t === "-C" || t === "--directory") { dir = path.join(dir, args[++i]?.text ?? ""); continue; }
     if (t === "-f" || t === "--file" || t === "--makefile") { file = args[++i]?.text; continue; }
     if (/^-[IjlWo]$/.test(t)) { i++; continue; }
     if (t.startsWith("-")) continue;
     const kv = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/.exec(t);
-    if (kv) vars[kv[1]!] = kv[2]!;
+    if (kv) vars[nth(kv, 1)] = nth(kv, 2);
     else targets.push(t);
   }
   if (args.some((a) => a.dynamic)) return;
@@ -821,7 +822,7 @@ function recordWrappers(argv: Arg[], wrappers: string[], at: Where, site: Comman
   let from = 0;
   let parent = at.parent;
   for (const [i, w] of wrappers.entries()) {
-    while (from < argv.length && basename(argv[from]!.text) !== w) from++;
+    while (from < argv.length && basename(nth(argv, from).text) !== w) from++;
     const words = argv.slice(from);
     if (words.length === 0) break;
     const idx = out.commands.length;
@@ -861,12 +862,12 @@ function visitFind(args: Arg[], at: Where, out: Work, site: CommandSite): void {
   const name = args.findIndex((a) => a.text === "-name" || a.text === "-iname");
   const pattern = name >= 0 ? args[name + 1]?.text : undefined;
   for (let i = 0; i < args.length; i++) {
-    const t = args[i]!.text;
+    const t = nth(args, i).text;
     if (t === "-delete") out.writes.push({ path: "<found>", dynamic: true, pattern: pattern ? `**/${pattern}` : "**", by: "find -delete" });
     if (t === "-fprint" || t === "-fprintf" || t === "-fls" || t === "-fprint0") pushWrites([{ path: args[i + 1]?.text ?? "", dynamic: !!args[i + 1]?.dynamic }], "find", out);
     if (t === "-exec" || t === "-execdir" || t === "-ok" || t === "-okdir") {
       let j = i + 1;
-      while (j < args.length && args[j]!.text !== ";" && args[j]!.text !== "+") j++;
+      while (j < args.length && nth(args, j).text !== ";" && nth(args, j).text !== "+") j++;
       // `{}` stands for each path found: `find -name commit -exec git {} \;` is no literal subcommand.
       const inner = args.slice(i + 1, j).map((a) => (a.text.includes("{}") ? { ...a, dynamic: true, shape: pattern ? { kind: "glob" as const, glob: `**/${pattern}` } : { kind: "any" as const } } : a));
       if (inner.length > 0) visitArgv(inner, { ...at, via: [...at.via, "find -exec"] }, out, { ...site, stdin: undefined, piped: false });
@@ -952,11 +953,11 @@ function heredocText(redirects: Redirection[], ctx: WordContext): Arg | undefine
 /** `python3 -` or `python3` with no script: the program comes on stdin. */
 function isStdinProgram(argv: Arg[]): boolean {
   // `deno run -A -`, `bun run -`
-  const words = /^(deno|bun)$/.test(basename(argv[0]?.text ?? "")) && argv[1]?.text === "run" ? [argv[0]!, ...argv.slice(2)] : argv;
+  const words = /^(deno|bun)$/.test(basename(argv[0]?.text ?? "")) && argv[1]?.text === "run" ? [nth(argv, 0), ...argv.slice(2)] : argv;
   if (words !== argv) return isStdinProgram(words);
   const rest = argv.slice(1).filter((a) => !a.text.startsWith("-") || a.text === "-");
   if (argv.slice(1).some((a) => /^-[A-Za-z]*[cerE]$|^--(eval|print)(=|$)|^-m$/.test(a.text))) return false;
-  return rest.length === 0 || rest[0]!.text === "-" || /^\/dev\/(stdin|fd\/0)$/.test(rest[0]!.text);
+  return rest.length === 0 || nth(rest, 0).text === "-" || /^\/dev\/(stdin|fd\/0)$/.test(nth(rest, 0).text);
 }
 
 /** The program of `python -c CODE`, `node -e CODE`, `perl -e CODE`. */

@@ -3,6 +3,7 @@
 // shell strings (`rebase -x`, `submodule foreach`, `bisect run`, `-c
 // core.pager=…`), `git-<sub>` programs, and what a push really does (`+ref`,
 // `@`, `--mirror`, push refspecs from config).
+import { nth } from "./nth.js";
 import { posix as path } from "node:path";
 import type { OpaqueCode } from "./model.js";
 import type { Script } from "./launchers.js";
@@ -131,7 +132,7 @@ export function resolveGit(argv: Arg[], ctx: GitContext): GitResolved {
     // configuration from the environment is read now: it may name commands git runs
     if (ctx.env("GIT_CONFIG_COUNT") || ctx.env("GIT_CONFIG_PARAMETERS") || g.config.some((c) => (c as { fromEnv?: boolean }).fromEnv)) void cfg.known;
     if (g.verb < 0) return out;
-    const verbArg = cur[g.verb]!;
+    const verbArg = nth(cur, g.verb);
     if (verbArg.dynamic || verbArg.pattern) { out.verbUnknown = true; return out; }
     const sub = verbArg.text;
     if (GIT_COMMANDS.has(sub)) {
@@ -173,7 +174,7 @@ interface Globals {
 function globals(argv: Arg[]): Globals {
   const out: Globals = { verb: -1, config: [] };
   for (let i = 1; i < argv.length; i++) {
-    const a = argv[i]!;
+    const a = nth(argv, i);
     const t = a.text;
     if (a.dynamic && !t.startsWith("-")) { out.verb = i; return out; }
     if (t === "-c" || t === "--config-env" || t === "-C" || GIT_VALUED.has(t)) {
@@ -220,9 +221,10 @@ function commandConfig(cli: { key: string; value: Arg; fromEnv?: boolean }[], ct
   } else known = false;
   for (const s of ctx.earlier) {
     const k = normalizeKey(s.key);
-    if (s.value === null) { for (let i = entries.length - 1; i >= 0; i--) if (entries[i]![0].toLowerCase() === k.toLowerCase()) entries.splice(i, 1); continue; }
+    if (s.value === null) { for (let i = entries.length - 1; i >= 0; i--) if (nth(entries, i)[0].toLowerCase() === k.toLowerCase()) entries.splice(i, 1); continue; }
     if (k === "include.path") {
-      const text = ctx.read(s.value.startsWith("~/") && ctx.env("HOME") ? `${ctx.env("HOME")!.text}/${s.value.slice(2)}` : s.value);
+      const home = ctx.env("HOME");
+      const text = ctx.read(s.value.startsWith("~/") && home ? `${home.text}/${s.value.slice(2)}` : s.value);
       if (typeof text === "string") for (const [ik, iv] of parseConfig(text)) entries.push([ik, { text: iv, dynamic: false }]);
       else known = false;
       continue;
@@ -264,7 +266,7 @@ function commandConfig(cli: { key: string; value: Arg; fromEnv?: boolean }[], ct
     entries.push([c.key, value]);
   }
   return {
-    value: (key) => { for (let i = entries.length - 1; i >= 0; i--) if (entries[i]![0].toLowerCase() === key.toLowerCase()) return entries[i]![1]; return undefined; },
+    value: (key) => { for (let i = entries.length - 1; i >= 0; i--) { const [k, v] = nth(entries, i); if (k.toLowerCase() === key.toLowerCase()) return v; } return undefined; },
     all: (key) => entries.filter(([k]) => k.toLowerCase() === key.toLowerCase()).map(([, v]) => v),
     known,
   };
@@ -277,7 +279,7 @@ function splitAlias(s: string): string[] {
   let q = "";
   let has = false;
   for (let i = 0; i < s.length; i++) {
-    const c = s[i]!;
+    const c = nth(s, i);
     if (q) { if (c === q) q = ""; else if (c === "\\" && q === '"' && i + 1 < s.length) cur += s[++i]; else cur += c; continue; }
     if (c === "'" || c === '"') { q = c; has = true; continue; }
     if (c === "\\" && i + 1 < s.length) { cur += s[++i]; has = true; continue; }
@@ -293,10 +295,10 @@ const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${
 /** What a subcommand runs (rebase -x, submodule foreach, bisect run, filter-branch) and implies (push). */
 function subcommandEffects(sub: string, args: Arg[], cfg: Config, out: GitResolved): void {
   const valueOf = (i: number, names: string[], shortAttached?: string): Arg | undefined => {
-    const t = args[i]!.text;
+    const t = nth(args, i).text;
     if (names.includes(t)) return args[i + 1];
-    for (const n of names) if (n.startsWith("--") && t.startsWith(`${n}=`)) return { text: t.slice(n.length + 1), dynamic: args[i]!.dynamic };
-    if (shortAttached && t.startsWith(shortAttached) && t.length > shortAttached.length) return { text: t.slice(shortAttached.length), dynamic: args[i]!.dynamic };
+    for (const n of names) if (n.startsWith("--") && t.startsWith(`${n}=`)) return { text: t.slice(n.length + 1), dynamic: nth(args, i).dynamic };
+    if (shortAttached && t.startsWith(shortAttached) && t.length > shortAttached.length) return { text: t.slice(shortAttached.length), dynamic: nth(args, i).dynamic };
     return undefined;
   };
   const shellOpts: Record<string, [string[], string?]> = {
@@ -335,7 +337,7 @@ function pushEffects(args: Arg[], cfg: Config, out: GitResolved): void {
   const ops: Arg[] = [];
   let end = false;
   for (let i = 0; i < args.length; i++) {
-    const t = args[i]!.text;
+    const t = nth(args, i).text;
     if (!end && t === "--") { end = true; continue; }
     if (!end && valued.has(t)) { i++; continue; }
     if (!end && t.startsWith("-")) {
@@ -343,7 +345,7 @@ function pushEffects(args: Arg[], cfg: Config, out: GitResolved): void {
       if (t.length >= 4 && "--mirror".startsWith(t)) out.implied.push("--force");
       continue;
     }
-    ops.push(args[i]!);
+    ops.push(nth(args, i));
   }
   let refspecs = ops.slice(1);
   if (refspecs.length === 0) {
@@ -368,7 +370,7 @@ function pushEffects(args: Arg[], cfg: Config, out: GitResolved): void {
 /** `git-commit`, `/usr/lib/git-core/git-commit`: git running one subcommand. */
 export function dashedGit(name: string): string | undefined {
   const m = /^git-(.+)$/.exec(name);
-  return m && (GIT_COMMANDS.has(m[1]!) || m[1] === "receive-pack") ? m[1] : undefined;
+  return m && (GIT_COMMANDS.has(nth(m, 1)) || m[1] === "receive-pack") ? m[1] : undefined;
 }
 
 /** Where the files of a directory-less config lookup start: shared by callers that cache fileConfig. */

@@ -4,6 +4,7 @@
 // includes, ~/.gitconfig, XDG, system), read through the ShellWorld — bounded,
 // no git process. Keys are normalized like git's: section and name lower-case,
 // subsection as written.
+import { nth } from "./nth.js";
 import { posix as path } from "node:path";
 import { MAX_FILE_BYTES, type ShellWorld } from "./world.js";
 
@@ -28,13 +29,13 @@ export function parseConfig(text: string): ConfigEntries {
     if (!line || line.startsWith("#") || line.startsWith(";")) continue;
     const sec = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\](.*)$/.exec(line);
     if (sec) {
-      section = sec[2] !== undefined ? `${sec[1]!.toLowerCase()}.${sec[2].replace(/\\(.)/g, "$1")}` : sec[1]!.toLowerCase();
-      line = sec[3]!.trim();
+      section = sec[2] !== undefined ? `${nth(sec, 1).toLowerCase()}.${sec[2].replace(/\\(.)/g, "$1")}` : nth(sec, 1).toLowerCase();
+      line = nth(sec, 3).trim();
       if (!line) continue;
     }
     const kv = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
     if (!kv || !section) continue;
-    out.push([`${section}.${kv[1]!.toLowerCase()}`, kv[2] === undefined ? "true" : configValue(kv[2])]);
+    out.push([`${section}.${nth(kv, 1).toLowerCase()}`, kv[2] === undefined ? "true" : configValue(kv[2])]);
   }
   return out;
 }
@@ -44,9 +45,9 @@ function configValue(v: string): string {
   let out = "";
   let quoted = false;
   for (let i = 0; i < v.length; i++) {
-    const c = v[i]!;
+    const c = nth(v, i);
     if (c === "\\" && i + 1 < v.length) {
-      const n = v[++i]!;
+      const n = nth(v, ++i);
       out += n === "n" ? "\n" : n === "t" ? "\t" : n === "b" ? "\b" : n;
     } else if (c === '"') quoted = !quoted;
     else if (!quoted && (c === "#" || c === ";")) break;
@@ -64,9 +65,9 @@ export function parseConfigParameters(text: string): ConfigEntries | undefined {
   while ((m = re.exec(text)) !== null) {
     at = re.lastIndex;
     const un = (s: string) => s.replace(/'\\''/g, "'");
-    if (m[2] !== undefined) out.push([normalizeKey(un(m[1]!)), un(m[2])]);
+    if (m[2] !== undefined) out.push([normalizeKey(un(nth(m, 1))), un(m[2])]);
     else {
-      const kv = un(m[1]!);
+      const kv = un(nth(m, 1));
       const eq = kv.indexOf("=");
       out.push(eq < 0 ? [normalizeKey(kv), "true"] : [normalizeKey(kv.slice(0, eq)), kv.slice(eq + 1)]);
     }
@@ -114,13 +115,15 @@ export function fileConfig(world: ShellWorld, dir: string, env: (name: string) =
     if (home) read(path.join(home, ".gitconfig"), 0);
     else out.complete = false;
   }
-  const gitDir = env("GIT_DIR") !== undefined ? path.resolve(dir, env("GIT_DIR")!) : findGitDir(world, dir);
+  const gitDirVar = env("GIT_DIR");
+  const gitDir = gitDirVar !== undefined ? path.resolve(dir, gitDirVar) : findGitDir(world, dir);
   if (gitDir) {
     read(path.join(gitDir, "config"), 0);
     // a linked worktree keeps the shared config in its common dir
     const common = world.readFile(path.join(gitDir, "commondir"), 4096)?.trim();
     if (common) read(path.join(path.resolve(gitDir, common), "config"), 0);
-    if (env("GIT_CONFIG") !== undefined) read(path.resolve(dir, env("GIT_CONFIG")!), 0);
+    const configVar = env("GIT_CONFIG");
+    if (configVar !== undefined) read(path.resolve(dir, configVar), 0);
   }
   return out;
 }
@@ -134,7 +137,7 @@ function findGitDir(world: ShellWorld, dir: string): string | undefined {
     if (kind === "dir") return dotgit;
     if (kind === "file") {
       const m = /^gitdir:\s*(.+)$/m.exec(world.readFile(dotgit, 4096) ?? "");
-      return m ? path.resolve(d, m[1]!.trim()) : undefined;
+      return m ? path.resolve(d, nth(m, 1).trim()) : undefined;
     }
     const up = path.dirname(d);
     if (up === d) break;

@@ -3,6 +3,7 @@
 // patterns against words whose value is only partly known (`"$TMPDIR"/copy`
 // is `*/copy`; `for f in *_RU.md` makes `$f` `*_RU.md`). `*` and `**` match
 // any run of characters, `?` one, `[…]` one of a set (`[!…]`/`[^…]` negated).
+import { nth } from "./nth.js";
 
 /** A star: `**` crosses `/`, `*` does not (as in picomatch and bash). */
 type Token = { kind: "star"; slash: boolean } | { kind: "char"; test: (c: string) => boolean; only?: string };
@@ -12,8 +13,8 @@ export const isGlob = (s: string): boolean => /[*?[]/.test(s);
 export function tokenize(glob: string): Token[] {
   const out: Token[] = [];
   for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === "\\" && i + 1 < glob.length) { const l = glob[++i]!; out.push({ kind: "char", test: (x) => x === l, only: l }); continue; }
+    const c = nth(glob, i);
+    if (c === "\\" && i + 1 < glob.length) { const l = nth(glob, ++i); out.push({ kind: "char", test: (x) => x === l, only: l }); continue; }
     if (c === "*") {
       const slash = glob[i + 1] === "*";
       while (glob[i + 1] === "*") i++;
@@ -31,8 +32,8 @@ export function tokenize(glob: string): Token[] {
         if (negate) body = body.slice(1);
         const ranges: [string, string][] = [];
         for (let j = 0; j < body.length; j++) {
-          if (body[j + 1] === "-" && j + 2 < body.length) { ranges.push([body[j]!, body[j + 2]!]); j += 2; }
-          else ranges.push([body[j]!, body[j]!]);
+          if (body[j + 1] === "-" && j + 2 < body.length) { ranges.push([nth(body, j), nth(body, j + 2)]); j += 2; }
+          else { const one = nth(body, j); ranges.push([one, one]); }
         }
         const inSet = (x: string) => ranges.some(([a, b]) => x >= a && x <= b);
         out.push({ kind: "char", test: negate ? (x) => !inSet(x) : inSet });

@@ -22,6 +22,7 @@
 //
 // awk, sed and vim programs are read too: awk `system()`, `print | "cmd"`,
 // `print > "file"`; sed `e`, `s///e`, `w file`; vim `:!cmd`, `:w file`.
+import { nth } from "./nth.js";
 import type { PathArg } from "./model.js";
 import { lookup } from "./wrappers.js";
 
@@ -106,15 +107,17 @@ function callsOf<T>(code: string, table: Record<string, T>, receiverOk: (name: s
   const out: Call<T>[] = [];
   for (const m of code.matchAll(CALL_SITE)) {
     const qualifier = m[1] === "fsp" || m[1] === "promises" ? "fs" : m[1] === "cp" ? "child_process" : m[1];
-    const name = m[3]!;
+    const name = nth(m, 3);
     const kind = qualifier
       ? lookup(table, `${qualifier}.${name}`) ?? (qualifier === "fs" && receiverOk(name) ? lookup(table, name) : undefined)
       : m[2] ? (receiverOk(name) ? lookup(table, name) : undefined) : lookup(table, name);
     if (kind === undefined) continue;
     if (out.length >= MAX_CALLS) return null;
-    const end = m.index! + m[0].length;
-    const nameAt = m.index! + m[0].lastIndexOf(name);
-    out.push({ kind, at: m.index!, name: qualifier ? `${qualifier}.${name}` : name, args: callArgs(code, end), before: code.slice(Math.max(0, nameAt - 300), nameAt) });
+    const start = m.index;
+    if (start === undefined) continue; // matchAll always sets it; the type does not say so
+    const end = start + m[0].length;
+    const nameAt = start + m[0].lastIndexOf(name);
+    out.push({ kind, at: start, name: qualifier ? `${qualifier}.${name}` : name, args: callArgs(code, end), before: code.slice(Math.max(0, nameAt - 300), nameAt) });
   }
   return out;
 }
@@ -125,11 +128,11 @@ const distinctive = (name: string): boolean => /Sync$|File|Stream|^write_|^touch
 export function inlineWrites(code: string): PathArg[] {
   const out: PathArg[] = [];
   // python os.open(path, flags) with a writing flag
-  for (const m of code.matchAll(/\bos\s*\.\s*open\s*\(\s*(['"])([^'"]+)\1\s*,([^)]*)\)/g)) if (/O_(WRONLY|RDWR|CREAT|TRUNC|APPEND)/.test(m[3]!)) out.push({ path: m[2]!, dynamic: false });
+  for (const m of code.matchAll(/\bos\s*\.\s*open\s*\(\s*(['"])([^'"]+)\1\s*,([^)]*)\)/g)) if (/O_(WRONLY|RDWR|CREAT|TRUNC|APPEND)/.test(nth(m, 3))) out.push({ path: nth(m, 2), dynamic: false });
   // perl without parentheses: unlink "f"; rename "a", "b"
-  for (const m of code.matchAll(/\b(unlink|rename)\s+(?!\()((?:(['"])[^'"]*\3\s*,?\s*)+)/g)) for (const x of m[2]!.matchAll(/(['"])([^'"]*)\1/g)) out.push({ path: x[2]!, dynamic: false });
+  for (const m of code.matchAll(/\b(unlink|rename)\s+(?!\()((?:(['"])[^'"]*\3\s*,?\s*)+)/g)) for (const x of nth(m, 2).matchAll(/(['"])([^'"]*)\1/g)) out.push({ path: nth(x, 2), dynamic: false });
   // tcl: open NAME w|a|RDWR…
-  for (const m of code.matchAll(/\[\s*open\s+("?)([^\s"\]]+)\1\s+("?)(w|a|w\+|a\+|r\+|[A-Z_| ]*(WRONLY|RDWR|CREAT|TRUNC|APPEND)[A-Z_| ]*)\3/g)) out.push({ path: m[2]!, dynamic: false });
+  for (const m of code.matchAll(/\[\s*open\s+("?)([^\s"\]]+)\1\s+("?)(w|a|w\+|a\+|r\+|[A-Z_| ]*(WRONLY|RDWR|CREAT|TRUNC|APPEND)[A-Z_| ]*)\3/g)) out.push({ path: nth(m, 2), dynamic: false });
   // perl without parentheses: open F, ">", "f" / open my $fh, ">f"
   for (const m of code.matchAll(/\bopen\s+(?:my\s+)?[$\w]+\s*,\s*(?:(['"])\s*\+?>{1,2}\s*\1\s*,\s*(['"])([^'"]+)\2|(['"])\s*\+?>{1,2}\s*([^'"]+)\4)/g)) {
     out.push({ path: (m[3] ?? m[5] ?? "").trim(), dynamic: false });
@@ -145,7 +148,7 @@ export function inlineWrites(code: string): PathArg[] {
     }
   }
   if (computed) {
-    const literals = [...code.matchAll(ANY_LITERAL)].map((l) => l[2]!).filter(isPathLike);
+    const literals = [...code.matchAll(ANY_LITERAL)].map((l) => nth(l, 2)).filter(isPathLike);
     out.push(...(literals.length ? literals.map((p) => ({ path: p, dynamic: false })) : [{ path: "<computed in the program>", dynamic: true }]));
   }
   return out;
@@ -185,7 +188,7 @@ function normalize(code: string, lang: string): string {
     const renames: [string, string][] = [];
     for (const m of c.matchAll(/(?:^|;)\s*import\s+([\w.]+)\s+as\s+(\w+)/gm)) renames.push([`${m[2]}.`, `${m[1]}.`]);
     for (const m of c.matchAll(/(?:^|;)\s*from\s+([\w.]+)\s+import\s+\(?([^)\n;]+)\)?/gm)) {
-      for (const item of m[2]!.split(",")) {
+      for (const item of nth(m, 2).split(",")) {
         const [name, as] = item.trim().split(/\s+as\s+/);
         if (name && /^\w+$/.test(name)) renames.push([`${as ?? name}(`, `${m[1]}.${name}(`]);
       }
@@ -235,13 +238,13 @@ export function inlineCommands(code: string, interpreter = "python"): InlineComm
     }
     for (const m of c.matchAll(/\b(system|exec|spawn)\b(?!\s*\()\s*((?:(['"])(?:[^'"\\]|\\.)*\3\s*,?\s*)+)/g)) {
       read.add(m.index);
-      const items = [...m[2]!.matchAll(/(['"])((?:[^'"\\]|\\.)*)\1/g)].map((x) => (x[1] === '"' ? interpolated(x[2]!) : x[2]!));
+      const items = [...nth(m, 2).matchAll(/(['"])((?:[^'"\\]|\\.)*)\1/g)].map((x) => (x[1] === '"' ? interpolated(nth(x, 2)) : nth(x, 2)));
       out.scripts.push(items.length > 1 ? items.map(shellQuote).join(" ") : items[0] ?? "");
     }
     for (const m of c.matchAll(/\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*(['"])(-\||\|-)\1\s*,\s*((?:(['"])[^'"]*\4\s*,?\s*)+)|\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*(['"])\s*\|?\s*([^'"|]+?)\s*\|?\s*\5/g)) {
       if (m[2]) {
         read.add(m.index);
-        out.scripts.push([...m[3]!.matchAll(/(['"])([^'"]*)\1/g)].map((x) => x[2]!).join(" "));
+        out.scripts.push([...nth(m, 3).matchAll(/(['"])([^'"]*)\1/g)].map((x) => nth(x, 2)).join(" "));
       } else if (m[6] && /^\s*\|/.test(m[0].split(/,/)[1] ?? "") || (m[6] && /\|\s*['"]\s*\)?\s*$/.test(m[0]))) {
         read.add(m.index);
         out.scripts.push(m[6]);
@@ -249,15 +252,15 @@ export function inlineCommands(code: string, interpreter = "python"): InlineComm
     }
   }
   // julia: run(`git commit`)
-  if (lang === "julia") for (const m of c.matchAll(/`([^`]*)`/g)) { read.add(m.index); out.scripts.push(interpolated(m[1]!)); }
+  if (lang === "julia") for (const m of c.matchAll(/`([^`]*)`/g)) { read.add(m.index); out.scripts.push(interpolated(nth(m, 1))); }
   // emacs --eval: (shell-command "…"); other process calls are not read
   if (lang === "emacs") {
-    for (const m of c.matchAll(/\((?:async-)?shell-command(?:-to-string)?\s+"((?:[^"\\]|\\.)*)"/g)) { read.add(m.index); out.scripts.push(m[1]!.replace(/\\"/g, '"')); }
+    for (const m of c.matchAll(/\((?:async-)?shell-command(?:-to-string)?\s+"((?:[^"\\]|\\.)*)"/g)) { read.add(m.index); out.scripts.push(nth(m, 1).replace(/\\"/g, '"')); }
     if (/\((call-process|start-process|make-process|process-file|shell-command)\b/.test(c.replace(/\((?:async-)?shell-command(?:-to-string)?\s+"(?:[^"\\]|\\.)*"/g, ""))) out.opaque = "emacs starts a process we cannot read";
   }
   // zx / Bun shell: $`git commit`
-  if (lang === "node") for (const m of c.matchAll(/(?:\bBun\s*\.\s*)?\$`([^`]*)`/g)) { read.add(m.index); out.scripts.push(m[1]!.replace(/\$\{[^}]*\}/g, '"$JS_VALUE"')); }
-  if (lang === "osascript") for (const m of c.matchAll(/do shell script\s+"((?:[^"\\]|\\.)*)"/g)) out.scripts.push(m[1]!.replace(/\\"/g, '"'));
+  if (lang === "node") for (const m of c.matchAll(/(?:\bBun\s*\.\s*)?\$`([^`]*)`/g)) { read.add(m.index); out.scripts.push(nth(m, 1).replace(/\$\{[^}]*\}/g, '"$JS_VALUE"')); }
+  if (lang === "osascript") for (const m of c.matchAll(/do shell script\s+"((?:[^"\\]|\\.)*)"/g)) out.scripts.push(nth(m, 1).replace(/\\"/g, '"'));
   // a process-starting name used in a way we could not read
   const uses = lookup(SPAWN_USES, lang);
   if (uses && !out.opaque) {
@@ -292,10 +295,10 @@ export function awkProgram(prog: string): ProgramEffects {
   const out: ProgramEffects = { scripts: [], writes: [] };
   const str = /"((?:[^"\\]|\\.)*)"/.source;
   let literal = 0;
-  for (const m of prog.matchAll(new RegExp(`\\bsystem\\s*\\(\\s*${str}\\s*\\)`, "g"))) { out.scripts.push(unescapeC(m[1]!)); literal++; }
+  for (const m of prog.matchAll(new RegExp(`\\bsystem\\s*\\(\\s*${str}\\s*\\)`, "g"))) { out.scripts.push(unescapeC(nth(m, 1))); literal++; }
   if ((prog.match(/\bsystem\s*\(/g)?.length ?? 0) > literal) out.opaque = "awk system() runs a command built at run time";
-  for (const m of prog.matchAll(new RegExp(`\\|&?\\s*${str}`, "g"))) out.scripts.push(unescapeC(m[1]!));
-  for (const m of prog.matchAll(new RegExp(`${str}\\s*\\|&?\\s*getline`, "g"))) out.scripts.push(unescapeC(m[1]!));
+  for (const m of prog.matchAll(new RegExp(`\\|&?\\s*${str}`, "g"))) out.scripts.push(unescapeC(nth(m, 1)));
+  for (const m of prog.matchAll(new RegExp(`${str}\\s*\\|&?\\s*getline`, "g"))) out.scripts.push(unescapeC(nth(m, 1)));
   if (/\|&?\s*(?![\s"]|getline)[A-Za-z_$(]/.test(prog.replace(/\|\|/g, ""))) out.opaque ??= "awk pipes to a command built at run time";
   // `print "git commit" | "sh"`: the printed text is the program
   if (out.scripts.some((s) => /^\s*(\S*\/)?(ba|da|z|k|mk|a)?sh(\s+-[a-z]*)?\s*$/.test(s))) out.opaque ??= "awk prints into a shell";
@@ -343,14 +346,14 @@ export function vimCommands(text: string): ProgramEffects {
     const c = raw.replace(/^[\s:]+/, "").replace(/^(silent!?|sil!?|exe(cute)?\s+)\s*/, "");
     let m: RegExpExecArray | null;
     if ((m = /^[\d,.$%]*\s*!([\s\S]*)$/.exec(c)) || (m = /^r(?:ead)?\s*!([\s\S]*)$/.exec(c)) || (m = /^w(?:rite)?\s+!([\s\S]*)$/.exec(c))) {
-      out.scripts.push(m[1]!);
+      out.scripts.push(nth(m, 1));
       return out; // `!` takes the rest of the line, bars included
     }
-    if ((m = /^ter(?:minal)?\s+([\s\S]*)$/.exec(c))) { out.scripts.push(m[1]!); return out; }
+    if ((m = /^ter(?:minal)?\s+([\s\S]*)$/.exec(c))) { out.scripts.push(nth(m, 1)); return out; }
     const sys = /\bsystem(?:list)?\s*\(\s*(['"])(.*?)\1\s*\)/.exec(c);
-    if (sys) out.scripts.push(sys[2]!);
+    if (sys) out.scripts.push(nth(sys, 2));
     else if (/\bsystem(?:list)?\s*\(/.test(c)) out.opaque = "vim system() runs a command built at run time";
-    if ((m = /^(?:w(?:rite)?|sav(?:eas)?|wq?a?|x(?:it)?|up(?:date)?)!?\s+(?!!)(\S+)/.exec(c))) out.writes.push({ path: m[1]!, dynamic: false });
+    if ((m = /^(?:w(?:rite)?|sav(?:eas)?|wq?a?|x(?:it)?|up(?:date)?)!?\s+(?!!)(\S+)/.exec(c))) out.writes.push({ path: nth(m, 1), dynamic: false });
   }
   return out;
 }
@@ -366,7 +369,7 @@ function commandLine(kind: Spawn, args: string[]): string | undefined {
   const argvLine = (xs: string[] | undefined): string | undefined => (xs && xs.length ? xs.map(shellQuote).join(" ") : undefined);
   const listOf = (a: string | undefined): string[] | undefined => {
     const m = a === undefined ? null : /^\s*\[([\s\S]*)\]\s*$/.exec(a);
-    return m ? lits(splitTop(m[1]!).filter((x) => x.trim() !== "")) : undefined;
+    return m ? lits(splitTop(nth(m, 1)).filter((x) => x.trim() !== "")) : undefined;
   };
   // os.execl(path, arg0, arg1…): the program is the path, argv[0] is a name only
   if (kind === "execl") { const p = literal(args[0]); const rest = lits(args.slice(2)); return p && rest ? argvLine([p, ...rest]) : undefined; }
@@ -386,7 +389,7 @@ function commandLine(kind: Spawn, args: string[]): string | undefined {
   const list = (a: string | undefined): string[] | undefined => {
     const m = a === undefined ? null : /^\s*\[([\s\S]*)\]\s*$/.exec(a);
     if (!m) return undefined;
-    const items = splitTop(m[1]!).filter((x) => x.trim() !== "").map(literal);
+    const items = splitTop(nth(m, 1)).filter((x) => x.trim() !== "").map(literal);
     return items.every((x) => x !== undefined) ? (items as string[]) : undefined;
   };
   // subprocess.run('git commit', shell=True): the string is a shell line
@@ -429,7 +432,7 @@ function splitTop(text: string, call = false): string[] {
   let quote = "";
   let start = 0;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
+    const c = nth(text, i);
     if (quote) { if (c === "\\") i++; else if (c === quote) quote = ""; continue; }
     if (c === "'" || c === '"' || c === "`") quote = c;
     else if (c === "(" || c === "[" || c === "{") depth++;

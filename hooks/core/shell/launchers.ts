@@ -4,6 +4,7 @@
 // value is a shell string, how many operands come before the program), so the
 // word after `-u root` is not mistaken for the program and no launcher is a
 // blind spot. An unknown program gets no special trust: it is simply a program.
+import { entry, nth } from "./nth.js";
 import type { OpaqueCode } from "./model.js";
 import { basename, clip, lookup, SHELLS, STDIN_ARGS, type Arg } from "./wrappers.js";
 
@@ -192,7 +193,7 @@ export function unwrap(argv: Arg[]): Unwrapped {
   const out = none([]);
   let rest = argv;
   while (rest.length > 0) {
-    const head = rest[0]!;
+    const head = nth(rest, 0);
     if (head.dynamic) return { ...out, argv: rest, opaque: { code: "program-dynamic", reason: `the command name ${clip(head.text, 60)} is computed at run time` } };
     // `/usr/bin/gi? commit`: the name is whatever the glob expands to.
     if (head.pattern) return { ...out, argv: rest, opaque: { code: "program-pattern", reason: `the command name ${clip(head.text, 60)} is a pattern expanded at run time` } };
@@ -271,7 +272,7 @@ function parseOptions(argv: Arg[], spec: Launcher): Parsed {
   let i = 1;
   if (spec.sub) {
     // `uv run …`, `bundle exec …`: global options, then the subcommand.
-    while (i < argv.length && argv[i]!.text.startsWith("-")) i += valued.has(argv[i]!.text) ? 2 : 1;
+    while (i < argv.length && nth(argv, i).text.startsWith("-")) i += valued.has(nth(argv, i).text) ? 2 : 1;
     if (!spec.sub.includes(argv[i]?.text ?? "")) return { ...out, stop: true, notLaunching: true };
     i++;
   }
@@ -283,7 +284,7 @@ function parseOptions(argv: Arg[], spec: Launcher): Parsed {
     if (files.has(opt)) out.programFiles.push(value);
   };
   while (i < argv.length) {
-    const a = argv[i]!;
+    const a = nth(argv, i);
     const t = a.text;
     if (a.dynamic && t.startsWith("-")) { i++; continue; }
     if (t === "--") { i++; break; }
@@ -338,8 +339,8 @@ const peel = (next: Arg[], r: Partial<Unwrapped> = {}): Step => ({ done: false, 
 function special(name: string, argv: Arg[]): Step | undefined {
   const args = argv.slice(1);
   if (name === "eval") {
-    if (args.some((a) => a.dynamic)) return final({ argv: [argv[0]!], opaque: { code: "eval-dynamic", reason: "eval runs a string computed at run time" } });
-    return final({ argv: [argv[0]!], scripts: [{ text: args.map((a) => a.text).join(" "), dynamic: false, label: "eval" }] });
+    if (args.some((a) => a.dynamic)) return final({ argv: [nth(argv, 0)], opaque: { code: "eval-dynamic", reason: "eval runs a string computed at run time" } });
+    return final({ argv: [nth(argv, 0)], scripts: [{ text: args.map((a) => a.text).join(" "), dynamic: false, label: "eval" }] });
   }
   if (SHELLS.has(name) || name === "pwsh" || name === "powershell") return final(shellInvocation(argv));
   if (name === "exec" && args[0]?.text === "-a" && args[1] && /^git-/.test(args[1].text) && args[2] && basename(args[2].text) === "git") {
@@ -349,13 +350,13 @@ function special(name: string, argv: Arg[]): Step | undefined {
   if (name === "trap") {
     // `trap 'git commit' EXIT` runs its string when the shell exits.
     const ops = args.filter((a) => !/^-[lp]$/.test(a.text) && a.text !== "--");
-    if (ops.length >= 2 && ops[0]!.text !== "-" && ops[0]!.text !== "") {
-      return final({ argv: [argv[0]!], scripts: [{ ...ops[0]!, label: "trap" }] });
+    if (ops.length >= 2 && nth(ops, 0).text !== "-" && nth(ops, 0).text !== "") {
+      return final({ argv: [nth(argv, 0)], scripts: [{ ...nth(ops, 0), label: "trap" }] });
     }
     return final({ argv: argv });
   }
  if (name === "sudo") {
-    const p = parseOptions(argv, L["sudo"]!);
+    const p = parseOptions(argv, entry(L, "sudo"));
     const shellFlag = argv.slice(1, argv.length - p.inner.length).some((a) => /^-[A-Za-z]*[si]/.test(a.text) && !a.text.startsWith("--") || a.text === "--shell" || a.text === "--login");
     if (shellFlag && p.inner.length && !p.stop) return peel([], { scripts: [{ text: p.inner.map((a) => a.text).join(" "), dynamic: p.inner.some((a) => a.dynamic), label: "sudo -s" }] });
   }
@@ -384,7 +385,7 @@ function special(name: string, argv: Arg[]): Step | undefined {
   if (name === "npm" || name === "pnpm" || name === "yarn" || name === "bun") return packageExec(name, argv);
   if (name === "nix-shell") {
     const r = argv.findIndex((a) => a.text === "--run" || a.text === "--command");
-    return r > 0 && argv[r + 1] ? final({ argv: [], scripts: [{ ...argv[r + 1]!, label: "nix-shell --run" }] }) : final({ argv });
+    return r > 0 && argv[r + 1] ? final({ argv: [], scripts: [{ ...nth(argv, r + 1), label: "nix-shell --run" }] }) : final({ argv });
   }
   if (name === "nix") {
     const c = argv.findIndex((a) => a.text === "-c" || a.text === "--command");
@@ -400,7 +401,7 @@ function special(name: string, argv: Arg[]): Step | undefined {
   if (name === "bwrap") {
     const two = new Set(["--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try", "--dev-bind-try", "--symlink", "--setenv", "--file", "--bind-data", "--ro-bind-data", "--chmod"]);
     let i = 1;
-    while (i < argv.length && argv[i]!.text.startsWith("--")) i += argv[i]!.text === "--" ? 1 : two.has(argv[i]!.text) ? 3 : /^--(unshare-|share-|die-with|new-session|clearenv|as-pid-1|disable-userns|assert-userns)/.test(argv[i]!.text) ? 1 : 2;
+    while (i < argv.length && nth(argv, i).text.startsWith("--")) i += nth(argv, i).text === "--" ? 1 : two.has(nth(argv, i).text) ? 3 : /^--(unshare-|share-|die-with|new-session|clearenv|as-pid-1|disable-userns|assert-userns)/.test(nth(argv, i).text) ? 1 : 2;
     return peel(argv.slice(i));
   }
   // start-stop-daemon --start --exec /usr/bin/git -- commit
@@ -422,62 +423,62 @@ function special(name: string, argv: Arg[]): Step | undefined {
 
 /** `bash -lc 'cmd'`, `bash -c -- 'cmd'`, `sh script.sh`, `bash /dev/stdin`, or `bash` reading stdin. */
 function shellInvocation(argv: Arg[]): Partial<Unwrapped> {
-  const shell = basename(argv[0]!.text);
+  const shell = basename(nth(argv, 0).text);
   // `bash -n x.sh`: read, never run
   if (argv.slice(1).some((a, i, all) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a.text) && !/c/.test(a.text) && all.slice(0, i).every((x) => x.text.startsWith("-")) || a.text === "--noexec")) return { argv };
   const rc: Unwrapped["programFiles"] = [];
   for (let i = 1; i < argv.length; i++) {
-    const a = argv[i]!;
+    const a = nth(argv, i);
     const t = a.text;
     if (a.dynamic) return { argv, programFiles: [...rc, { file: a, lang: "shell" }] };
-    if (t === "--rcfile" || t === "--init-file") { if (argv[i + 1]) rc.push({ file: argv[i + 1]!, lang: "shell" }); i++; continue; }
+    if (t === "--rcfile" || t === "--init-file") { if (argv[i + 1]) rc.push({ file: nth(argv, i + 1), lang: "shell" }); i++; continue; }
     if (t === "-o" || t === "+o" || t === "-O" || t === "+O") { i++; continue; }
     // `-euo pipefail`: a cluster ending in o takes the next word; one holding c runs a string
     if (/^[-+][A-Za-z]*[oO]$/.test(t) && !/c/.test(t)) { i++; continue; }
     if (/^-[A-Za-z]*c[A-Za-z]*$/.test(t) && /o$/.test(t)) {
       const s = argv[i + 2];
-      return s ? { argv: [argv[0]!], scripts: [{ ...s, label: `${shell} -c` }], programFiles: rc } : { argv: [argv[0]!] };
+      return s ? { argv: [nth(argv, 0)], scripts: [{ ...s, label: `${shell} -c` }], programFiles: rc } : { argv: [nth(argv, 0)] };
     }
     if (/^-[A-Za-z]*c[A-Za-z]*$/.test(t) || /^-(c|command|Command|EncodedCommand)$/i.test(t)) {
       let s = argv[i + 1];
       if (s?.text === "--") s = argv[i + 2];
       // `xargs sh -c`: the program is whatever xargs reads.
-      return s ? { argv: [argv[0]!], scripts: [{ ...s, label: `${shell} -c` }], programFiles: rc }
-        : { argv: [argv[0]!], opaque: { code: "shell-string-dynamic", reason: `${shell} -c gets its program at run time` } };
+      return s ? { argv: [nth(argv, 0)], scripts: [{ ...s, label: `${shell} -c` }], programFiles: rc }
+        : { argv: [nth(argv, 0)], opaque: { code: "shell-string-dynamic", reason: `${shell} -c gets its program at run time` } };
     }
-    if (t === "-s") return { argv: [argv[0]!], readsProgramFromStdin: true };
+    if (t === "-s") return { argv: [nth(argv, 0)], readsProgramFromStdin: true };
     if (t === "--") continue;
     if (t.startsWith("-") || t.startsWith("+")) continue;
-    if (/^\/dev\/(stdin|fd\/0)$/.test(t)) return { argv: [argv[0]!], readsProgramFromStdin: true };
+    if (/^\/dev\/(stdin|fd\/0)$/.test(t)) return { argv: [nth(argv, 0)], readsProgramFromStdin: true };
     // A script file: read at decision time when possible.
     return { argv, programFiles: [...rc, { file: a, lang: "shell" }] };
   }
-  return { argv: [argv[0]!], readsProgramFromStdin: true, programFiles: rc };
+  return { argv: [nth(argv, 0)], readsProgramFromStdin: true, programFiles: rc };
 }
 
 /** `su -c 'cmd' user`, `su - user -c 'cmd'`, `su --command=cmd`; without -c a login shell reads stdin. */
 function suInvocation(argv: Arg[]): Partial<Unwrapped> {
   for (let i = 1; i < argv.length; i++) {
-    const t = argv[i]!.text;
+    const t = nth(argv, i).text;
     const long = /^--(command|session-command)=(.*)$/s.exec(t);
-    if (long) return { argv: [argv[0]!], scripts: [{ text: long[2]!, dynamic: argv[i]!.dynamic, label: "su -c" }] };
+    if (long) return { argv: [nth(argv, 0)], scripts: [{ text: nth(long, 2), dynamic: nth(argv, i).dynamic, label: "su -c" }] };
     if (t === "--command" || t === "--session-command" || /^-[A-Za-z]*c$/.test(t)) {
       const s = argv[i + 1];
-      return s ? { argv: [argv[0]!], scripts: [{ ...s, label: "su -c" }] } : { argv: [argv[0]!] };
+      return s ? { argv: [nth(argv, 0)], scripts: [{ ...s, label: "su -c" }] } : { argv: [nth(argv, 0)] };
     }
     if (/^-[A-Za-z]*c./.test(t) && !t.startsWith("--")) {
-      return { argv: [argv[0]!], scripts: [{ text: t.slice(t.indexOf("c") + 1), dynamic: argv[i]!.dynamic, label: "su -c" }] };
+      return { argv: [nth(argv, 0)], scripts: [{ text: t.slice(t.indexOf("c") + 1), dynamic: nth(argv, i).dynamic, label: "su -c" }] };
     }
   }
-  return { argv: [argv[0]!], readsProgramFromStdin: true };
+  return { argv: [nth(argv, 0)], readsProgramFromStdin: true };
 }
 
 /** util-linux `script -c CMD [file]`, `--command=CMD`; BSD `script [-q] file cmd args…`. */
 function scriptInvocation(argv: Arg[]): Step {
   for (let i = 1; i < argv.length; i++) {
-    const t = argv[i]!.text;
+    const t = nth(argv, i).text;
     // the whole argv stays: script writes its typescript file (an operand)
-    if (t.startsWith("--command=")) return final({ argv, scripts: [{ text: t.slice(10), dynamic: argv[i]!.dynamic, label: "script -c" }] });
+    if (t.startsWith("--command=")) return final({ argv, scripts: [{ text: t.slice(10), dynamic: nth(argv, i).dynamic, label: "script -c" }] });
     if (t === "--command" || /^-[A-Za-z]*c$/.test(t)) {
       const s = argv[i + 1];
       return final({ argv, scripts: s ? [{ ...s, label: "script -c" }] : [] });
@@ -485,7 +486,7 @@ function scriptInvocation(argv: Arg[]): Step {
   }
   const p = parseOptions(argv, { valued: ["-t", "-T", "-I", "-O", "-B", "-E", "-m", "--timing", "--log-in", "--log-out", "--log-io", "--echo", "--logging-format"] });
   // the first operand is the typescript file; what follows is a program (BSD form)
-  return p.inner.length > 1 ? peel(p.inner.slice(1)) : final({ argv: [argv[0]!] });
+  return p.inner.length > 1 ? peel(p.inner.slice(1)) : final({ argv: [nth(argv, 0)] });
 }
 
 /**
@@ -497,7 +498,7 @@ function xargsInvocation(argv: Arg[]): Step {
     valued: ["-I", "-n", "-P", "-d", "-E", "-L", "-s", "-a", "-e", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--max-chars", "--eof", "--process-slot-var"],
   });
   const options = argv.slice(1, argv.length - p.inner.length);
-  if (p.inner.length === 0) return final({ argv: [argv[0]!] }); // runs echo
+  if (p.inner.length === 0) return final({ argv: [nth(argv, 0)] }); // runs echo
   let replace: string | undefined;
   for (const [i, o] of options.entries()) {
     if (o.text === "-I") replace = options[i + 1]?.text;
@@ -543,21 +544,21 @@ const TMUX_KEYS = /^(Enter|C-[a-z]|M-[a-z]|Escape|Tab|Space|BSpace|KPEnter|Up|Do
 /** tmux runs shell commands in sessions, windows, panes, run-shell, and types keys into shells (send-keys). */
 function tmuxInvocation(args: Arg[]): Partial<Unwrapped> {
   let i = 0;
-  while (i < args.length && args[i]!.text.startsWith("-")) i += /^-[LSf]$/.test(args[i]!.text) ? 2 : 1;
+  while (i < args.length && nth(args, i).text.startsWith("-")) i += /^-[LSf]$/.test(nth(args, i).text) ? 2 : 1;
   const scripts: Script[] = [];
   // several tmux commands may be chained with `;`
   while (i < args.length) {
-    const sub = args[i]!.text;
+    const sub = nth(args, i).text;
     let j = i + 1;
     const words: Arg[] = [];
-    while (j < args.length && args[j]!.text !== ";" && args[j]!.text !== "\\;") {
-      const t = args[j]!.text;
+    while (j < args.length && nth(args, j).text !== ";" && nth(args, j).text !== "\\;") {
+      const t = nth(args, j).text;
       // flags without a value for the common commands: -d -P -h -v -b -a -k -l? (-l takes a size for split)
       if (t.startsWith("-") && t.length > 1 && words.length === 0) {
         j += TMUX_VALUED.has(t) && !/^-[dPhvbakEZ]$/.test(t) ? 2 : 1;
         continue;
       }
-      words.push(args[j]!);
+      words.push(nth(args, j));
       j++;
     }
     if (sub === "send-keys" || sub === "send") {
@@ -589,13 +590,13 @@ function screenInvocation(argv: Arg[]): Step {
 function gdbInvocation(argv: Arg[]): Step {
   const scripts: Script[] = [];
   for (let i = 1; i < argv.length; i++) {
-    const t = argv[i]!.text;
+    const t = nth(argv, i).text;
     let value: Arg | undefined;
     if (t === "-ex" || t === "--ex" || t === "-eval-command" || t === "--eval-command" || t === "-iex" || t === "--init-eval-command") value = argv[++i];
-    else if (/^--?(eval-command|init-eval-command)=/.test(t)) value = { text: t.slice(t.indexOf("=") + 1), dynamic: argv[i]!.dynamic };
+    else if (/^--?(eval-command|init-eval-command)=/.test(t)) value = { text: t.slice(t.indexOf("=") + 1), dynamic: nth(argv, i).dynamic };
     if (value) {
       const m = /^\s*(?:shell\s+|!\s*|pipe\s+[^|]*\|\s*)([\s\S]*)$/.exec(value.text);
-      if (m) scripts.push({ text: m[1]!, dynamic: value.dynamic, label: "gdb shell" });
+      if (m) scripts.push({ text: nth(m, 1), dynamic: value.dynamic, label: "gdb shell" });
       else if (/^\s*python\b/.test(value.text)) scripts.push({ text: `python3 -c ${JSON.stringify(value.text.replace(/^\s*python\s*/, ""))}`, dynamic: value.dynamic, label: "gdb python" });
     }
     if (t === "--args" || t === "-args") return peel(argv.slice(i + 1), { scripts });
@@ -603,7 +604,7 @@ function gdbInvocation(argv: Arg[]): Step {
   // `gdb -ex 'run commit -m x' git`: the program operand runs with the run command's words
   const runCmd = argv.map((a, i) => (/^-?-?(ex|eval-command)$/.test(a.text) ? argv[i + 1] : undefined)).find((v) => v && /^\s*(r|run|start|starti)(\s|$)/.test(v.text));
   const prog = argv.slice(1).find((a, i) => !a.text.startsWith("-") && !/^-?-?(ex|iex|eval-command|init-eval-command|x|p|pid|cd|d|directory|s|symbols|c|core)$/.test(argv[i]?.text ?? ""));
-  if (runCmd && prog) return final({ argv: [argv[0]!], scripts, argvs: [[prog, ...runCmd.text.trim().split(/\s+/).slice(1).map((t) => ({ text: t, dynamic: runCmd.dynamic }))]] });
+  if (runCmd && prog) return final({ argv: [nth(argv, 0)], scripts, argvs: [[prog, ...runCmd.text.trim().split(/\s+/).slice(1).map((t) => ({ text: t, dynamic: runCmd.dynamic }))]] });
   return final({ argv: [], scripts });
 }
 
@@ -612,12 +613,12 @@ function expectInvocation(argv: Arg[]): Step {
   const tcl: Arg[] = [];
   const programFiles: Unwrapped["programFiles"] = [];
   for (let i = 1; i < argv.length; i++) {
-    const t = argv[i]!.text;
-    if (t === "-c" && argv[i + 1]) { tcl.push(argv[++i]!); continue; }
-    if (t === "-f" && argv[i + 1]?.text === "-") return final({ argv: [argv[0]!], readsProgramFromStdin: true });
-    if (t === "-f" && argv[i + 1]) { programFiles.push({ file: argv[++i]!, lang: "tcl" }); continue; }
+    const t = nth(argv, i).text;
+    if (t === "-c" && argv[i + 1]) { tcl.push(nth(argv, ++i)); continue; }
+    if (t === "-f" && argv[i + 1]?.text === "-") return final({ argv: [nth(argv, 0)], readsProgramFromStdin: true });
+    if (t === "-f" && argv[i + 1]) { programFiles.push({ file: nth(argv, ++i), lang: "tcl" }); continue; }
     if (t.startsWith("-")) continue;
-    programFiles.push({ file: argv[i]!, lang: "tcl" });
+    programFiles.push({ file: nth(argv, i), lang: "tcl" });
     break;
   }
   if (tcl.length === 0 && programFiles.length === 0) return final({ argv: [], readsProgramFromStdin: false });
@@ -631,15 +632,15 @@ function hyperfineInvocation(argv: Arg[]): Partial<Unwrapped> {
   const valued = new Set(["-w", "--warmup", "-r", "--runs", "-m", "--min-runs", "-M", "--max-runs", "-n", "--command-name", "-S", "--shell",
     "-u", "--time-unit", "-o", "--output", "--style", "--export-json", "--export-csv", "--export-markdown", "--export-asciidoc", "--export-orgmode", "--sort", "-P", "--parameter-scan", "-L", "--parameter-list", "-D", "--parameter-step-size"]);
   for (let i = 1; i < argv.length; i++) {
-    const t = argv[i]!.text;
+    const t = nth(argv, i).text;
     if (shellOpts.has(t)) { const v = argv[++i]; if (v) scripts.push({ ...v, label: "hyperfine" }); continue; }
     const eq = /^(--prepare|--setup|--cleanup|--conclude)=(.*)$/s.exec(t);
-    if (eq) { scripts.push({ text: eq[2]!, dynamic: argv[i]!.dynamic, label: "hyperfine" }); continue; }
+    if (eq) { scripts.push({ text: nth(eq, 2), dynamic: nth(argv, i).dynamic, label: "hyperfine" }); continue; }
     if (t === "-P" || t === "--parameter-scan") { i += 3; continue; }
     if (t === "-L" || t === "--parameter-list") { i += 2; continue; }
     if (valued.has(t)) { i++; continue; }
     if (t.startsWith("-")) continue;
-    scripts.push({ ...argv[i]!, label: "hyperfine" });
+    scripts.push({ ...nth(argv, i), label: "hyperfine" });
   }
   return { argv: [], scripts };
 }
@@ -647,11 +648,11 @@ function hyperfineInvocation(argv: Arg[]): Partial<Unwrapped> {
 /** `npm exec -- git commit`, `npm exec -c 'cmd'`, `npx`-likes under npm/pnpm/yarn/bun. Scripts (`npm run`) are read elsewhere. */
 function packageExec(name: string, argv: Arg[]): Step | undefined {
   let i = 1;
-  while (i < argv.length && argv[i]!.text.startsWith("-")) i += /^(--prefix|-C|--dir|-w|--workspace|--filter|-F|--cwd)$/.test(argv[i]!.text) ? 2 : 1;
+  while (i < argv.length && nth(argv, i).text.startsWith("-")) i += /^(--prefix|-C|--dir|-w|--workspace|--filter|-F|--cwd)$/.test(nth(argv, i).text) ? 2 : 1;
   const sub = argv[i]?.text;
   const execs = name === "npm" ? ["exec", "x"] : name === "pnpm" ? ["exec", "dlx"] : name === "yarn" ? ["exec", "dlx"] : ["x", "exec"];
   if (!sub || !execs.includes(sub)) return undefined;
-  const p = parseOptions([argv[0]!, ...argv.slice(i + 1)], { valued: ["-p", "--package", "-w", "--workspace", "--prefix"], shell: ["-c", "--call"] });
+  const p = parseOptions([nth(argv, 0), ...argv.slice(i + 1)], { valued: ["-p", "--package", "-w", "--workspace", "--prefix"], shell: ["-c", "--call"] });
   if (p.shell.length) return final({ argv: [], scripts: p.shell.map((s) => ({ ...s, label: `${name} ${sub} -c` })) });
   return peel(p.inner);
 }

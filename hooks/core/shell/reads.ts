@@ -2,6 +2,7 @@
 // anything: they are reported so `explain` (and the corpus) can show that
 // `cat notes_RU.md` was understood as a read, not merely "no write found".
 // A program missing here reads nothing as far as we report.
+import { entry, nth } from "./nth.js";
 import { isInterpreter, SHELLS, isProgramFlag, lookup, type Arg } from "./wrappers.js";
 import { operands, type PathArg } from "./writes.js";
 
@@ -47,8 +48,8 @@ const READERS: Record<string, Reader> = {
   awk: { valued: ["-F", "-v", "-f", "-i"], program: ["-f"], files: ["-f"] },
   jq: { valued: ["-f", "--from-file", "--indent", "--arg", "--argjson", "--slurpfile", "--rawfile"], program: ["-f", "--from-file"], files: ["-f", "--from-file"] },
 };
-READERS["gawk"] = READERS["awk"]!;
-READERS["mawk"] = READERS["awk"]!;
+READERS["gawk"] = entry(READERS, "awk");
+READERS["mawk"] = entry(READERS, "awk");
 /** jq's `--arg NAME VALUE` takes two words. */
 const TWO_VALUES = new Set(["--arg", "--argjson", "--slurpfile", "--rawfile"]);
 
@@ -69,14 +70,15 @@ export function readsOf(name: string, args: Arg[]): PathArg[] {
   const files: Arg[] = [];
   const rest: Arg[] = [];
   for (let i = 0; i < args.length; i++) {
-    const t = args[i]!.text;
-    if (r.files?.includes(t) && args[i + 1]) files.push(args[i + 1]!);
+    const t = nth(args, i).text;
+    if (r.files?.includes(t) && args[i + 1]) files.push(nth(args, i + 1));
     if (TWO_VALUES.has(t) && name === "jq") { i += 2; continue; }
-    rest.push(args[i]!);
+    rest.push(nth(args, i));
   }
   // an empty word is no file (BSD `sed -i '' ...` leaves one behind)
   let ops = operands(rest, r.valued).filter((x) => x.text !== "" || x.dynamic);
-  if (r.program && !args.some((a) => r.program!.includes(a.text))) ops = ops.slice(1);
+  const program = r.program;
+  if (program && !args.some((a) => program.includes(a.text))) ops = ops.slice(1);
   if (r.firstOnly) ops = ops.slice(0, 1);
   return [...files, ...ops].map(toPath);
 }

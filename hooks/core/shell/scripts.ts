@@ -2,6 +2,7 @@
 // scripts (`npm run X` with its pre/post scripts), Makefile recipes (`make T`),
 // Tcl for expect, and a script's interpreter from its shebang. Pure parsers:
 // the text comes from the ShellWorld or from earlier in the same command.
+import { nth } from "./nth.js";
 
 /** The shell lines `npm run X` runs: preX, X, postX. Undefined when X is not a script. */
 export function packageScripts(packageJson: string, name: string): { pre?: string; main: string; post?: string } | undefined {
@@ -32,8 +33,8 @@ const NPM_LIFECYCLE = new Set(["test", "t", "tst", "start", "stop", "restart"]);
 export function scriptRun(pm: string, words: string[]): { script: string; dir?: string; args: string[] } | undefined {
   let i = 0;
   let dir: string | undefined;
-  while (i < words.length && words[i]!.startsWith("-")) {
-    const t = words[i]!;
+  while (i < words.length && nth(words, i).startsWith("-")) {
+    const t = nth(words, i);
     if (/^(--prefix|-C|--dir|--cwd)$/.test(t)) { dir = words[i + 1]; i += 2; continue; }
     const eq = /^(--prefix|--dir|--cwd)=(.*)$/.exec(t);
     if (eq) dir = eq[2];
@@ -42,7 +43,7 @@ export function scriptRun(pm: string, words: string[]): { script: string; dir?: 
   const sub = words[i];
   if (sub === undefined) return undefined;
   const rest = words.slice(i + 1);
-  const after = (xs: string[]) => { const s = xs.findIndex((x) => !x.startsWith("-")); return s < 0 ? undefined : { script: xs[s]!, args: xs.slice(s + 1).filter((x) => x !== "--"), dir }; };
+  const after = (xs: string[]) => { const s = xs.findIndex((x) => !x.startsWith("-")); return s < 0 ? undefined : { script: nth(xs, s), args: xs.slice(s + 1).filter((x) => x !== "--"), dir }; };
   if (sub === "run" || sub === "run-script" || sub === "rum" || sub === "urn") return after(rest);
   if (NPM_LIFECYCLE.has(sub)) return { script: sub === "t" || sub === "tst" ? "test" : sub, args: rest.filter((x) => x !== "--"), dir };
   // pnpm/yarn/bun: an unknown command is a script name
@@ -71,13 +72,13 @@ export function makeRecipes(makefile: string, targets: string[], vars: Record<st
     if (line.startsWith("\t")) { for (const r of current) r.lines.push(line.slice(1)); continue; }
     if (/^\s*(#|$)/.test(line)) continue;
     const def = /^\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*(?:[:+?!]?=|::=)\s*(.*)$/.exec(line);
-    if (def) { defs[def[1]!] = def[2]!; current = []; continue; }
+    if (def) { defs[nth(def, 1)] = nth(def, 2); current = []; continue; }
     const rule = /^([^:=#]+?)\s*::?(?!=)\s*([^;#]*)(?:;(.*))?$/.exec(line);
     if (!rule) { current = []; continue; }
     current = [];
-    for (const t of rule[1]!.trim().split(/\s+/)) {
+    for (const t of nth(rule, 1).trim().split(/\s+/)) {
       const r = rules.get(t) ?? { prereqs: [], lines: [] };
-      r.prereqs.push(...rule[2]!.trim().split(/\s+/).filter(Boolean));
+      r.prereqs.push(...nth(rule, 2).trim().split(/\s+/).filter(Boolean));
       if (rule[3]?.trim()) r.lines.push(rule[3].trim());
       rules.set(t, r);
       current.push(r);
@@ -133,7 +134,7 @@ export function tclCommands(src: string): TclCommand[] {
       words.push(w.word);
       i = w.end;
     }
-    if (words.length) out.push({ name: words[0]!.text, words: words.slice(1) });
+    if (words.length) out.push({ name: nth(words, 0).text, words: words.slice(1) });
   }
   return out;
 }
@@ -155,10 +156,10 @@ function tclWord(src: string, i: number): { word: { text: string; dynamic: boole
   const quoted = c === '"';
   let j = quoted ? i + 1 : i;
   for (; j < src.length; j++) {
-    const ch = src[j]!;
+    const ch = nth(src, j);
     if (quoted ? ch === '"' : /[\s;]/.test(ch)) { if (quoted) j++; break; }
     if (ch === "\\" && j + 1 < src.length) {
-      const e = src[++j]!;
+      const e = nth(src, ++j);
       text += e === "r" || e === "n" ? "\n" : e === "t" ? "\t" : e;
       continue;
     }
@@ -178,7 +179,7 @@ function tclWord(src: string, i: number): { word: { text: string; dynamic: boole
 export function shebang(text: string): string | undefined {
   const m = /^#!\s*(\S+)(?:\s+(.*))?/.exec(text);
   if (!m) return undefined;
-  const prog = m[1]!.slice(m[1]!.lastIndexOf("/") + 1);
+  const prog = nth(m, 1).slice(nth(m, 1).lastIndexOf("/") + 1);
   if (prog === "env") {
     const words = (m[2] ?? "").split(/\s+/).filter((w) => w && !w.startsWith("-") && !w.includes("="));
     return words[0];
@@ -200,9 +201,9 @@ export function patchedFiles(patch: string, strip: number): string[] {
       continue;
     }
     const git = /^diff --git a\/(\S+) b\/(\S+)/.exec(line);
-    if (git && strip >= 1) { out.add(git[2]!); if (git[1] !== git[2]) out.add(git[1]!); }
+    if (git && strip >= 1) { out.add(nth(git, 2)); if (git[1] !== git[2]) out.add(nth(git, 1)); }
     const rename = /^rename (from|to) (\S+)/.exec(line);
-    if (rename) out.add(rename[2]!);
+    if (rename) out.add(nth(rename, 2));
   }
   return [...out];
 }

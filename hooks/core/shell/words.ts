@@ -3,6 +3,7 @@
 // substitution, arithmetic): decided from the word's parts as parsed, never
 // from how its text looks. Brace expansion is performed here exactly as bash
 // does it (`git {commit,} -m x` is `git commit -m x`).
+import { nth } from "./nth.js";
 import type { Word, WordPart, DoubleQuotedChild } from "unbash";
 import type { Provenance, Span, ValueShape } from "./model.js";
 
@@ -60,7 +61,7 @@ export function expandWord(word: Word, ctx: WordContext = NO_VARS): WordValue[] 
   if (!word.parts?.some((p) => p.type === "BraceExpansion")) return [join(ps, word)];
   let combos: Piece[][] = [[]];
   for (const [i, part] of (word.parts ?? []).entries()) {
-    const piece = ps[i]!;
+    const piece = nth(ps, i);
     const alts = part.type === "BraceExpansion" ? braceAlternatives(part.text) : undefined;
     if (!alts) { combos = combos.map((c) => [...c, piece]); continue; }
     const next: Piece[][] = [];
@@ -90,7 +91,7 @@ function join(ps: Piece[], word: Word): WordValue {
     pattern ||= p.pattern;
     provenance = worse(provenance, p.provenance);
   }
-  const only = ps.length === 1 ? ps[0]!.special : undefined;
+  const only = ps.length === 1 ? nth(ps, 0).special : undefined;
   const shape: ValueShape = only ?? (!dynamic && !pattern ? { kind: "exact", text } : glob.replace(/\*+/g, "*") === "*" ? { kind: "any" } : { kind: "glob", glob });
   const out: WordValue = { text, dynamic, provenance, span: { start: word.pos, end: word.end }, shape };
   if (pattern) out.pattern = true;
@@ -119,7 +120,7 @@ function evalPart(part: WordPart | DoubleQuotedChild, ctx: WordContext, quoted =
         out.dynamic ||= k.dynamic;
         out.provenance = worse(out.provenance, k.provenance);
       }
-      if (kids.length === 1 && kids[0]!.special) out.special = kids[0]!.special;
+      if (kids.length === 1 && nth(kids, 0).special) out.special = nth(kids, 0).special;
       return out;
     }
     // A glob stays as written: good enough to match a path pattern; bash expands it against files.
@@ -161,7 +162,7 @@ function substitution(text: string): Piece {
   }
   // `$(echo status)`: a literal word echoed is that word
   const echoed = /^(?:echo|printf\s+%s)\s+([\w.\/:@+-]+)$/.exec(body);
-  if (echoed) return { text: echoed[1]!, glob: globEscape(echoed[1]!), dynamic: false, pattern: false, quoted: false, provenance: "command-substitution" };
+  if (echoed) return { text: nth(echoed, 1), glob: globEscape(nth(echoed, 1)), dynamic: false, pattern: false, quoted: false, provenance: "command-substitution" };
   // mktemp: $TMPDIR/tmp.XXXXXXXXXX, ten letters or digits.
   if (/^mktemp(\s+-[dqtu]+)*$/.test(body)) return dyn(text, "command-substitution", `**/tmp.${"[A-Za-z0-9]".repeat(10)}`);
   return dyn(text, "command-substitution");

@@ -1,5 +1,6 @@
 // Shared helpers of the shell analysis: program names, interpreters and their
 // program flags, subcommand positions. Launchers (sudo, env, watch, …) are in launchers.ts.
+import { nth } from "./nth.js";
 import type { WordValue } from "./words.js";
 
 export type Arg = WordValue;
@@ -65,8 +66,8 @@ export function gitAliasVerb(argv: Arg[], verb: number): boolean {
 /** Index of the subcommand word (`commit` in `git -C x commit`), or -1. */
 export function verbIndex(name: string, argv: Arg[]): number {
   for (let i = 1; i < argv.length; i++) {
-    const t = argv[i]!.text;
-    if (argv[i]!.dynamic) return i;
+    const t = nth(argv, i).text;
+    if (nth(argv, i).dynamic) return i;
     if (lookup(VERB_VALUED, name)?.has(t)) { i++; continue; }
     if (t.startsWith("-")) continue;
     return i;

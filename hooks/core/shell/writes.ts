@@ -1,6 +1,7 @@
 // Which arguments of a program are paths it writes (creates, changes, moves
 // or deletes). Programs not listed here only read their arguments: cat, tail,
 // grep, `sed` without -i, diff, wc... never trigger a write row.
+import { entry, nth } from "./nth.js";
 import { posix as path } from "node:path";
 import { basename, isInterpreter, lookup, verbIndex, SHELLS, type Arg } from "./wrappers.js";
 import { GIT_VALUED } from "./git.js";
@@ -24,7 +25,7 @@ export function operands(args: Arg[], valued: string[] = []): Arg[] {
   const out: Arg[] = [];
   let endOfOptions = false;
   for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
+    const a = nth(args, i);
     if (!endOfOptions && a.text === "--") { endOfOptions = true; continue; }
     if (!endOfOptions && valued.includes(a.text)) { i++; continue; }
     if (!endOfOptions && a.text.startsWith("-") && a.text.length > 1 && !a.dynamic) continue;
@@ -36,13 +37,13 @@ export function operands(args: Arg[], valued: string[] = []): Arg[] {
 /** Value of `--opt=V`, `--opt V`, `-o V`, `-oV`, or a cluster ending in the letter (`-sSLo V`, `-qO-`). */
 function optionValue(args: Arg[], short: string[], long: string[]): Arg | undefined {
   for (let i = 0; i < args.length; i++) {
-    const t = args[i]!.text;
+    const t = nth(args, i).text;
     if (short.includes(t) || long.includes(t)) return args[i + 1];
-    for (const l of long) if (t.startsWith(l + "=")) return { text: t.slice(l.length + 1), dynamic: args[i]!.dynamic };
+    for (const l of long) if (t.startsWith(l + "=")) return { text: t.slice(l.length + 1), dynamic: nth(args, i).dynamic };
     if (t.startsWith("--")) continue;
     for (const s of short) {
       const m = new RegExp(`^-[A-Za-z]*?${s.slice(1)}(.*)$`).exec(t);
-      if (m) return m[1] ? { text: m[1], dynamic: args[i]!.dynamic } : args[i + 1];
+      if (m) return m[1] ? { text: m[1], dynamic: nth(args, i).dynamic } : args[i + 1];
     }
   }
   return undefined;
@@ -50,7 +51,7 @@ function optionValue(args: Arg[], short: string[], long: string[]): Arg | undefi
 
 /** Does a short-option cluster such as `-Ei` or `-pi.bak` contain the letter? */
 function clusterHas(args: Arg[], letter: string): boolean {
-  return args.some((a) => /^-[A-Za-z]+/.test(a.text) && !a.text.startsWith("--") && a.text.slice(1).split(/[^A-Za-z]/)[0]!.includes(letter));
+  return args.some((a) => /^-[A-Za-z]+/.test(a.text) && !a.text.startsWith("--") && nth(a.text.slice(1).split(/[^A-Za-z]/), 0).includes(letter));
 }
 
 /**
@@ -64,7 +65,7 @@ function inPlace(args: Arg[], takesRest: string): boolean {
     if (t === "--") return false;
     if (!t.startsWith("-") || t.startsWith("--") || t.length < 2) continue;
     for (let j = 1; j < t.length; j++) {
-      const c = t[j]!;
+      const c = nth(t, j);
       if (c === "i") return true;
       // perl -l and -0 take only digits: `-lpi` is -l, -p, -i
       if ((c === "l" || c === "0") && takesRest === PERL_VALUE_LETTERS) { while (/[0-9a-fA-Fx]/.test(t[j + 1] ?? "") && t[j + 1] !== "i") j++; continue; }
@@ -89,7 +90,7 @@ function destination(a: Arg[], valued: string[], kind?: Kind): Out[] {
   const t = optionValue(a, ["-t"], ["--target-directory"]);
   const ops = operands(a, valued);
   const sources = t ? ops : ops.slice(0, -1);
-  const dest = t ?? (ops.length >= 2 ? ops[ops.length - 1]! : undefined);
+  const dest = t ?? (ops.length >= 2 ? nth(ops, ops.length - 1) : undefined);
   if (!dest) return [];
   const noTarget = a.some((x) => x.text === "-T" || x.text === "--no-target-directory");
   const intoDir = !noTarget && (t !== undefined || dest.text.endsWith("/") || sources.length > 1 || (!dest.dynamic && kind?.(dest.text) === "dir"));
@@ -124,11 +125,11 @@ const RULES: Record<string, Rule> = {
   // mv changes both ends: the source disappears, the destination appears.
   mv: (a, k) => { const t = optionValue(a, ["-t"], ["--target-directory"]); const ops = operands(a, CP_VALUED); return ops.length >= 2 || t ? [...(t ? ops : ops.slice(0, -1)), ...destination(a, CP_VALUED, k)] : []; },
   // `ln -s TARGET` alone links TARGET's name into the current folder.
-  ln: (a, k) => { const ops = operands(a, CP_VALUED); return ops.length === 1 ? [{ ...ops[0]!, text: basename(ops[0]!.text) }] : destination(a, CP_VALUED, k); },
+  ln: (a, k) => { const ops = operands(a, CP_VALUED); return ops.length === 1 ? [{ ...nth(ops, 0), text: basename(nth(ops, 0).text) }] : destination(a, CP_VALUED, k); },
   rsync: (a, k) => {
     const ops = operands(a, ["-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--rsync-path", "--backup-dir", "--suffix", "--chmod", "--log-file", "--password-file", "--files-from", "--exclude-from", "--include-from", "--partial-dir", "--temp-dir", "-T", "--compare-dest", "--copy-dest", "--link-dest"]);
     if (ops.length < 2) return [];
-    const dest = ops[ops.length - 1]!;
+    const dest = nth(ops, ops.length - 1);
     // `rsync a_RU.md host:dir/` copies to another machine
     if (/^[^/]*:/.test(dest.text) && !dest.text.startsWith("./")) return [];
     // `rsync src/ dst/`: the contents of src; `rsync src dst/`: dst/src
@@ -169,7 +170,7 @@ const RULES: Record<string, Rule> = {
     const o = optionValue(a, ["-o"], ["--output"]);
     const ops = operands(a, ["-p", "-i", "-o", "-d", "-D", "-B", "-F", "-r", "-V", "-z", "--input", "--output", "--directory"]);
     // without an operand the files are named inside the patch: patchWrites reads them
-    return o ? [o] : ops.length ? [ops[0]!] : [];
+    return o ? [o] : ops.length ? [nth(ops, 0)] : [];
   },
   sed: (a) => {
     if (!clusterHas(a, "i") && !a.some((x) => x.text.startsWith("--in-place"))) return [];
@@ -191,14 +192,15 @@ const RULES: Record<string, Rule> = {
   vim: (a) => (a.some((x) => x.text === "-R") || vimReadOnly(a) ? [] : operands(a, ["-c", "--cmd", "-S", "-s", "-u", "-U", "-i", "-T", "-w", "-W", "-t", "-q"]).filter((x) => !x.text.startsWith("+"))),
   git: (a) => gitWrites(a),
 };
-RULES["gawk"] = RULES["awk"]!;
+RULES["gawk"] = entry(RULES, "awk");
 
 /** All -c/+ commands given and none of them writes (w, x, wq, up, sav, !, r !). */
 function vimReadOnly(a: Arg[]): boolean {
   const cmds: string[] = [];
   for (let i = 0; i < a.length; i++) {
-    if ((a[i]!.text === "-c" || a[i]!.text === "--cmd") && a[i + 1]) cmds.push(a[++i]!.text);
-    else if (/^\+./.test(a[i]!.text)) cmds.push(a[i]!.text.slice(1));
+    const t = nth(a, i).text;
+    if ((t === "-c" || t === "--cmd") && a[i + 1]) cmds.push(nth(a, ++i).text);
+    else if (/^\+./.test(t)) cmds.push(t.slice(1));
   }
   if (cmds.length === 0 || a.some((x) => x.dynamic)) return false;
   return cmds.every((c) => c.split(/(?<!\\)\|/).every((p) => !/^[\s:]*(sil(ent)?!?\s*)?([\d,.$%]*\s*)?(w|wq|wa|wqa|x|xa|xit|exi|up|update|sav|saveas|wn|wN|wp|norm|normal|s\/|g\/|d\b|!)/.test(p) || /^[\s:]*q/.test(p)));
@@ -213,7 +215,7 @@ RULES["ruby"] = (a) => {
   const ops = operandsAfterPerlProgram(a);
   return a.some((x) => /^-[A-Za-z]*e$/.test(x.text)) ? ops : ops.slice(1);
 };
-for (const editor of ["ex", "vi", "nvim"]) RULES[editor] = RULES["vim"]!;
+for (const editor of ["ex", "vi", "nvim"]) RULES[editor] = entry(RULES, "vim");
 
 /**
  * Package managers edit their manifest when a package is added or removed:
@@ -233,11 +235,11 @@ const MANIFESTS: Record<string, [file: string, edits: RegExp]> = {
 for (const pm of Object.keys(MANIFESTS)) RULES[pm] = (a) => manifestWrites(pm, a);
 
 function manifestWrites(name: string, args: Arg[]): Arg[] {
-  const [file, edits] = MANIFESTS[name]!;
+  const [file, edits] = entry(MANIFESTS, name);
   const argv = [{ text: name, dynamic: false }, ...args];
   const v = verbIndex(name, argv);
   if (v < 0) return [];
-  const line = [argv[v]!.text, ...operands(argv.slice(v + 1)).map((x) => x.text)].join(" ");
+  const line = [nth(argv, v).text, ...operands(argv.slice(v + 1)).map((x) => x.text)].join(" ");
   return edits.test(line) ? [{ text: file, dynamic: false }] : [];
 }
 
@@ -255,7 +257,7 @@ function curlRemoteNames(a: Arg[]): Arg[] {
  */
 function gitWrites(a: Arg[]): Out[] {
   let v = 0;
-  while (v < a.length && a[v]!.text.startsWith("-")) v += GIT_VALUED.has(a[v]!.text) ? 2 : 1;
+  while (v < a.length && nth(a, v).text.startsWith("-")) v += GIT_VALUED.has(nth(a, v).text) ? 2 : 1;
   const verb = a[v]?.text;
   const rest = a.slice(v + 1);
   if (verb === "rm" && rest.some((x) => x.text === "--cached")) return [];
@@ -305,12 +307,12 @@ function tarWrites(a: Arg[]): Out[] {
     const skip = new Set(["-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from", "--exclude", "-b", "--strip-components", "-I", "--use-compress-program", "--to-command", "--checkpoint-action"]);
     const members: Arg[] = [];
     for (let i = oldStyle ? 1 + (oldStyle.replace(/[^fCbTXg]/g, "").length) : 0; i < a.length; i++) {
-      const t = a[i]!.text;
+      const t = nth(a, i).text;
       if (skip.has(t)) { i++; continue; }
       // `-xf ARCHIVE`, `-xzf ARCHIVE`: a cluster ending in f takes the archive
       if (/^-[a-zA-Z]*[fC]$/.test(t)) { i++; continue; }
       if (t.startsWith("-")) continue;
-      members.push(a[i]!);
+      members.push(nth(a, i));
     }
     const base = dir?.text ?? "";
     if (members.length) return members.map((m) => ({ ...m, text: base ? path.join(base, m.text) : m.text }));
@@ -327,16 +329,17 @@ export function optionShells(name: string, a: Arg[]): Script[] {
   if (name === "rsync") take(["-e"], ["--rsh", "--rsync-path"]);
   if (name === "tar" || name === "bsdtar") {
     take(["-I"], ["--use-compress-program", "--to-command", "--info-script", "--new-volume-script"]);
-    for (const x of a) { const m = /^--checkpoint-action=exec=(.*)$/s.exec(x.text); if (m) out.push({ text: m[1]!, dynamic: x.dynamic, label: "tar --checkpoint-action" }); }
+    for (const x of a) { const m = /^--checkpoint-action=exec=(.*)$/s.exec(x.text); if (m) out.push({ text: nth(m, 1), dynamic: x.dynamic, label: "tar --checkpoint-action" }); }
   }
   if (name === "sort") take([], ["--compress-program"]);
   if (name === "zip") take(["-TT"], ["--unzip-command"]);
   if (name === "man") take(["-P"], ["--pager"]);
   if (name === "ssh" || name === "scp" || name === "sftp") {
     for (let i = 0; i < a.length; i++) {
-      const v = a[i]!.text === "-o" ? a[i + 1] : a[i]!.text.startsWith("-o") ? { ...a[i]!, text: a[i]!.text.slice(2) } : undefined;
+      const o = nth(a, i);
+      const v = o.text === "-o" ? a[i + 1] : o.text.startsWith("-o") ? { ...o, text: o.text.slice(2) } : undefined;
       const m = v && /^(ProxyCommand|LocalCommand|KnownHostsCommand)[= ]\s*(.*)$/is.exec(v.text);
-      if (m && m[2] !== "none") out.push({ text: m[2]!, dynamic: v.dynamic, label: `${name} -o ${m[1]}` });
+      if (m && m[2] !== "none") out.push({ text: nth(m, 2), dynamic: v.dynamic, label: `${name} -o ${m[1]}` });
     }
   }
   if (name === "less") for (const x of a) if (/^\+!/.test(x.text)) out.push({ ...x, text: x.text.slice(2), label: "less +!" });
@@ -351,7 +354,7 @@ export function patchWrites(name: string, args: Arg[], stdin: string | undefined
   const isGit = name === "git";
   if (isGit) {
     let v = 0;
-    while (v < args.length && args[v]!.text.startsWith("-")) v += GIT_VALUED.has(args[v]!.text) ? 2 : 1;
+    while (v < args.length && nth(args, v).text.startsWith("-")) v += GIT_VALUED.has(nth(args, v).text) ? 2 : 1;
     if (args[v]?.text !== "apply" && args[v]?.text !== "am") return [];
     args = args.slice(v + 1);
     if (args.some((a) => /^--(check|stat|numstat|summary|cached)$/.test(a.text))) return [];
@@ -374,10 +377,10 @@ export function patchWrites(name: string, args: Arg[], stdin: string | undefined
 function operandsAfterPerlProgram(a: Arg[]): Arg[] {
   const out: Arg[] = [];
   for (let i = 0; i < a.length; i++) {
-    const t = a[i]!.text;
-    if (/^-[A-Za-z]*[eE]$/.test(t)) { i++; continue; }
-    if (t.startsWith("-") && !a[i]!.dynamic) continue;
-    out.push(a[i]!);
+    const x = nth(a, i);
+    if (/^-[A-Za-z]*[eE]$/.test(x.text)) { i++; continue; }
+    if (x.text.startsWith("-") && !x.dynamic) continue;
+    out.push(x);
   }
   return out;
 }
