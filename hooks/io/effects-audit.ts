@@ -130,7 +130,7 @@ function commonGitDir(cwd: string): string | undefined {
       if (st.isDirectory()) gitDir = dotgit;
       else if (st.isFile()) {
         const m = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(dotgit, "utf8"));
-        if (m) gitDir = path.resolve(d, m[1]!.trim());
+        if (m?.[1] !== undefined) gitDir = path.resolve(d, m[1].trim());
       }
     } catch { /* not here */ }
     if (gitDir) {
@@ -172,7 +172,7 @@ function remoteRefs(gitDir: string): Record<string, string> {
     const packed = fs.readFileSync(path.join(gitDir, "packed-refs"), "utf8");
     for (const line of packed.split("\n")) {
       const m = /^([0-9a-f]{40,64}) (refs\/remotes\/\S+)$/.exec(line);
-      if (m) out[m[2]!] = m[1]!;
+      if (m?.[1] !== undefined && m[2] !== undefined) out[m[2]] = m[1];
     }
   } catch { /* no packed refs */ }
   for (const rel of listFiles(gitDir, "refs/remotes")) {

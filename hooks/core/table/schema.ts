@@ -128,7 +128,7 @@ export function validateTable(raw: unknown, file: string): { ok: true; table: z.
     const [head, index, ...rest] = issue.path;
     const where =
       head === "rows" && typeof index === "number"
-        ? `row ${typeof rows?.[index]?.id === "string" ? `"${rows[index]!.id}"` : `#${index + 1}`}${rest.length ? `, field ${rest.join(".")}` : ""}`
+        ? `row ${typeof rows?.[index]?.id === "string" ? `"${rows[index]?.id}"` : `#${index + 1}`}${rest.length ? `, field ${rest.join(".")}` : ""}`
         : issue.path.length
           ? `field ${issue.path.join(".")}`
           : "top level";
