@@ -109,6 +109,8 @@ interface Work extends ShellAnalysis {
   lenient: number;
   /** Script files read, by path: whether analysing them found any write. */
   scriptsRead: Map<string, { wrote: boolean }>;
+  /** How far `writes` has been scanned for a git config file, and whether one was found (kept incremental: linear time). */
+  configScan: { upTo: number; written: boolean };
 }
 
 export function analyzeCommand(source: string, world: ShellWorld = NO_WORLD): ShellAnalysis {
@@ -116,7 +118,7 @@ export function analyzeCommand(source: string, world: ShellWorld = NO_WORLD): Sh
     commands: [], writes: [], reads: [], opaque: [], redirects: [], status: "complete",
     world, reparsed: 0, limited: false, invalid: false,
     vars: new Map(), aliases: new Map(), programs: new Map(), gitEarlier: [], files: new Map(), filesRead: 0, gitFiles: new Map(),
-    cwd: world.cwd || undefined, lenient: 0, scriptsRead: new Map(),
+    cwd: world.cwd || undefined, lenient: 0, scriptsRead: new Map(), configScan: { upTo: 0, written: false },
   };
   const all = { start: 0, end: source.length };
   if (source.length > MAX_COMMAND_BYTES) {
@@ -354,6 +356,16 @@ function renamed(head: Arg, out: Work): Arg {
 /** Files git reads its config from (and what they usually include). */
 const GIT_CONFIG_FILE = /(^|\/)(\.gitconfig|\.git\/config|git\/config|config\.worktree)$|\.(inc|gitconfig)$/;
 
+/** Did any write so far (in this command) go to a git config file? Scans only the writes added since the last call. */
+function configWrittenSoFar(out: Work): boolean {
+  const scan = out.configScan;
+  for (; !scan.written && scan.upTo < out.writes.length; scan.upTo++) {
+    const w = nth(out.writes, scan.upTo);
+    if (w.dynamic ? w.pattern === undefined || w.pattern.endsWith("**") : GIT_CONFIG_FILE.test(w.path)) scan.written = true;
+  }
+  return scan.written;
+}
+
 function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
   const env = (name: string): Arg | undefined => site.local.get(name) ?? context(out).lookup(name);
   const r = resolveGit(argv, {
@@ -361,7 +373,7 @@ function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
     earlier: out.gitEarlier,
     env,
     read: (p) => fileText(p, out),
-    configWritten: out.writes.some((w) => (w.dynamic ? w.pattern === undefined || w.pattern.endsWith("**") : GIT_CONFIG_FILE.test(w.path))),
+    configWritten: configWrittenSoFar(out),
     files: (dir) => {
       const plain = (n: string) => { const v = env(n); return v && !v.dynamic ? v.text : undefined; };
       const key = [dir, ...["HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM", "GIT_DIR", "GIT_CONFIG"].map(plain)].join("\0");
@@ -586,7 +598,13 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
   if ((name === "ed" || name === "red") && site.stdin && !site.stdin.dynamic && !/^\s*[\d,.$]*\s*[wW]/m.test(site.stdin.text)) {
     // an ed script with no w command only reads its file
     const ops = new Set(args.filter((a) => !a.text.startsWith("-")).map((a) => a.text));
-    for (let i = out.writes.length - 1; i >= 0; i--) { const w = nth(out.writes, i); if (w.by === name && ops.has(w.path)) out.writes.splice(i, 1); }
+    for (let i = out.writes.length - 1; i >= 0; i--) {
+      const w = nth(out.writes, i);
+      if (w.by !== name || !ops.has(w.path)) continue;
+      out.writes.splice(i, 1);
+      // Keep the incremental config scan in step with the shifted list (the found flag only ever stays set).
+      if (i < out.configScan.upTo) out.configScan.upTo = i;
+    }
   }
   if ((name === "ed" || name === "red") && site.stdin && !site.stdin.dynamic) {
     for (const m of site.stdin.text.matchAll(/^\s*!(.+)$/gm)) analyzeScript(nth(m, 1), { ...at, via: [...at.via, "ed !"] }, out);
