@@ -5,8 +5,21 @@ import fs from "node:fs";
 
 const TAIL_BYTES = 512 * 1024;
 
-/** The content of the last assistant.message in a Copilot events.jsonl ("" when none is readable). */
-export function lastAssistantMessage(file: string): string {
+/**
+ * This turn's answer: the last assistant.message after the last user.message. Copilot may run
+ * agentStop before the answer reaches events.jsonl, so the file is read again for up to waitMs.
+ */
+export function lastAssistantMessage(file: string, waitMs = 2_000): string {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const found = readAnswer(file);
+    if (found.thisTurn || Date.now() >= deadline) return found.text;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+  }
+}
+
+/** The last assistant.message in the tail, and whether it comes after the last user.message. */
+function readAnswer(file: string): { text: string; thisTurn: boolean } {
   let text: string;
   try {
     const fd = fs.openSync(file, "r");
@@ -20,18 +33,21 @@ export function lastAssistantMessage(file: string): string {
       fs.closeSync(fd);
     }
   } catch {
-    return "";
+    return { text: "", thisTurn: false };
   }
   const lines = text.split("\n");
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i];
-    if (!line || !line.includes('"assistant.message"')) continue;
+    if (!line) continue;
+    // A user message before any answer: this turn's answer is not written yet.
+    if (line.includes('"user.message"')) return { text: "", thisTurn: false };
+    if (!line.includes('"assistant.message"')) continue;
     try {
       const e = JSON.parse(line) as { type?: unknown; data?: { content?: unknown } };
-      if (e.type === "assistant.message" && typeof e.data?.content === "string") return e.data.content;
+      if (e.type === "assistant.message" && typeof e.data?.content === "string") return { text: e.data.content, thisTurn: true };
     } catch {
       // The first line of the tail may be cut: skip it.
     }
   }
-  return "";
+  return { text: "", thisTurn: false };
 }
