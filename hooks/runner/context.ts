@@ -29,6 +29,8 @@ export interface ContextOptions extends LoadOptions {
   cache?: boolean;
   /** Check which named skills the client cannot load (a few stat calls; for events that can refuse). */
   checkSkills?: boolean;
+  /** Build the list of paths the agent may not write (reads the output-folder memo); only tool calls need it. Default: yes. */
+  protect?: boolean;
 }
 
 /** skillgate's installed files (package or plugin root): never the agent's to write. */
@@ -41,16 +43,16 @@ export async function loadContext(h: HookEnv, opts: ContextOptions = {}): Promis
   const t = await loadTable(tableFile, opts.cache === false ? undefined : stateDir, h.env, { ...opts, defaultTable: path.join(h.packageRoot, "triggers.json") });
   if (!t.ok) return { ok: false, host, error: t.error, failMode: t.failMode, tableFile, stateDir };
   const he = host.environment(h.env);
-  const table = foldEnvironment(t.compiled, host, he, h, tableFile, stateDir, opts.checkSkills === true);
+  const table = foldEnvironment(t.compiled, host, he, h, tableFile, stateDir, opts.checkSkills === true, opts.protect !== false);
   return { ok: true, host, table, tableFile, stateDir, isDefaultTable: tableFile === path.join(h.packageRoot, "triggers.json") };
 }
 
 /** The host's skill roots, plugin naming and protected paths, added to a new compiled table (never mutating the loaded one). */
-function foldEnvironment(compiled: CompiledTable, host: Host, he: HostEnvironment, h: HookEnv, tableFile: string, stateDir: string, checkSkills: boolean): CompiledTable {
+function foldEnvironment(compiled: CompiledTable, host: Host, he: HostEnvironment, h: HookEnv, tableFile: string, stateDir: string, checkSkills: boolean, withProtect: boolean): CompiledTable {
   const pluginNamespace = he.pluginRoot && realpath(he.pluginRoot) === realpath(h.packageRoot) && path.dirname(tableFile) === h.packageRoot ? "skillgate" : undefined;
   const skillRoots = [...new Set([...compiled.skillRoots, ...he.skillRoots])];
   const skills = [...new Set(compiled.rows.flatMap(({ row }) => (row.skill ? [row.skill] : [])))];
-  const protect: ProtectedPath[] = [
+  const protect: ProtectedPath[] = !withProtect ? [] : [
     { path: tableFile, dir: false, what: "the active trigger table" },
     ...[h.env.SKILLGATE_TABLE, he.projectTable, path.join(h.packageRoot, "triggers.json")]
       .filter((f): f is string => !!f)
