@@ -150,7 +150,7 @@ function acquireLock(lock: string): () => void {
       fs.closeSync(fd);
       return () => {
         try {
-          if (fs.readFileSync(lock, "utf8") === token) fs.rmSync(lock, { force: true });
+          if (fs.readFileSync(lock, "utf8") === token) fs.unlinkSync(lock); // unlink: rmSync walks a tree
         } catch {
           /* already gone */
         }
