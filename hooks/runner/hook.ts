@@ -116,7 +116,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
 
   // The output cap writes its file first; the state then records how it went.
   let effects: Effects = {};
-  let record = (s: SessionState) => s;
+  let record: ((s: SessionState) => SessionState) | undefined;
   if (outcome.decision.verdict === "cap" && event.kind === "tool-result") {
     const c = await capOutput(event, outcome.decision, table.table, stateDir, h.env);
     outcome = { ...outcome, decision: c.decision };
@@ -135,21 +135,21 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   }
 
   // A finished call that changed nothing but its count: an append, not a locked rewrite.
-  const countOnly = (event.kind === "tool-result" || event.kind === "tool-failure") && !effects.updatedOutput && onlyToolCallCounted(current.state, outcome.state, event.tool.name) ? event.tool.name : undefined;
+  const countOnly = (event.kind === "tool-result" || event.kind === "tool-failure") && !record && onlyToolCallCounted(current.state, outcome.state, event.tool.name) ? event.tool.name : undefined;
   if (store && countOnly !== undefined) {
     try {
       store.countToolCall(event.sessionId, countOnly);
     } catch (e) {
       notices.push(`skillgate: tool call not counted (${(e as Error).message})`);
     }
-  } else if (store && (outcome.state !== current.state || effects.updatedOutput)) {
+  } else if (store && (outcome.state !== current.state || record)) {
     // Decide again under the lock on fresh state, so parallel hooks of one session lose nothing.
     try {
       store.update(event.sessionId, (fresh) => {
         // The fresh decision wins (a hint another hook just showed is not shown twice); the cap already done is kept.
         const again = decide(event, table, fresh, decideFacts);
         const decision = again.decision.verdict === "cap" && !effects.updatedOutput ? withoutCap(again.decision) : again.decision;
-        outcome = { ...again, decision, state: record(again.state) };
+        outcome = { ...again, decision, state: record ? record(again.state) : again.state };
         return outcome.state;
       });
     } catch (e) {
