@@ -21,6 +21,7 @@ import { claudeCode } from "../hosts/claude-code/adapter.js";
 import { loadContext, type HookEnv } from "./context.js";
 import { afterShellCall, beforeShellCall, cleanAuditSnapshots } from "./audit.js";
 import { EFFECTS_AUDIT_ROW } from "../core/policies/effects-audit.js";
+import { lap } from "./timings.js";
 
 export { stateDirOf, type HookEnv };
 
@@ -72,6 +73,7 @@ async function run(input: string, h: HookEnv, fc: FailureContext): Promise<HookR
     return failure(`skillgate: the hook event is not JSON (${(e as Error).message})`, false, fc);
   }
   const n = fc.host.normalize(payload);
+  lap("parse");
   if (!n.ok) return n.ignored ? { stdout: "", stderr: "" } : failure(`skillgate: ${n.error}`, false, fc);
   fc.kind = n.event.kind;
   return runEvent(n.event, h, fc, n.transcriptPath);
@@ -87,11 +89,13 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   // The world lets the analysis read, at decision time and bounded, what the command will run: git config, scripts, links.
   const facts: Facts | undefined =
     shellCommandOf(given) !== undefined ? (await import("../core/shell-facts.js")).factsOf(given, (await import("../io/shell-files.js")).shellWorld(given.cwd || "/", h.env)) : undefined;
+  lap("facts");
   const canRefuse = given.kind === "tool-call" || given.kind === "stop" || given.kind === "session-start";
   // Write globs (picomatch) only for a call that writes something: most shell calls write nothing.
   const callFacts = given.kind === "tool-call" ? (facts ?? toolFacts(given)) : undefined;
   const globs = callFacts !== undefined && (callFacts.writes.length > 0 || callFacts.mentions !== undefined);
   const ctx = await loadContext({ ...h, host: fc.host }, { globs, checkSkills: canRefuse, protect: given.kind === "tool-call" });
+  lap("table");
   fc.failMode = ctx.ok ? ctx.table.table.failMode : ctx.failMode;
   if (!ctx.ok) return failure(`skillgate: trigger table unusable, ${ctx.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${ctx.error}`, ctx.failMode === "closed", fc);
   const { table, stateDir, host } = ctx;
@@ -112,7 +116,9 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   const withFacts = await withEvidence(event, table, facts, where);
   if (withFacts.notice) notices.push(withFacts.notice);
   const decideFacts = withFacts.facts;
+  lap("state");
   let outcome: Outcome = decide(event, table, current.state, decideFacts);
+  lap("decide");
 
   // The output cap writes its file first; the state then records how it went.
   let effects: Effects = {};
@@ -134,6 +140,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
     if (table.rows.some((r) => r.row.kind === "cap")) await cleanOutputs(table.table, stateDir, h.env);
   }
 
+  lap("cap");
   // A finished call that changed nothing but its count: an append, not a locked rewrite.
   const countOnly = (event.kind === "tool-result" || event.kind === "tool-failure") && !record && onlyToolCallCounted(current.state, outcome.state, event.tool.name) ? event.tool.name : undefined;
   if (store && countOnly !== undefined) {
@@ -157,6 +164,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
     }
   }
 
+  lap("save");
   // A check about to run (and allowed to): answer it from a fresh record, or note the tree it runs on.
   if (event.kind === "tool-call" && outcome.decision.verdict !== "deny") {
     const b = await beginEvidence(event, table, outcome, where, host.capabilities.rewritesToolInput === true);
@@ -175,6 +183,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
     notices.push(outcome.decision.message.split("\n").filter((l) => l.startsWith(`skillgate[${EFFECTS_AUDIT_ROW}]`)).join("\n"));
   }
   const decision: Decision = notices.length ? { ...outcome.decision, notice: notices.join("\n") } : outcome.decision;
+  lap("after");
   const out = host.render(event, decision, effects);
   let stderr = decision.notice ? decision.notice + "\n" : "";
   // A machine-readable account of the decision, for the case runner and for debugging.
