@@ -173,6 +173,8 @@ export const claudeCode: Host = {
   name: "claude-code",
   // 2.1.328: a general-purpose subagent's tools include Skill (e2e/FINDINGS.md).
   capabilities: { subagentsLoadSkills: true, rewritesToolInput: true },
+  // The Skill tool takes {skill}; a whole Read (no offset/limit) of a SKILL.md in a skills folder loads it too.
+  howToLoad: (skill, file) => `call the Skill tool with skill "${skill}" (or Read ${file} in full)`,
   normalize,
   render,
   renderFailure,

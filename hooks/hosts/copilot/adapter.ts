@@ -162,6 +162,8 @@ export function copilotHost(eventName: string): Host {
     name: "copilot",
     // Subagents (`task`) are offered the `skill` tool too (the tools list of 1.0.102's requests).
     capabilities: { subagentsLoadSkills: true },
+    // 1.0.102's tools: `skill` ({skill}), `view` ({path, view_range}); a view without view_range is a whole read.
+    howToLoad: (skill, file) => `call the skill tool with skill "${skill}" (or view ${file} whole, without view_range)`,
     normalize: (payload) => normalize(eventName, payload),
     render,
     renderFailure,

@@ -153,7 +153,9 @@ export function renderFailure(message: string, refuseToolCall: boolean): Json {
 export const cursor: Host = {
   name: "cursor",
   // No skill tool is documented for Cursor's hooks: skills load by reading SKILL.md whole.
-  capabilities: { subagentsLoadSkills: true, skillTool: false },
+  capabilities: { subagentsLoadSkills: true },
+  // A shell `cat` is not seen as a read here: only the Read tool, without offset/limit, loads a SKILL.md.
+  howToLoad: (_skill, file) => `read ${file} whole with the Read tool (no offset or limit)`,
   normalize,
   render,
   renderFailure,

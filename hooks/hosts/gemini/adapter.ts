@@ -114,19 +114,8 @@ const HOOK_NAME: Partial<Record<Event["kind"], string>> = {
   "tool-call": "BeforeTool", "tool-result": "AfterTool", prompt: "BeforeAgent", stop: "AfterAgent", "session-start": "SessionStart",
 };
 
-/**
- * The core's "how to load" wording names Claude Code's Skill and Read tools;
- * a Gemini model knows them as activate_skill and read_file.
- */
-export function geminiWording(message: string): string {
-  return message
-    .replace(/call the Skill tool with skill "([^"]+)"/g, 'call activate_skill with name "$1"')
-    .replace(/\(or Read (\S+) in full\)/g, "(or read_file $1 whole, no start_line/end_line)");
-}
-
 /** Decision → the JSON Gemini CLI reads on stdout (undefined: print nothing). */
-export function render(event: Event, decision: Decision, effects: Effects = {}): Json | undefined {
-  const d = "message" in decision && decision.message ? { ...decision, message: geminiWording(decision.message) } : decision;
+export function render(event: Event, d: Decision, effects: Effects = {}): Json | undefined {
   const out: Json = {};
   const hookEventName = HOOK_NAME[event.kind];
   if (d.verdict === "deny" && event.kind === "tool-call") {
@@ -158,7 +147,9 @@ export function renderFailure(message: string, refuseToolCall: boolean): Json {
 export const gemini: Host = {
   name: "gemini",
   // Gemini's subagents share the tool registry, activate_skill included.
-  capabilities: { subagentsLoadSkills: true, skillTool: true },
+  capabilities: { subagentsLoadSkills: true },
+  // 0.61.0's tools: activate_skill ({name}); read_file ({file_path}, start_line/end_line for a slice).
+  howToLoad: (skill, file) => `call activate_skill with name "${skill}" (or read_file ${file} whole, no start_line/end_line)`,
   normalize,
   render,
   renderFailure,

@@ -132,14 +132,6 @@ function outputOf(text: string | undefined): ToolOutput | undefined {
 }
 
 /**
- * The core's "how to load" wording names Claude Code's Skill tool; opencode's
- * tool is `skill` with a `name` argument. Reworded at the edge so the model calls the right tool.
- */
-export function forOpencode(message: string): string {
-  return message.replace(/call the Skill tool with skill "([^"]+)"/g, 'call the skill tool with name "$1"');
-}
-
-/**
  * What the plugin does for a decision:
  *   refuse — throw an Error with this message (tool call) or send it as a follow-up prompt (stop);
  *   output — the tool output the model reads instead;
@@ -154,11 +146,11 @@ export interface Rendered {
 
 export function render(_event: Event, d: Decision, effects: Effects): Rendered | undefined {
   const out: Rendered = {};
-  if (d.verdict === "deny" || d.verdict === "block") out.refuse = forOpencode(d.message);
+  if (d.verdict === "deny" || d.verdict === "block") out.refuse = d.message;
   else {
     if (d.verdict === "cap" && typeof effects.updatedOutput?.output === "string") out.output = effects.updatedOutput.output;
     // A prompt carries it as a synthetic part, a tool result appended; other events' reminders (a compaction's) wait in the plugin for the next of those.
-    if ((d.verdict === "hint" || d.verdict === "cap") && d.message) out.context = forOpencode(d.message);
+    if ((d.verdict === "hint" || d.verdict === "cap") && d.message) out.context = d.message;
   }
   if (d.notice) out.notice = d.notice;
   return Object.keys(out).length ? out : undefined;
@@ -191,6 +183,8 @@ export function opencodeHost(directory: string): Host {
     name: "opencode",
     // 1.18.33: the general subagent has the skill tool (e2e: a subagent's skill call succeeds).
     capabilities: { subagentsLoadSkills: true },
+    // 1.18.33's tools: `skill` ({name}); `read` ({filePath}, offset/limit for a slice).
+    howToLoad: (skill, file) => `call the skill tool with name "${skill}" (or read ${file} whole with the read tool, no offset/limit)`,
     normalize: (payload) => normalize(payload, directory),
     render: (event, d, effects) => render(event, d, effects) as Record<string, unknown> | undefined,
     renderFailure: (message, refuse) => renderFailure(message, refuse) as Record<string, unknown>,
@@ -207,7 +201,7 @@ export function opencodeHost(directory: string): Host {
 /** Apply a rendering to the hook's mutable output: the tool output (tool.execute.after) or the message parts (chat.message). */
 export function applyToToolOutput(r: Rendered | undefined, output: { output?: unknown }, extra: string[] = []): void {
   if (r?.output !== undefined) output.output = r.output;
-  const notes = [r?.context, ...extra.map(forOpencode)].filter((m): m is string => !!m);
+  const notes = [r?.context, ...extra].filter((m): m is string => !!m);
   if (notes.length && typeof output.output === "string") output.output = `${output.output}\n\n${notes.join("\n")}`;
 }
 
@@ -217,7 +211,7 @@ export function applyToToolOutput(r: Rendered | undefined, output: { output?: un
  * a part id that sorts after the message's own parts (opencode orders parts by id).
  */
 export function applyToChatMessage(r: Rendered | undefined, output: { message?: { id?: string; sessionID?: string }; parts?: ChatPart[] }, newId: (after: string | undefined) => string, extra: string[] = []): void {
-  const notes = [r?.context, ...extra.map(forOpencode)].filter((m): m is string => !!m);
+  const notes = [r?.context, ...extra].filter((m): m is string => !!m);
   if (!notes.length || !Array.isArray(output.parts)) return;
   const last = output.parts.at(-1);
   output.parts.push({

@@ -22,7 +22,7 @@ import { outputRoot, saveCapped } from "../../io/output-store.js";
 import { isSafeSessionId, StateStore } from "../../io/state-store.js";
 import { loadContext } from "../../runner/context.js";
 import {
-  applyToChatMessage, applyToToolOutput, forOpencode, opencodeHost, render, STOP_MARK, type ChatPart, type Rendered,
+  applyToChatMessage, applyToToolOutput, opencodeHost, render, STOP_MARK, type ChatPart, type Rendered,
 } from "./adapter.js";
 import { packageRootOf, tableFileOf } from "./paths.js";
 
@@ -290,7 +290,7 @@ export const SkillgatePlugin = async (input: PluginInput) => {
         if (failClosed) refusal = `skillgate: internal error, refusing (failMode closed): ${(e as Error).message}`;
       }
       // Throwing is how an opencode plugin refuses a tool call: the message is the tool's error, read by the model.
-      if (refusal) throw new Error(forOpencode(refusal));
+      if (refusal) throw new Error(refusal);
     },
 
     "tool.execute.after": async (i: ToolInput, output: { title?: unknown; output?: unknown; metadata?: unknown }): Promise<void> => {
