@@ -121,6 +121,20 @@ export function patchPaths(patch: string): string[] {
   return out;
 }
 
+/**
+ * A finished bash call as a check's run. opencode reports a command that exits
+ * non-zero as a successful tool call (1.18.33: tool.execute.after, `metadata.exit`),
+ * so evidence would record a red run as green; here it is the failure it is,
+ * in the words a shell failure has elsewhere ("Exit code N", then the output).
+ */
+export function checkRunOf(event: Extract<Event, { kind: "tool-result" }>, payload: unknown): Extract<Event, { kind: "tool-result" | "tool-failure" }> {
+  if (event.tool.kind !== "shell") return event;
+  const exit = obj(obj(obj(payload).output).metadata).exit;
+  if (typeof exit !== "number" || exit === 0) return event;
+  const text = typeof event.output?.response.output === "string" ? event.output.response.output : "";
+  return { sessionId: event.sessionId, cwd: event.cwd, kind: "tool-failure", tool: event.tool, ...optional("toolUseId", event.toolUseId), ...optional("agentId", event.agentId), error: `Exit code ${exit}\n${text}` };
+}
+
 /** The skill tool's success opens with <skill_content name="X"> (1.18.33); a failed load throws and never reaches tool.execute.after. */
 function skillLoads(tool: ToolCall, text: string | undefined): string[] {
   if (tool.kind !== "skill" || !tool.skill || text === undefined) return [];
