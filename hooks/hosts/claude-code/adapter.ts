@@ -5,6 +5,7 @@ import type { Decision, Effects, Event, SessionSource, ToolCall, ToolKind, ToolO
 import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
 import { registersSkillgate } from "./settings.js";
+import { str, obj, own, optional, type Json } from "../../io/payload.js";
 
 const HOOK_EVENTS = new Set([
   "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "UserPromptExpansion",
@@ -17,11 +18,6 @@ const TOOL_KINDS: Record<string, ToolKind> = {
 };
 const PATH_FIELD: Record<string, string> = { Write: "file_path", Edit: "file_path", MultiEdit: "file_path", NotebookEdit: "notebook_path" };
 const SOURCES = new Set<SessionSource>(["startup", "resume", "clear", "compact", "fork"]);
-
-type Json = Record<string, unknown>;
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
-const own = <T>(rec: Record<string, T>, key: string): T | undefined => (Object.hasOwn(rec, key) ? rec[key] : undefined);
 
 export function normalize(payload: unknown): Normalized {
   const p = obj(payload);
@@ -81,11 +77,6 @@ export function normalize(payload: unknown): Normalized {
       return ok({ ...base, ...optional("agentId", agentId), kind: "stop", finalMessage: str(p.last_assistant_message) ?? "", continuing: p.stop_hook_active === true });
     }
   }
-}
-
-/** `{ key: value }` when value is defined, else `{}` (exactOptionalPropertyTypes-friendly spreading). */
-function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
-  return value === undefined ? {} : ({ [key]: value } as { [k in K]?: V });
 }
 
 function toolOf(p: Json): ToolCall {

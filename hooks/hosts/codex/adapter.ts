@@ -17,18 +17,10 @@ import type { Decision, Effects, Event, SessionSource, ToolCall } from "../../co
 import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
 import { patchPaths } from "../../core/apply-patch.js";
+import { str, obj, optional, type Json } from "../../io/payload.js";
 
 const HOOK_EVENTS = new Set(["PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "PreCompact", "PostCompact", "Stop", "SubagentStop"]);
 const SOURCES = new Set<SessionSource>(["startup", "resume", "clear", "compact", "fork"]);
-
-type Json = Record<string, unknown>;
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
-
-/** `{ key: value }` when value is defined, else `{}` (exactOptionalPropertyTypes-friendly spreading). */
-function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
-  return value === undefined ? {} : ({ [key]: value } as { [k in K]?: V });
-}
 
 export function normalize(payload: unknown): Normalized {
   const p = obj(payload);

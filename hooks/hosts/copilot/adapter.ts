@@ -21,19 +21,12 @@ import type { Decision, Effects, Event, ToolCall, ToolOutput } from "../../core/
 import type { Host, Normalized } from "../../core/host.js";
 import { patchPaths } from "../../core/apply-patch.js";
 import { environment } from "./env.js";
+import { str, obj, optional, type Json } from "../../io/payload.js";
 
 /** The events skillgate registers (install.ts) and handles. */
 export const COPILOT_EVENTS = ["sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "postToolUseFailure", "preCompact", "agentStop", "subagentStart", "subagentStop"] as const;
 export type CopilotEvent = (typeof COPILOT_EVENTS)[number];
 const isCopilotEvent = (name: string): name is CopilotEvent => (COPILOT_EVENTS as readonly string[]).includes(name);
-
-type Json = Record<string, unknown>;
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
-
-function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
-  return value === undefined ? {} : ({ [key]: value } as { [k in K]?: V });
-}
 
 export function normalize(eventName: string, payload: unknown): Normalized {
   if (!isCopilotEvent(eventName)) return { ok: false, ignored: true };

@@ -17,6 +17,7 @@
 import type { Decision, Effects, Event, SessionSource, ToolCall, ToolOutput } from "../../core/types.js";
 import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
+import { str, obj, optional, type Json } from "../../io/payload.js";
 
 /** Set by the entry on an `auto` PreCompress that will compress (compression.ts). */
 export const COMPRESSES = "skillgate_compresses";
@@ -28,15 +29,6 @@ const KINDS: Record<string, ToolCall["kind"]> = {
   run_shell_command: "shell", write_file: "write", replace: "edit", read_file: "read",
   activate_skill: "skill", web_fetch: "fetch", google_web_search: "fetch",
 };
-
-type Json = Record<string, unknown>;
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
-
-/** `{ key: value }` when value is defined, else `{}` (exactOptionalPropertyTypes-friendly spreading). */
-function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
-  return value === undefined ? {} : ({ [key]: value } as { [k in K]?: V });
-}
 
 export function normalize(payload: unknown): Normalized {
   const p = obj(payload);

@@ -9,6 +9,7 @@
 import path from "node:path";
 import type { Decision, Effects, Event, ToolCall, ToolKind, ToolOutput } from "../../core/types.js";
 import type { Env, Host, HostEnvironment, Normalized } from "../../core/host.js";
+import { str, obj, own, optional, type Json } from "../../io/payload.js";
 
 /** opencode 1.18.33's tool ids → kinds (apply_patch: GPT-family models edit through it instead of edit/write). */
 const TOOL_KINDS: Record<string, ToolKind> = {
@@ -18,11 +19,6 @@ const TOOL_KINDS: Record<string, ToolKind> = {
 
 /** First line of the follow-up prompt a refused final answer becomes (how the plugin knows its own message). */
 export const STOP_MARK = "[skillgate: final answer refused]";
-
-type Json = Record<string, unknown>;
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
-const own = <T>(rec: Record<string, T>, key: string): T | undefined => (Object.hasOwn(rec, key) ? rec[key] : undefined);
 
 export interface ChatPart {
   type?: string;
@@ -83,10 +79,6 @@ export function normalize(payload: unknown, cwd = ""): Normalized {
     default:
       return { ok: false, ignored: true };
   }
-}
-
-function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
-  return value === undefined ? {} : ({ [key]: value } as { [k in K]?: V });
 }
 
 function toolOf(name: string, args: Json): ToolCall {

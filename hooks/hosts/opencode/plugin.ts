@@ -26,6 +26,7 @@ import {
   applyToChatMessage, applyToToolOutput, checkRunOf, opencodeHost, render, STOP_MARK, type ChatPart, type Rendered,
 } from "./adapter.js";
 import { packageRootOf, tableFileOf } from "./paths.js";
+import { obj, type Json } from "../../io/payload.js";
 
 /** The parts of opencode's PluginInput we use (@opencode-ai/plugin 1.18.33). */
 interface PluginInput {
@@ -44,8 +45,6 @@ interface ToolInput {
   args?: unknown;
 }
 
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
 
 const FLUSH_MS = 200;
 
