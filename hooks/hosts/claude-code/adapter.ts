@@ -5,7 +5,7 @@ import type { Decision, Effects, Event, SessionSource, ToolCall, ToolKind, ToolO
 import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
 import { registersSkillgate } from "./settings.js";
-import { str, obj, own, optional, type Json } from "../../io/payload.js";
+import { str, obj, own, optional, payloadHead, type Json } from "../../io/payload.js";
 
 const HOOK_EVENTS = new Set([
   "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "UserPromptExpansion",
@@ -21,11 +21,9 @@ const SOURCES = new Set<SessionSource>(["startup", "resume", "clear", "compact",
 
 export function normalize(payload: unknown): Normalized {
   const p = obj(payload);
-  const name = str(p.hook_event_name);
-  if (!name) return { ok: false, ignored: false, error: "the event has no hook_event_name" };
-  if (!HOOK_EVENTS.has(name)) return { ok: false, ignored: true };
-  const sessionId = str(p.session_id);
-  if (sessionId === undefined) return { ok: false, ignored: false, error: `${name} event has no session_id` };
+  const head = payloadHead(p, HOOK_EVENTS);
+  if ("ok" in head) return head;
+  const { name, sessionId } = head;
   const base = { sessionId, cwd: str(p.cwd) ?? "", ...optional("agentId", str(p.agent_id)), ...optional("promptId", str(p.prompt_id)) };
   const tokens = typeof p.context_tokens === "number" && Number.isFinite(p.context_tokens) ? p.context_tokens : undefined;
   const transcriptPath = str(p.transcript_path) || undefined;

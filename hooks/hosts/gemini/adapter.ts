@@ -17,7 +17,7 @@
 import type { Decision, Effects, Event, SessionSource, ToolCall, ToolOutput } from "../../core/types.js";
 import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
-import { str, obj, optional, type Json } from "../../io/payload.js";
+import { str, obj, optional, payloadHead, type Json } from "../../io/payload.js";
 
 /** Set by the entry on an `auto` PreCompress that will compress (compression.ts). */
 export const COMPRESSES = "skillgate_compresses";
@@ -32,11 +32,9 @@ const KINDS: Record<string, ToolCall["kind"]> = {
 
 export function normalize(payload: unknown): Normalized {
   const p = obj(payload);
-  const name = str(p.hook_event_name);
-  if (!name) return { ok: false, ignored: false, error: "the event has no hook_event_name" };
-  if (!HOOK_EVENTS.has(name)) return { ok: false, ignored: true };
-  const sessionId = str(p.session_id);
-  if (sessionId === undefined) return { ok: false, ignored: false, error: `${name} event has no session_id` };
+  const head = payloadHead(p, HOOK_EVENTS);
+  if ("ok" in head) return head;
+  const { name, sessionId } = head;
   const base = { sessionId, cwd: str(p.cwd) ?? "" };
   const transcriptPath = str(p.transcript_path) || undefined;
   const ok = (event: Event): Normalized => ({ ok: true, event, ...optional("transcriptPath", transcriptPath) });
