@@ -178,7 +178,7 @@ const DECOR = [
   (w: string) => `#${w}`, (w: string) => `${w} # c`, (w: string) => `> ${w}`, (w: string) => `>> ${w}`, (w: string) => `< ${w}`, (w: string) => `${w} 2>&1`,
   (w: string) => `${w} 2>/dev/null`, (w: string) => `&> ${w}`, (w: string) => `>| ${w}`, (w: string) => `<(${w})`, (w: string) => `(${w})`, (w: string) => `${w}^`,
   (w: string) => `X=1 ${w}`, (w: string) => `${w}\n`, (w: string) => `${w}\t`, (w: string) => `'${w}`, (w: string) => `"${w}`, (w: string) => `"${w}!"`,
-  (w: string) => `${w}=`, (w: string) => `=${w}`, (w: string) => `'a|b;c&d>e'`,
+  (w: string) => `${w}=`, (w: string) => `=${w}`, (w: string) => `'a|b;c&d>e' ${w}`,
 ];
 // Unicode lookalikes: Cyrillic а/с/е/о/р/х, Latin ɡ (U+0261), fullwidth letters, no-break and zero-width spaces, fullwidth ; and |, en dash.
 const LOOKALIKE: [string, string][] = [["a", "\u0430"], ["c", "\u0441"], ["e", "\u0435"], ["o", "\u043e"], ["g", "\u0261"], ["l", "\uff4c"], ["s", "\uff53"], [" ", "\u00a0"], [" ", "\u200b"], [";", "\uff1b"], ["|", "\uff5c"], ["-", "\u2013"]];
