@@ -284,3 +284,41 @@ test("declines: what the pre-filter must leave to the full analysis", () => {
   const skipped = ["pwd", "cat x | head -n 2", "grep -rn foo src && wc -l a b", "rg -n 'a|b;c' src", "sort -k2,2 -t: f | uniq -c", "cd src; cat 'a b'", "echo \"x y\";", "tree -L 2 -I 'node_modules|dist'", "du -sh . || df -h"];
   for (const c of skipped) assert.equal(prefilter(c, TABLES[0]?.table ?? table).skip, true, `should skip ${JSON.stringify(c)}`);
 });
+
+test("the built hook (Node) loads no parser chunk for a skipped command, and does for a declined one", async () => {
+  const { hookBundle } = await import("./helpers.ts");
+  const { spawnSync } = await import("node:child_process");
+  const os = await import("node:os");
+  assert.ok(fs.existsSync(hookBundle), `${hookBundle} is missing: npm run build`);
+  const chunks = path.join(path.dirname(hookBundle), "chunks");
+  const parser = fs.readdirSync(chunks).filter((f) => f.startsWith("hook-") && fs.readFileSync(path.join(chunks, f), "utf8").includes("HereDoc"));
+  assert.equal(parser.length, 1, `one hook chunk holds unbash: ${parser}`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-prefilter-"));
+  // A module loader hook that notes every module the hook process loads.
+  const log = path.join(dir, "loaded.txt");
+  fs.writeFileSync(path.join(dir, "hooks.mjs"), `import fs from "node:fs";\nexport async function load(url, context, next) { fs.appendFileSync(${JSON.stringify(log)}, url + "\\n"); return next(url, context); }\n`);
+  const register = `data:text/javascript,import{register}from"node:module";register(${JSON.stringify(`file://${dir}/hooks.mjs`)})`;
+  const lsTable = path.join(dir, "ls.json");
+  fs.writeFileSync(lsTable, JSON.stringify({ version: 1, extends: "default", rows: [{ id: "ls-hint", kind: "hint", skill: "commit", when: { command: { name: "ls" } } }] }));
+  const runHook = (command: string, table = path.join(root, "triggers.json")) => {
+    fs.rmSync(log, { force: true });
+    const payload = { session_id: "s1", cwd: dir, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, tool_use_id: "toolu_1" };
+    const { SKILLGATE_PREFILTER: _off, ...env } = process.env;
+    const r = spawnSync(process.execPath, ["--import", register, hookBundle], { input: JSON.stringify(payload), encoding: "utf8", env: { ...env, SKILLGATE_STATE: path.join(dir, "state"), SKILLGATE_TABLE: table } });
+    assert.equal(r.status, 0, r.stderr);
+    const loaded = fs.readFileSync(log, "utf8");
+    return { out: r.stdout, parserLoaded: parser.some((p) => loaded.includes(p)) };
+  };
+  try {
+    const skipped = runHook("ls -la | head -5");
+    assert.equal(skipped.parserLoaded, false, "the parser chunk loaded for a command the pre-filter skips");
+    assert.equal(runHook("git status").parserLoaded, true, "git status goes through the parser");
+    const named = runHook("ls -la", lsTable);
+    assert.equal(named.parserLoaded, true, "a row naming ls sends ls to the parser");
+    assert.match(named.out, /ls-hint/, "and the row's hint is given");
+    const gated = runHook("git commit -m x");
+    assert.match(gated.out, /"permissionDecision":"deny"/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

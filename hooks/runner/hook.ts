@@ -10,7 +10,7 @@ import { decide, type Outcome } from "../core/decide.js";
 import { emptyState, type Decision, type Effects, type Event, type SessionState, type Table } from "../core/types.js";
 import type { CompiledTable } from "../core/table/compile.js";
 import type { Facts } from "../core/facts.js";
-import { shellCommandOf, toolFacts } from "../core/facts.js";
+import { toolFacts } from "../core/facts.js";
 import { recordCap, recordRawPass, recordSummary } from "../core/counters.js";
 import { matchRows } from "../core/match.js";
 import { checkOf, requiredEvidence } from "../core/policies/evidence.js";
@@ -20,6 +20,7 @@ import { stateDirOf } from "../io/state-dir.js";
 import { claudeCode } from "../hosts/claude-code/adapter.js";
 import { loadContext, type HookEnv } from "./context.js";
 import { afterShellCall, beforeShellCall, cleanAuditSnapshots } from "./audit.js";
+import { needsWriteGlobs, shellFactsBeforeTable, shellFactsWithTable } from "./call-facts.js";
 import { EFFECTS_AUDIT_ROW } from "../core/policies/effects-audit.js";
 
 export { stateDirOf, type HookEnv };
@@ -83,15 +84,20 @@ async function run(input: string, h: HookEnv, fc: FailureContext): Promise<HookR
  */
 export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { host: h.host ?? claudeCode, input: "", kind: given.kind }, transcriptPath?: string): Promise<HookResult> {
   // The shell parser and the glob engine are the biggest modules: load them
-  // only for a tool call about to run (the parser only for a shell call).
-  // The world lets the analysis read, at decision time and bounded, what the command will run: git config, scripts, links.
-  const facts: Facts | undefined =
-    shellCommandOf(given) !== undefined ? (await import("../core/shell-facts.js")).factsOf(given, (await import("../io/shell-files.js")).shellWorld(given.cwd || "/", h.env)) : undefined;
+  // only for a tool call about to run (the parser only for a shell call the
+  // pre-filter cannot vouch for: call-facts.ts).
+  const shell = await shellFactsBeforeTable(given, h.env);
+  let facts: Facts | undefined = shell.facts;
   const canRefuse = given.kind === "tool-call" || given.kind === "stop" || given.kind === "session-start";
   // Write globs (picomatch) only for a call that writes something: most shell calls write nothing.
-  const callFacts = given.kind === "tool-call" ? (facts ?? toolFacts(given)) : undefined;
-  const globs = callFacts !== undefined && (callFacts.writes.length > 0 || callFacts.mentions !== undefined);
-  const ctx = await loadContext({ ...h, host: fc.host }, { globs, checkSkills: canRefuse, protect: given.kind === "tool-call" });
+  const globs = given.kind === "tool-call" && needsWriteGlobs(facts ?? toolFacts(given));
+  const contextOptions = { checkSkills: canRefuse, protect: given.kind === "tool-call" };
+  let ctx = await loadContext({ ...h, host: fc.host }, { globs, ...contextOptions });
+  if (ctx.ok && shell.pending) {
+    facts = await shellFactsWithTable(given, h.env, shell, ctx.table);
+    // Not expected (test/shell-prefilter.test.ts: what passes phase 1 writes nothing), but a write must never meet a table without globs.
+    if (!globs && needsWriteGlobs(facts)) ctx = await loadContext({ ...h, host: fc.host }, { globs: true, ...contextOptions });
+  }
   fc.failMode = ctx.ok ? ctx.table.table.failMode : ctx.failMode;
   if (!ctx.ok) return failure(`skillgate: trigger table unusable, ${ctx.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${ctx.error}`, ctx.failMode === "closed", fc);
   const { table, stateDir, host } = ctx;
