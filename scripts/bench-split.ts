@@ -6,8 +6,10 @@
 //   load    loading the hook's modules (one dynamic import, as the hook's own chunks)
 //   read    stdin
 //   parse   JSON.parse + the host adapter's normalize
-//   facts   shell facts (pre-filter, or the parser when it is needed)
-//   table   loadContext: the cached validated table, write globs if the call writes, host environment
+//   facts   shell facts: the pre-filter's phase 1, or the parser when it declines
+//   table   loadContext: the cached validated table, write globs if the call writes, host environment;
+//           then the pre-filter's phase 2 (the parser after all when a row names a word of the command)
+//   skip    1 when the pre-filter skipped the parser, 0 when it did not (not a time)
 //   state   reading the session state
 //   decide  decide(), pure
 //   save    saving the state (under the lock), when the decision changed it
@@ -31,9 +33,9 @@ async function main(): Promise<void> {
   lap("read");
   const event = s.parse(text);
   lap("parse");
-  const facts = await s.facts(event);
+  const before = await s.facts(event);
   lap("facts");
-  const ctx = await s.context(event, facts);
+  const { ctx, facts, skipped } = await s.context(event, before);
   lap("table");
   const current = s.readState(ctx, event);
   lap("state");
@@ -43,6 +45,6 @@ async function main(): Promise<void> {
   lap("save");
   s.answer(event, ctx, outcome);
   lap("answer");
-  process.stderr.write(`skillgate-split ${JSON.stringify(mark)}\n`);
+  process.stderr.write(`skillgate-split ${JSON.stringify({ ...mark, skip: skipped ? 1 : 0 })}\n`);
 }
 void main();
