@@ -170,6 +170,9 @@ const ARGS = [
   "notes_RU.md", "a_EN.md", "src/app.js", "package.json", "db/migrations/001.sql", "triggers.json", "/pkg/triggers.json", ".claude/triggers.json",
   "/home/u/.claude/settings.json", ".claude/settings.json", "/home/u/.skillgate/state.json", ".git/config", "SKILL.md", "/pkg/skills/commit/SKILL.md",
   "x.pem", "security/a.ts", "check.txt", "=git", "a=b", "%1", "@x", "+x", "x:y", "1,2", "-1",
+  // the redirects the pre-filter handles, and near misses
+  "2>/dev/null", ">/dev/null", "&>/dev/null", "2>&1", "2>&1", "2>/dev/null", "2>/dev/nul", "2>/dev/null2", "1>/dev/null", "2>/dev/stdout", ">/dev/null_RU.md",
+  "2>&1;", "3>&1", ">&2", "2>&-", "2> /dev/null", ">/dev/tty", ">notes_RU.md", "2>notes_RU.md", "&>notes_RU.md", "2>&1x", ">/dev/null/x_RU.md", "<<<x",
 ];
 const DECOR = [
   (w: string) => `'${w}'`, (w: string) => `"${w}"`, (w: string) => `${w.slice(0, 1)}"${w.slice(1)}"`, (w: string) => `${w}''`,
@@ -272,16 +275,16 @@ test("the check can fail: a broken allow-list (xargs, sort without its -o check,
 test("declines: what the pre-filter must leave to the full analysis", () => {
   const table = TABLES[1]?.table ?? compile(tableOf([]));
   const declined = [
-    "ls -la", // a row names ls
+    "ls -la", "l's'", "'LS'", // a row names ls (quotes do not hide it)
     "cat .git/config", "grep -rn kubectl src", "echo GIT", // a row's program named anywhere
     "sort -o out.txt in.txt", "sort --out=x in", "uniq in out", "tree -o t.txt", "tree -R -H x", "rg --pre=sh x", "rg -z x", "printf -v x y", "date -s now",
-    "cat x > y", "cat < x", "echo $HOME", "echo `id`", "echo $(id)", "cat *.md", "cat ~/.bashrc", "cat a\\ b", "cat {a,b}", "echo a # b", "echo !x",
+    "cat x > y", "cat < x", "cat x 2>/dev/null&", "cat x 2>/dev/nullx", "cat x 2> /dev/null", "cat x >/dev/tty", "cat x 2>&1&", "2>/dev/null", "ls && 2>/dev/null", "cat x 1>/dev/null", "echo $HOME", "echo `id`", "echo $(id)", "cat *.md", "cat ~/.bashrc", "cat a\\ b", "cat {a,b}", "echo a # b", "echo !x",
     "echo hi &", "cat x |& head", "cat x;; ls", "cat x\nls", "cat 'x", "echo \"$x\"", "X=1 cat x", "=cat x", "./cat x", "/bin/cat x", "сat x", "cat x │ head",
     "find . -name x", "xargs echo", "env", "less x", "git status", "npm test", "bash -c 'cat x'", "time cat x", "command cat x", "file x", "tee x",
     "cat x |", "| cat x", "cat x &&", "&& cat x", ";", "", "   ", `cat ${"x".repeat(600)}`,
   ];
   for (const c of declined) assert.equal(prefilter(c, table).skip, false, `should decline ${JSON.stringify(c)}`);
-  const skipped = ["pwd", "cat x | head -n 2", "grep -rn foo src && wc -l a b", "rg -n 'a|b;c' src", "sort -k2,2 -t: f | uniq -c", "cd src; cat 'a b'", "echo \"x y\";", "tree -L 2 -I 'node_modules|dist'", "du -sh . || df -h"];
+  const skipped = ["pwd", "cat x | head -n 2", "ls x 2>/dev/null | head", "2>/dev/null ls", "grep -rn x src 2>&1 | head -5", "cat a &>/dev/null && echo ok", "ls&>/dev/null", "wc -l f >/dev/null 2>&1", "grep -rn foo src && wc -l a b", "rg -n 'a|b;c' src", "sort -k2,2 -t: f | uniq -c", "cd src; cat 'a b'", "echo \"x y\";", "tree -L 2 -I 'node_modules|dist'", "du -sh . || df -h"];
   for (const c of skipped) assert.equal(prefilter(c, TABLES[0]?.table ?? table).skip, true, `should skip ${JSON.stringify(c)}`);
 });
 

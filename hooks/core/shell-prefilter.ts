@@ -11,7 +11,7 @@
 // the corpus and a seeded fuzzed set, for several tables.
 // Only tiny, parser-free helpers are imported here (wrappers.ts: verbIndex).
 import type { ShellAnalysis, ShellCommand } from "./shell/analyze.js";
-import type { ShellWord } from "./shell/model.js";
+import type { RedirectRecord, ShellWord } from "./shell/model.js";
 import type { CompiledTable } from "./table/compile.js";
 import type { Event } from "./types.js";
 import { verbIndex } from "./shell/wrappers.js";
@@ -88,7 +88,20 @@ interface Word {
   text: string;
   start: number;
   end: number;
+  /** Set for one of the REDIRECTS (then not an argument). */
+  redirect?: Pick<RedirectRecord, "op" | "fd" | "target">;
 }
+
+/**
+ * The only redirections handled, written exactly so as one word: output thrown
+ * away, or stderr joined to stdout. None writes a file; anything else declines.
+ */
+const REDIRECTS: Readonly<Record<string, Pick<RedirectRecord, "op" | "fd" | "target">>> = {
+  "2>/dev/null": { op: ">", fd: 2, target: "/dev/null" },
+  ">/dev/null": { op: ">", fd: undefined, target: "/dev/null" },
+  "&>/dev/null": { op: "&>", fd: undefined, target: "/dev/null" },
+  "2>&1": { op: ">&", fd: 2, target: "1" },
+};
 
 /**
  * Phase 1, table-free: the command as a list of simple commands of
@@ -99,7 +112,9 @@ export function plainCommands(command: string, programs: ProgramRules = PROGRAMS
   const parsed = split(command);
   if (typeof parsed === "string") return { skip: false, why: parsed };
   const commands: ShellCommand[] = [];
-  for (const words of parsed) {
+  const redirects: RedirectRecord[] = [];
+  for (const tokens of parsed) {
+    const words = tokens.filter((t) => !t.redirect);
     const head = words[0];
     if (!head) return { skip: false, why: "empty" };
     const argv = words.map((w) => w.text);
@@ -107,7 +122,9 @@ export function plainCommands(command: string, programs: ProgramRules = PROGRAMS
     const rule = Object.hasOwn(programs, name) ? programs[name] : undefined;
     if (rule === undefined) return { skip: false, why: "program" };
     if (rule !== true && !rule(argv.slice(1))) return { skip: false, why: "option" };
-    const last = words[words.length - 1] ?? head;
+    for (const t of tokens) if (t.redirect) redirects.push({ ...t.redirect, dynamic: false, command: commands.length, span: { start: t.start, end: t.end } });
+    const first = tokens[0] ?? head;
+    const last = tokens[tokens.length - 1] ?? head;
     commands.push({
       name,
       argv,
@@ -115,12 +132,12 @@ export function plainCommands(command: string, programs: ProgramRules = PROGRAMS
       verb: verbIndex(name, argv.map((text) => ({ text, dynamic: false }))),
       via: [],
       words: words.map((w): ShellWord => ({ text: w.text, provenance: "literal", span: { start: w.start, end: w.end }, shape: { kind: "exact", text: w.text } })),
-      span: { start: head.start, end: last.end },
+      span: { start: first.start, end: last.end },
       parent: -1,
       implied: [],
     });
   }
-  return { skip: true, analysis: { commands, writes: [], reads: [], opaque: [], redirects: [], status: "complete" } };
+  return { skip: true, analysis: { commands, writes: [], reads: [], opaque: [], redirects, status: "complete" } };
 }
 
 /**
@@ -136,6 +153,12 @@ function split(s: string): Word[][] | string {
     if (c > 0x7e || (c < 0x20 && c !== 0x09)) return "character";
     const ch = s[i] ?? "";
     if (ch === " " || ch === "\t") { i++; continue; }
+    const r = redirect(s, i);
+    if (r) {
+      out[out.length - 1]?.push(r);
+      i = r.end;
+      continue;
+    }
     if (ch === "|" || ch === "&" || ch === ";") {
       const two = s.slice(i, i + 2);
       const op = two === "||" || two === "&&" ? two : ch;
@@ -161,6 +184,17 @@ function split(s: string): Word[][] | string {
     out.pop();
   }
   return out;
+}
+
+/** One of the REDIRECTS at a word's start, ending where a word would (a blank, an operator, the end). */
+function redirect(s: string, start: number): Word | undefined {
+  for (const [text, r] of Object.entries(REDIRECTS)) {
+    if (!s.startsWith(text, start)) continue;
+    const end = start + text.length;
+    const next = s[end];
+    if (next === undefined || next === " " || next === "\t" || next === "|" || next === ";" || next === "&") return { text, start, end, redirect: r };
+  }
+  return undefined;
 }
 
 /** One word from position `i`: unquoted safe characters and quoted parts, up to a blank or an operator. */
@@ -189,12 +223,13 @@ function word(s: string, start: number): Word | string {
 
 /**
  * Phase 2, with the table: does any row (or disabled row, under failMode
- * closed) name a program whose name appears in the command as a word part?
- * Case-insensitive and bounded only by non-alphanumerics, so `.git/x` and
- * `GIT` count: the safe side.
+ * closed) name a program whose name appears in the command as a word part,
+ * as written or with its quotes removed (`h"ead"`)? Case-insensitive and
+ * bounded only by non-alphanumerics, so `.git/x` and `GIT` count: the safe side.
  */
-export function tableConcerns(command: string, table: CompiledTable): boolean {
-  const text = command.toLowerCase();
+export function tableConcerns(command: string, table: CompiledTable, analysis?: ShellAnalysis): boolean {
+  const words = analysis?.commands.flatMap((c) => c.argv) ?? [];
+  const text = [command, ...words].join(" ").toLowerCase();
   const names = [...table.rows.map((r) => r.row.when.command?.name), ...table.disabled.map((d) => d.governs.program)];
   for (const n of names) {
     if (n === undefined) continue;
@@ -219,7 +254,7 @@ const alnum = (ch: string | undefined): boolean => ch !== undefined && /[a-z0-9_
 export function prefilter(command: string, table: CompiledTable, programs: ProgramRules = PROGRAMS): PrefilterVerdict {
   const v = plainCommands(command, programs);
   if (!v.skip) return v;
-  return tableConcerns(command, table) ? { skip: false, why: "table" } : v;
+  return tableConcerns(command, table, v.analysis) ? { skip: false, why: "table" } : v;
 }
 
 /**

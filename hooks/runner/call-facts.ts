@@ -29,7 +29,7 @@ export async function shellFactsBeforeTable(event: Event, env: NodeJS.ProcessEnv
 /** With the table: a row (or disabled row) naming a word of the command sends it to the full analysis after all. */
 export async function shellFactsWithTable(event: Event, env: NodeJS.ProcessEnv, before: CallFacts, table: CompiledTable): Promise<Facts | undefined> {
   const command = shellCommandOf(event);
-  if (!before.pending || command === undefined || !tableConcerns(command, table)) return before.facts;
+  if (!before.pending || command === undefined || !tableConcerns(command, table, before.facts?.analysis)) return before.facts;
   return fullShellFacts(event, env);
 }
 
