@@ -172,6 +172,8 @@ const ARGS = [
   "x.pem", "security/a.ts", "check.txt", "=git", "a=b", "%1", "@x", "+x", "x:y", "1,2", "-1",
   // the redirects the pre-filter handles, and near misses
   "2>/dev/null", ">/dev/null", "&>/dev/null", "2>&1", "2>&1", "2>/dev/null", "2>/dev/nul", "2>/dev/null2", "1>/dev/null", "2>/dev/stdout", ">/dev/null_RU.md",
+  // quoted specials: literal in single quotes, expanding in double quotes
+  "'$HOME'", "'*.md'", "'!x'", "'a;b'", "'x > y'", "\"a'b\"", "\"a b\"", "'\\n'", "\"$HOME\"", "\"*_RU.md\"", "'-o'", "\"--pre=sh\"", "'2>/dev/null'", "-'o'",
   "2>&1;", "3>&1", ">&2", "2>&-", "2> /dev/null", ">/dev/tty", ">notes_RU.md", "2>notes_RU.md", "&>notes_RU.md", "2>&1x", ">/dev/null/x_RU.md", "<<<x",
 ];
 const DECOR = [
@@ -280,6 +282,7 @@ test("declines: what the pre-filter must leave to the full analysis", () => {
     "sort -o out.txt in.txt", "sort --out=x in", "uniq in out", "tree -o t.txt", "tree -R -H x", "rg --pre=sh x", "rg -z x", "printf -v x y", "date -s now",
     "cat x > y", "cat < x", "cat x 2>/dev/null&", "cat x 2>/dev/nullx", "cat x 2> /dev/null", "cat x >/dev/tty", "cat x 2>&1&", "2>/dev/null", "ls && 2>/dev/null", "cat x 1>/dev/null", "echo $HOME", "echo `id`", "echo $(id)", "cat *.md", "cat ~/.bashrc", "cat a\\ b", "cat {a,b}", "echo a # b", "echo !x",
     "echo hi &", "cat x |& head", "cat x;; ls", "cat x\nls", "cat 'x", "echo \"$x\"", "X=1 cat x", "=cat x", "./cat x", "/bin/cat x", "сat x", "cat x │ head",
+    "sort '-o' f", "sort -'o' f", "rg '--pre=sh' x", "tree '-o' t",
     "find . -name x", "xargs echo", "env", "less x", "git status", "npm test", "bash -c 'cat x'", "time cat x", "command cat x", "file x", "tee x",
     "cat x |", "| cat x", "cat x &&", "&& cat x", ";", "", "   ", `cat ${"x".repeat(600)}`,
   ];
