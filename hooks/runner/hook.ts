@@ -21,6 +21,7 @@ import { claudeCode } from "../hosts/claude-code/adapter.js";
 import { loadContext, type HookEnv } from "./context.js";
 import { afterShellCall, beforeShellCall, cleanAuditSnapshots } from "./audit.js";
 import { needsWriteGlobs, shellFactsBeforeTable, shellFactsWithTable } from "./call-facts.js";
+import { plainCommands } from "../core/shell-prefilter.js";
 import { EFFECTS_AUDIT_ROW } from "../core/policies/effects-audit.js";
 
 export { stateDirOf, type HookEnv };
@@ -276,7 +277,9 @@ async function capOutput(event: Extract<Event, { kind: "tool-result" }>, d: Deci
     let hint: ReturnType<typeof commandHint>;
     let headOnly = false;
     if (event.tool.kind === "shell") {
-      const a = (await import("../core/shell/analyze.js")).analyzeCommand(event.tool.command);
+      // The pre-filter's analysis when it vouches for the command (same commands, no write, nothing opaque), else the parser's.
+      const plain = plainCommands(event.tool.command);
+      const a = plain.skip ? plain.analysis : (await import("../core/shell/analyze.js")).analyzeCommand(event.tool.command);
       // Opaque parts first: the analysis also lists them as "<dynamic>" writes.
       if (a.opaque.length > 0) return raw("opaque");
       if (a.writes.length > 0) return raw("write");
