@@ -306,9 +306,10 @@ test("the built hook (Node) loads no parser chunk for a skipped command, and doe
   const register = `data:text/javascript,import{register}from"node:module";register(${JSON.stringify(`file://${dir}/hooks.mjs`)})`;
   const lsTable = path.join(dir, "ls.json");
   fs.writeFileSync(lsTable, JSON.stringify({ version: 1, extends: "default", rows: [{ id: "ls-hint", kind: "hint", skill: "commit", when: { command: { name: "ls" } } }] }));
-  const runHook = (command: string, table = path.join(root, "triggers.json")) => {
+  const runHook = (command: string, table = path.join(root, "triggers.json"), stdout?: string) => {
     fs.rmSync(log, { force: true });
-    const payload = { session_id: "s1", cwd: dir, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, tool_use_id: "toolu_1" };
+    const pre = { session_id: "s1", cwd: dir, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, tool_use_id: "toolu_1" };
+    const payload = stdout === undefined ? pre : { ...pre, hook_event_name: "PostToolUse", tool_response: { stdout, stderr: "", interrupted: false, isImage: false } };
     const { SKILLGATE_PREFILTER: _off, ...env } = process.env;
     const r = spawnSync(process.execPath, ["--import", register, hookBundle], { input: JSON.stringify(payload), encoding: "utf8", env: { ...env, SKILLGATE_STATE: path.join(dir, "state"), SKILLGATE_TABLE: table } });
     assert.equal(r.status, 0, r.stderr);
@@ -322,6 +323,12 @@ test("the built hook (Node) loads no parser chunk for a skipped command, and doe
     const named = runHook("ls -la", lsTable);
     assert.equal(named.parserLoaded, true, "a row naming ls sends ls to the parser");
     assert.match(named.out, /ls-hint/, "and the row's hint is given");
+    // A long output of a plain command is summarized without the parser too (the output cap classifies it read-only).
+    const long = Array.from({ length: 3000 }, (_, i) => `src/file${i}.ts:${i}: const x = ${i};`).join("\n");
+    const capped = runHook("grep -rn x src", undefined, long);
+    assert.equal(capped.parserLoaded, false, "the parser chunk loaded to classify a plain command's output");
+    assert.match(capped.out, /skillgate\[output-cap\]/, "the long output is summarized");
+    assert.equal(runHook("git log", undefined, long).parserLoaded, true, "git log's output goes through the parser");
     const gated = runHook("git commit -m x");
     assert.match(gated.out, /"permissionDecision":"deny"/);
   } finally {
