@@ -291,32 +291,35 @@ test("declines: what the pre-filter must leave to the full analysis", () => {
   for (const c of skipped) assert.equal(prefilter(c, TABLES[0]?.table ?? table).skip, true, `should skip ${JSON.stringify(c)}`);
 });
 
-test("the built hook (Node) loads no parser chunk for a skipped command, and does for a declined one", async () => {
-  const { hookBundle } = await import("./helpers.ts");
+test("bundled with lazy chunks, the hook loads no parser chunk for a skipped command (nor for its long output), and does for a declined one", async () => {
   const { spawnSync } = await import("node:child_process");
   const os = await import("node:os");
-  assert.ok(fs.existsSync(hookBundle), `${hookBundle} is missing: npm run build`);
-  const chunks = path.join(path.dirname(hookBundle), "chunks");
-  const parser = fs.readdirSync(chunks).filter((f) => f.startsWith("hook-") && fs.readFileSync(path.join(chunks, f), "utf8").includes("HereDoc"));
-  assert.equal(parser.length, 1, `one hook chunk holds unbash: ${parser}`);
+  const { build } = await import("esbuild");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-prefilter-"));
-  // A module loader hook that notes every module the hook process loads.
-  const log = path.join(dir, "loaded.txt");
-  fs.writeFileSync(path.join(dir, "hooks.mjs"), `import fs from "node:fs";\nexport async function load(url, context, next) { fs.appendFileSync(${JSON.stringify(log)}, url + "\\n"); return next(url, context); }\n`);
-  const register = `data:text/javascript,import{register}from"node:module";register(${JSON.stringify(`file://${dir}/hooks.mjs`)})`;
-  const lsTable = path.join(dir, "ls.json");
-  fs.writeFileSync(lsTable, JSON.stringify({ version: 1, extends: "default", rows: [{ id: "ls-hint", kind: "hint", skill: "commit", when: { command: { name: "ls" } } }] }));
-  const runHook = (command: string, table = path.join(root, "triggers.json"), stdout?: string) => {
-    fs.rmSync(log, { force: true });
-    const pre = { session_id: "s1", cwd: dir, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, tool_use_id: "toolu_1" };
-    const payload = stdout === undefined ? pre : { ...pre, hook_event_name: "PostToolUse", tool_response: { stdout, stderr: "", interrupted: false, isImage: false } };
-    const { SKILLGATE_PREFILTER: _off, ...env } = process.env;
-    const r = spawnSync(process.execPath, ["--import", register, hookBundle], { input: JSON.stringify(payload), encoding: "utf8", env: { ...env, SKILLGATE_STATE: path.join(dir, "state"), SKILLGATE_TABLE: table } });
-    assert.equal(r.status, 0, r.stderr);
-    const loaded = fs.readFileSync(log, "utf8");
-    return { out: r.stdout, parserLoaded: parser.some((p) => loaded.includes(p)) };
-  };
   try {
+    // The hook's entry bundled with code splitting, so every lazy import is a file of its own (the shipped Node route is one script).
+    await build({ entryPoints: { hook: path.join(root, "hooks/skillgate.ts") }, outdir: path.join(dir, "dist"), outExtension: { ".js": ".mjs" }, bundle: true, splitting: true, format: "esm", platform: "node", target: "node20", logLevel: "warning" });
+    // The folder above the bundle is taken for skillgate's own (the default table, its skills).
+    for (const f of ["triggers.json", "package.json", "skills"]) fs.symlinkSync(path.join(root, f), path.join(dir, f));
+    const chunks = fs.readdirSync(path.join(dir, "dist")).filter((f) => f !== "hook.mjs");
+    const parser = chunks.filter((f) => fs.readFileSync(path.join(dir, "dist", f), "utf8").includes("node_modules/unbash/"));
+    assert.equal(parser.length, 1, `one chunk holds unbash: ${parser}`);
+    // A module loader hook that notes every module the hook process loads.
+    const log = path.join(dir, "loaded.txt");
+    fs.writeFileSync(path.join(dir, "hooks.mjs"), `import fs from "node:fs";\nexport async function load(url, context, next) { fs.appendFileSync(${JSON.stringify(log)}, url + "\\n"); return next(url, context); }\n`);
+    const register = `data:text/javascript,import{register}from"node:module";register(${JSON.stringify(`file://${dir}/hooks.mjs`)})`;
+    const lsTable = path.join(dir, "ls.json");
+    fs.writeFileSync(lsTable, JSON.stringify({ version: 1, extends: "default", rows: [{ id: "ls-hint", kind: "hint", skill: "commit", when: { command: { name: "ls" } } }] }));
+    const runHook = (command: string, table = path.join(root, "triggers.json"), stdout?: string) => {
+      fs.rmSync(log, { force: true });
+      const pre = { session_id: "s1", cwd: dir, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, tool_use_id: "toolu_1" };
+      const payload = stdout === undefined ? pre : { ...pre, hook_event_name: "PostToolUse", tool_response: { stdout, stderr: "", interrupted: false, isImage: false } };
+      const { SKILLGATE_PREFILTER: _off, ...env } = process.env;
+      const r = spawnSync(process.execPath, ["--import", register, path.join(dir, "dist", "hook.mjs")], { input: JSON.stringify(payload), encoding: "utf8", env: { ...env, SKILLGATE_STATE: path.join(dir, "state"), SKILLGATE_TABLE: table } });
+      assert.equal(r.status, 0, r.stderr);
+      const loaded = fs.readFileSync(log, "utf8");
+      return { out: r.stdout, parserLoaded: parser.some((p) => loaded.includes(p)) };
+    };
     const skipped = runHook("ls -la | head -5");
     assert.equal(skipped.parserLoaded, false, "the parser chunk loaded for a command the pre-filter skips");
     assert.equal(runHook("git status").parserLoaded, true, "git status goes through the parser");
@@ -329,8 +332,31 @@ test("the built hook (Node) loads no parser chunk for a skipped command, and doe
     assert.equal(capped.parserLoaded, false, "the parser chunk loaded to classify a plain command's output");
     assert.match(capped.out, /skillgate\[output-cap\]/, "the long output is summarized");
     assert.equal(runHook("git log", undefined, long).parserLoaded, true, "git log's output goes through the parser");
-    const gated = runHook("git commit -m x");
-    assert.match(gated.out, /"permissionDecision":"deny"/);
+    assert.match(runHook("git commit -m x").out, /"permissionDecision":"deny"/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the shipped hook reports the pre-filter's skip in its timings (SKILLGATE_TIMINGS=1)", async () => {
+  const { hookBundle } = await import("./helpers.ts");
+  const { spawnSync } = await import("node:child_process");
+  const os = await import("node:os");
+  assert.ok(fs.existsSync(hookBundle), `${hookBundle} is missing: npm run build`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-prefilter-"));
+  try {
+    const skip = (command: string, off = false): unknown => {
+      const payload = { session_id: "s1", cwd: dir, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command }, tool_use_id: "toolu_1" };
+      const { SKILLGATE_PREFILTER: _off, ...env } = process.env;
+      const r = spawnSync(process.execPath, [hookBundle], { input: JSON.stringify(payload), encoding: "utf8", env: { ...env, SKILLGATE_STATE: path.join(dir, "state"), SKILLGATE_TABLE: path.join(root, "triggers.json"), SKILLGATE_TIMINGS: "1", ...(off ? { SKILLGATE_PREFILTER: "off" } : {}) } });
+      const line = r.stderr.split("\n").find((l) => l.startsWith("skillgate-timings "));
+      assert.ok(line, `no timings line: ${r.stderr}`);
+      return (JSON.parse(line.slice("skillgate-timings ".length)) as { skip?: number }).skip;
+    };
+    assert.equal(skip("ls -la"), 1);
+    assert.equal(skip("cat .git/config"), 0, "a row names git");
+    assert.equal(skip("git status"), 0);
+    assert.equal(skip("ls -la", true), 0, "SKILLGATE_PREFILTER=off");
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -10,8 +10,8 @@ import { decide, type Outcome } from "../core/decide.js";
 import { emptyState, type Decision, type Effects, type Event, type SessionState, type Table } from "../core/types.js";
 import type { CompiledTable } from "../core/table/compile.js";
 import type { Facts } from "../core/facts.js";
-import { toolFacts } from "../core/facts.js";
-import { recordCap, recordRawPass, recordSummary } from "../core/counters.js";
+import { shellCommandOf, toolFacts } from "../core/facts.js";
+import { onlyToolCallCounted, recordCap, recordRawPass, recordSummary } from "../core/counters.js";
 import { matchRows } from "../core/match.js";
 import { checkOf, requiredEvidence } from "../core/policies/evidence.js";
 import { carriesBudgetReminder } from "../core/policies/budget.js";
@@ -23,6 +23,7 @@ import { afterShellCall, beforeShellCall, cleanAuditSnapshots } from "./audit.js
 import { needsWriteGlobs, shellFactsBeforeTable, shellFactsWithTable } from "./call-facts.js";
 import { plainCommands } from "../core/shell-prefilter.js";
 import { EFFECTS_AUDIT_ROW } from "../core/policies/effects-audit.js";
+import { lap, note } from "./timings.js";
 
 export { stateDirOf, type HookEnv };
 
@@ -74,6 +75,7 @@ async function run(input: string, h: HookEnv, fc: FailureContext): Promise<HookR
     return failure(`skillgate: the hook event is not JSON (${(e as Error).message})`, false, fc);
   }
   const n = fc.host.normalize(payload);
+  lap("parse");
   if (!n.ok) return n.ignored ? { stdout: "", stderr: "" } : failure(`skillgate: ${n.error}`, false, fc);
   fc.kind = n.event.kind;
   return runEvent(n.event, h, fc, n.transcriptPath);
@@ -89,16 +91,20 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   // pre-filter cannot vouch for: call-facts.ts).
   const shell = await shellFactsBeforeTable(given, h.env);
   let facts: Facts | undefined = shell.facts;
+  lap("facts");
   const canRefuse = given.kind === "tool-call" || given.kind === "stop" || given.kind === "session-start";
   // Write globs (picomatch) only for a call that writes something: most shell calls write nothing.
   const globs = given.kind === "tool-call" && needsWriteGlobs(facts ?? toolFacts(given));
   const contextOptions = { checkSkills: canRefuse, protect: given.kind === "tool-call" };
   let ctx = await loadContext({ ...h, host: fc.host }, { globs, ...contextOptions });
+  lap("table");
   if (ctx.ok && shell.pending) {
     facts = await shellFactsWithTable(given, h.env, shell, ctx.table);
     // Not expected (test/shell-prefilter.test.ts: what passes phase 1 writes nothing), but a write must never meet a table without globs.
     if (!globs && needsWriteGlobs(facts)) ctx = await loadContext({ ...h, host: fc.host }, { globs: true, ...contextOptions });
+    lap("facts");
   }
+  if (shellCommandOf(given) !== undefined) note("skip", shell.pending && facts === shell.facts ? 1 : 0);
   fc.failMode = ctx.ok ? ctx.table.table.failMode : ctx.failMode;
   if (!ctx.ok) return failure(`skillgate: trigger table unusable, ${ctx.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${ctx.error}`, ctx.failMode === "closed", fc);
   const { table, stateDir, host } = ctx;
@@ -119,11 +125,13 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   const withFacts = await withEvidence(event, table, facts, where);
   if (withFacts.notice) notices.push(withFacts.notice);
   const decideFacts = withFacts.facts;
+  lap("state");
   let outcome: Outcome = decide(event, table, current.state, decideFacts);
+  lap("decide");
 
   // The output cap writes its file first; the state then records how it went.
   let effects: Effects = {};
-  let record = (s: SessionState) => s;
+  let record: ((s: SessionState) => SessionState) | undefined;
   if (outcome.decision.verdict === "cap" && event.kind === "tool-result") {
     const c = await capOutput(event, outcome.decision, table.table, stateDir, h.env);
     outcome = { ...outcome, decision: c.decision };
@@ -141,14 +149,23 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
     if (table.rows.some((r) => r.row.kind === "cap")) await cleanOutputs(table.table, stateDir, h.env);
   }
 
-  if (store && (outcome.state !== current.state || effects.updatedOutput)) {
+  lap("cap");
+  // A finished call that changed nothing but its count: an append, not a locked rewrite.
+  const countOnly = (event.kind === "tool-result" || event.kind === "tool-failure") && !record && onlyToolCallCounted(current.state, outcome.state, event.tool.name) ? event.tool.name : undefined;
+  if (store && countOnly !== undefined) {
+    try {
+      store.countToolCall(event.sessionId, countOnly);
+    } catch (e) {
+      notices.push(`skillgate: tool call not counted (${(e as Error).message})`);
+    }
+  } else if (store && (outcome.state !== current.state || record)) {
     // Decide again under the lock on fresh state, so parallel hooks of one session lose nothing.
     try {
       store.update(event.sessionId, (fresh) => {
         // The fresh decision wins (a hint another hook just showed is not shown twice); the cap already done is kept.
         const again = decide(event, table, fresh, decideFacts);
         const decision = again.decision.verdict === "cap" && !effects.updatedOutput ? withoutCap(again.decision) : again.decision;
-        outcome = { ...again, decision, state: record(again.state) };
+        outcome = { ...again, decision, state: record ? record(again.state) : again.state };
         return outcome.state;
       });
     } catch (e) {
@@ -156,6 +173,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
     }
   }
 
+  lap("save");
   // A check about to run (and allowed to): answer it from a fresh record, or note the tree it runs on.
   if (event.kind === "tool-call" && outcome.decision.verdict !== "deny") {
     const b = await beginEvidence(event, table, outcome, where, host.capabilities.rewritesToolInput === true);
@@ -174,6 +192,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
     notices.push(outcome.decision.message.split("\n").filter((l) => l.startsWith(`skillgate[${EFFECTS_AUDIT_ROW}]`)).join("\n"));
   }
   const decision: Decision = notices.length ? { ...outcome.decision, notice: notices.join("\n") } : outcome.decision;
+  lap("after");
   const out = host.render(event, decision, effects);
   let stderr = decision.notice ? decision.notice + "\n" : "";
   // A machine-readable account of the decision, for the case runner and for debugging.
