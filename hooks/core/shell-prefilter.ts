@@ -230,7 +230,7 @@ function word(s: string, start: number): Word | string {
 export function tableConcerns(command: string, table: CompiledTable, analysis?: ShellAnalysis): boolean {
   const words = analysis?.commands.flatMap((c) => c.argv) ?? [];
   const text = [command, ...words].join(" ").toLowerCase();
-  const names = [...table.rows.map((r) => r.row.when.command?.name), ...table.disabled.map((d) => d.governs.program)];
+  const names = new Set([...table.rows.map((r) => r.row.when.command?.name), ...table.disabled.map((d) => d.governs.program)]);
   for (const n of names) {
     if (n === undefined) continue;
     const name = n.toLowerCase();
