@@ -69,7 +69,7 @@ function foldEnvironment(compiled: CompiledTable, host: Host, he: HostEnvironmen
     skillRoots,
     protect: dedupe(protect),
     subagentsLoadSkills: host.capabilities.subagentsLoadSkills,
-    ...(host.capabilities.skillTool === false ? { loadBy: "read" as const } : {}),
+    loadWording: (skill: string, file: string) => host.howToLoad(skill, file),
     missingSkills,
     ...(pluginNamespace ? { pluginNamespace } : {}),
   };

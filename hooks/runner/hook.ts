@@ -340,10 +340,10 @@ function summaryTag(d: Decision & { verdict: "cap" }, headOnly: number | undefin
 
 // ─── Evidence (docs/evidence.md, "How the hook uses it") ─────────────────
 
-type Where = { stateDir: string; workspace: string };
+export type Where = { stateDir: string; workspace: string };
 
 /** Evidence binds to the project: $CLAUDE_PROJECT_DIR, else the event's cwd. */
-function evidenceWhere(event: Event, stateDir: string, env: NodeJS.ProcessEnv): Where | undefined {
+export function evidenceWhere(event: Event, stateDir: string, env: NodeJS.ProcessEnv): Where | undefined {
   const workspace = env.CLAUDE_PROJECT_DIR || event.cwd;
   return workspace ? { stateDir, workspace } : undefined;
 }
@@ -354,7 +354,7 @@ const hasEvidenceRows = (table: CompiledTable) => table.rows.some(({ row }) => r
  * Freshness of the checks the matched gates require, computed before the
  * pure decision. Only when such a gate matched: no git process otherwise.
  */
-async function withEvidence(event: Event, table: CompiledTable, facts: Facts | undefined, where: Where | undefined): Promise<{ facts: Facts | undefined; notice?: string }> {
+export async function withEvidence(event: Event, table: CompiledTable, facts: Facts | undefined, where: Where | undefined): Promise<{ facts: Facts | undefined; notice?: string }> {
   if (event.kind !== "tool-call" && event.kind !== "stop") return { facts };
   if (!table.rows.some(({ row }) => row.kind === "gate" && row.require)) return { facts };
   const base = facts ?? toolFacts(event);
@@ -377,7 +377,7 @@ async function withEvidence(event: Event, table: CompiledTable, facts: Facts | u
 }
 
 /** PreToolUse of a check's command in the main thread: reuse a fresh record, or start a pending run. */
-async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>, table: CompiledTable, outcome: Outcome, where: Where | undefined, canRewrite: boolean): Promise<{ updatedInput?: Record<string, unknown>; notice?: string }> {
+export async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>, table: CompiledTable, outcome: Outcome, where: Where | undefined, canRewrite: boolean): Promise<{ updatedInput?: Record<string, unknown>; notice?: string }> {
   if (event.tool.kind !== "shell" || event.agentId !== undefined || !event.toolUseId || !where || !hasEvidenceRows(table)) return {};
   const rows = table.rows.map((r) => r.row).filter((r) => r.kind === "evidence" && outcome.matched.includes(r.id) && !outcome.opaque.includes(r.id));
   const notices: string[] = [];
@@ -398,7 +398,7 @@ async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>, table
 }
 
 /** PostToolUse / PostToolUseFailure of a shell call: record the run a PreToolUse started (nothing happens otherwise). */
-async function finishEvidence(event: Extract<Event, { kind: "tool-result" | "tool-failure" }>, table: CompiledTable, where: Where | undefined): Promise<string | undefined> {
+export async function finishEvidence(event: Extract<Event, { kind: "tool-result" | "tool-failure" }>, table: CompiledTable, where: Where | undefined): Promise<string | undefined> {
   if (event.tool.kind !== "shell" || event.agentId !== undefined || !event.toolUseId || !where || !hasEvidenceRows(table)) return undefined;
   // No evidence folder yet: no check was ever started, so there is nothing to finish (and nothing to load).
   if (!(await import("node:fs")).existsSync(`${where.stateDir}/evidence`)) return undefined;
