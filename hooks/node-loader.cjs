@@ -1,4 +1,6 @@
-// dist/hook.cjs, the Node route of the hook (scripts/build.mjs copies this file there).
+// dist/hook.cjs, the Node route of the hook (scripts/build.mjs copies this file there),
+// and dist/hook-<host>.cjs, the same file for another host (Codex, Gemini CLI,
+// Copilot CLI, Cursor): its name says which host's `main` of the one bundle runs.
 // CommonJS on purpose: an ES module entry costs Node 20 its module loader and a
 // facade per built-in, 5–10% of a start (`npm run bench`).
 // Node 20 keeps no compiled code between runs, and compiling the hook's 350 KB
@@ -32,6 +34,25 @@ function load() {
   return { hook: mod.exports, script };
 }
 
+/** The host a copy of this loader runs, from its file name: hook-codex.cjs → "codex"; hook.cjs (Claude Code) → undefined. */
+function hostOf(fileName) {
+  const m = /^hook-([a-z]+)\.[cm]js$/.exec(fileName);
+  return m ? m[1] : undefined;
+}
+
+/** Run one host's hook (Claude Code's without a host): read the event, answer, exit. */
+function run(host, loadStartedAt) {
+  try {
+    const { hook } = load();
+    if (host === undefined) return hook.hookMain({ loadStartedAt }).catch(cannotStart);
+    if (!Object.hasOwn(hook.hosts, host)) throw new Error(`the hook bundle has no host "${host}" (it has ${Object.keys(hook.hosts).join(", ")})`);
+    return hook.hosts[host].main({ loadStartedAt }).catch(cannotStart);
+  } catch (e) {
+    cannotStart(e);
+    return Promise.resolve();
+  }
+}
+
 function cannotStart(e) {
   // The bundle is missing or broken: never exit non-zero, never leave the user uninformed.
   process.stderr.write(`skillgate: ${(e && e.stack) || e}\n`);
@@ -39,12 +60,5 @@ function cannotStart(e) {
   process.exitCode = 0;
 }
 
-if (require.main === module) {
-  try {
-    load().hook.hookMain({ loadStartedAt }).catch(cannotStart);
-  } catch (e) {
-    cannotStart(e);
-  }
-} else {
-  module.exports = { load };
-}
+if (require.main === module) run(hostOf(__filename.slice(__dirname.length + 1)), loadStartedAt);
+else module.exports = { load, run, hostOf };

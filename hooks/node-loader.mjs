@@ -1,6 +1,7 @@
-// dist/hook.mjs: the hook as settings written by skillgate before 0.2 run it
-// (and as `import` finds it). It runs dist/hook.cjs, the Node route.
+// dist/hook.mjs and dist/hook-<host>.mjs: the hook as settings written by older
+// installs run it (and as `import` finds it). It runs the Node route,
+// dist/hook.cjs, for the host its file name says (hooks/node-loader.cjs).
 import { createRequire } from "node:module";
 
-const { load } = createRequire(import.meta.url)("./hook.cjs");
-await load().hook.hookMain();
+const { run, hostOf } = createRequire(import.meta.url)("./hook.cjs");
+await run(hostOf(decodeURIComponent(import.meta.url.slice(import.meta.url.lastIndexOf("/") + 1))));

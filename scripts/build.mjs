@@ -4,6 +4,7 @@
 // - Node: dist/hook.cjs (hooks/node-loader.cjs) runs dist/hook.node.cjs, one
 //   CommonJS script, from the V8 code cache made here (hook.node.cache);
 //   dist/hook.mjs runs the same for settings written by older installs.
+//   Every other hook host runs the same bundle: dist/hook-<host>.cjs (and .mjs).
 // - Bun (when its binary is installed): dist/hook.bun.cjs with its bytecode
 //   (hook.bun.cjs.jsc): Bun starts from compiled bytecode.
 // zod is in neither: dist/hook.node-schema.cjs is loaded only when a table is validated.
@@ -14,6 +15,9 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+
+/** The hook executables besides Claude Code's: dist/hook-<host>.cjs runs hooks/hosts/<host>/hook.ts's `main`. */
+const NODE_HOSTS = ["codex", "gemini", "copilot", "cursor"];
 
 const tmp = `dist.tmp-${process.pid}`;
 const common = {
@@ -30,16 +34,10 @@ const common = {
 };
 await buildForNode(tmp);
 await build({ ...common, entryPoints: { cli: "cli/main.ts" } });
-// Other hosts' entries: a hook executable per host, and opencode's in-process plugin.
+// opencode's in-process plugin (the other hosts' hooks are in the Node bundle: buildForNode).
 await build({
   ...common,
-  entryPoints: {
-    "hook-codex": "hooks/hosts/codex/hook.ts",
-    "hook-gemini": "hooks/hosts/gemini/hook.ts",
-    "hook-copilot": "hooks/hosts/copilot/hook.ts",
-    "hook-cursor": "hooks/hosts/cursor/hook.ts",
-    "opencode-plugin": "hooks/hosts/opencode/plugin.ts",
-  },
+  entryPoints: { "opencode-plugin": "hooks/hosts/opencode/plugin.ts" },
   chunkNames: "chunks/hosts-[name]-[hash]",
 });
 buildForBun(tmp);
@@ -71,11 +69,24 @@ function bunBinary() {
  * The Node route: dist/hook.cjs (hooks/node-loader.cjs) runs dist/hook.node.cjs, one
  * CommonJS script, from the V8 code cache made here (dist/hook.node.cache). zod is
  * left out (dist/hook.node-schema.cjs): it is loaded only when a table is validated.
+ * The same bundle holds every host in NODE_HOSTS (`hosts.<host>.main`), so their
+ * hooks, dist/hook-<host>.cjs (the same loader: its file name names the host), start
+ * from the same cache; dist/hook-<host>.mjs runs it for settings written by older installs.
  */
 async function buildForNode(outdir) {
   const entry = path.resolve(outdir, "hook-node-entry.ts");
   mkdirSync(outdir, { recursive: true });
-  writeFileSync(entry, `export { hookMain } from ${JSON.stringify(path.resolve("hooks/runner/process.ts"))};\nexport { runHook } from ${JSON.stringify(path.resolve("hooks/runner/hook.ts"))};\n`);
+  const from = (f) => JSON.stringify(path.resolve(f));
+  writeFileSync(
+    entry,
+    [
+      `export { hookMain } from ${from("hooks/runner/process.ts")};`,
+      `export { runHook } from ${from("hooks/runner/hook.ts")};`,
+      ...NODE_HOSTS.map((h) => `import * as ${h} from ${from(`hooks/hosts/${h}/hook.ts`)};`),
+      `export const hosts = { ${NODE_HOSTS.join(", ")} };`,
+      "",
+    ].join("\n"),
+  );
   const cjs = {
     bundle: true,
     platform: "node",
@@ -99,8 +110,10 @@ async function buildForNode(outdir) {
   asciiOnly(path.join(outdir, "hook.node.cjs"));
   await build({ ...cjs, entryPoints: ["hooks/core/table/schema.ts"], outfile: path.join(outdir, "hook.node-schema.cjs") });
   rmSync(entry, { force: true });
-  copyFileSync("hooks/node-loader.cjs", path.join(outdir, "hook.cjs"));
-  copyFileSync("hooks/node-loader.mjs", path.join(outdir, "hook.mjs"));
+  for (const name of ["hook", ...NODE_HOSTS.map((h) => `hook-${h}`)]) {
+    copyFileSync("hooks/node-loader.cjs", path.join(outdir, `${name}.cjs`));
+    copyFileSync("hooks/node-loader.mjs", path.join(outdir, `${name}.mjs`));
+  }
   const r = spawnSync(process.execPath, ["scripts/node-code-cache.mjs", outdir], { encoding: "utf8" });
   // Without the cache the hook still runs (it compiles): warn, do not fail `npm ci`.
   if (r.status !== 0) console.warn(`build: the Node code cache was not made (dist/hook.node.cache):\n${r.stderr || r.stdout}`);
