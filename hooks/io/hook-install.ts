@@ -17,10 +17,19 @@ export function hookCommand(runtime: string, hookPath: string, ...args: string[]
   return [runtime, hookPath, ...args].map(shQuote).join(" ");
 }
 
-/** A handler whose command field (`command`, Copilot's `bash`) runs skillgate's hook. */
+/**
+ * The paths that run the hook at hookPath: itself, and for a Node route hook
+ * (dist/hook-<host>.cjs) the ES module older installs wrote (dist/hook-<host>.mjs,
+ * still built as a shim), so that reinstall replaces it and uninstall removes it.
+ */
+export function hookPathsOf(hookPath: string): string[] {
+  return hookPath.endsWith(".cjs") ? [hookPath, `${hookPath.slice(0, -".cjs".length)}.mjs`] : [hookPath];
+}
+
+/** A handler whose command field (`command`, Copilot's `bash`) runs skillgate's hook (hookPathsOf: an older install's path too). */
 export function runsHook(h: unknown, hookPath: string, field = "command"): boolean {
   const v = h && typeof h === "object" ? (h as Json)[field] : undefined;
-  return typeof v === "string" && v.includes(hookPath);
+  return typeof v === "string" && hookPathsOf(hookPath).some((p) => v.includes(p));
 }
 
 /**

@@ -189,9 +189,9 @@ export function uninstallCodex(o: Omit<CodexInstallOptions, "runtime" | "trust">
   return changed;
 }
 
-/** The bundled hook a Codex install runs (scripts/build.mjs: "hook-codex": "hooks/hosts/codex/hook.ts"). */
+/** The hook a Codex install runs: the Node route's loader for Codex (scripts/build.mjs, buildForNode; hooks/hosts/codex/hook.ts `main`). */
 export function codexHookPathOf(root: string): string {
-  return path.join(root, "dist", "hook-codex.mjs");
+  return path.join(root, "dist", "hook-codex.cjs");
 }
 
 /**

@@ -15,8 +15,9 @@ import { copilotHome, HOOKS_FILE } from "./env.js";
 
 export const COPILOT_HOOK_TIMEOUT_S = 10;
 
+/** The hook a Copilot install runs: the Node route's loader for Copilot (scripts/build.mjs, buildForNode; hooks/hosts/copilot/hook.ts `main`). */
 export function copilotHookPathOf(root: string): string {
-  return path.join(root, "dist", "hook-copilot.mjs");
+  return path.join(root, "dist", "hook-copilot.cjs");
 }
 
 /** The command Copilot runs for one event (the `bash` field goes through bash). */

@@ -7,8 +7,9 @@ import { hookCommand, hooksOf, listOf, parseInstallTarget, readJsonObject, runsH
 import type { Json } from "../../io/payload.js";
 import { CURSOR_EVENTS } from "./adapter.js";
 
+/** The hook a Cursor install runs: the Node route's loader for Cursor (scripts/build.mjs, buildForNode; hooks/hosts/cursor/hook.ts `main`). */
 export function cursorHookPathOf(root: string): string {
-  return path.join(root, "dist", "hook-cursor.mjs");
+  return path.join(root, "dist", "hook-cursor.cjs");
 }
 
 const isOurs = (h: unknown, hookPath: string): boolean => runsHook(h, hookPath);

@@ -81,9 +81,9 @@ export function uninstallGemini(o: GeminiTarget & { hookPath: string }): string 
   return file;
 }
 
-/** The bundled hook a Gemini install runs (scripts/build.mjs: "hook-gemini": "hooks/hosts/gemini/hook.ts"). */
+/** The hook a Gemini install runs: the Node route's loader for Gemini (scripts/build.mjs, buildForNode; hooks/hosts/gemini/hook.ts `main`). */
 export function geminiHookPathOf(root: string): string {
-  return path.join(root, "dist", "hook-gemini.mjs");
+  return path.join(root, "dist", "hook-gemini.cjs");
 }
 
 /**
