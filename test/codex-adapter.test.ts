@@ -11,6 +11,7 @@ import { environment } from "../hooks/hosts/codex/env.ts";
 import { patchPaths } from "../hooks/core/apply-patch.ts";
 import { addToHooksJson, codexCommand, codexDoctorMain, codexInstallMain, installCodex, removeFromHooksJson, trustEntries, trustHash, uninstallCodex, withTrust } from "../hooks/hosts/codex/install.ts";
 import { runHook } from "../hooks/runner/hook.ts";
+import { copyBuiltHook } from "./built-hook.ts";
 
 const FIX = path.join(import.meta.dirname, "fixtures", "codex");
 const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(FIX, `${name}.json`), "utf8"));
@@ -172,15 +173,15 @@ test("through the runner: apply_patch to a paired doc is refused", async () => {
 });
 
 test("install: hooks.json gains one group per event, idempotently; uninstall leaves others' hooks", () => {
-  const cmd = codexCommand("/usr/bin/node", "/opt/sg/dist/hook-codex.mjs");
-  assert.equal(cmd, "/usr/bin/node /opt/sg/dist/hook-codex.mjs");
+  const cmd = codexCommand("/usr/bin/node", "/opt/sg/dist/hook-codex.cjs");
+  assert.equal(cmd, "/usr/bin/node /opt/sg/dist/hook-codex.cjs");
   assert.equal(codexCommand("node", "/a b/it's.mjs"), `node '/a b/it'\\''s.mjs'`);
   const theirs = { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "their-guard" }] }] } };
-  const once = addToHooksJson(theirs, cmd, "/opt/sg/dist/hook-codex.mjs");
-  assert.deepEqual(addToHooksJson(once, cmd, "/opt/sg/dist/hook-codex.mjs"), once);
+  const once = addToHooksJson(theirs, cmd, "/opt/sg/dist/hook-codex.cjs");
+  assert.deepEqual(addToHooksJson(once, cmd, "/opt/sg/dist/hook-codex.cjs"), once);
   const pre = (once.hooks as Record<string, unknown[]>).PreToolUse;
   assert.equal(pre?.length, 2);
-  assert.deepEqual(removeFromHooksJson(once, "/opt/sg/dist/hook-codex.mjs"), theirs);
+  assert.deepEqual(removeFromHooksJson(once, "/opt/sg/dist/hook-codex.cjs"), theirs);
 });
 
 test("trust: hashes follow the definition; config.toml keeps everything but our [hooks.state] tables", () => {
@@ -205,10 +206,10 @@ test("install/uninstall on disk: project hooks.json and user config.toml", () =>
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-codex-inst-"));
   const env = { CODEX_HOME: path.join(dir, "home") };
   const project = path.join(dir, "proj");
-  const written = installCodex({ project, runtime: "node", hookPath: "/x/hook-codex.mjs", trust: true, env });
+  const written = installCodex({ project, runtime: "node", hookPath: "/x/hook-codex.cjs", trust: true, env });
   assert.deepEqual(written, [path.join(project, ".codex", "hooks.json"), path.join(dir, "home", "config.toml")]);
   assert.match(fs.readFileSync(path.join(dir, "home", "config.toml"), "utf8"), /trusted_hash/);
-  uninstallCodex({ project, hookPath: "/x/hook-codex.mjs", env });
+  uninstallCodex({ project, hookPath: "/x/hook-codex.cjs", env });
   assert.deepEqual(JSON.parse(fs.readFileSync(path.join(project, ".codex", "hooks.json"), "utf8")), { hooks: {} });
   assert.equal(fs.readFileSync(path.join(dir, "home", "config.toml"), "utf8"), "");
 });
@@ -220,19 +221,17 @@ test("codexInstallMain: flags, errors, the trust advice", () => {
   assert.equal(codexInstallMain("install", ["--project", dir], "/opt/sg", env, (s) => lines.push(s)), 0);
   assert.ok(lines.some((l) => l.includes("/hooks")), lines.join("\n"));
   const hooks = JSON.parse(fs.readFileSync(path.join(dir, ".codex", "hooks.json"), "utf8")) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
-  assert.match(hooks.hooks.PreToolUse?.[0]?.hooks[0]?.command ?? "", /\/opt\/sg\/dist\/hook-codex\.mjs$/);
+  assert.match(hooks.hooks.PreToolUse?.[0]?.hooks[0]?.command ?? "", /\/opt\/sg\/dist\/hook-codex\.cjs$/);
   assert.equal(codexInstallMain("install", ["--project", dir, "--user"], "/opt/sg", env, () => {}), 2);
   assert.equal(codexInstallMain("install", ["--bogus"], "/opt/sg", env, () => {}), 2);
   assert.equal(codexInstallMain("uninstall", ["--project", dir], "/opt/sg", env, () => {}), 0);
   assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, ".codex", "hooks.json"), "utf8")), { hooks: {} });
 });
 
-test("codexDoctorMain: reports missing trust and an untrusted project; passes once both are there", async () => {
-  const { build } = await import("esbuild");
+test("codexDoctorMain: reports missing trust and an untrusted project; passes once both are there", () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "sg-codex-doc-root-"));
-  // A stand-in package root whose dist/hook-codex.mjs is the real hook bundle.
-  fs.mkdirSync(path.join(root, "dist"));
-  await build({ entryPoints: [path.join(ROOT, "hooks/hosts/codex/hook.ts")], outfile: path.join(root, "dist", "hook-codex.mjs"), bundle: true, format: "esm", platform: "node", logLevel: "silent" });
+  // A stand-in package root whose dist/hook-codex.cjs is the real built hook.
+  copyBuiltHook(root, "codex");
   fs.cpSync(path.join(ROOT, "triggers.json"), path.join(root, "triggers.json"));
   fs.cpSync(path.join(ROOT, "package.json"), path.join(root, "package.json"));
   fs.cpSync(path.join(ROOT, "skills"), path.join(root, "skills"), { recursive: true });

@@ -7,12 +7,12 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { build } from "esbuild";
 import { COPILOT_EVENTS, copilotHost, normalize, render } from "../hooks/hosts/copilot/adapter.ts";
 import { environment } from "../hooks/hosts/copilot/env.ts";
 import { copilotDoctorMain, copilotInstallMain, installCopilot, uninstallCopilot, withSkillgate, withoutSkillgate } from "../hooks/hosts/copilot/install.ts";
 import { lastAssistantMessage } from "../hooks/hosts/copilot/transcript.ts";
 import { runHook } from "../hooks/runner/hook.ts";
+import { copyBuiltHook } from "./built-hook.ts";
 
 const FIX = path.join(import.meta.dirname, "fixtures", "copilot");
 const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(FIX, `${name}.json`), "utf8"));
@@ -178,12 +178,12 @@ test("lastAssistantMessage reads the last assistant.message of an events.jsonl; 
 
 test("install writes .github/hooks/skillgate.json with every event (other hooks kept); uninstall removes it; --user merges config.json", () => {
   const project = tmp("inst");
-  const hookPath = "/pkg/dist/hook-copilot.mjs";
+  const hookPath = "/pkg/dist/hook-copilot.cjs";
   const [file] = installCopilot({ project, runtime: "/usr/bin/node", hookPath });
   assert.ok(file);
   const j = JSON.parse(fs.readFileSync(file, "utf8")) as { version: number; hooks: Record<string, { bash: string }[]> };
   assert.equal(j.version, 1);
-  for (const e of COPILOT_EVENTS) assert.equal(j.hooks[e]?.[0]?.bash, `/usr/bin/node /pkg/dist/hook-copilot.mjs ${e}`);
+  for (const e of COPILOT_EVENTS) assert.equal(j.hooks[e]?.[0]?.bash, `/usr/bin/node /pkg/dist/hook-copilot.cjs ${e}`);
   // Idempotent.
   installCopilot({ project, runtime: "/usr/bin/node", hookPath });
   assert.equal((JSON.parse(fs.readFileSync(file, "utf8")) as typeof j).hooks.preToolUse?.length, 1);
@@ -205,10 +205,9 @@ test("install writes .github/hooks/skillgate.json with every event (other hooks 
   assert.match(lines.join("\n"), /not both/);
 });
 
-test("the built hook executable answers a captured preToolUse with a deny and exits 0; doctor sees a missing and a complete install", async () => {
+test("the built hook executable answers a captured preToolUse with a deny and exits 0; doctor sees a missing and a complete install", () => {
   const root = tmp("root");
-  const out = path.join(root, "dist", "hook-copilot.mjs");
-  await build({ entryPoints: [path.join(ROOT, "hooks/hosts/copilot/hook.ts")], outfile: out, bundle: true, format: "esm", platform: "node", target: "node20", logLevel: "warning" });
+  const out = copyBuiltHook(root, "copilot");
   fs.copyFileSync(path.join(ROOT, "triggers.json"), path.join(root, "triggers.json"));
   fs.writeFileSync(path.join(root, "package.json"), "{}");
   const project = tmp("exe");

@@ -126,12 +126,12 @@ test("environment and install: .cursor skills and hooks.json; install keeps othe
   const file = path.join(project, ".cursor", "hooks.json");
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, JSON.stringify({ version: 1, hooks: { afterFileEdit: [{ command: "prettier" }] } }));
-  const hookPath = "/pkg/dist/hook-cursor.mjs";
+  const hookPath = "/pkg/dist/hook-cursor.cjs";
   installCursor({ project, runtime: "/usr/bin/node", hookPath });
   installCursor({ project, runtime: "/usr/bin/node", hookPath });
   const j = JSON.parse(fs.readFileSync(file, "utf8")) as { version: number; hooks: Record<string, { command: string }[]> };
   assert.equal(j.version, 1);
-  for (const e of CURSOR_EVENTS) assert.deepEqual(j.hooks[e], [{ command: "/usr/bin/node /pkg/dist/hook-cursor.mjs" }], e);
+  for (const e of CURSOR_EVENTS) assert.deepEqual(j.hooks[e], [{ command: "/usr/bin/node /pkg/dist/hook-cursor.cjs" }], e);
   assert.deepEqual(j.hooks.afterFileEdit, [{ command: "prettier" }]);
   uninstallCursor({ project, hookPath });
   assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")), { version: 1, hooks: { afterFileEdit: [{ command: "prettier" }] } });

@@ -121,15 +121,15 @@ test("environment: user and project skill folders, settings files, the project's
 test("settings.json: install adds one group per event, keeps the user's, uninstall removes only ours", () => {
   const mine = { type: "command", command: "other.sh" };
   const before = { general: { vimMode: true }, hooks: { BeforeTool: [{ matcher: "write_file", hooks: [mine] }] } };
-  const added = addToSettings(before, geminiCommand("/usr/bin/node", "/sg/dist/hook-gemini.mjs"), "/sg/dist/hook-gemini.mjs");
+  const added = addToSettings(before, geminiCommand("/usr/bin/node", "/sg/dist/hook-gemini.cjs"), "/sg/dist/hook-gemini.cjs");
   const hooks = added.hooks as Record<string, { matcher?: string; hooks: { command: string }[] }[]>;
   assert.deepEqual(Object.keys(hooks).sort(), Object.keys(GEMINI_EVENTS).sort());
   assert.equal(hooks.BeforeTool?.length, 2);
-  assert.equal(hooks.BeforeTool?.[1]?.hooks[0]?.command, "/usr/bin/node /sg/dist/hook-gemini.mjs");
+  assert.equal(hooks.BeforeTool?.[1]?.hooks[0]?.command, "/usr/bin/node /sg/dist/hook-gemini.cjs");
   // Installing again replaces, never duplicates.
-  const twice = addToSettings(added, geminiCommand("/usr/bin/node", "/sg/dist/hook-gemini.mjs"), "/sg/dist/hook-gemini.mjs");
+  const twice = addToSettings(added, geminiCommand("/usr/bin/node", "/sg/dist/hook-gemini.cjs"), "/sg/dist/hook-gemini.cjs");
   assert.deepEqual(twice, added);
-  assert.deepEqual(removeFromSettings(added, "/sg/dist/hook-gemini.mjs"), before);
+  assert.deepEqual(removeFromSettings(added, "/sg/dist/hook-gemini.cjs"), before);
   assert.throws(() => addToSettings({ hooks: { BeforeTool: {} } }, "x", "y"), /not a list/);
 });
 
@@ -142,7 +142,7 @@ test("install --host gemini writes .gemini/settings.json; doctor finds every eve
   assert.ok(fs.existsSync(file));
   assert.match(lines.join("\n"), /trusted folder/);
   const doctorLines: string[] = [];
-  // The doctor also runs dist/hook-gemini.mjs: only its registration part is asserted without a build.
+  // The doctor also runs dist/hook-gemini.cjs: only its registration part is asserted without a build.
   geminiDoctorMain(["--project", dir], ROOT, { HOME: dir }, (s) => doctorLines.push(s));
   assert.doesNotMatch(doctorLines.join("\n"), /does not run skillgate on/);
   assert.equal(geminiInstallMain("uninstall", ["--project", dir], ROOT, { HOME: dir }, out), 0);
