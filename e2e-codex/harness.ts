@@ -6,7 +6,7 @@
 import { cpSync, existsSync, mkdirSync, writeFileSync, appendFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleHook, initRepo, runCli, tempDirIn } from '../e2e-shared/harness.ts';
+import { builtHook, initRepo, runCli, tempDirIn } from '../e2e-shared/harness.ts';
 import { installCodex } from '../hooks/hosts/codex/install.ts';
 import { startMockResponses, type RecordedRequest, type Turn } from './mock-responses.ts';
 
@@ -19,9 +19,9 @@ export const ROOT = resolve(HERE, '..');
 export const CODEX_BIN: string =
   process.env['CODEX_BIN'] ?? join(HERE, 'node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex');
 
-/** The hook bundle (what scripts/build.mjs makes as dist/hook-codex.mjs), built once per run beside the checkout. */
-export const HOOK = join(HERE, '.build', 'hook-codex.mjs');
-export const buildHook = (): Promise<void> => bundleHook(join(ROOT, 'hooks/hosts/codex/hook.ts'), HOOK);
+/** The hook as install writes it (dist/hook-codex.cjs, the Node route); `npm run test:e2e-codex` builds it first. */
+export const HOOK = join(ROOT, 'dist', 'hook-codex.cjs');
+export const buildHook = async (): Promise<void> => void builtHook(ROOT, 'codex');
 
 /** Kept after the run (as before the shared harness): a failed Codex run is read from its folders. */
 export const tempDir = (prefix: string): string => tempDirIn('codex', prefix, { keep: true });

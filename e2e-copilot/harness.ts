@@ -7,7 +7,7 @@
 import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleHook, initRepo, runCli, tempDirIn } from '../e2e-shared/harness.ts';
+import { builtHook, initRepo, runCli, tempDirIn } from '../e2e-shared/harness.ts';
 import { installCopilot } from '../hooks/hosts/copilot/install.ts';
 import { startMockResponses, type RecordedRequest, type Turn } from './mock-responses.ts';
 
@@ -19,9 +19,9 @@ export const ROOT = resolve(HERE, '..');
 /** The native binary from the platform package; COPILOT_BIN overrides it. */
 export const COPILOT_BIN: string = process.env['COPILOT_BIN'] ?? join(HERE, 'node_modules/@github/copilot-linux-x64/copilot');
 
-/** The hook bundle (what scripts/build.mjs makes as dist/hook-copilot.mjs), built once per run. */
-export const HOOK = join(HERE, '.build', 'hook-copilot.mjs');
-export const buildHook = (): Promise<void> => bundleHook(join(ROOT, 'hooks/hosts/copilot/hook.ts'), HOOK);
+/** The hook as install writes it (dist/hook-copilot.cjs, the Node route); `npm run test:e2e-copilot` builds it first. */
+export const HOOK = join(ROOT, 'dist', 'hook-copilot.cjs');
+export const buildHook = async (): Promise<void> => void builtHook(ROOT, 'copilot');
 
 export const tempDir = (prefix: string): string => tempDirIn('copilot', prefix);
 

@@ -7,7 +7,7 @@
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleHook, initRepo, runCli, tempDirIn } from '../e2e-shared/harness.ts';
+import { builtHook, initRepo, runCli, tempDirIn } from '../e2e-shared/harness.ts';
 import { installGemini } from '../hooks/hosts/gemini/install.ts';
 import { startMockGemini, type RecordedRequest, type Turn } from './mock-gemini.ts';
 
@@ -19,9 +19,9 @@ export const ROOT = resolve(HERE, '..');
 /** The CLI's bundled entry; GEMINI_BIN overrides it. */
 export const GEMINI_BIN: string = process.env['GEMINI_BIN'] ?? join(HERE, 'node_modules/@google/gemini-cli/bundle/gemini.js');
 
-/** The hook bundle (what scripts/build.mjs makes as dist/hook-gemini.mjs), built once per run beside the checkout. */
-export const HOOK = join(HERE, '.build', 'hook-gemini.mjs');
-export const buildHook = (): Promise<void> => bundleHook(join(ROOT, 'hooks/hosts/gemini/hook.ts'), HOOK);
+/** The hook as install writes it (dist/hook-gemini.cjs, the Node route); `npm run test:e2e-gemini` builds it first. */
+export const HOOK = join(ROOT, 'dist', 'hook-gemini.cjs');
+export const buildHook = async (): Promise<void> => void builtHook(ROOT, 'gemini');
 
 export const tempDir = (prefix: string): string => tempDirIn('gemini', prefix);
 

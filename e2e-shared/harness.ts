@@ -1,23 +1,20 @@
-// What every host's e2e harness does the same way: bundle the host's hook
-// entry once per run, make temp folders (removed at exit), make a git repo
-// with one commit, and run the agent CLI with a time limit. Each suite's
-// harness.ts keeps what is its host's own (flags, environment, install).
+// What every host's e2e harness does the same way: find the host's built hook
+// (dist/hook-<host>.cjs, as install writes it), make temp folders (removed at
+// exit), make a git repo with one commit, and run the agent CLI with a time
+// limit. Each suite's harness.ts keeps what is its host's own (flags, environment, install).
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 
-const bundles = new Map<string, Promise<void>>();
-
-/** Bundle a hook entry as scripts/build.mjs does (ESM, node20), once per output file per run. */
-export function bundleHook(entry: string, outfile: string): Promise<void> {
-  let b = bundles.get(outfile);
-  if (!b) {
-    b = build({ entryPoints: [entry], outfile, bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' }).then(() => undefined);
-    bundles.set(outfile, b);
-  }
-  return b;
+/**
+ * The hook a host's install runs: dist/hook-<host>.cjs, the Node route (scripts/build.mjs,
+ * buildForNode), which `npm run test:e2e-<host>` builds before the suite.
+ */
+export function builtHook(root: string, host: string): string {
+  const hook = join(root, 'dist', `hook-${host}.cjs`);
+  if (!existsSync(hook)) throw new Error(`${hook} is not built: run npm run build (npm run test:e2e-${host} does)`);
+  return hook;
 }
 
 const temps: string[] = [];
