@@ -71,7 +71,7 @@ before(() => {
 });
 
 test("the tarball holds what a user needs and nothing from the checkout's workshop", () => {
-  for (const f of ["LICENSE", "package.json", "bin/skillgate.mjs", "dist/hook.mjs", "dist/cli.mjs", "hooks/hooks.json", "hooks/launcher.mjs", "triggers.json", "triggers.schema.json", ".claude-plugin/plugin.json", "templates/starter/triggers.json", "skills/commit/SKILL.md", "cases/fixtures/pre-tool-use-bash.json"]) {
+  for (const f of ["LICENSE", "package.json", "bin/skillgate.mjs", "dist/hook.mjs", "dist/hook-codex.cjs", "dist/hook-gemini.cjs", "dist/hook-copilot.cjs", "dist/hook-cursor.cjs", "dist/cli.mjs", "hooks/hooks.json", "hooks/launcher.mjs", "triggers.json", "triggers.schema.json", ".claude-plugin/plugin.json", "templates/starter/triggers.json", "skills/commit/SKILL.md", "cases/fixtures/pre-tool-use-bash.json"]) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
   }
   for (const f of files) assert.doesNotMatch(f, /^(state|test|scripts|e2e|node_modules|docs)\/|\.ts$/, `${f} does not belong in the tarball`);
