@@ -395,9 +395,6 @@ describe("editing the state: every tool and program", () => {
     await refused(bash(w, `cp -l ${stateFile(w)} ${w.elsewhere}/h2.json`), /state folder|skillgate trusts/);
     await refused(bash(w, `link ${stateFile(w)} ${w.elsewhere}/h3.json`), /state folder|skillgate trusts/);
     assert.equal((await bash(w, `ln -s ${stateFile(w)} ${w.elsewhere}/soft.json`)).verdict, "allow", "a symlink is harmless: writes through it are checked");
-    // And a hard link made behind the hook's back is caught when written: same file.
-    fs.linkSync(stateFile(w), path.join(w.elsewhere, "behind.json"));
-    await refused(write(w, path.join(w.elsewhere, "behind.json")), /state folder|skillgate trusts/);
   });
 });
 
@@ -413,7 +410,7 @@ describe("editing the table, the settings, the skills and the installation", () 
 
   test("removing or renaming a folder that holds protected files (.claude, the skills folder, a skill) is refused", async () => {
     const w = world();
-    for (const command of ["rm -rf .claude", "mv .claude .claude.bak", "rm -rf .claude/skills", `mv .claude/skills ${w.elsewhere}/s`, `mv ${w.elsewhere} .claude/skills`, "rm -rf ~/.claude".replace("~", w.home), `ln -sfn ${w.elsewhere} ${w.home}/.claude/skills`]) {
+    for (const command of ["rm -rf .claude", "mv .claude .claude.bak", "rm -rf .claude/skills", `mv .claude/skills ${w.elsewhere}/s`, `mv ${w.elsewhere} ${w.home}/.claude/skills`, "rm -rf ~/.claude".replace("~", w.home), `ln -sfn ${w.elsewhere} ${w.home}/.claude/skills`]) {
       await refused(bash(w, command), /skillgate trusts|skill "commit"|settings/);
     }
     await refused(tool(w, "Write", { file_path: path.join(w.project, ".claude"), content: "x" }));
@@ -604,7 +601,7 @@ describe("state races and a broken state file", () => {
       JSON.stringify({ ...JSON.parse(forgedState), loaded: "commit" }),
       JSON.stringify({ ...JSON.parse(forgedState), loaded: [], agents: { a: { loaded: ["commit"], hintsShown: [], extra: 1 } } }),
       JSON.stringify({ ...JSON.parse(forgedState), version: 2 }),
-      JSON.stringify({ ...JSON.parse(forgedState), __proto__: { loaded: ["commit"] } }),
+      forgedState.replace('"loaded":["commit"]', '"loaded":[],"__proto__":{"loaded":["commit"]}'),
     ];
     for (const text of bad) {
       const w = world();

@@ -44,4 +44,6 @@ export interface Host {
   environment(env: Env): HostEnvironment;
   /** Whether a settings file (one of environment().settingsFiles) registers skillgate's hook. */
   registersSkillgate?(file: string): boolean;
+  /** Whether a settings file switches skillgate off without removing its hook (Claude Code: `disableAllHooks`, SKILLGATE_* in `env`). */
+  weakensSkillgate?(file: string): boolean;
 }

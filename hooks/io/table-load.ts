@@ -7,7 +7,7 @@ import path from "node:path";
 import type { Table } from "../core/types.js";
 import { compileTable, type CompiledTable } from "../core/table/compile.js";
 import type { DisabledRow } from "../core/table/schema.js";
-import { writeAtomic } from "./state-store.js";
+import { readRegularFile, writeAtomic } from "./state-store.js";
 
 /** Bump when tableSchema's shape or defaults change, so cached validated tables are redone. */
 export const SCHEMA_REVISION = 4;
@@ -145,13 +145,13 @@ function extendRows(own: Record<string, unknown>, baseRaw: unknown): Record<stri
   return { ...rest, rows };
 }
 
+/** The table (a user's file: a symlink is fine; a FIFO or folder must not hang or crash the hook). */
 function readText(file: string): string | { error: string } {
-  try {
-    return fs.readFileSync(file, "utf8");
-  } catch (e) {
-    return { error: (e as Error).message };
-  }
+  const r = readRegularFile(file, MAX_TABLE_BYTES, { follow: true });
+  return r.ok ? r.text : { error: r.error };
 }
+
+const MAX_TABLE_BYTES = 16 * 1024 * 1024;
 
 /**
  * The validated table is read back only with a valid keyed digest: the key is
@@ -160,7 +160,9 @@ function readText(file: string): string | { error: string } {
  */
 function readCache(file: string, dir: string): Validated | undefined {
   try {
-    const text = fs.readFileSync(file, "utf8");
+    const r = readRegularFile(file, MAX_TABLE_BYTES); // never a link, a FIFO or a folder in our own folder
+    if (!r.ok) return undefined;
+    const text = r.text;
     const nl = text.indexOf("\n");
     const body = text.slice(nl + 1);
     if (nl < 0 || text.slice(0, nl) !== contentHash(`${cacheKey(dir, false)}\0${body}`)) return undefined;
@@ -184,12 +186,9 @@ function writeCache(file: string, dir: string, v: Validated): void {
 /** A random key kept 0600 in the state folder (Web Crypto: no node:crypto on the hook's path). */
 function cacheKey(dir: string, create: boolean): string {
   const file = path.join(dir, ".cache-key");
-  try {
-    const k = fs.readFileSync(file, "utf8").trim();
-    if (/^[0-9a-f]{32}$/.test(k)) return k;
-  } catch {
-    /* made below */
-  }
+  const r = readRegularFile(file, 1024);
+  const known = r.ok ? r.text.trim() : "";
+  if (/^[0-9a-f]{32}$/.test(known)) return known;
   if (!create) return "no key";
   const k = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(16))).toString("hex");
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -197,7 +196,8 @@ function cacheKey(dir: string, create: boolean): string {
     fs.writeFileSync(file, k, { mode: 0o600, flag: "wx" });
     return k;
   } catch {
-    return fs.readFileSync(file, "utf8").trim();
+    const again = readRegularFile(file, 1024);
+    return again.ok ? again.text.trim() : "no key";
   }
 }
 

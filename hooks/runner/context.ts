@@ -8,6 +8,7 @@ import type { Host, HostEnvironment } from "../core/host.js";
 import type { CompiledTable, ProtectedPath } from "../core/table/compile.js";
 import { loadTable, resolveTableFile, type LoadOptions } from "../io/table-load.js";
 import { stateDirOf } from "../io/state-dir.js";
+import { readRegularFile } from "../io/state-store.js";
 import { claudeCode } from "../hosts/claude-code/adapter.js";
 
 export interface HookEnv {
@@ -58,7 +59,7 @@ function foldEnvironment(compiled: CompiledTable, host: Host, he: HostEnvironmen
       .filter((f): f is string => !!f)
       .map((f) => ({ path: path.resolve(f), dir: false, what: "a trigger table skillgate may load" })),
     { path: stateDir, dir: true, what: "skillgate's state folder (loaded skills, the table cache)" },
-    ...outputDirs(h, compiled, stateDir).map((d) => ({ path: d, dir: true, what: "skillgate's folder of saved tool outputs" })),
+    ...outputDirs(h, compiled, stateDir).map((d) => ({ path: d, dir: true, what: "skillgate's folder of saved tool outputs", parents: false })),
     ...INSTALLED.map((f) => ({ path: path.join(h.packageRoot, f), dir: !f.includes("."), what: "a file of skillgate's installation" })),
     ...skillRoots.flatMap((r) => skills.map((s) => ({ path: path.join(path.resolve(r), s), dir: true, what: `the text of skill "${s}", which the gate trusts` }))),
     ...he.settingsFiles.map((f) => ({ path: f, dir: false, what: `${host.name} settings that register skillgate's hook` })),
@@ -67,7 +68,8 @@ function foldEnvironment(compiled: CompiledTable, host: Host, he: HostEnvironmen
   return {
     ...compiled,
     skillRoots,
-    protect: dedupe(protect),
+    protect: dedupe(withRealPaths(protect)),
+    ...(h.env.HOME ? { home: path.resolve(h.env.HOME) } : {}),
     subagentsLoadSkills: host.capabilities.subagentsLoadSkills,
     ...(host.capabilities.skillTool === false ? { loadBy: "read" as const } : {}),
     missingSkills,
@@ -78,12 +80,40 @@ function foldEnvironment(compiled: CompiledTable, host: Host, he: HostEnvironmen
 /** Where capped outputs go: configured, or the private folder named in the state folder (read, never created, here). */
 function outputDirs(h: HookEnv, compiled: CompiledTable, stateDir: string): string[] {
   const dirs = [h.env.SKILLGATE_OUTPUT_DIR, compiled.table.outputDir].filter((d): d is string => !!d).map((d) => path.resolve(d));
-  try {
-    dirs.push(fs.readFileSync(path.join(stateDir, ".output-root"), "utf8").trim());
-  } catch {
-    /* no output saved yet */
-  }
+  // Never a blocking read: a FIFO here would hang every tool call (and a hung hook lets the call through).
+  const memo = readRegularFile(path.join(stateDir, ".output-root"), 8192);
+  if (memo.ok) dirs.push(memo.text.trim());
   return dirs.filter(Boolean);
+}
+
+/**
+ * A protected path reached through a symlinked folder (macOS /tmp → /private/tmp, a
+ * dotfiles link) is protected under its real spelling too. A path that does not exist
+ * yet is resolved through its nearest existing parent.
+ */
+function withRealPaths(list: ProtectedPath[]): ProtectedPath[] {
+  const out = [...list];
+  for (const p of list) {
+    const real = realpathOfNearest(p.path);
+    if (real !== p.path) out.push({ ...p, path: real });
+  }
+  return out;
+}
+
+function realpathOfNearest(p: string): string {
+  let dir = path.resolve(p);
+  const rest: string[] = [];
+  for (let i = 0; i < 64; i++) {
+    try {
+      return path.join(fs.realpathSync.native(dir), ...rest.reverse());
+    } catch {
+      const up = path.dirname(dir);
+      if (up === dir) break;
+      rest.push(path.basename(dir));
+      dir = up;
+    }
+  }
+  return path.resolve(p);
 }
 
 function dedupe(list: ProtectedPath[]): ProtectedPath[] {

@@ -185,12 +185,16 @@ function withLinkTargets(event: Event): Event {
   const targets: string[] = [];
   for (const p of event.tool.paths) {
     if (p.length > 4096) continue;
-    try {
-      const abs = path.resolve(event.cwd || "/", p);
-      const real = fs.realpathSync(abs);
-      if (real !== abs) targets.push(real);
-    } catch {
-      /* a new file: nothing to follow */
+    const abs = path.resolve(event.cwd || "/", p);
+    // A new file in a symlinked folder is written in the folder's target: resolve the nearest existing parent.
+    for (let dir = abs, rest = ""; ; rest = path.join(path.basename(dir), rest), dir = path.dirname(dir)) {
+      try {
+        const real = path.join(fs.realpathSync(dir), rest);
+        if (real !== abs) targets.push(real);
+        break;
+      } catch {
+        if (path.dirname(dir) === dir) break;
+      }
     }
   }
   return targets.length ? { ...event, tool: { ...event.tool, paths: [...event.tool.paths, ...targets] } } : event;
@@ -207,7 +211,8 @@ function withSettingsFacts(event: Event, host: Host, env: NodeJS.ProcessEnv, sta
   if (event.kind === "config-change" && event.file !== undefined) {
     const file = event.file;
     const guarded = state.guardedSettings?.some((g) => g === file) ?? false;
-    return guarded && !registers(file) ? { ...event, removesSkillgate: true } : event;
+    // disableAllHooks (or SKILLGATE_* in env) switches skillgate off from any settings file, registering or not.
+    return (guarded && !registers(file)) || host.weakensSkillgate?.(file) === true ? { ...event, removesSkillgate: true } : event;
   }
   return event;
 }

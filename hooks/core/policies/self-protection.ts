@@ -14,7 +14,7 @@ export const SELF_PROTECTION_ROW = "self-protection";
 export const selfProtection: Policy = ({ event, table, facts }) => {
   if (event.kind !== "tool-call" || !facts || table.protect.length === 0) return undefined;
   const refuse: Refusal[] = [];
-  const hit = protectedWrite(facts, event.cwd, table);
+  const hit = protectedWrite(facts, event.cwd, table) ?? hardLinkOfProtected(facts, event.cwd, table);
   if (hit) refuse.push({ row: SELF_PROTECTION_ROW, line: `skillgate[${SELF_PROTECTION_ROW}]: ${hit}` });
   const alias = shadowingAlias(facts, table);
   if (alias) refuse.push({ row: SELF_PROTECTION_ROW, line: `skillgate[${SELF_PROTECTION_ROW}]: ${alias}` });
@@ -24,27 +24,124 @@ export const selfProtection: Policy = ({ event, table, facts }) => {
 const MAX_PATH = 4096;
 const HOW = "the user changes these by hand or with `skillgate` verbs (init, install, uninstall); no skill lifts this";
 
-/** The first written path that is (or lies inside) a protected one, as a refusal sentence. */
+/** The first written path that is (or lies inside, or is a folder holding) a protected one, as a refusal sentence. */
 function protectedWrite(facts: Facts, cwd: string, table: CompiledTable): string | undefined {
   // `cd dir && … > file`: a relative path may resolve against any folder the command changes to.
   const bases = [cwd, ...cdTargets(facts, cwd)];
   for (const w of facts.writes) {
     if (w.length > MAX_PATH) continue; // longer than PATH_MAX: no such file can be written
-    const candidates = path.isAbsolute(w) ? [w] : bases.map((b) => path.resolve(b || "/", w));
-    for (const c of candidates) {
-      const p = findProtected(normalizeSlashes(c), table.protect);
+    for (const c of spellings(w, bases, table.home)) {
+      const p = findProtected(c, table.protect);
       if (p) return `writing ${clip(w, 120)} is refused: it is ${p.what} (${p.path}), which skillgate trusts; ${HOW}.`;
+      const held = holdsProtected(c, bases, table.protect);
+      if (held) return `writing ${clip(w, 120)} is refused: that folder holds ${held.what} (${held.path}), which skillgate trusts; removing, moving or replacing it would too; ${HOW}.`;
     }
   }
-  // A write known only at run time (a variable folder, a glob) that names a protected file.
+  // A write known only at run time (a variable folder, a glob) that names a protected file, or a folder holding one.
   const names = new Set(table.protect.filter((p) => !p.dir).map((p) => path.basename(p.path)));
-  const named = facts.mentions?.find((m) => names.has(path.basename(m)) || findProtected(path.resolve(cwd || "/", m), table.protect));
+  const named = facts.mentions?.find((m) => names.has(path.basename(m)) || spellings(m, [cwd], table.home).some((c) => findProtected(c, table.protect) || holdsProtected(c, bases, table.protect)));
   if (named) return `this command writes paths known only at run time and names ${clip(named, 80)}, a file skillgate trusts; ${HOW}.`;
+  // A write whose name is a glob (`$UNSET/skillgate/x.json` → `**/skillgate/x.json`) that can land on a protected path.
+  const pattern = facts.writePatterns?.find((g) => g.length <= MAX_PATH && table.protect.some((p) => globReaches(g, p)));
+  if (pattern) return `this command writes ${clip(pattern, 80)} (a name known only at run time), which can be a file skillgate trusts; ${HOW}.`;
   return undefined;
 }
 
 function findProtected(abs: string, protect: readonly ProtectedPath[]): ProtectedPath | undefined {
-  return protect.find((p) => abs === p.path || (p.dir && abs.startsWith(p.path.endsWith("/") ? p.path : `${p.path}/`)));
+  const a = fold(abs);
+  return protect.find((p) => {
+    const q = fold(p.path);
+    return a === q || (p.dir && a.startsWith(q.endsWith("/") ? q : `${q}/`));
+  });
+}
+
+/**
+ * A folder above a protected path: removing, moving or replacing it (`rm -rf .claude`,
+ * `mv ~/.claude/skills x`, `ln -sfn /tmp/evil ~/.claude/skills`) changes what the gate trusts.
+ * Not `/`, nor the working folder or a folder above it (`git checkout .` is a whole-tree
+ * operation, not an attack on one file), nor the shared temp folder holding the output folder.
+ */
+function holdsProtected(abs: string, bases: readonly string[], protect: readonly ProtectedPath[]): ProtectedPath | undefined {
+  const a = fold(abs).replace(/\/+$/, "");
+  if (a === "" || bases.some((b) => b && isSelfOrInside(fold(path.resolve(b)), a))) return undefined;
+  return protect.find((p) => p.parents !== false && fold(p.path).startsWith(`${a}/`));
+}
+
+const isSelfOrInside = (child: string, dir: string) => child === dir || child.startsWith(`${dir}/`);
+
+/**
+ * Every absolute spelling of a written path: relative ones against each base,
+ * `~/x` as the home folder's, `/proc/self/root/x` as `/x`, `/proc/self/cwd/x` against each base.
+ */
+function spellings(w: string, bases: readonly string[], home: string | undefined): string[] {
+  let p = normalizeSlashes(w);
+  const proc = /^\/proc\/(?:self|thread-self|\d+)\/(root|cwd)(?=\/|$)\/?/.exec(p);
+  if (proc) {
+    const rest = p.slice(proc[0].length);
+    if (proc[1] === "root") p = `/${rest}`;
+    else return bases.map((b) => path.resolve(b || "/", rest));
+  }
+  if ((p === "~" || p.startsWith("~/")) && home) p = path.join(home, p.slice(1));
+  return path.isAbsolute(p) ? [path.resolve(p)] : bases.map((b) => path.resolve(b || "/", p));
+}
+
+/**
+ * Paths are compared case-folded: on a case-insensitive file system (macOS, Windows)
+ * `.claude/Settings.json` is the settings file; on Linux refusing it costs nothing.
+ */
+function fold(p: string): string {
+  return p.toLowerCase();
+}
+
+/**
+ * Can a write glob land on a protected path? The glob's literal tail (after its last `**`
+ * or wildcard segment) must end the protected path, or a path inside a protected folder.
+ */
+function globReaches(glob: string, p: ProtectedPath): boolean {
+  const segs = glob.split("/").filter(Boolean);
+  let i = segs.length;
+  while (i > 0 && !/[*?[\]{}]/.test(segs[i - 1] ?? "")) i--;
+  const tail = segs.slice(i);
+  if (tail.length === 0) return false; // nothing literal at the end: mentions cover it
+  const target = fold(p.path).split("/").filter(Boolean);
+  const lit = tail.map(fold);
+  // The tail ends the protected path itself…
+  const endsAt = (n: number) => n >= lit.length && lit.every((s, k) => s === target[n - lit.length + k]);
+  if (endsAt(target.length)) return true;
+  // …or, for a folder, the first literal segments are its last ones and the rest lies inside it.
+  if (!p.dir) return false;
+  for (let k = 1; k < lit.length; k++) {
+    const head = lit.slice(0, k);
+    if (head.every((s, j) => s === target[target.length - k + j])) return true;
+  }
+  return false;
+}
+
+/**
+ * `ln SRC DEST` without -s (and `cp -l`, `link`): the protected SRC becomes
+ * writable under another name, which no later check would recognise.
+ */
+function hardLinkOfProtected(facts: Facts, cwd: string, table: CompiledTable): string | undefined {
+  for (const c of facts.analysis?.commands ?? []) {
+    const args = c.argv.slice(1);
+    const opts = args.filter((a) => a.startsWith("-") && a !== "-");
+    const operands = args.filter((a) => !a.startsWith("-") || a === "-");
+    let sources: string[];
+    if (c.name === "link") sources = operands.slice(0, 1);
+    else if (c.name === "ln") {
+      if (opts.some((o) => o === "--symbolic" || (/^-[^-]/.test(o) && o.includes("s")))) continue;
+      sources = opts.some((o) => o === "-t" || o.startsWith("--target-directory")) ? operands : operands.length > 1 ? operands.slice(0, -1) : operands;
+    } else if (c.name === "cp") {
+      if (!opts.some((o) => o === "--link" || (/^-[^-]/.test(o) && o.includes("l")))) continue;
+      sources = operands.length > 1 ? operands.slice(0, -1) : operands;
+    } else continue;
+    for (const s of sources) {
+      if (s.length > MAX_PATH) continue;
+      const p = spellings(s, [cwd], table.home).map((x) => findProtected(x, table.protect)).find(Boolean);
+      if (p) return `a hard link to ${clip(s, 120)} is refused: it is ${p.what} (${p.path}), and a second name for it would let it be written unchecked; ${HOW}.`;
+    }
+  }
+  return undefined;
 }
 
 function cdTargets(facts: Facts, cwd: string): string[] {
