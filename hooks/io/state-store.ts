@@ -44,7 +44,7 @@ export class StateStore {
       /* another process moved it first, or the folder is not ours to change: the next write replaces it */
     }
     const why = r.ok ? "not in the shape skillgate writes" : r.error;
-    return { state: emptyState(), warning: `skillgate: state file ${file} was unreadable (${why}); moved to ${aside}, starting this session's state empty` };
+    return { state: emptyState(), warning: `skillgate: state file ${file} was unreadable; moved to ${aside} (${why}), starting this session's state empty` };
   }
 
   /**
