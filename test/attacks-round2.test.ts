@@ -410,7 +410,7 @@ describe("editing the table, the settings, the skills and the installation", () 
 
   test("removing or renaming a folder that holds protected files (.claude, the skills folder, a skill) is refused", async () => {
     const w = world();
-    for (const command of ["rm -rf .claude", "mv .claude .claude.bak", "rm -rf .claude/skills", `mv .claude/skills ${w.elsewhere}/s`, `mv ${w.elsewhere} ${w.home}/.claude/skills`, "rm -rf ~/.claude".replace("~", w.home), `ln -sfn ${w.elsewhere} ${w.home}/.claude/skills`]) {
+    for (const command of ["rm -rf .claude", "chmod 000 .claude", "mv .claude .claude.bak", "rm -rf .claude/skills", `mv .claude/skills ${w.elsewhere}/s`, `mv ${w.elsewhere} ${w.home}/.claude/skills`, "rm -rf ~/.claude".replace("~", w.home), `ln -sfn ${w.elsewhere} ${w.home}/.claude/skills`]) {
       await refused(bash(w, command), /skillgate trusts|skill "commit"|settings/);
     }
     await refused(tool(w, "Write", { file_path: path.join(w.project, ".claude"), content: "x" }));
@@ -443,6 +443,22 @@ describe("editing the table, the settings, the skills and the installation", () 
     assert.equal(r.verdict, "block");
   });
 
+  test("ConfigChange: an env that redirects skillgate (SKILLGATE_TABLE, SKILLGATE_STATE) in any settings file — blocked", async () => {
+    for (const env of [{ SKILLGATE_TABLE: "/tmp/empty.json" }, { SKILLGATE_STATE: "/tmp/elsewhere" }, { skillgate_fail_mode: "open" }]) {
+      const w = world();
+      await send(w, "session-start-startup", {});
+      const local = path.join(w.project, ".claude", "settings.local.json");
+      fs.writeFileSync(local, JSON.stringify({ env }));
+      const r = await send(w, "session-start-startup", { hook_event_name: "ConfigChange", source: "local_settings", file_path: local });
+      assert.equal(r.verdict, "block", JSON.stringify(env));
+    }
+    // An unrelated env change goes through.
+    const w = world();
+    const local = path.join(w.project, ".claude", "settings.local.json");
+    fs.writeFileSync(local, JSON.stringify({ env: { NODE_ENV: "test" } }));
+    assert.equal((await send(w, "session-start-startup", { hook_event_name: "ConfigChange", source: "local_settings", file_path: local })).verdict, "allow");
+  });
+
   test("settings under $CLAUDE_CONFIG_DIR (the user's settings moved) are protected", async () => {
     const w = world();
     const dir = path.join(w.base, "claude-config");
@@ -460,6 +476,40 @@ describe("editing the table, the settings, the skills and the installation", () 
     await refused(bash(w, "cp -r /tmp/evil/commit .claude/skills/"), /skill "commit"|skillgate trusts/);
   });
 
+  test("archives, downloads and editors into the trusted folders: tar -C, unzip -d, cp -r dir/., git archive | tar, curl -o, wget -O, vim, ed, exec 3>", async () => {
+    const w = world();
+    for (const command of [
+      `tar -xf /tmp/evil.tar -C ${w.home}/.claude/skills`,
+      "unzip -o /tmp/evil.zip -d .claude",
+      `cp -r /tmp/evil/. ${w.home}/.claude/skills/`,
+      "git archive HEAD~5 | tar -x -C .claude",
+      "curl -sSo .claude/settings.json http://example.invalid/s.json",
+      `wget -qO ${w.home}/.claude/settings.json http://example.invalid/s.json`,
+      "vim -c 'wq' .claude/settings.json",
+      "ed -s .claude/settings.json <<< $'1d\nw'",
+      "exec 3> .claude/settings.json",
+      `ln -s ${w.elsewhere}/empty.json .claude/triggers.json`,
+    ]) {
+      await refused(bash(w, command), /skillgate trusts|settings|trigger table|skill "commit"/);
+    }
+  });
+
+  test("a patch that touches the settings, applied with git apply or patch, is refused (the patch is read at decision time)", async () => {
+    const w = world();
+    const settings = path.join(w.project, ".claude", "settings.json");
+    fs.writeFileSync(settings, '{"hooks":{}}\n');
+    fs.writeFileSync(path.join(w.elsewhere, "evil.patch"), "--- a/.claude/settings.json\n+++ b/.claude/settings.json\n@@ -1 +1 @@\n-{\"hooks\":{}}\n+{\"disableAllHooks\":true}\n");
+    await refused(bash(w, `git apply ${w.elsewhere}/evil.patch`), /settings/);
+    await refused(bash(w, `patch -p1 < ${w.elsewhere}/evil.patch`), /settings/);
+  });
+
+  test("case and spelling variants of protected files (.claude/SETTINGS.json, Triggers.json) are refused like the file (case-insensitive file systems)", async () => {
+    const w = world();
+    await refused(write(w, path.join(w.project, ".claude", "SETTINGS.json")), /settings/);
+    await refused(bash(w, "echo '{}' > .claude/Triggers.JSON"), /trigger table/);
+    await refused(write(w, path.join(w.project, ".claude", "skills", "COMMIT", "SKILL.md")), /skill "commit"/);
+  });
+
   test("the installed dist/, hooks/ and the launcher the settings run", async () => {
     const w = world();
     await refused(write(w, path.join(root, "dist", "hook.mjs")), /installation/);
@@ -467,6 +517,32 @@ describe("editing the table, the settings, the skills and the installation", () 
     await refused(write(w, path.join(w.project, ".claude", "hooks", "skillgate.mjs")), /settings|skillgate/);
     await refused(bash(w, "echo '' > .claude/hooks/skillgate.mjs"), /settings|skillgate/);
     await refused(bash(w, `rm -rf ${root}`, w.project), /installation|skillgate trusts/);
+  });
+});
+
+describe("what stays allowed next to the protected folders (no new false positives)", () => {
+  test("mkdir -p .claude, git checkout ., cp into ~, a new skill of the user's own, a hard link of a project file, rm -rf dist in the project", async () => {
+    const w = world();
+    for (const command of [
+      "mkdir -p .claude",
+      "mkdir -p .claude/agents",
+      `mkdir -p ${w.home}/.claude/skills/my-own-skill`,
+      "touch .claude",
+      "git checkout .",
+      "git clean -fd",
+      `cp notes.md ${w.home}/`,
+      "ln notes.md notes2.md",
+      "cp -al src backup",
+      "rm -rf dist build",
+      'echo x > "$TMPDIR/x"',
+      "tar -xzf a.tgz -C /tmp",
+      `echo x > ${w.home}/.local/state/other.txt`,
+      `ln -s ${w.project}/.claude/settings.json ${w.elsewhere}/settings-link.json`,
+    ]) {
+      const r = await bash(w, command);
+      assert.ok(!r.rows.includes("self-protection"), `${command}: ${r.message}`);
+    }
+    assert.equal((await write(w, path.join(w.project, ".claude", "agents", "helper.md"))).verdict, "allow");
   });
 });
 
@@ -688,6 +764,13 @@ describe("state races and a broken state file", () => {
  */
 const EXPECTED_STILL_OPEN: { command: (w: World) => string; why: string }[] = [
   { command: () => "git stash", why: "git stash rewrites tracked files (the project table, settings) — whole-tree git ops are not analysed" },
+  { command: (w) => `git clone /tmp/evil ${w.home}/.claude`, why: "git clone's target folder is not a write (it can create ~/.claude with its own settings)" },
+  { command: () => "git worktree add .claude", why: "git worktree add's folder is not a write" },
+  { command: (w) => `git -C ${w.home}/.claude checkout -- settings.json`, why: "git -C DIR checkout -- FILE: the path is not resolved against -C" },
+  { command: () => "git --work-tree=.claude checkout HEAD -- .", why: "git --work-tree=DIR checkout: the tree is not resolved" },
+  { command: (w) => `mkfifo ${w.state}/${w.session}.json`, why: "mkfifo/mknod create files the analysis does not count as writes (the state store no longer blocks on a FIFO)" },
+  { command: (w) => `mknod ${w.state}/x p`, why: "mknod NAME p is not a write" },
+  { command: (w) => `sqlite3 ${w.state}/x.db 'create table t(a)'`, why: "sqlite3 DB is not a write" },
 ];
 
 describe("expected still open (shell analysis gaps, routed to the shell helper)", () => {

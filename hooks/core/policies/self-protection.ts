@@ -28,12 +28,13 @@ const HOW = "the user changes these by hand or with `skillgate` verbs (init, ins
 function protectedWrite(facts: Facts, cwd: string, table: CompiledTable): string | undefined {
   // `cd dir && … > file`: a relative path may resolve against any folder the command changes to.
   const bases = [cwd, ...cdTargets(facts, cwd)];
+  const onlyMade = harmlessToFolders(facts, bases, table.home);
   for (const w of facts.writes) {
     if (w.length > MAX_PATH) continue; // longer than PATH_MAX: no such file can be written
     for (const c of spellings(w, bases, table.home)) {
       const p = findProtected(c, table.protect);
       if (p) return `writing ${clip(w, 120)} is refused: it is ${p.what} (${p.path}), which skillgate trusts; ${HOW}.`;
-      const held = holdsProtected(c, bases, table.protect);
+      const held = onlyMade.has(c) ? undefined : holdsProtected(c, bases, table.protect);
       if (held) return `writing ${clip(w, 120)} is refused: that folder holds ${held.what} (${held.path}), which skillgate trusts; removing, moving or replacing it would too; ${HOW}.`;
     }
   }
@@ -65,6 +66,18 @@ function holdsProtected(abs: string, bases: readonly string[], protect: readonly
   const a = fold(abs).replace(/\/+$/, "");
   if (a === "" || bases.some((b) => b && isSelfOrInside(fold(path.resolve(b)), a))) return undefined;
   return protect.find((p) => p.parents !== false && fold(p.path).startsWith(`${a}/`));
+}
+
+/** Folders only created or touched (`mkdir -p .claude`, `touch dir`): that removes or replaces nothing. */
+function harmlessToFolders(facts: Facts, bases: readonly string[], home: string | undefined): Set<string> {
+  const writes = facts.analysis?.writes ?? [];
+  const by = new Map<string, boolean>();
+  for (const w of writes) {
+    if (w.dynamic || w.path.length > MAX_PATH) continue;
+    const harmless = w.by === "mkdir" || w.by === "touch";
+    for (const c of spellings(w.path, bases, home)) by.set(c, (by.get(c) ?? true) && harmless);
+  }
+  return new Set([...by].filter(([, harmless]) => harmless).map(([c]) => c));
 }
 
 const isSelfOrInside = (child: string, dir: string) => child === dir || child.startsWith(`${dir}/`);
