@@ -510,6 +510,17 @@ describe("editing the table, the settings, the skills and the installation", () 
     await refused(write(w, path.join(w.project, ".claude", "skills", "COMMIT", "SKILL.md")), /skill "commit"/);
   });
 
+  test("an MCP filesystem server's write tools (write_file, move_file, edit_file) are a second Write tool; its read tools stay free", async () => {
+    const w = world();
+    await refused(tool(w, "mcp__filesystem__write_file", { path: stateFile(w), content: forgedState }), /state folder/);
+    await refused(tool(w, "mcp__filesystem__move_file", { source: `${w.elsewhere}/x`, destination: path.join(w.project, ".claude", "settings.json") }), /settings/);
+    await refused(tool(w, "mcp__filesystem__edit_file", { path: path.join(w.project, ".claude", "skills", "commit", "SKILL.md"), edits: [{ oldText: "a", newText: "b" }] }), /skill "commit"/);
+    await refused(tool(w, "mcp__fs__delete", { paths: [path.join(w.project, ".claude")] }), /skillgate trusts|settings|skill/);
+    assert.equal((await tool(w, "mcp__filesystem__read_file", { path: path.join(w.project, ".claude", "settings.json") })).verdict, "allow");
+    assert.equal((await tool(w, "mcp__filesystem__write_file", { path: path.join(w.project, "notes.md"), content: "x" })).verdict, "allow");
+    await commitRefused(w);
+  });
+
   test("the installed dist/, hooks/ and the launcher the settings run", async () => {
     const w = world();
     await refused(write(w, path.join(root, "dist", "hook.mjs")), /installation/);

@@ -6,6 +6,7 @@
 import path from "node:path";
 import type { CompiledTable, ProtectedPath } from "../table/compile.js";
 import type { Facts } from "../facts.js";
+import type { Event } from "../types.js";
 import type { Policy, Refusal } from "./proposal.js";
 import { clip } from "../clip.js";
 
@@ -14,7 +15,7 @@ export const SELF_PROTECTION_ROW = "self-protection";
 export const selfProtection: Policy = ({ event, table, facts }) => {
   if (event.kind !== "tool-call" || !facts || table.protect.length === 0) return undefined;
   const refuse: Refusal[] = [];
-  const hit = protectedWrite(facts, event.cwd, table) ?? hardLinkOfProtected(facts, event.cwd, table);
+  const hit = protectedWrite(facts, event.cwd, table) ?? hardLinkOfProtected(facts, event.cwd, table) ?? otherToolWrite(event, table);
   if (hit) refuse.push({ row: SELF_PROTECTION_ROW, line: `skillgate[${SELF_PROTECTION_ROW}]: ${hit}` });
   const alias = shadowingAlias(facts, table);
   if (alias) refuse.push({ row: SELF_PROTECTION_ROW, line: `skillgate[${SELF_PROTECTION_ROW}]: ${alias}` });
@@ -128,6 +129,38 @@ function globReaches(glob: string, p: ProtectedPath): boolean {
     if (head.every((s, j) => s === target[target.length - k + j])) return true;
   }
   return false;
+}
+
+/** A tool the host does not classify (an MCP server's `write_file`, `move_file`, …) whose name says it changes files. */
+const WRITING_TOOL = /write|edit|create|move|rename|delete|remove|copy|put|save|upload|patch|mkdir|append|replace|chmod|link|unzip|extract/i;
+
+/**
+ * An unclassified tool that writes (by its name) and names a protected path in any
+ * string of its input: an MCP filesystem server is a second Write tool.
+ */
+function otherToolWrite(event: Extract<Event, { kind: "tool-call" }>, table: CompiledTable): string | undefined {
+  if (event.tool.kind !== "other" || !WRITING_TOOL.test(event.tool.name) || !event.input) return undefined;
+  for (const v of pathLikeStrings(event.input)) {
+    for (const c of spellings(v, [event.cwd], table.home)) {
+      const p = findProtected(c, table.protect) ?? holdsProtected(c, [event.cwd], table.protect);
+      if (p) return `${clip(event.tool.name, 60)} on ${clip(v, 120)} is refused: it is or holds ${p.what} (${p.path}), which skillgate trusts; ${HOW}.`;
+    }
+  }
+  return undefined;
+}
+
+/** String values that look like paths, from an input of any shape (bounded: depth 4, 256 strings). */
+function pathLikeStrings(input: unknown): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown, depth: number): void => {
+    if (out.length >= 256 || depth > 4) return;
+    if (typeof v === "string") {
+      if (v.length <= MAX_PATH && (v.includes("/") || v.includes("\\") || v.startsWith("~"))) out.push(v);
+    } else if (Array.isArray(v)) for (const x of v.slice(0, 256)) walk(x, depth + 1);
+    else if (v && typeof v === "object") for (const x of Object.values(v).slice(0, 256)) walk(x, depth + 1);
+  };
+  walk(input, 0);
+  return out;
 }
 
 /**
