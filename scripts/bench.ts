@@ -4,7 +4,7 @@
 //   --smoke      few samples (CI runs this; no thresholds)
 //   --samples N  process samples per command (default 30)
 //   --ccusage    also time ccusage over the measure history (fetched by npx on first use)
-// The hook runs as `install` writes it: node dist/hook.mjs, bun dist/hook.bun.cjs.
+// The hook runs as `install` writes it: node dist/hook.cjs, bun dist/hook.bun.cjs.
 // Peers beside it on the same event, same run: cc-safety-net from node_modules,
 // else from $SKILLGATE_BENCH_PEERS/node_modules (default /tmp/peers; set it up with
 // `npm install --prefix /tmp/peers cc-safety-net@2.4.5`); absent ones are named, not
@@ -27,7 +27,7 @@ const root = findPackageRoot();
 const argv = process.argv.slice(2);
 const smoke = argv.includes("--smoke");
 const samples = Number(argv[argv.indexOf("--samples") + 1]) || (smoke ? 3 : 30);
-const hook = path.join(root, "dist", "hook.mjs");
+const hook = path.join(root, "dist", "hook.cjs");
 /** The Bun build: bytecode CJS (scripts/build.mjs), when a bun binary was there at build time. */
 const bunHook = path.join(root, "dist", "hook.bun.cjs");
 const fixture = (name: string) => fs.readFileSync(path.join(root, "cases", "fixtures", `${name}.json`), "utf8");
@@ -129,7 +129,7 @@ function runtimes(): { list: Runtime[]; notes: string[] } {
   const bun = findBun(root);
   if (bun) list.push({ name: "bun", exe: bun, hook: fs.existsSync(bunHook) ? bunHook : hook, target: 3 });
   else notes.push("bun: not installed (optional dependency); Bun route not measured");
-  if (bun && !fs.existsSync(bunHook)) notes.push("dist/hook.bun.cjs missing (bun build failed?): the Bun route runs dist/hook.mjs");
+  if (bun && !fs.existsSync(bunHook)) notes.push("dist/hook.bun.cjs missing (bun build failed?): the Bun route runs dist/hook.cjs");
   return { list, notes };
 }
 
@@ -144,8 +144,8 @@ function hookProcesses(env: NodeJS.ProcessEnv): string[] {
     const empty = `${rt.name} -e 0`;
     const cmds: Cmd[] = [{ label: empty, argv: [rt.exe, "-e", "0"] }];
     for (const [ev, input] of Object.entries(EVENTS)) cmds.push({ label: ev, argv: [rt.exe, rt.hook], input });
-    // Bun: the same event through the ESM bundle, to show what the bytecode build buys.
-    if (rt.name === "bun" && rt.hook !== hook) cmds.push({ label: `${BASH} [hook.mjs]`, argv: [rt.exe, hook], input: EVENTS[BASH] });
+    // Bun: the same event through the Node route, to show what the bytecode build buys.
+    if (rt.name === "bun" && rt.hook !== hook) cmds.push({ label: `${BASH} [hook.cjs]`, argv: [rt.exe, hook], input: EVENTS[BASH] });
     if (peer) cmds.push({ label: `cc-safety-net, ${BASH}`, argv: [rt.exe, peer.bin, "--claude-code"], input: EVENTS[BASH] });
     const times = timeProcesses(cmds, samples, { ...env, ...peerEnv });
     const base = quantile(times.get(empty) ?? [], 0.5);
@@ -154,7 +154,7 @@ function hookProcesses(env: NodeJS.ProcessEnv): string[] {
     for (const [label, xs] of times) {
       const med = quantile(xs, 0.5);
       const ratio = med / base;
-      const ours = label !== empty && !label.startsWith("cc-safety-net") && !label.endsWith("[hook.mjs]");
+      const ours = label !== empty && !label.startsWith("cc-safety-net") && !label.endsWith("[hook.cjs]");
       const verdict = !ours ? "" : ratio <= rt.target ? "  within target" : "  OVER target";
       out.push(`${label.padEnd(48)} ${fmt(med).padStart(6)} ms ${fmt(quantile(xs, 0.9)).padStart(6)} ms  ${ratio.toFixed(2)}×${verdict}`);
     }
@@ -324,7 +324,7 @@ async function measureThroughput(): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
-  if (!fs.existsSync(hook)) throw new Error("dist/hook.mjs is missing: run npm run build");
+  if (!fs.existsSync(hook)) throw new Error("dist/hook.cjs is missing: run npm run build");
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-bench-state-"));
   const env = { ...process.env, SKILLGATE_STATE: stateDir, SKILLGATE_TABLE: path.join(root, "triggers.json") };
   const lines = [

@@ -1,5 +1,5 @@
 // Fuzzing the hook: generated and mutated Claude Code events, fed in-process
-// through runHook() and through the real process (node dist/hook.mjs).
+// through runHook() and through the real process (node dist/hook.cjs).
 //
 //   npm run fuzz                                                100,000 in-process events + the big specials + 200 process
 //                                                               runs, on a new seed each time (printed; FUZZ_SEED or --seed fixes it)
@@ -36,7 +36,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { HookEnv, HookResult } from "../hooks/runner/hook.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-export const HOOK_BUNDLE = path.join(ROOT, "dist", "hook.mjs");
+export const HOOK_BUNDLE = path.join(ROOT, "dist", "hook.cjs");
 export const TABLE = path.join(ROOT, "triggers.json");
 /** Failing inputs are saved here (gitignored) for --replay. */
 export const FAIL_DIR = path.join(ROOT, ".tmp", "fuzz");
@@ -1211,7 +1211,7 @@ export class Fuzzer {
     if (problems.length) this.fail({ where: "in-process", gen: ev.gen, index: ev.index, seed: this.seed, problems, stdout: r.stdout, stderr: r.stderr }, ev.input, ev.corrupt);
   }
 
-  /** One event through `node dist/hook.mjs`, raw bytes on stdin. */
+  /** One event through `node dist/hook.cjs`, raw bytes on stdin. */
   async viaProcess(ev: { gen: string; index: number | string; input: string | Buffer; corrupt?: FuzzEvent["corrupt"] }): Promise<void> {
     const text = this.prepare(ev, this.psb);
     const resolved = resolveInputs(ev.input, this.psb);

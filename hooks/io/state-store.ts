@@ -53,7 +53,30 @@ export class StateStore {
    */
   cleanOld(maxAgeDays: number, now = Date.now()): number {
     // Session files, moved-aside corrupt ones, and temp or stale-lock files a killed process left behind.
-    return removeOlderThan(this.dir, maxAgeDays, (name) => !name.startsWith(".") && /\.json(\.corrupt-\d+|\..*\.tmp|\.lock\..*\.stale)?$/.test(name), now);
+    return removeOlderThan(this.dir, maxAgeDays, (name) => !name.startsWith(".") && /\.json(\.calls|\.corrupt-\d+|\..*\.tmp|\.lock\..*\.stale)?$/.test(name), now);
+  }
+
+  /**
+   * Count one finished tool call without rewriting the state: one append (atomic
+   * for a short line, so parallel hooks need no lock). A PostToolUse that changes
+   * nothing else then costs one write instead of lock, read, write, rename, unlock.
+   */
+  countToolCall(sessionId: string, tool: string): void {
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    fs.appendFileSync(`${this.file(sessionId)}.calls`, `${tool.replace(/[^A-Za-z0-9_.:-]/g, "_").slice(0, 100) || "_"}\n`, { mode: 0o600 });
+  }
+
+  /** The tool calls counted by countToolCall (the state's own stats.toolCalls holds the rest). */
+  countedToolCalls(sessionId: string): Record<string, number> {
+    const out: Record<string, number> = {};
+    let text = "";
+    try {
+      text = fs.readFileSync(`${this.file(sessionId)}.calls`, "utf8");
+    } catch {
+      return out;
+    }
+    for (const name of text.split("\n")) if (/^[A-Za-z0-9_.:-]{1,100}$/.test(name)) out[name] = (out[name] ?? 0) + 1;
+    return out;
   }
 
   /** Read, transform, write, all under the session's lock. */
@@ -186,7 +209,7 @@ function acquireLock(lock: string): () => void {
       fs.closeSync(fd);
       return () => {
         try {
-          if (fs.readFileSync(lock, "utf8") === token) fs.rmSync(lock, { force: true });
+          if (fs.readFileSync(lock, "utf8") === token) fs.unlinkSync(lock); // unlink: rmSync walks a tree
         } catch {
           /* already gone */
         }

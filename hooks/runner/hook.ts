@@ -11,7 +11,7 @@ import { emptyState, type Decision, type Effects, type Event, type SessionState,
 import type { CompiledTable } from "../core/table/compile.js";
 import type { Facts } from "../core/facts.js";
 import { shellCommandOf, toolFacts } from "../core/facts.js";
-import { recordCap, recordRawPass, recordSummary } from "../core/counters.js";
+import { onlyToolCallCounted, recordCap, recordRawPass, recordSummary } from "../core/counters.js";
 import { matchRows } from "../core/match.js";
 import { checkOf, requiredEvidence } from "../core/policies/evidence.js";
 import { carriesBudgetReminder } from "../core/policies/budget.js";
@@ -134,7 +134,15 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
     if (table.rows.some((r) => r.row.kind === "cap")) await cleanOutputs(table.table, stateDir, h.env);
   }
 
-  if (store && (outcome.state !== current.state || effects.updatedOutput)) {
+  // A finished call that changed nothing but its count: an append, not a locked rewrite.
+  const countOnly = (event.kind === "tool-result" || event.kind === "tool-failure") && !effects.updatedOutput && onlyToolCallCounted(current.state, outcome.state, event.tool.name) ? event.tool.name : undefined;
+  if (store && countOnly !== undefined) {
+    try {
+      store.countToolCall(event.sessionId, countOnly);
+    } catch (e) {
+      notices.push(`skillgate: tool call not counted (${(e as Error).message})`);
+    }
+  } else if (store && (outcome.state !== current.state || effects.updatedOutput)) {
     // Decide again under the lock on fresh state, so parallel hooks of one session lose nothing.
     try {
       store.update(event.sessionId, (fresh) => {

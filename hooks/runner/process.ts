@@ -99,10 +99,12 @@ export async function hookMain(o: HookMainOptions = {}): Promise<void> {
     if (stdout) writeAll(1, stdout + "\n");
   } catch (e) {
     // Last line of defence: never exit non-zero, never leave the user uninformed.
-    process.stderr.write(`skillgate: ${(e as Error).stack ?? e}\n`);
-    process.stdout.write(JSON.stringify({ systemMessage: `skillgate: internal error: ${(e as Error).message}` }) + "\n");
+    writeAll(2, `skillgate: ${(e as Error).stack ?? e}\n`);
+    writeAll(1, JSON.stringify({ systemMessage: `skillgate: internal error: ${(e as Error).message}` }) + "\n");
   }
-  process.exitCode = 0;
+  // The answer is written (synchronously) and nothing else is pending: exit now. Left to
+  // end by itself, the runtime tears its heap down first, a tenth of Node's start (`npm run bench`).
+  process.exit(0);
 }
 
 function projectEnv(env: NodeJS.ProcessEnv, p: NonNullable<HookMainOptions["project"]>): NodeJS.ProcessEnv {
