@@ -110,7 +110,7 @@ const stateFile = (w: World) => path.join(w.state, `${w.session}.json`);
 /** Make the hook write the state (and the table cache) once. */
 async function warm(w: World): Promise<void> {
   await bash(w, "ls");
-  await send(w, "post-tool-use-bash", {}); // counted: the state file exists from here on
+  await send(w, "user-prompt-submit", { prompt: "please check the логи" }); // a hint shown: the state file exists from here on
   assert.ok(fs.existsSync(stateFile(w)), "the state file was written");
 }
 const forgedState = JSON.stringify({ version: 1, loaded: ["commit"], hintsShown: [], denials: {}, compactions: 0, remindersShown: [], budgetLevel: 0, stats: { toolCalls: {}, capped: {}, charsSaved: 0, capFailures: 0, maxContextTokens: 0 } });
@@ -753,6 +753,17 @@ describe("state races and a broken state file", () => {
       assert.equal(r.code, 0, `${kind}: answered in time`);
       assert.equal((JSON.parse(r.stdout).hookSpecificOutput as { permissionDecision?: string } | undefined)?.permissionDecision, "deny", kind);
     }
+  });
+
+  test("the tool-call count file (<session>.json.calls) planted as a link to the settings: the settings are not appended to", async () => {
+    const w = world();
+    await warm(w);
+    const settings = path.join(w.project, ".claude", "settings.json");
+    fs.writeFileSync(settings, '{"hooks":{}}');
+    fs.symlinkSync(settings, `${stateFile(w)}.calls`);
+    const r = await send(w, "post-tool-use-bash", {});
+    if (r.out.systemMessage !== undefined) assert.match(String(r.out.systemMessage), /not counted/);
+    assert.equal(fs.readFileSync(settings, "utf8"), '{"hooks":{}}', "nothing was written through the link");
   });
 
   test("the output-folder memo (.output-root) replaced by a FIFO does not hang a tool call", async () => {

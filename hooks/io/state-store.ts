@@ -63,18 +63,23 @@ export class StateStore {
    */
   countToolCall(sessionId: string, tool: string): void {
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    fs.appendFileSync(`${this.file(sessionId)}.calls`, `${tool.replace(/[^A-Za-z0-9_.:-]/g, "_").slice(0, 100) || "_"}\n`, { mode: 0o600 });
+    // Never through a link or into a FIFO planted in our folder (the append would land in the link's target, or block).
+    const c = fs.constants;
+    const fd = fs.openSync(`${this.file(sessionId)}.calls`, c.O_WRONLY | c.O_APPEND | c.O_CREAT | (c.O_NOFOLLOW ?? 0) | (c.O_NONBLOCK ?? 0), 0o600);
+    try {
+      if (!fs.fstatSync(fd).isFile()) throw new Error("the tool-call count file is not a regular file");
+      fs.writeSync(fd, `${tool.replace(/[^A-Za-z0-9_.:-]/g, "_").slice(0, 100) || "_"}\n`);
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 
   /** The tool calls counted by countToolCall (the state's own stats.toolCalls holds the rest). */
   countedToolCalls(sessionId: string): Record<string, number> {
     const out: Record<string, number> = {};
-    let text = "";
-    try {
-      text = fs.readFileSync(`${this.file(sessionId)}.calls`, "utf8");
-    } catch {
-      return out;
-    }
+    const r = readRegularFile(`${this.file(sessionId)}.calls`, MAX_STATE_BYTES);
+    if (!r.ok) return out;
+    const text = r.text;
     for (const name of text.split("\n")) if (/^[A-Za-z0-9_.:-]{1,100}$/.test(name)) out[name] = (out[name] ?? 0) + 1;
     return out;
   }
