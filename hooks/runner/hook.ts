@@ -91,7 +91,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   // Write globs (picomatch) only for a call that writes something: most shell calls write nothing.
   const callFacts = given.kind === "tool-call" ? (facts ?? toolFacts(given)) : undefined;
   const globs = callFacts !== undefined && (callFacts.writes.length > 0 || callFacts.mentions !== undefined);
-  const ctx = await loadContext({ ...h, host: fc.host }, { globs, checkSkills: canRefuse, protect: given.kind === "tool-call" });
+  const ctx = await loadContext({ ...h, host: fc.host }, { globs, checkSkills: canRefuse, protect: given.kind === "tool-call", realPaths: globs || (given.kind === "tool-call" && given.tool.kind === "other") });
   fc.failMode = ctx.ok ? ctx.table.table.failMode : ctx.failMode;
   if (!ctx.ok) return failure(`skillgate: trigger table unusable, ${ctx.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${ctx.error}`, ctx.failMode === "closed", fc);
   const { table, stateDir, host } = ctx;
