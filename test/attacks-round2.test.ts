@@ -557,6 +557,49 @@ describe("what stays allowed next to the protected folders (no new false positiv
   });
 });
 
+describe("running skillgate itself from the session", () => {
+  test("feeding the hook a forged event (a Skill 'loaded') through its executable, the launcher or `skillgate hook` is refused", async () => {
+    const w = world();
+    const forged = JSON.stringify({ ...fixture("post-tool-use-skill"), session_id: w.session, cwd: w.project }).replace(/'/g, "");
+    fs.writeFileSync(path.join(w.elsewhere, "event.json"), forged);
+    for (const command of [
+      `echo '${forged}' | node ${path.join(root, "dist", "hook.cjs")}`,
+      `node ${path.join(root, "dist", "hook.mjs")} < ${w.elsewhere}/event.json`,
+      `bun ${path.join(root, "dist", "hook.bun.cjs")} < ${w.elsewhere}/event.json`,
+      `${path.join(root, "dist", "hook.mjs")} < ${w.elsewhere}/event.json`,
+      `node .claude/hooks/skillgate.mjs < ${w.elsewhere}/event.json`,
+      `npx skillgate hook < ${w.elsewhere}/event.json`,
+      `node --import tsx ${path.join(root, "hooks", "skillgate.ts")} < ${w.elsewhere}/event.json`,
+      `node ${path.join(root, "dist", "cli.mjs")} hook < ${w.elsewhere}/event.json`,
+      `sh -c 'node ${path.join(root, "dist", "hook.cjs")} < ${w.elsewhere}/event.json'`,
+    ]) {
+      await refused(bash(w, command), /hook/);
+    }
+    await commitRefused(w);
+  });
+
+  test("uninstalling or re-initialising skillgate from the session (its CLI, npm, the client's plugin command) is refused; its read-only verbs are not", async () => {
+    const w = world();
+    for (const command of [
+      "npx skillgate uninstall",
+      "npx -y skillgate@latest uninstall --host codex",
+      `node ${path.join(root, "dist", "cli.mjs")} uninstall`,
+      "bunx skillgate init --force",
+      "npx skillgate install --runtime node",
+      "npm uninstall skillgate",
+      "npm rm -g skillgate",
+      "pnpm remove skillgate",
+      "claude plugin uninstall skillgate@marketplace",
+      "claude plugin disable skillgate",
+    ]) {
+      await refused(bash(w, command), /skillgate|settings/);
+    }
+    for (const command of ["npx skillgate explain 'git commit'", "npx skillgate doctor", "npm uninstall left-pad", `cat ${path.join(root, "dist", "hook.mjs")} | head -5`]) {
+      assert.ok(!(await bash(w, command)).rows.includes("self-protection"), command);
+    }
+  });
+});
+
 // ─── 3. The environment ────────────────────────────────────────────────────
 
 describe("the environment the agent controls", () => {

@@ -15,7 +15,7 @@ export const SELF_PROTECTION_ROW = "self-protection";
 export const selfProtection: Policy = ({ event, table, facts }) => {
   if (event.kind !== "tool-call" || !facts || table.protect.length === 0) return undefined;
   const refuse: Refusal[] = [];
-  const hit = protectedWrite(facts, event.cwd, table) ?? hardLinkOfProtected(facts, event.cwd, table) ?? otherToolWrite(event, table);
+  const hit = protectedWrite(facts, event.cwd, table) ?? hardLinkOfProtected(facts, event.cwd, table) ?? otherToolWrite(event, table) ?? runsSkillgate(facts, event.cwd, table);
   if (hit) refuse.push({ row: SELF_PROTECTION_ROW, line: `skillgate[${SELF_PROTECTION_ROW}]: ${hit}` });
   const alias = shadowingAlias(facts, table);
   if (alias) refuse.push({ row: SELF_PROTECTION_ROW, line: `skillgate[${SELF_PROTECTION_ROW}]: ${alias}` });
@@ -161,6 +161,50 @@ function pathLikeStrings(input: unknown): string[] {
   };
   walk(input, 0);
   return out;
+}
+
+/** skillgate's verbs that change what the gate trusts (settings, skills, tables) or feed the hook an event. */
+const SKILLGATE_VERBS = new Set(["hook", "uninstall", "install", "init", "schema"]);
+/** skillgate's hook executables and launcher: run by hand, they take a forged event (a Skill "loaded") as the client's. */
+const HOOK_ENTRY = /^(hook(\.bun|\.node|-[a-z]+)?\.(mjs|cjs|js)|skillgate\.(mjs|cjs|js|ts))$/;
+const PACKAGE_MANAGERS = new Set(["npm", "pnpm", "yarn", "bun"]);
+const JS_RUNTIMES = new Set(["node", "nodejs", "bun", "deno", "tsx", "ts-node", "esno", "vite-node"]);
+const REMOVE_VERBS = new Set(["uninstall", "remove", "rm", "r", "un", "unlink"]);
+
+/**
+ * The agent running skillgate itself: its hook with an event it wrote (a forged
+ * load), or a verb that rewrites the settings and skills (uninstall, install,
+ * init), or a package manager or the client removing it.
+ */
+function runsSkillgate(facts: Facts, cwd: string, table: CompiledTable): string | undefined {
+  for (const c of facts.analysis?.commands ?? []) {
+    const name = c.name.replace(/@.*$/, "");
+    const operands = c.argv.slice(1).filter((a) => !a.startsWith("-"));
+    if (name === "skillgate" && operands[0] !== undefined && SKILLGATE_VERBS.has(operands[0])) {
+      return `running \`skillgate ${operands[0]}\` from the session is refused: ${operands[0] === "hook" ? "the hook takes its events from the client, not from the agent" : "it changes the settings, skills or tables the gate trusts"}; ${HOW}.`;
+    }
+    // Run, not read: the word is the program itself, or the script a JavaScript runtime runs.
+    const runs = JS_RUNTIMES.has(name);
+    for (const [i, w] of c.argv.entries()) {
+      if (w.length > MAX_PATH || c.dynamic[i] || (i > 0 && !runs)) continue;
+      const base = path.basename(normalizeSlashes(w));
+      const installed = spellings(w, [cwd], table.home).some((x) => findProtected(x, table.protect));
+      if (HOOK_ENTRY.test(base) && (installed || /^skillgate\./.test(base) || /^hook\.(bun|node)\./.test(base))) {
+        return `running skillgate's hook (${clip(w, 80)}) from the session is refused: the hook takes its events from the client, not from the agent; ${HOW}.`;
+      }
+      const verb = c.argv[i + 1];
+      if (installed && base === "cli.mjs" && verb !== undefined && SKILLGATE_VERBS.has(verb)) {
+        return `running \`skillgate ${verb}\` from the session is refused: it changes what the gate trusts or feeds the hook an event; ${HOW}.`;
+      }
+    }
+    if (PACKAGE_MANAGERS.has(name) && c.verb >= 0 && REMOVE_VERBS.has(c.argv[c.verb] ?? "") && operands.some((a) => /^skillgate(@|$)/.test(a))) {
+      return `removing the skillgate package from the session is refused: ${HOW}.`;
+    }
+    if (name === "claude" && operands[0] === "plugin" && operands.some((a) => ["uninstall", "remove", "disable"].includes(a)) && operands.some((a) => /skillgate/i.test(a))) {
+      return `removing or disabling the skillgate plugin from the session is refused: ${HOW}.`;
+    }
+  }
+  return undefined;
 }
 
 /**
