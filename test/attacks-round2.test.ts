@@ -387,6 +387,24 @@ describe("editing the state: every tool and program", () => {
     await refused(bash(w, `cp /dev/null ${link}/new-file.json`), /state folder/);
   });
 
+  test("a protected path whose folder is a symlink (HOME → the real home, dotfiles): writing the real spelling is refused too", async () => {
+    const w = world();
+    const realHome = path.join(w.base, "real-home");
+    fs.mkdirSync(path.join(realHome, ".claude"), { recursive: true });
+    const linkHome = path.join(w.base, "home-link");
+    fs.symlinkSync(realHome, linkHome);
+    w.env.HOME = linkHome;
+    await refused(write(w, path.join(realHome, ".claude", "settings.json")), /settings/);
+    await refused(bash(w, `echo '{"disableAllHooks":true}' > ${realHome}/.claude/settings.local.json`), /settings/);
+    await refused(bash(w, `mkdir -p ${realHome}/.claude/skills/commit && cp /tmp/x ${realHome}/.claude/skills/commit/SKILL.md`), /skill "commit"/);
+    // A settings file that is itself a link into a dotfiles folder: its target is protected too.
+    const dotfiles = path.join(w.base, "dotfiles");
+    fs.mkdirSync(dotfiles);
+    fs.writeFileSync(path.join(dotfiles, "claude-settings.json"), "{}");
+    fs.symlinkSync(path.join(dotfiles, "claude-settings.json"), path.join(w.project, ".claude", "settings.json"));
+    await refused(bash(w, `echo '{"disableAllHooks":true}' > ${dotfiles}/claude-settings.json`), /settings/);
+  });
+
   test("a hard link (ln without -s, cp -l) to the state file or a protected file is refused when made", async () => {
     const w = world();
     await warm(w);
