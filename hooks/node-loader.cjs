@@ -9,6 +9,7 @@
 // (cachedDataRejected), so a stale cache costs time, never correctness. Both
 // files sit in dist/, which self-protection keeps the agent from writing.
 "use strict";
+const loadStartedAt = performance.now();
 const fs = require("node:fs");
 const { createRequire } = require("node:module");
 const vm = require("node:vm");
@@ -40,7 +41,7 @@ function cannotStart(e) {
 
 if (require.main === module) {
   try {
-    load().hook.hookMain().catch(cannotStart);
+    load().hook.hookMain({ loadStartedAt }).catch(cannotStart);
   } catch (e) {
     cannotStart(e);
   }

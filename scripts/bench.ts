@@ -177,51 +177,38 @@ function hookProcesses(env: NodeJS.ProcessEnv): string[] {
   return out;
 }
 
-const STAGES = ["start", "load", "read", "parse", "facts", "table", "state", "decide", "save", "answer"] as const;
-const SPLIT_EVENTS = [BASH, "PreToolUse Bash (parser)", "PostToolUse Read", "UserPromptSubmit"];
+const STAGES = ["start", "load", "read", "parse", "facts", "table", "state", "decide", "cap", "save", "after", "answer"] as const;
+const SPLIT_EVENTS = [BASH, "PreToolUse Bash ls -la", "PreToolUse Write", "PostToolUse Read", "UserPromptSubmit"];
 
-/** scripts/bench-split.ts bundled per runtime as the hook is (Bun: bytecode CJS; Node: ESM chunks). */
-async function buildSplit(dir: string, rt: Runtime): Promise<string> {
-  const entry = path.join(root, "scripts", "bench-split.ts");
-  if (rt.name === "bun" && rt.hook === bunHook) {
-    const r = spawnSync(rt.exe, ["build", entry, "--target=bun", "--format=cjs", "--bytecode", "--minify", "--outdir", dir, "--entry-naming", "split.cjs"], { encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`bun build of the split harness failed: ${r.stderr}`);
-    return path.join(dir, "split.cjs");
-  }
-  const { build } = await import("esbuild");
-  await build({ entryPoints: { split: entry }, outdir: dir, outExtension: { ".js": ".mjs" }, bundle: true, splitting: true, format: "esm", platform: "node", target: "node20", minify: true, logLevel: "warning" });
-  return path.join(dir, "split.mjs");
-}
-
-/** Where the time goes: each stage's median over alternating runs of the split harness (see scripts/bench-split.ts). */
+/** Where the time goes: the hook itself, as install writes it, reports its stages (SKILLGATE_TIMINGS=1, hooks/runner/timings.ts); medians over alternating runs. */
 async function split(env: NodeJS.ProcessEnv): Promise<string[]> {
   const { list } = runtimes();
   const n = smoke ? 2 : Math.max(5, Math.round(samples / 2));
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-bench-split-"));
   const cols: { label: string; cmd: Cmd; stages: Record<string, number[]> }[] = [];
-  for (const rt of list) {
-    const file = await buildSplit(path.join(dir, rt.name), rt);
-    for (const ev of SPLIT_EVENTS) cols.push({ label: `${rt.name}: ${ev}`, cmd: { label: ev, argv: [rt.exe, file], input: EVENTS[ev] }, stages: {} });
-  }
-  const splitEnv = { ...env, SKILLGATE_BENCH_ROOT: root };
+  for (const rt of list) for (const ev of SPLIT_EVENTS) cols.push({ label: `${rt.name}: ${ev}`, cmd: { label: ev, argv: [rt.exe, rt.hook], input: EVENTS[ev] }, stages: {} });
+  const splitEnv = { ...env, SKILLGATE_TIMINGS: "1" };
   for (let i = 0; i <= n; i++) {
     for (const c of cols) {
-      const line = run(c.cmd, splitEnv).split("\n").find((l) => l.startsWith("skillgate-split "));
-      if (!line) throw new Error(`${c.label}: the split harness printed no timings`);
+      const [exe, ...args] = c.cmd.argv;
+      const r = spawnSync(exe ?? "", args, { input: c.cmd.input ?? "", env: splitEnv, encoding: "utf8" });
+      const line = r.stderr.split("\n").find((l) => l.startsWith("skillgate-timings "));
+      if (!line) throw new Error(`${c.label}: the hook printed no timings (stderr: ${r.stderr.slice(0, 300)})`);
       if (i === 0) continue; // warm-up
-      for (const [k, v] of Object.entries(JSON.parse(line.slice("skillgate-split ".length)) as Record<string, number>)) (c.stages[k] ??= []).push(v);
+      for (const [k, v] of Object.entries(JSON.parse(line.slice("skillgate-timings ".length)) as Record<string, number>)) (c.stages[k] ??= []).push(v);
     }
   }
-  fs.rmSync(dir, { recursive: true, force: true });
-  const w = 34;
+  const w = 30;
   const out = [
-    `\n## where the time goes: median ms per stage, ${n} alternating runs of scripts/bench-split.ts bundled as the hook is (${load()})`,
+    `\n## where the time goes: median ms per stage, reported by the hook itself (SKILLGATE_TIMINGS=1), ${n} alternating runs (${load()})`,
     `${"stage".padEnd(8)}${cols.map((c) => c.label.slice(0, w - 2).padStart(w)).join("")}`,
   ];
-  for (const st of STAGES) out.push(`${st.padEnd(8)}${cols.map((c) => fmt(quantile(c.stages[st] ?? [], 0.5)).padStart(w)).join("")}`);
-  const total = (c: (typeof cols)[number]) => STAGES.reduce((a, st) => a + quantile(c.stages[st] ?? [], 0.5), 0);
+  const med = (c: (typeof cols)[number], st: string) => (c.stages[st] ? quantile(c.stages[st], 0.5) : undefined);
+  for (const st of STAGES) out.push(`${st.padEnd(8)}${cols.map((c) => (med(c, st) === undefined ? "—" : fmt(med(c, st) ?? 0)).padStart(w)).join("")}`);
+  const total = (c: (typeof cols)[number]) => STAGES.reduce((a, st) => a + (med(c, st) ?? 0), 0);
   out.push(`${"sum".padEnd(8)}${cols.map((c) => fmt(total(c)).padStart(w)).join("")}`);
-  out.push("start = runtime start until the harness's first line; load = the hook's modules; facts = pre-filter or parser; table = cached table + globs + environment; save = state under the lock; answer = render + write(2).");
+  out.push(
+    "start = the runtime's start until the hook's first line (Bun: its bundle loaded too); load = Node's loader: read the bundle, compile it from the code cache, run its top level; read = stdin; parse = JSON + the host's normalize; facts = the shell analysis; table = the cached table + the host's environment; state = reading the session; decide = pure; cap = saving a capped output; save = the state under the lock (or a count appended); after = evidence and effects-audit snapshot; answer = render + write(2). The process exit after the answer is not a stage.",
+  );
   return out;
 }
 

@@ -95,7 +95,7 @@ async function buildForNode(outdir) {
       b.onResolve({ filter: /[/\\]table[/\\]schema\.js$/ }, (a) => (a.kind === "dynamic-import" ? { path: "./hook.node-schema.cjs", external: true } : undefined));
     },
   };
-  await build({ ...cjs, entryPoints: [entry], outfile: path.join(outdir, "hook.node.cjs"), plugins: [schemaApart] });
+  await build({ ...cjs, entryPoints: [entry], outfile: path.join(outdir, "hook.node.cjs"), plugins: [schemaApart, builtinsOnce()] });
   asciiOnly(path.join(outdir, "hook.node.cjs"));
   await build({ ...cjs, entryPoints: ["hooks/core/table/schema.ts"], outfile: path.join(outdir, "hook.node-schema.cjs") });
   rmSync(entry, { force: true });
@@ -104,6 +104,27 @@ async function buildForNode(outdir) {
   const r = spawnSync(process.execPath, ["scripts/node-code-cache.mjs", outdir], { encoding: "utf8" });
   // Without the cache the hook still runs (it compiles): warn, do not fail `npm ci`.
   if (r.status !== 0) console.warn(`build: the Node code cache was not made (dist/hook.node.cache):\n${r.stderr || r.stdout}`);
+}
+
+/**
+ * In CommonJS output esbuild wraps each module's `import fs from "node:fs"` in its
+ * own copy of the module object (__toESM: a getter per export, 51 copies of
+ * ~100 getters at every start). A one-line ES module per built-in, required
+ * once, gives every importer the module object itself. Named imports are listed
+ * here; a new one fails the build ("No matching export") until it is added.
+ */
+function builtinsOnce() {
+  const named = { "node:path": ["posix"], "node:child_process": ["spawnSync"], "node:url": ["pathToFileURL", "fileURLToPath"], "node:crypto": ["createHash"] };
+  return {
+    name: "builtins-once",
+    setup(b) {
+      b.onResolve({ filter: /^node:[a-z_/]+$/ }, (a) => (a.namespace === "builtin-once" ? undefined : { path: a.path, namespace: "builtin-once" }));
+      b.onLoad({ filter: /.*/, namespace: "builtin-once" }, (a) => ({
+        contents: `const m = require(${JSON.stringify(a.path)});\nexport default m;\n${(named[a.path] ?? []).map((n) => `export const ${n} = m.${n};`).join("\n")}\n`,
+        loader: "js",
+      }));
+    },
+  };
 }
 
 /**

@@ -73,7 +73,7 @@ function foldEnvironment(compiled: CompiledTable, host: Host, he: HostEnvironmen
     protect: dedupe(realPaths ? withRealPaths(protect) : protect),
     ...(h.env.HOME ? { home: path.resolve(h.env.HOME) } : {}),
     subagentsLoadSkills: host.capabilities.subagentsLoadSkills,
-    ...(host.capabilities.skillTool === false ? { loadBy: "read" as const } : {}),
+    loadWording: (skill: string, file: string) => host.howToLoad(skill, file),
     missingSkills,
     ...(pluginNamespace ? { pluginNamespace } : {}),
   };

@@ -21,6 +21,7 @@ import { claudeCode } from "../hosts/claude-code/adapter.js";
 import { loadContext, type HookEnv } from "./context.js";
 import { afterShellCall, beforeShellCall, cleanAuditSnapshots } from "./audit.js";
 import { EFFECTS_AUDIT_ROW } from "../core/policies/effects-audit.js";
+import { lap } from "./timings.js";
 
 export { stateDirOf, type HookEnv };
 
@@ -72,6 +73,7 @@ async function run(input: string, h: HookEnv, fc: FailureContext): Promise<HookR
     return failure(`skillgate: the hook event is not JSON (${(e as Error).message})`, false, fc);
   }
   const n = fc.host.normalize(payload);
+  lap("parse");
   if (!n.ok) return n.ignored ? { stdout: "", stderr: "" } : failure(`skillgate: ${n.error}`, false, fc);
   fc.kind = n.event.kind;
   return runEvent(n.event, h, fc, n.transcriptPath);
@@ -87,11 +89,13 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   // The world lets the analysis read, at decision time and bounded, what the command will run: git config, scripts, links.
   const facts: Facts | undefined =
     shellCommandOf(given) !== undefined ? (await import("../core/shell-facts.js")).factsOf(given, (await import("../io/shell-files.js")).shellWorld(given.cwd || "/", h.env)) : undefined;
+  lap("facts");
   const canRefuse = given.kind === "tool-call" || given.kind === "stop" || given.kind === "session-start";
   // Write globs (picomatch) only for a call that writes something: most shell calls write nothing.
   const callFacts = given.kind === "tool-call" ? (facts ?? toolFacts(given)) : undefined;
   const globs = callFacts !== undefined && (callFacts.writes.length > 0 || callFacts.mentions !== undefined);
   const ctx = await loadContext({ ...h, host: fc.host }, { globs, checkSkills: canRefuse, protect: given.kind === "tool-call", realPaths: globs || (given.kind === "tool-call" && given.tool.kind === "other") });
+  lap("table");
   fc.failMode = ctx.ok ? ctx.table.table.failMode : ctx.failMode;
   if (!ctx.ok) return failure(`skillgate: trigger table unusable, ${ctx.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${ctx.error}`, ctx.failMode === "closed", fc);
   const { table, stateDir, host } = ctx;
@@ -112,11 +116,13 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   const withFacts = await withEvidence(event, table, facts, where);
   if (withFacts.notice) notices.push(withFacts.notice);
   const decideFacts = withFacts.facts;
+  lap("state");
   let outcome: Outcome = decide(event, table, current.state, decideFacts);
+  lap("decide");
 
   // The output cap writes its file first; the state then records how it went.
   let effects: Effects = {};
-  let record = (s: SessionState) => s;
+  let record: ((s: SessionState) => SessionState) | undefined;
   if (outcome.decision.verdict === "cap" && event.kind === "tool-result") {
     const c = await capOutput(event, outcome.decision, table.table, stateDir, h.env);
     outcome = { ...outcome, decision: c.decision };
@@ -134,22 +140,23 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
     if (table.rows.some((r) => r.row.kind === "cap")) await cleanOutputs(table.table, stateDir, h.env);
   }
 
+  lap("cap");
   // A finished call that changed nothing but its count: an append, not a locked rewrite.
-  const countOnly = (event.kind === "tool-result" || event.kind === "tool-failure") && !effects.updatedOutput && onlyToolCallCounted(current.state, outcome.state, event.tool.name) ? event.tool.name : undefined;
+  const countOnly = (event.kind === "tool-result" || event.kind === "tool-failure") && !record && onlyToolCallCounted(current.state, outcome.state, event.tool.name) ? event.tool.name : undefined;
   if (store && countOnly !== undefined) {
     try {
       store.countToolCall(event.sessionId, countOnly);
     } catch (e) {
       notices.push(`skillgate: tool call not counted (${(e as Error).message})`);
     }
-  } else if (store && (outcome.state !== current.state || effects.updatedOutput)) {
+  } else if (store && (outcome.state !== current.state || record)) {
     // Decide again under the lock on fresh state, so parallel hooks of one session lose nothing.
     try {
       store.update(event.sessionId, (fresh) => {
         // The fresh decision wins (a hint another hook just showed is not shown twice); the cap already done is kept.
         const again = decide(event, table, fresh, decideFacts);
         const decision = again.decision.verdict === "cap" && !effects.updatedOutput ? withoutCap(again.decision) : again.decision;
-        outcome = { ...again, decision, state: record(again.state) };
+        outcome = { ...again, decision, state: record ? record(again.state) : again.state };
         return outcome.state;
       });
     } catch (e) {
@@ -157,6 +164,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
     }
   }
 
+  lap("save");
   // A check about to run (and allowed to): answer it from a fresh record, or note the tree it runs on.
   if (event.kind === "tool-call" && outcome.decision.verdict !== "deny") {
     const b = await beginEvidence(event, table, outcome, where, host.capabilities.rewritesToolInput === true);
@@ -175,6 +183,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
     notices.push(outcome.decision.message.split("\n").filter((l) => l.startsWith(`skillgate[${EFFECTS_AUDIT_ROW}]`)).join("\n"));
   }
   const decision: Decision = notices.length ? { ...outcome.decision, notice: notices.join("\n") } : outcome.decision;
+  lap("after");
   const out = host.render(event, decision, effects);
   let stderr = decision.notice ? decision.notice + "\n" : "";
   // A machine-readable account of the decision, for the case runner and for debugging.
@@ -325,10 +334,10 @@ function summaryTag(d: Decision & { verdict: "cap" }, headOnly: number | undefin
 
 // ─── Evidence (docs/evidence.md, "How the hook uses it") ─────────────────
 
-type Where = { stateDir: string; workspace: string };
+export type Where = { stateDir: string; workspace: string };
 
 /** Evidence binds to the project: $CLAUDE_PROJECT_DIR, else the event's cwd. */
-function evidenceWhere(event: Event, stateDir: string, env: NodeJS.ProcessEnv): Where | undefined {
+export function evidenceWhere(event: Event, stateDir: string, env: NodeJS.ProcessEnv): Where | undefined {
   const workspace = env.CLAUDE_PROJECT_DIR || event.cwd;
   return workspace ? { stateDir, workspace } : undefined;
 }
@@ -339,7 +348,7 @@ const hasEvidenceRows = (table: CompiledTable) => table.rows.some(({ row }) => r
  * Freshness of the checks the matched gates require, computed before the
  * pure decision. Only when such a gate matched: no git process otherwise.
  */
-async function withEvidence(event: Event, table: CompiledTable, facts: Facts | undefined, where: Where | undefined): Promise<{ facts: Facts | undefined; notice?: string }> {
+export async function withEvidence(event: Event, table: CompiledTable, facts: Facts | undefined, where: Where | undefined): Promise<{ facts: Facts | undefined; notice?: string }> {
   if (event.kind !== "tool-call" && event.kind !== "stop") return { facts };
   if (!table.rows.some(({ row }) => row.kind === "gate" && row.require)) return { facts };
   const base = facts ?? toolFacts(event);
@@ -362,7 +371,7 @@ async function withEvidence(event: Event, table: CompiledTable, facts: Facts | u
 }
 
 /** PreToolUse of a check's command in the main thread: reuse a fresh record, or start a pending run. */
-async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>, table: CompiledTable, outcome: Outcome, where: Where | undefined, canRewrite: boolean): Promise<{ updatedInput?: Record<string, unknown>; notice?: string }> {
+export async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>, table: CompiledTable, outcome: Outcome, where: Where | undefined, canRewrite: boolean): Promise<{ updatedInput?: Record<string, unknown>; notice?: string }> {
   if (event.tool.kind !== "shell" || event.agentId !== undefined || !event.toolUseId || !where || !hasEvidenceRows(table)) return {};
   const rows = table.rows.map((r) => r.row).filter((r) => r.kind === "evidence" && outcome.matched.includes(r.id) && !outcome.opaque.includes(r.id));
   const notices: string[] = [];
@@ -383,7 +392,7 @@ async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>, table
 }
 
 /** PostToolUse / PostToolUseFailure of a shell call: record the run a PreToolUse started (nothing happens otherwise). */
-async function finishEvidence(event: Extract<Event, { kind: "tool-result" | "tool-failure" }>, table: CompiledTable, where: Where | undefined): Promise<string | undefined> {
+export async function finishEvidence(event: Extract<Event, { kind: "tool-result" | "tool-failure" }>, table: CompiledTable, where: Where | undefined): Promise<string | undefined> {
   if (event.tool.kind !== "shell" || event.agentId !== undefined || !event.toolUseId || !where || !hasEvidenceRows(table)) return undefined;
   // No evidence folder yet: no check was ever started, so there is nothing to finish (and nothing to load).
   if (!(await import("node:fs")).existsSync(`${where.stateDir}/evidence`)) return undefined;

@@ -41,8 +41,8 @@ export interface CompiledTable {
   home?: string;
   /** The host gives subagents the skill tool: gate rows then apply in subagents too, each with its own loads. */
   subagentsLoadSkills: boolean;
-  /** How the host's model loads a skill, for refusals and hints: its skill tool (default) or a whole read of SKILL.md. */
-  loadBy?: "skill-tool" | "read";
+  /** How the host's model loads a skill, in its tool names (Host.howToLoad, folded in by the runner); absent: host-neutral words. */
+  loadWording?: (skill: string, skillFile: string) => string;
   /** Skills rows name that exist in no trusted root (the client cannot load them): refusals say so. */
   missingSkills: string[];
   /** Rows that failed validation and are off (the rest of the table stays in force). */
