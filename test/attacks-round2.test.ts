@@ -470,6 +470,13 @@ describe("editing the table, the settings, the skills and the installation", () 
       const r = await send(w, "session-start-startup", { hook_event_name: "ConfigChange", source: "local_settings", file_path: local });
       assert.equal(r.verdict, "block", JSON.stringify(env));
     }
+    // A file that already set SKILLGATE_* when the session started (the user's own choice) may still change.
+    const own = world();
+    const ownLocal = path.join(own.project, ".claude", "settings.local.json");
+    fs.writeFileSync(ownLocal, JSON.stringify({ env: { SKILLGATE_FAIL_MODE: "closed" } }));
+    await send(own, "session-start-startup", {});
+    fs.writeFileSync(ownLocal, JSON.stringify({ env: { SKILLGATE_FAIL_MODE: "closed" }, permissions: { allow: ["Bash(ls:*)"] } }));
+    assert.equal((await send(own, "session-start-startup", { hook_event_name: "ConfigChange", source: "local_settings", file_path: ownLocal })).verdict, "allow");
     // An unrelated env change goes through.
     const w = world();
     const local = path.join(w.project, ".claude", "settings.local.json");

@@ -224,15 +224,23 @@ function withLinkTargets(event: Event): Event {
 function withSettingsFacts(event: Event, host: Host, env: NodeJS.ProcessEnv, state: SessionState): Event {
   const registers = host.registersSkillgate;
   if (!registers) return event;
-  if (event.kind === "session-start") return { ...event, guardedSettings: host.environment(env).settingsFiles.filter((f) => registers(f)) };
+  const weakens = (f: string) => host.weakensSkillgate?.(f) === true;
+  if (event.kind === "session-start") {
+    // Files that already switch skillgate off (SKILLGATE_* in env, the user's choice) are noted as `weak:<file>`: only a new one is refused.
+    const files = host.environment(env).settingsFiles;
+    return { ...event, guardedSettings: [...files.filter((f) => registers(f)), ...files.filter(weakens).map((f) => `${WEAK}${f}`)] };
+  }
   if (event.kind === "config-change" && event.file !== undefined) {
     const file = event.file;
     const guarded = state.guardedSettings?.some((g) => g === file) ?? false;
+    const weakBefore = state.guardedSettings?.some((g) => g === `${WEAK}${file}`) ?? false;
     // disableAllHooks (or SKILLGATE_* in env) switches skillgate off from any settings file, registering or not.
-    return (guarded && !registers(file)) || host.weakensSkillgate?.(file) === true ? { ...event, removesSkillgate: true } : event;
+    return (guarded && !registers(file)) || (!weakBefore && weakens(file)) ? { ...event, removesSkillgate: true } : event;
   }
   return event;
 }
+
+const WEAK = "weak:";
 
 /** What the user should know when a session starts: which table governs it, and which skills cannot be loaded. */
 function sessionNotices(tableFile: string, isDefault: boolean, table: CompiledTable): string[] {
