@@ -368,6 +368,29 @@ describe("editing the state: every tool and program", () => {
     await refused(bash(w, `echo x > ../state/${w.session}.json`, w.project), /state folder/);
   });
 
+  test("globs that match a protected path or a folder holding one (rm -rf .claude/*, .cl*, ~/.local/state/*), and cd ~ / a bare cd", async () => {
+    const viaHome = world("home");
+    await warm(viaHome);
+    for (const command of [
+      "rm -rf .claude/*",
+      "rm -rf .cl*",
+      "rm -f .claude/settings.*",
+      "rm -rf .claude/skills/[a-c]*",
+      `rm -rf ${viaHome.home}/.local/state/*`,
+      "rm -rf ~/.local/state/*",
+      `rm -rf ${viaHome.home}/.*`,
+      "cd ~/.local/state/skillgate && rm -f *.json",
+      "cd ~/.claude && echo '{}' > settings.json",
+      "cd && rm -rf .local/state/skillgate",
+    ]) {
+      await refused(bash(viaHome, command), /skillgate trusts|state folder|settings|skill/);
+    }
+    for (const command of ["rm -rf *", "rm -rf build/*", "rm -f *.log", "rm -rf .claude/agents/*", "cd ~ && ls"]) {
+      assert.ok(!(await bash(viaHome, command)).rows.includes("self-protection"), command);
+    }
+    await commitRefused(viaHome);
+  });
+
   test("/proc/self/root and /proc/self/cwd spellings of a protected path", async () => {
     const w = world();
     await refused(bash(w, `echo '${forgedState}' > /proc/self/root${stateFile(w)}`), /state folder/);

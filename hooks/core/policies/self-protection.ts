@@ -28,7 +28,7 @@ const HOW = "the user changes these by hand or with `skillgate` verbs (init, ins
 /** The first written path that is (or lies inside, or is a folder holding) a protected one, as a refusal sentence. */
 function protectedWrite(facts: Facts, cwd: string, table: CompiledTable): string | undefined {
   // `cd dir && … > file`: a relative path may resolve against any folder the command changes to.
-  const bases = [cwd, ...cdTargets(facts, cwd)];
+  const bases = [cwd, ...cdTargets(facts, cwd, table.home)];
   const onlyMade = harmlessToFolders(facts, bases, table.home);
   for (const w of facts.writes) {
     if (w.length > MAX_PATH) continue; // longer than PATH_MAX: no such file can be written
@@ -37,6 +37,8 @@ function protectedWrite(facts: Facts, cwd: string, table: CompiledTable): string
       if (p) return `writing ${clip(w, 120)} is refused: it is ${p.what} (${p.path}), which skillgate trusts; ${HOW}.`;
       const held = onlyMade.has(c) ? undefined : holdsProtected(c, bases, table.protect);
       if (held) return `writing ${clip(w, 120)} is refused: that folder holds ${held.what} (${held.path}), which skillgate trusts; removing, moving or replacing it would too; ${HOW}.`;
+      const globbed = /[*?[]/.test(c) ? globMatch(c, bases, table.protect) : undefined;
+      if (globbed) return `writing ${clip(w, 120)} is refused: the pattern matches ${globbed.what} (${globbed.path}) or a folder holding it, which skillgate trusts; ${HOW}.`;
     }
   }
   // A write known only at run time (a variable folder, a glob) that names a protected file, or a folder holding one.
@@ -79,6 +81,54 @@ function harmlessToFolders(facts: Facts, bases: readonly string[], home: string 
     for (const c of spellings(w.path, bases, home)) by.set(c, (by.get(c) ?? true) && harmless);
   }
   return new Set([...by].filter(([, harmless]) => harmless).map(([c]) => c));
+}
+
+/**
+ * A glob written as is (`rm -rf .claude/*`, `rm -rf .cl*`, `rm ~/.local/state/*`): does it match a
+ * protected path, or a folder holding one? Bash rules: `*` and `?` do not match a leading dot.
+ */
+function globMatch(glob: string, bases: readonly string[], protect: readonly ProtectedPath[]): ProtectedPath | undefined {
+  const re = globRegex(fold(glob));
+  if (!re) return undefined;
+  const excluded = bases.filter(Boolean).map((b) => fold(path.resolve(b)));
+  for (const p of protect) {
+    const target = fold(p.path);
+    if (re.test(target)) return p;
+    if (p.parents === false) continue;
+    for (let a = path.dirname(target); a !== "/" && a !== path.dirname(a); a = path.dirname(a)) {
+      if (excluded.some((b) => isSelfOrInside(b, a))) break;
+      if (re.test(a)) return p;
+    }
+  }
+  return undefined;
+}
+
+function globRegex(glob: string): RegExp | undefined {
+  if (glob.length > MAX_PATH) return undefined;
+  let out = "";
+  for (let i = 0; i < glob.length; i++) {
+    const ch = glob[i] ?? "";
+    const segStart = i === 0 || glob[i - 1] === "/";
+    if (ch === "*" && glob[i + 1] === "*") {
+      out += segStart ? "(?!\\.)(?:[^/]*(?:/(?!\\.)[^/]*)*)?" : "[^/]*";
+      i++;
+    } else if (ch === "*") out += `${segStart ? "(?!\\.)" : ""}[^/]*`;
+    else if (ch === "?") out += `${segStart ? "(?!\\.)" : ""}[^/]`;
+    else if (ch === "[") {
+      const end = glob.indexOf("]", i + 2);
+      if (end < 0) out += "\\[";
+      else {
+        const body = glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\");
+        out += `${segStart ? "(?!\\.)" : ""}[${body}]`;
+        i = end;
+      }
+    } else out += ch.replace(/[.+^${}()|\\]/g, "\\$&");
+  }
+  try {
+    return new RegExp(`^${out}$`);
+  } catch {
+    return undefined;
+  }
 }
 
 const isSelfOrInside = (child: string, dir: string) => child === dir || child.startsWith(`${dir}/`);
@@ -234,10 +284,14 @@ function hardLinkOfProtected(facts: Facts, cwd: string, table: CompiledTable): s
   return undefined;
 }
 
-function cdTargets(facts: Facts, cwd: string): string[] {
+function cdTargets(facts: Facts, cwd: string, home?: string): string[] {
   const out: string[] = [];
   for (const c of facts.analysis?.commands ?? []) {
-    if ((c.name === "cd" || c.name === "pushd") && c.argv[1] !== undefined && !c.dynamic[1]) out.push(path.resolve(cwd || "/", c.argv[1]));
+    if (c.name !== "cd" && c.name !== "pushd") continue;
+    const arg = c.argv.slice(1).find((a) => !a.startsWith("-") || a === "-");
+    if (arg === undefined) {
+      if (home) out.push(home); // a bare `cd` goes home
+    } else if (!c.dynamic[c.argv.indexOf(arg)] && arg.length <= MAX_PATH) out.push(...spellings(arg, [cwd], home));
   }
   return out;
 }
