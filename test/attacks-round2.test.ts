@@ -382,6 +382,8 @@ describe("editing the state: every tool and program", () => {
       "cd ~/.local/state/skillgate && rm -f *.json",
       "cd ~/.claude && echo '{}' > settings.json",
       "cd && rm -rf .local/state/skillgate",
+      "cd ~/.claude && git checkout .",
+      "cd ~/.local/state && rm -rf -- *",
     ]) {
       await refused(bash(viaHome, command), /skillgate trusts|state folder|settings|skill/);
     }

@@ -35,15 +35,16 @@ function protectedWrite(facts: Facts, cwd: string, table: CompiledTable): string
     for (const c of spellings(w, bases, table.home)) {
       const p = findProtected(c, table.protect);
       if (p) return `writing ${clip(w, 120)} is refused: it is ${p.what} (${p.path}), which skillgate trusts; ${HOW}.`;
-      const held = onlyMade.has(c) ? undefined : holdsProtected(c, bases, table.protect);
+      // Only the session's own folder is exempt as a whole tree: a `cd` target is the command's choice.
+      const held = onlyMade.has(c) ? undefined : holdsProtected(c, [cwd], table.protect);
       if (held) return `writing ${clip(w, 120)} is refused: that folder holds ${held.what} (${held.path}), which skillgate trusts; removing, moving or replacing it would too; ${HOW}.`;
-      const globbed = /[*?[]/.test(c) ? globMatch(c, bases, table.protect) : undefined;
+      const globbed = /[*?[]/.test(c) ? globMatch(c, [cwd], table.protect) : undefined;
       if (globbed) return `writing ${clip(w, 120)} is refused: the pattern matches ${globbed.what} (${globbed.path}) or a folder holding it, which skillgate trusts; ${HOW}.`;
     }
   }
   // A write known only at run time (a variable folder, a glob) that names a protected file, or a folder holding one.
   const names = new Set(table.protect.filter((p) => !p.dir).map((p) => path.basename(p.path)));
-  const named = facts.mentions?.find((m) => names.has(path.basename(m)) || spellings(m, [cwd], table.home).some((c) => findProtected(c, table.protect) || holdsProtected(c, bases, table.protect)));
+  const named = facts.mentions?.find((m) => names.has(path.basename(m)) || spellings(m, [cwd], table.home).some((c) => findProtected(c, table.protect) || holdsProtected(c, [cwd], table.protect)));
   if (named) return `this command writes paths known only at run time and names ${clip(named, 80)}, a file skillgate trusts; ${HOW}.`;
   // A write whose name is a glob (`$UNSET/skillgate/x.json` → `**/skillgate/x.json`) that can land on a protected path.
   const pattern = facts.writePatterns?.find((g) => g.length <= MAX_PATH && table.protect.some((p) => globReaches(g, p)));
