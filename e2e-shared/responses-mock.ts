@@ -6,8 +6,9 @@
 // fed back to the model (tool outputs, hook context, stop-hook continuations).
 // What differs per CLI is a Profile: the compaction markers, and how full the
 // SSE stream has to be.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { bodyServer } from './body-server.ts';
 
 /** A tool call the mock makes: `arguments` for a function tool, `input` for a freeform (custom) tool. */
 export type Call =
@@ -103,18 +104,7 @@ export async function startResponsesMock(opts: MockOptions, profile: Profile): P
   const queue = [...opts.script];
   let counter = 0;
 
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      try {
-        handle(req, res, Buffer.concat(chunks).toString('utf8'));
-      } catch (err) {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: String(err) } }));
-      }
-    });
-  });
+  const server: Server = bodyServer(handle, (message) => ({ error: { message } }));
 
   function handle(req: IncomingMessage, res: ServerResponse, raw: string): void {
     const path = (req.url ?? '/').split('?')[0] ?? '/';

@@ -16,6 +16,7 @@ import path from "node:path";
 import { findPackageRoot } from "../hooks/runner/process.js";
 import { decide } from "../hooks/core/decide.js";
 import { factsOf } from "../hooks/core/shell-facts.js";
+import { prefilteredFacts } from "../hooks/core/shell-prefilter.js";
 import { shellCommandOf } from "../hooks/core/facts.js";
 import { analyzeCommand } from "../hooks/core/shell/analyze.js";
 import { normalize } from "../hooks/hosts/claude-code/adapter.js";
@@ -42,12 +43,14 @@ const withCwd = (json: string, patch: (o: Record<string, unknown>) => void = () 
 };
 const bashEvent = (command: string) => withCwd(fixture("pre-tool-use-bash"), (o) => (o.tool_input = { command, description: "bench" }));
 
-/** The Bash event of the issue: gated (the commit row), plain enough for the pre-filter. */
+/** The Bash event of the issue: gated (the commit row names git, so the pre-filter declines and the parser runs). */
 const BASH = "PreToolUse Bash cd x && git commit";
+const LS = "PreToolUse Bash ls -la";
 const EVENTS: Record<string, string> = {
   [BASH]: bashEvent("cd x && git commit -m 'bench'"),
-  "PreToolUse Bash ls -la": bashEvent("ls -la"),
-  // Outside the pre-filter's subset ($ in double quotes): the shell parser loads.
+  // Skipped by the pre-filter (hooks/core/shell-prefilter.ts): no row names ls, the parser is not loaded.
+  [LS]: bashEvent("ls -la"),
+  // Outside the pre-filter's subset ($ in double quotes, git): the shell parser loads.
   "PreToolUse Bash (parser)": bashEvent('git log --format="%h $USER" | head -5'),
   "PreToolUse Write": withCwd(fixture("pre-tool-use-write")),
   "PostToolUse Read": withCwd(fixture("post-tool-use-read")),
@@ -60,6 +63,8 @@ interface Cmd {
   label: string;
   argv: string[];
   input?: string;
+  /** Added to the run's environment. */
+  env?: NodeJS.ProcessEnv;
 }
 
 const quantile = (xs: number[], q: number) => {
@@ -86,7 +91,7 @@ function timeProcesses(cmds: Cmd[], n: number, env: NodeJS.ProcessEnv): Map<stri
 function run(c: Cmd, env: NodeJS.ProcessEnv): string {
   const [exe, ...args] = c.argv;
   if (!exe) throw new Error(`${c.label}: empty command`);
-  const r = spawnSync(exe, args, { input: c.input ?? "", env, encoding: "utf8" });
+  const r = spawnSync(exe, args, { input: c.input ?? "", env: c.env ? { ...env, ...c.env } : env, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`${c.label} exited ${r.status}: ${r.stderr}`);
   return r.stderr;
 }
@@ -146,6 +151,8 @@ function hookProcesses(env: NodeJS.ProcessEnv): string[] {
     for (const [ev, input] of Object.entries(EVENTS)) cmds.push({ label: ev, argv: [rt.exe, rt.hook], input });
     // Bun: the same event through the Node route, to show what the bytecode build buys.
     if (rt.name === "bun" && rt.hook !== hook) cmds.push({ label: `${BASH} [hook.cjs]`, argv: [rt.exe, hook], input: EVENTS[BASH] });
+    // The same ls -la with the pre-filter switched off: what the parser costs the commands it now skips.
+    cmds.push({ label: `${LS} [pre-filter off]`, argv: [rt.exe, rt.hook], input: EVENTS[LS], env: { SKILLGATE_PREFILTER: "off" } });
     if (peer) cmds.push({ label: `cc-safety-net, ${BASH}`, argv: [rt.exe, peer.bin, "--claude-code"], input: EVENTS[BASH] });
     const times = timeProcesses(cmds, samples, { ...env, ...peerEnv });
     const base = quantile(times.get(empty) ?? [], 0.5);
@@ -154,7 +161,7 @@ function hookProcesses(env: NodeJS.ProcessEnv): string[] {
     for (const [label, xs] of times) {
       const med = quantile(xs, 0.5);
       const ratio = med / base;
-      const ours = label !== empty && !label.startsWith("cc-safety-net") && !label.endsWith("[hook.cjs]");
+      const ours = label !== empty && !label.startsWith("cc-safety-net") && !label.endsWith("]");
       const verdict = !ours ? "" : ratio <= rt.target ? "  within target" : "  OVER target";
       out.push(`${label.padEnd(48)} ${fmt(med).padStart(6)} ms ${fmt(quantile(xs, 0.9)).padStart(6)} ms  ${ratio.toFixed(2)}×${verdict}`);
     }
@@ -178,7 +185,7 @@ function hookProcesses(env: NodeJS.ProcessEnv): string[] {
 }
 
 const STAGES = ["start", "load", "read", "parse", "facts", "table", "state", "decide", "cap", "save", "after", "answer"] as const;
-const SPLIT_EVENTS = [BASH, "PreToolUse Bash ls -la", "PreToolUse Write", "PostToolUse Read", "UserPromptSubmit"];
+const SPLIT_EVENTS = [BASH, LS, "PreToolUse Write", "PostToolUse Read", "UserPromptSubmit"];
 
 /** Where the time goes: the hook itself, as install writes it, reports its stages (SKILLGATE_TIMINGS=1, hooks/runner/timings.ts); medians over alternating runs. */
 async function split(env: NodeJS.ProcessEnv): Promise<string[]> {
@@ -206,8 +213,10 @@ async function split(env: NodeJS.ProcessEnv): Promise<string[]> {
   for (const st of STAGES) out.push(`${st.padEnd(8)}${cols.map((c) => (med(c, st) === undefined ? "—" : fmt(med(c, st) ?? 0)).padStart(w)).join("")}`);
   const total = (c: (typeof cols)[number]) => STAGES.reduce((a, st) => a + (med(c, st) ?? 0), 0);
   out.push(`${"sum".padEnd(8)}${cols.map((c) => fmt(total(c)).padStart(w)).join("")}`);
+  const skip = (c: (typeof cols)[number]) => (c.stages.skip?.length ? (c.stages.skip.every((x) => x === 1) ? "skip" : c.stages.skip.every((x) => x === 0) ? "parser" : "mixed") : "—");
+  out.push(`${"shell".padEnd(8)}${cols.map((c) => skip(c).padStart(w)).join("")}`);
   out.push(
-    "start = the runtime's start until the hook's first line (Bun: its bundle loaded too); load = Node's loader: read the bundle, compile it from the code cache, run its top level; read = stdin; parse = JSON + the host's normalize; facts = the shell analysis; table = the cached table + the host's environment; state = reading the session; decide = pure; cap = saving a capped output; save = the state under the lock (or a count appended); after = evidence and effects-audit snapshot; answer = render + write(2). The process exit after the answer is not a stage.",
+    "start = the runtime's start until the hook's first line (Bun: its bundle loaded too); load = Node's loader: read the bundle, compile it from the code cache, run its top level; read = stdin; parse = JSON + the host's normalize; facts = the shell facts: the pre-filter, or the parser; table = the cached table + the host's environment; state = reading the session; decide = pure; cap = saving a capped output; save = the state under the lock (or a count appended); after = evidence and effects-audit snapshot; answer = render + write(2). The process exit after the answer is not a stage. shell: skip = the pre-filter vouched for the command and the parser was not loaded; parser = it declined.",
   );
   return out;
 }
@@ -251,7 +260,7 @@ async function inProcess(): Promise<string[]> {
     fs.writeFileSync(file, JSON.stringify({ ...base, $schema: undefined, skillsDir: path.join(root, "skills"), rows }));
     const table = await compiledTable(file);
     const cells = Object.values(events).map((ev) => {
-      const ms = timeIt(() => decide(ev, table, emptyState(), shellCommandOf(ev) === undefined ? undefined : factsOf(ev)));
+      const ms = timeIt(() => decide(ev, table, emptyState(), shellCommandOf(ev) === undefined ? undefined : (prefilteredFacts(ev, table) ?? factsOf(ev))));
       return `${fmt(ms)} ms`.padStart(28);
     });
     out.push(`${String(size).padEnd(6)} ${cells.join("")}`);

@@ -1054,7 +1054,7 @@ export function checkSandbox(sb: Sandbox, sentIds: Set<string>, corruptedIds: Se
       problems.push(`output folder made outside the sandbox despite $SKILLGATE_OUTPUT_DIR: ${fs.readFileSync(path.join(sb.stateDir, name), "utf8").trim()}`);
       continue;
     }
-    if ((m = /^(.*)\.json$/.exec(name))) {
+    if ((m = /^(.*)\.json(\.calls)?$/.exec(name))) {
       if (!safeFileId(m[1]!)) problems.push(`state file for an unsafe id: ${JSON.stringify(name)}`);
       else if (!sentIds.has(m[1]!)) problems.push(`state file for an id never sent: ${JSON.stringify(name)}`);
       continue;

@@ -5,12 +5,12 @@
 // the runner's evidence steps, so a gate that requires a green check decides
 // as it does under the hook (test/evidence-gate.test.ts).
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { SkillgatePlugin } from "../hooks/hosts/opencode/plugin.ts";
+import { gitProject } from "./helpers.ts";
 
 const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), p));
 const SESSION = "ses_evidence";
@@ -26,14 +26,7 @@ const TABLE = {
 
 /** A git project as the plugin's directory, a table with an evidence row and a gate on it, a plugin instance. */
 async function project() {
-  const ws = tmp("sg-oc-ev-ws-");
-  const git = (...a: string[]) => assert.equal(spawnSync("git", a, { cwd: ws }).status, 0, `git ${a.join(" ")}`);
-  git("init", "-q", ".");
-  fs.mkdirSync(path.join(ws, "src"));
-  fs.mkdirSync(path.join(ws, "test"));
-  fs.writeFileSync(path.join(ws, "src/a.ts"), "export const a = 1;\n");
-  fs.writeFileSync(path.join(ws, "test/a.test.ts"), "test\n");
-  fs.writeFileSync(path.join(ws, "package.json"), "{}\n");
+  const { ws } = gitProject("sg-oc-ev-ws-", { readme: false });
   const conf = tmp("sg-oc-ev-conf-");
   const tableFile = path.join(conf, "triggers.json");
   fs.writeFileSync(tableFile, JSON.stringify(TABLE));

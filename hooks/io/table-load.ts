@@ -88,7 +88,7 @@ export async function loadTable(file: string, cacheDir: string | undefined, env:
   const cached = cacheFile && cacheDir ? readCache(cacheFile, cacheDir) : undefined;
   if (cached) {
     try {
-      return { ok: true, file, compiled: { ...compileTable(cached.table, path.resolve(skillsBase, cached.table.skillsDir), glob), disabled: cached.disabled } };
+      return { ok: true, file, compiled: { ...compileTable(cached.table, path.resolve(skillsBase, cached.table.skillsDir), glob, { lazy: true }), disabled: cached.disabled } };
     } catch {
       /* fall through to full validation */
     }

@@ -20,8 +20,10 @@ import { stateDirOf } from "../io/state-dir.js";
 import { claudeCode } from "../hosts/claude-code/adapter.js";
 import { loadContext, type HookEnv } from "./context.js";
 import { afterShellCall, beforeShellCall, cleanAuditSnapshots } from "./audit.js";
+import { needsWriteGlobs, shellFactsBeforeTable, shellFactsWithTable } from "./call-facts.js";
+import { plainCommands } from "../core/shell-prefilter.js";
 import { EFFECTS_AUDIT_ROW } from "../core/policies/effects-audit.js";
-import { lap } from "./timings.js";
+import { lap, note } from "./timings.js";
 
 export { stateDirOf, type HookEnv };
 
@@ -85,17 +87,26 @@ async function run(input: string, h: HookEnv, fc: FailureContext): Promise<HookR
  */
 export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { host: h.host ?? claudeCode, input: "", kind: given.kind }, transcriptPath?: string): Promise<HookResult> {
   // The shell parser and the glob engine are the biggest modules: load them
-  // only for a tool call about to run (the parser only for a shell call).
-  // The world lets the analysis read, at decision time and bounded, what the command will run: git config, scripts, links.
-  const facts: Facts | undefined =
-    shellCommandOf(given) !== undefined ? (await import("../core/shell-facts.js")).factsOf(given, (await import("../io/shell-files.js")).shellWorld(given.cwd || "/", h.env)) : undefined;
+  // only for a tool call about to run (the parser only for a shell call the
+  // pre-filter cannot vouch for: call-facts.ts).
+  const shell = await shellFactsBeforeTable(given, h.env);
+  let facts: Facts | undefined = shell.facts;
   lap("facts");
   const canRefuse = given.kind === "tool-call" || given.kind === "stop" || given.kind === "session-start";
   // Write globs (picomatch) only for a call that writes something: most shell calls write nothing.
-  const callFacts = given.kind === "tool-call" ? (facts ?? toolFacts(given)) : undefined;
-  const globs = callFacts !== undefined && (callFacts.writes.length > 0 || callFacts.mentions !== undefined);
-  const ctx = await loadContext({ ...h, host: fc.host }, { globs, checkSkills: canRefuse, protect: given.kind === "tool-call", realPaths: globs || (given.kind === "tool-call" && given.tool.kind === "other") });
+  const globs = given.kind === "tool-call" && needsWriteGlobs(facts ?? toolFacts(given));
+  // The real spellings of protected paths cost a few file system calls: only for a call that can write.
+  const realPaths = globs || (given.kind === "tool-call" && given.tool.kind === "other");
+  const contextOptions = { checkSkills: canRefuse, protect: given.kind === "tool-call" };
+  let ctx = await loadContext({ ...h, host: fc.host }, { globs, realPaths, ...contextOptions });
   lap("table");
+  if (ctx.ok && shell.pending) {
+    facts = await shellFactsWithTable(given, h.env, shell, ctx.table);
+    // Not expected (test/shell-prefilter.test.ts: what passes phase 1 writes nothing), but a write must never meet a table without globs.
+    if (!globs && needsWriteGlobs(facts)) ctx = await loadContext({ ...h, host: fc.host }, { globs: true, realPaths: true, ...contextOptions });
+    lap("facts");
+  }
+  if (shellCommandOf(given) !== undefined) note("skip", shell.pending && facts === shell.facts ? 1 : 0);
   fc.failMode = ctx.ok ? ctx.table.table.failMode : ctx.failMode;
   if (!ctx.ok) return failure(`skillgate: trigger table unusable, ${ctx.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${ctx.error}`, ctx.failMode === "closed", fc);
   const { table, stateDir, host } = ctx;
@@ -300,7 +311,9 @@ async function capOutput(event: Extract<Event, { kind: "tool-result" }>, d: Deci
     let hint: ReturnType<typeof commandHint>;
     let headOnly = false;
     if (event.tool.kind === "shell") {
-      const a = (await import("../core/shell/analyze.js")).analyzeCommand(event.tool.command);
+      // The pre-filter's analysis when it vouches for the command (same commands, no write, nothing opaque), else the parser's.
+      const plain = plainCommands(event.tool.command);
+      const a = plain.skip ? plain.analysis : (await import("../core/shell/analyze.js")).analyzeCommand(event.tool.command);
       // Opaque parts first: the analysis also lists them as "<dynamic>" writes.
       if (a.opaque.length > 0) return raw("opaque");
       if (a.writes.length > 0) return raw("write");

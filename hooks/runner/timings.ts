@@ -21,6 +21,11 @@ export function lap(stage: string): void {
   last = now;
 }
 
+/** A value that is not a time (`skip`: 1 when the shell pre-filter spared the parser, 0 when the parser ran). */
+export function note(name: string, value: number): void {
+  if (on) laps[name] = value;
+}
+
 export function timingsLine(): string {
   return on ? `skillgate-timings ${JSON.stringify(laps)}\n` : "";
 }

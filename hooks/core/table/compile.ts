@@ -136,8 +136,11 @@ const globsNotLoaded = (): boolean => {
  * Throws an Error naming the row and field when a regex or glob is invalid.
  * `glob` (picomatch) is optional so that the hook loads it only for events
  * that write paths; without it, write matchers throw if ever called.
+ * `lazy` (a table validated before, read from the cache): a prompt or answer
+ * matcher is built on its first use, so a tool call never folds and compiles
+ * the words of every hint row.
  */
-export function compileTable(table: Table, skillsDir: string, glob?: GlobEngine): CompiledTable {
+export function compileTable(table: Table, skillsDir: string, glob?: GlobEngine, opts: { lazy?: boolean } = {}): CompiledTable {
   const rows = table.rows.map((row): CompiledRow => {
     const field = <T>(name: string, build: () => T): T => {
       try {
@@ -148,8 +151,13 @@ export function compileTable(table: Table, skillsDir: string, glob?: GlobEngine)
     };
     const { prompt, final, writes, subagent } = row.when;
     const compiled: CompiledRow = { row };
-    if (prompt) compiled.prompt = field("prompt", () => textMatcher(prompt));
-    if (final) compiled.final = field("final", () => textMatcher(final));
+    const text = (name: string, t: TextTrigger): TextMatcher => {
+      if (!opts.lazy) return field(name, () => textMatcher(t));
+      let m: TextMatcher | undefined;
+      return (given) => (m ??= field(name, () => textMatcher(t)))(given);
+    };
+    if (prompt) compiled.prompt = text("prompt", prompt);
+    if (final) compiled.final = text("final", final);
     if (writes) compiled.writes = glob ? field("writes", () => globMatcher(glob, writes)) : globsNotLoaded;
     if (subagent) compiled.subagent = new Set(subagent);
     return compiled;

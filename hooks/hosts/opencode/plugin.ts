@@ -16,6 +16,7 @@ import { decide } from "../../core/decide.js";
 import { recordCap } from "../../core/counters.js";
 import { shellCommandOf } from "../../core/facts.js";
 import { factsOf } from "../../core/shell-facts.js";
+import { prefilteredFacts } from "../../core/shell-prefilter.js";
 import { emptyState, type Decision, type Effects, type Event, type SessionState } from "../../core/types.js";
 import type { CompiledTable } from "../../core/table/compile.js";
 import { outputRoot, saveCapped } from "../../io/output-store.js";
@@ -169,7 +170,7 @@ export const SkillgatePlugin = async (input: PluginInput) => {
     }
     const event = attribute(n.event);
     if (!table) return { event };
-    let facts = shellCommandOf(event) !== undefined ? factsOf(event) : undefined;
+    let facts = shellCommandOf(event) !== undefined ? (prefilteredFacts(event, table) ?? factsOf(event)) : undefined;
     const where = usesEvidence ? evidenceWhere(event, stateDir, evidenceEnv) : undefined;
     if (usesEvidence) {
       if (event.kind === "tool-result") {
