@@ -40,10 +40,10 @@ export const HOOK_BUNDLE = path.join(ROOT, "dist", "hook.cjs");
 export const TABLE = path.join(ROOT, "triggers.json");
 /** Failing inputs are saved here (gitignored) for --replay. */
 export const FAIL_DIR = path.join(ROOT, ".tmp", "fuzz");
-/** One event taking longer than this in-process is a hang. */
-export const EVENT_BUDGET_MS = 5_000;
+/** One event taking longer than this in-process is a hang (not a speed budget: speed is `npm run bench`'s; a loaded CI machine must not turn this red). */
+export const EVENT_BUDGET_MS = 30_000;
 /** One process run taking longer than this is a hang (inputs of 1 MB and more get 3x). */
-export const PROCESS_TIMEOUT_MS = 5_000;
+export const PROCESS_TIMEOUT_MS = 20_000;
 /** The hook's own cap (hooks/runner/hook.ts MAX_EVENT_BYTES); bigger events must be refused with a notice. */
 const EVENT_CAP = 8 * 1024 * 1024;
 /** Marker in every session id that tries to climb out of the state folder; swept for afterwards. */
