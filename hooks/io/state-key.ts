@@ -8,6 +8,7 @@
 import { createRequire } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
+import { readRegularFile } from "./state-store.js";
 
 interface Hasher {
   update(data: string): Hasher;
@@ -28,14 +29,13 @@ const KEY_FILE = ".mac-key";
 
 export function stateKey(stateDir: string): Buffer {
   const file = path.join(stateDir, KEY_FILE);
+  // Never through a link, a FIFO or a folder planted in our own folder (it would hang or mislead the hook).
   const read = (): Buffer | undefined => {
-    try {
-      const hex = fs.readFileSync(file, "utf8").trim();
-      return /^[0-9a-f]{64}$/.test(hex) ? Buffer.from(hex, "hex") : undefined;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-      throw e;
-    }
+    const r = readRegularFile(file, 1024);
+    if (!r.ok && r.missing) return undefined;
+    if (!r.ok) throw new Error(`skillgate: ${file} is ${r.error}; delete it to make a new key`);
+    const hex = r.text.trim();
+    return /^[0-9a-f]{64}$/.test(hex) ? Buffer.from(hex, "hex") : undefined;
   };
   const have = read();
   if (have) return have;

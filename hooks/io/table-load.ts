@@ -7,7 +7,7 @@ import path from "node:path";
 import type { Table } from "../core/types.js";
 import { compileTable, type CompiledTable } from "../core/table/compile.js";
 import type { DisabledRow } from "../core/table/schema.js";
-import { writeAtomic } from "./state-store.js";
+import { readRegularFile, writeAtomic } from "./state-store.js";
 import { sha256Hex, signed, stateKey, verified } from "./state-key.js";
 
 /** Bump when tableSchema's shape or defaults change, so cached validated tables are redone. */
@@ -146,13 +146,13 @@ function extendRows(own: Record<string, unknown>, baseRaw: unknown): Record<stri
   return { ...rest, rows };
 }
 
+/** The table (a user's file: a symlink is fine; a FIFO or folder must not hang or crash the hook). */
 function readText(file: string): string | { error: string } {
-  try {
-    return fs.readFileSync(file, "utf8");
-  } catch (e) {
-    return { error: (e as Error).message };
-  }
+  const r = readRegularFile(file, MAX_TABLE_BYTES, { follow: true });
+  return r.ok ? r.text : { error: r.error };
 }
+
+const MAX_TABLE_BYTES = 16 * 1024 * 1024;
 
 /**
  * The validated table is read back only with a valid MAC: the key is private
@@ -161,7 +161,9 @@ function readText(file: string): string | { error: string } {
  */
 function readCache(file: string, dir: string): Validated | undefined {
   try {
-    const body = verified(stateKey(dir), fs.readFileSync(file, "utf8"));
+    const r = readRegularFile(file, MAX_TABLE_BYTES); // never a link, a FIFO or a folder in our own folder
+    if (!r.ok) return undefined;
+    const body = verified(stateKey(dir), r.text);
     if (body === undefined) return undefined;
     const v = JSON.parse(body) as Validated;
     return v && typeof v === "object" && v.table && Array.isArray(v.table.rows) && Array.isArray(v.disabled) ? v : undefined;
