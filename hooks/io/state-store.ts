@@ -5,11 +5,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { emptyState, type SessionState } from "../core/types.js";
+import type { CountIncrement } from "../core/counters.js";
 import { removeOlderThan } from "./clean.js";
 import { isProfileName } from "../core/summaries/profiles.js";
 
 /** UUIDs and similar; nothing that could climb out of the state folder. */
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+/** A tool or row name as one line of safe characters. */
+const safeKey = (k: string): string => k.replace(/[^A-Za-z0-9_.:-]/g, "_").slice(0, 100) || "_";
 
 export function isSafeSessionId(id: string): boolean {
   return SAFE_ID.test(id);
@@ -57,30 +61,36 @@ export class StateStore {
   }
 
   /**
-   * Count one finished tool call without rewriting the state: one append (atomic
-   * for a short line, so parallel hooks need no lock). A PostToolUse that changes
-   * nothing else then costs one write instead of lock, read, write, rename, unlock.
+   * Count finished tool calls and refusals without rewriting the state: one
+   * append of short lines (atomic, so parallel hooks need no lock). A
+   * PostToolUse or a repeated refusal that changes nothing else then costs one
+   * write instead of lock, read, write, rename, unlock. `stats` adds them up.
    */
-  countToolCall(sessionId: string, tool: string): void {
+  count(sessionId: string, increments: readonly CountIncrement[]): void {
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const lines = increments.flatMap(({ counter, key, by }) => Array.from({ length: Math.min(by, 1000) }, () => `${counter === "denials" ? "d" : "t"}:${safeKey(key)}\n`)).join("");
     // Never through a link or into a FIFO planted in our folder (the append would land in the link's target, or block).
     const c = fs.constants;
     const fd = fs.openSync(`${this.file(sessionId)}.calls`, c.O_WRONLY | c.O_APPEND | c.O_CREAT | (c.O_NOFOLLOW ?? 0) | (c.O_NONBLOCK ?? 0), 0o600);
     try {
-      if (!fs.fstatSync(fd).isFile()) throw new Error("the tool-call count file is not a regular file");
-      fs.writeSync(fd, `${tool.replace(/[^A-Za-z0-9_.:-]/g, "_").slice(0, 100) || "_"}\n`);
+      if (!fs.fstatSync(fd).isFile()) throw new Error("the count file is not a regular file");
+      fs.writeSync(fd, lines);
     } finally {
       fs.closeSync(fd);
     }
   }
 
-  /** The tool calls counted by countToolCall (the state's own stats.toolCalls holds the rest). */
-  countedToolCalls(sessionId: string): Record<string, number> {
-    const out: Record<string, number> = {};
+  /** What count() appended (the state's own stats.toolCalls and denials hold the rest). */
+  counted(sessionId: string): { toolCalls: Record<string, number>; denials: Record<string, number> } {
+    const out = { toolCalls: {} as Record<string, number>, denials: {} as Record<string, number> };
     const r = readRegularFile(`${this.file(sessionId)}.calls`, MAX_STATE_BYTES);
     if (!r.ok) return out;
-    const text = r.text;
-    for (const name of text.split("\n")) if (/^[A-Za-z0-9_.:-]{1,100}$/.test(name)) out[name] = (out[name] ?? 0) + 1;
+    for (const line of r.text.split("\n")) {
+      const m = /^([td]):([A-Za-z0-9_.:-]{1,100})$/.exec(line);
+      if (!m?.[2]) continue;
+      const into = m[1] === "d" ? out.denials : out.toolCalls;
+      into[m[2]] = (Object.hasOwn(into, m[2]) ? (into[m[2]] ?? 0) : 0) + 1;
+    }
     return out;
   }
 

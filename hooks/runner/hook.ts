@@ -11,7 +11,7 @@ import { emptyState, type Decision, type Effects, type Event, type SessionState,
 import type { CompiledTable } from "../core/table/compile.js";
 import type { Facts } from "../core/facts.js";
 import { shellCommandOf, toolFacts } from "../core/facts.js";
-import { onlyToolCallCounted, recordCap, recordRawPass, recordSummary } from "../core/counters.js";
+import { onlyCountsChanged, recordCap, recordRawPass, recordSummary } from "../core/counters.js";
 import { matchRows } from "../core/match.js";
 import { checkOf, requiredEvidence } from "../core/policies/evidence.js";
 import { carriesBudgetReminder } from "../core/policies/budget.js";
@@ -152,13 +152,13 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   }
 
   lap("cap");
-  // A finished call that changed nothing but its count: an append, not a locked rewrite.
-  const countOnly = (event.kind === "tool-result" || event.kind === "tool-failure") && !record && onlyToolCallCounted(current.state, outcome.state, event.tool.name) ? event.tool.name : undefined;
-  if (store && countOnly !== undefined) {
+  // A decision that changed nothing but counters (a finished call, a repeated refusal): an append, not a locked rewrite.
+  const countOnly = record ? undefined : onlyCountsChanged(current.state, outcome.state);
+  if (store && countOnly) {
     try {
-      store.countToolCall(event.sessionId, countOnly);
+      store.count(event.sessionId, countOnly);
     } catch (e) {
-      notices.push(`skillgate: tool call not counted (${(e as Error).message})`);
+      notices.push(`skillgate: not counted in stats (${(e as Error).message})`);
     }
   } else if (store && (outcome.state !== current.state || record)) {
     // Decide again under the lock on fresh state, so parallel hooks of one session lose nothing.
