@@ -20,11 +20,6 @@ function nodeCrypto(): typeof import("node:crypto") {
   return process.getBuiltinModule?.("node:crypto") ?? (createRequire(`${process.cwd()}/`)("node:crypto") as typeof import("node:crypto"));
 }
 
-/** SHA-256 of a string, hex. */
-export function sha256Hex(text: string): string {
-  return BunHasher ? new BunHasher("sha256").update(text).digest("hex") : nodeCrypto().createHash("sha256").update(text).digest("hex");
-}
-
 const KEY_FILE = ".mac-key";
 
 export function stateKey(stateDir: string): Buffer {

@@ -8,7 +8,8 @@ import type { Table } from "../core/types.js";
 import { compileTable, type CompiledTable } from "../core/table/compile.js";
 import type { DisabledRow } from "../core/table/schema.js";
 import { readRegularFile, writeAtomic } from "./state-store.js";
-import { sha256Hex, signed, stateKey, verified } from "./state-key.js";
+import { stateKey } from "./state-key.js";
+import { fastHash } from "./fast-hash.js";
 
 /** Bump when tableSchema's shape or defaults change, so cached validated tables are redone. */
 export const SCHEMA_REVISION = 4;
@@ -155,16 +156,17 @@ function readText(file: string): string | { error: string } {
 const MAX_TABLE_BYTES = 16 * 1024 * 1024;
 
 /**
- * The validated table is read back only with a valid MAC: the key is private
- * to the state folder (io/state-key.ts), so an edited or copied cache (rows
- * removed, a gate weakened) is not trusted — it is rebuilt from the table itself.
+ * The validated table is read back only with a valid keyed checksum (the key
+ * is private to the state folder, io/state-key.ts): an edited or copied cache
+ * (rows removed, a gate weakened) is not trusted — it is rebuilt from the table itself.
  */
 function readCache(file: string, dir: string): Validated | undefined {
   try {
     const r = readRegularFile(file, MAX_TABLE_BYTES); // never a link, a FIFO or a folder in our own folder
     if (!r.ok) return undefined;
-    const body = verified(stateKey(dir), r.text);
-    if (body === undefined) return undefined;
+    const nl = r.text.indexOf("\n");
+    const body = r.text.slice(nl + 1);
+    if (nl !== 16 || r.text.slice(0, nl) !== fastHash(body, stateKey(dir).toString("hex"))) return undefined;
     const v = JSON.parse(body) as Validated;
     return v && typeof v === "object" && v.table && Array.isArray(v.table.rows) && Array.isArray(v.disabled) ? v : undefined;
   } catch {
@@ -175,7 +177,8 @@ function readCache(file: string, dir: string): Validated | undefined {
 function writeCache(file: string, dir: string, v: Validated): void {
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    writeAtomic(file, signed(stateKey(dir), JSON.stringify(v)));
+    const body = JSON.stringify(v);
+    writeAtomic(file, `${fastHash(body, stateKey(dir).toString("hex"))}\n${body}`);
   } catch {
     /* a cache we cannot write only costs speed */
   }
@@ -188,7 +191,7 @@ function fail(file: string, error: string, raw: unknown, env: NodeJS.ProcessEnv)
   return { ok: false, error, file, failMode: mode };
 }
 
-/** Names a table's bytes (the cache file, a backup): SHA-256, the runtime's native one. */
+/** Names a table's bytes (which validated cache is its own; a backup's name). */
 export function contentHash(text: string): string {
-  return sha256Hex(text).slice(0, 32);
+  return `${fastHash(text)}-${text.length}`;
 }
