@@ -38,6 +38,13 @@ export interface ShellCommand {
   parent: number;
   /** Words that say what the command does beyond its literal words (git push: `--force` for `+main`, `HEAD` for `@`). */
   implied: string[];
+  /**
+   * Subcommands whose effect this command has although it is not named so: `git send-pack` pushes,
+   * `git fast-import` commits, `git commit-tree` whose commit the same line puts on a branch commits.
+   */
+  acts?: string[];
+  /** As written it changes nothing (`git push --dry-run`, `git commit --dry-run`): rows about the command skip it. */
+  inert?: boolean;
 }
 
 export interface ShellWrite extends PathArg {
@@ -132,6 +139,7 @@ export function analyzeCommand(source: string, world: ShellWorld = NO_WORLD): Sh
 }
 
 function finish(w: Work): ShellAnalysis {
+  publishedCommits(w);
   // `sed -i s/a/b/ "$f"` reads "$f" too, but it is a write: compare the words as written.
   const written = new Set(w.writes.map((x) => x.path));
   const status: ParseStatus = w.limited ? "limited" : w.invalid ? "invalid" : w.opaque.length > 0 ? "partial" : "complete";
@@ -387,6 +395,8 @@ function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
   const rec = commandRecord(r.argv, r.verb, [...at.via, ...r.via], site.span, at.parent);
   if (r.verbUnknown && r.verb >= 0) rec.dynamic[r.verb] = true;
   rec.implied = r.implied;
+  if (r.acts.length) rec.acts = r.acts;
+  if (r.inert) rec.inert = true;
   const self = out.commands.length;
   out.commands.push(rec);
   if (r.opaque) { opaque(out, r.opaque.code, r.opaque.reason, site.text, site.span); markUnknownEffects(out); }
@@ -396,6 +406,26 @@ function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
   // `git config alias.ci commit` / `git config core.pager 'cmd'`: remembered for later git commands, shell values read now.
   const sub = r.verb >= 0 ? nth(r.argv, r.verb).text : "";
   if (sub === "config") gitConfigSet(r.argv.slice(r.verb + 1), inner, out, site);
+  if (sub === "remote") gitRemoteAdd(r.argv.slice(r.verb + 1), out);
+}
+
+/** `git remote add --mirror[=push] bk URL`: later pushes to bk are mirror pushes (forced). */
+function gitRemoteAdd(args: Arg[], out: Work): void {
+  if (args[0]?.text !== "add" || !args.some((a) => a.text === "--mirror" || a.text === "--mirror=push")) return;
+  const ops = args.slice(1).filter((a, i, all) => !a.text.startsWith("-") && !/^(-t|-m|--track|--master)$/.test(all[i - 1]?.text ?? ""));
+  const name = ops[0];
+  if (name && !name.dynamic && out.gitEarlier.length < MAX_REMEMBERED) out.gitEarlier.push({ key: `remote.${name.text}.mirror`, value: "true" });
+}
+
+/** Plumbing that only makes a commit object (`commit-tree`) commits when the same line moves a ref to it. */
+const MOVES_REFS = new Set(["update-ref", "reset", "branch", "checkout", "switch", "merge", "push", "send-pack", "rebase", "cherry-pick", "tag", "symbolic-ref"]);
+
+function publishedCommits(w: Work): void {
+  const plumbing = w.commands.filter((c) => c.name === "git" && c.verb >= 0 && c.argv[c.verb] === "commit-tree");
+  if (plumbing.length === 0) return;
+  const moves = w.commands.some((c) => c.name === "git" && c.verb >= 0 && MOVES_REFS.has(c.argv[c.verb] ?? ""))
+    || w.writes.some((x) => /(^|\/)\.git\/(refs\/|HEAD$|packed-refs$)/.test(x.path) || (x.dynamic && x.pattern === undefined));
+  if (moves) for (const c of plumbing) c.acts = [...new Set([...(c.acts ?? []), "commit"])];
 }
 
 function gitConfigSet(args: Arg[], at: Where, out: Work, site: CommandSite): void {

@@ -107,13 +107,17 @@ export interface GitResolved {
   argvs: Arg[][];
   /** Words that say what the command does beyond its literal words (push: `--force`, `HEAD`). */
   implied: string[];
+  /** Subcommands whose effect this one has (`send-pack` pushes, `fast-import` commits). */
+  acts: string[];
+  /** As written it changes nothing (`push --dry-run`, `commit --dry-run`). */
+  inert: boolean;
   opaque?: { code: OpaqueCode; reason: string };
 }
 
 const MAX_ALIAS_DEPTH = 10;
 
 export function resolveGit(argv: Arg[], ctx: GitContext): GitResolved {
-  const out: GitResolved = { argv, verb: -1, verbUnknown: false, via: [], scripts: [], argvs: [], implied: [] };
+  const out: GitResolved = { argv, verb: -1, verbUnknown: false, via: [], scripts: [], argvs: [], implied: [], acts: [], inert: false };
   let cur = argv;
   for (let depth = 0; depth <= MAX_ALIAS_DEPTH; depth++) {
     const g = globals(cur);
@@ -324,7 +328,30 @@ function subcommandEffects(sub: string, args: Arg[], cfg: Config, out: GitResolv
     }
   }
   if (sub === "bisect" && args[0]?.text === "run" && args.length > 1) out.argvs.push(args.slice(1));
-  if (sub === "push") pushEffects(args, cfg, out);
+  if (sub === "push" || sub === "send-pack") pushEffects(args, cfg, out, sub === "send-pack");
+  // plumbing that writes commits: fast-import updates the branches its stream names; hash-object -t commit
+  // makes a commit object (commit-tree is decided with the whole line: see publishedCommits in analyze.ts)
+  if (sub === "fast-import" || (sub === "hash-object" && args.some((a, i) => a.text === "-t" && args[i + 1]?.text === "commit" || a.text === "--type=commit"))) out.acts.push("commit");
+  if (sub === "commit") out.inert = lastFlag(args, ["--dry-run"], ["--no-dry-run"]);
+}
+
+/** Did a flag stay on: its last mention wins over its negation (`--dry-run … --no-dry-run`). */
+function lastFlag(args: Arg[], on: string[], off: string[], shortLetter?: string): boolean {
+  let state = false;
+  for (const a of args) {
+    if (a.text === "--") break;
+    if (on.includes(a.text) || (shortLetter && /^-[A-Za-z0-9]+$/.test(a.text) && a.text.slice(1).includes(shortLetter))) state = true;
+    else if (off.includes(a.text)) state = false;
+  }
+  return state;
+}
+
+/** git's boolean values: true/yes/on/a nonzero number; a key given without a value is true. */
+export function gitTrue(v: Arg | undefined): boolean {
+  if (!v) return false;
+  if (v.dynamic) return true; // unknown: the safe side
+  const t = v.text.trim().toLowerCase();
+  return t === "true" || t === "yes" || t === "on" || (/^-?\d+$/.test(t) && Number(t) !== 0);
 }
 
 /**
@@ -332,8 +359,13 @@ function subcommandEffects(sub: string, args: Arg[], cfg: Config, out: GitResolv
  * forced (`+main`, `+HEAD:main`), `--mirror` is given or a push refspec from
  * config is forced; `HEAD` when a refspec pushes HEAD (`@`, `+HEAD`).
  */
-function pushEffects(args: Arg[], cfg: Config, out: GitResolved): void {
+function pushEffects(args: Arg[], cfg: Config, out: GitResolved, sendPack = false): void {
+  if (sendPack) out.acts.push("push");
+  // `-n`, `--dry-run` (also in a cluster: `-nf`): nothing is sent
   const valued = new Set(["--repo", "--receive-pack", "--exec", "-o", "--push-option", "--signed", "--recurse-submodules"]);
+  // `-n`, `--dry-run` (also in a cluster: `-nf`): nothing is sent. Values of options (`-o -n`) are not flags.
+  const flags = args.filter((_, i) => !valued.has(args[i - 1]?.text ?? ""));
+  out.inert = lastFlag(flags, ["--dry-run"], ["--no-dry-run"], sendPack ? undefined : "n");
   const ops: Arg[] = [];
   let end = false;
   for (let i = 0; i < args.length; i++) {
@@ -348,11 +380,11 @@ function pushEffects(args: Arg[], cfg: Config, out: GitResolved): void {
     ops.push(nth(args, i));
   }
   let refspecs = ops.slice(1);
-  if (refspecs.length === 0) {
+  if (refspecs.length === 0 && !sendPack) {
     // `git push [remote]` pushes the configured refspecs of that remote
     const remote = ops[0]?.text ?? cfg.value("branch.main.remote")?.text ?? "origin";
     refspecs = cfg.all(`remote.${remote}.push`);
-    if (cfg.value(`remote.${remote}.mirror`)?.text === "true") out.implied.push("--force");
+    if (gitTrue(cfg.value(`remote.${remote}.mirror`))) out.implied.push("--force");
   }
   for (const r of refspecs) {
     // `+"$BRANCH"`: forced whatever the name
