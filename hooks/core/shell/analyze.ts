@@ -10,7 +10,8 @@ import { parse, forEachChild, type Assignment, type Command, type SyntaxNode, ty
 import { evalWord, expandWord, globEscape, type WordContext, type WordValue } from "./words.js";
 import { basename, clip, verbIndex, isProgramFlag, isInterpreter, SHELLS, STDIN_ARGS, type Arg } from "./wrappers.js";
 import { unwrap, type Script } from "./launchers.js";
-import { resolveGit, dashedGit, fileConfig, GIT_SHELL_ENV, isShellKey, type GitSetting } from "./git.js";
+import { resolveGit, dashedGit, fileConfig, GIT_COMMANDS, GIT_SHELL_ENV, isShellKey, keyScript, type GitSetting } from "./git.js";
+import { parseConfig } from "./gitconfig.js";
 import { writesOf, isRealFile, patchWrites, optionShells } from "./writes.js";
 import { inlineWrites, inlineCommands, awkProgram, sedProgram, vimCommands } from "./inline.js";
 import { readsOf } from "./reads.js";
@@ -118,6 +119,8 @@ interface Work extends ShellAnalysis {
   scriptsRead: Map<string, { wrote: boolean }>;
   /** How far `writes` has been scanned for a git config file, and whether one was found (kept incremental: linear time). */
   configScan: { upTo: number; written: boolean };
+  /** Files written earlier in this command already analysed as git hooks, git config or programs found on PATH. */
+  planted: Set<string>;
 }
 
 export function analyzeCommand(source: string, world: ShellWorld = NO_WORLD): ShellAnalysis {
@@ -126,6 +129,7 @@ export function analyzeCommand(source: string, world: ShellWorld = NO_WORLD): Sh
     world, reparsed: 0, limited: false, invalid: false,
     vars: new Map(), aliases: new Map(), programs: new Map(), gitEarlier: [], files: new Map(), filesRead: 0, gitFiles: new Map(),
     cwd: world.cwd || undefined, lenient: 0, scriptsRead: new Map(), configScan: { upTo: 0, written: false },
+    planted: new Set(),
   };
   const all = { start: 0, end: source.length };
   if (source.length > MAX_COMMAND_BYTES) {
@@ -259,6 +263,7 @@ function visitCommand(cmd: Command, source: string, piped: boolean, at: Where, o
     if (cmd.name) local.set(p.name, v);
     else setVar(out, p.name, v);
     if (GIT_SHELL_ENV.has(p.name)) shellValue(v, p.name, text, span, at, out);
+    if (PROMPTS.has(p.name)) promptValue(v, p.name, text, span, at, out);
     // a non-interactive bash sources $BASH_ENV (sh: $ENV) before running anything
     if ((p.name === "BASH_ENV" || p.name === "ENV") && cmd.name) {
       runFile(v, "shell", { ...at, depth: at.depth + 1, anchor: span }, out, { span, text, piped: false, local: new Map() });
@@ -295,6 +300,11 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
   let argv = argv0;
   const head = argv[0];
   if (!head) return;
+  // `env 'BASH_FUNC_f%%=() { …; }' bash -c f`: bash imports the function from the environment
+  for (const a of argv) {
+    const fn = a.text.startsWith("BASH_FUNC_") ? /^BASH_FUNC_([^=]+?)(?:%%|\(\))=\(\)\s*([\s\S]*)$/.exec(a.text) : null;
+    if (fn) analyzeScript(`__imported() ${nth(fn, 2)}`, { ...at, depth: at.depth + 1, via: [...at.via, `BASH_FUNC_${nth(fn, 1)}`], anchor: site.span }, out);
+  }
   // `alias gc='git commit'` earlier in the command: the alias text replaces the word.
   const alias = !head.dynamic ? out.aliases.get(head.text) : undefined;
   if (alias !== undefined && aliasDepth < MAX_ALIAS_EXPANSIONS) {
@@ -325,6 +335,8 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
   }
   const name = basename(nth(u.argv, 0).text);
   let prog = u.argv;
+  // a program of that name written earlier in this command into a folder on PATH runs instead (`PATH=$T:$PATH git`)
+  if (!nth(u.argv, 0).text.includes("/") && !nth(u.argv, 0).dynamic) onPath(name, { ...at, depth: at.depth + 1, via, anchor: site.span, parent }, out, site);
   // `git-commit`, `/usr/lib/git-core/git-commit`: git running one subcommand.
   // a bare `git-commit` runs only if git's exec-path is on PATH (unknown PATH: assume it is)
   const path0 = site.local.get("PATH") ?? context(out).lookup("PATH");
@@ -376,6 +388,7 @@ function configWrittenSoFar(out: Work): boolean {
 
 function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
   const env = (name: string): Arg | undefined => site.local.get(name) ?? context(out).lookup(name);
+  plantedForGit({ ...at, depth: at.depth + 1, anchor: site.span }, out, site);
   const r = resolveGit(argv, {
     world: out.world,
     earlier: out.gitEarlier,
@@ -405,6 +418,8 @@ function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
   for (const a of r.argvs) visitArgv(a, inner, out, { ...site, stdin: undefined });
   // `git config alias.ci commit` / `git config core.pager 'cmd'`: remembered for later git commands, shell values read now.
   const sub = r.verb >= 0 ? nth(r.argv, r.verb).text : "";
+  // `git save` runs `git-save` from PATH: one written earlier in this command is read
+  if (r.verb >= 0 && !r.argv[r.verb]?.dynamic && !GIT_COMMANDS.has(sub) && !r.via.length) onPath(`git-${sub}`, inner, out, { ...site, local: new Map([...site.local, ...(env("PATH") ? [["PATH", env("PATH") as WordValue] as const] : [])]) });
   if (sub === "config") gitConfigSet(r.argv.slice(r.verb + 1), inner, out, site);
   if (sub === "remote") gitRemoteAdd(r.argv.slice(r.verb + 1), out);
 }
@@ -436,8 +451,44 @@ function gitConfigSet(args: Arg[], at: Where, out: Work, site: CommandSite): voi
   if (!k || !v) return;
   if (k.dynamic) { opaque(out, "git-config-dynamic", `git config sets a key computed at run time`, site.text, site.span); return; }
   if (out.gitEarlier.length < MAX_REMEMBERED) out.gitEarlier.push({ key: k.text, value: v.text });
-  if (isShellKey(k.text, v.text) || (v.dynamic && isShellKey(k.text, "x"))) runScript({ ...v, label: `git config ${k.text}` }, at, out, site);
+  if (isShellKey(k.text, v.text) || (v.dynamic && isShellKey(k.text, "x"))) runScript(keyScript(k.text, v, `git config ${k.text}`), at, out, site);
   if (/^alias\./i.test(k.text) && v.text.startsWith("!")) runScript({ ...v, text: v.text.slice(1), label: `git config ${k.text}` }, at, out, site);
+}
+
+/** git runs these files from .git/hooks (or core.hooksPath) when the matching event happens. */
+const GIT_HOOK = /(^|\/)(applypatch-msg|pre-applypatch|post-applypatch|pre-commit|pre-merge-commit|prepare-commit-msg|commit-msg|post-commit|pre-rebase|post-checkout|post-merge|pre-push|pre-receive|update|proc-receive|post-receive|post-update|reference-transaction|push-to-checkout|pre-auto-gc|post-rewrite|sendemail-validate|fsmonitor-watchman|post-index-change|p4-[a-z-]+)$/;
+
+/**
+ * Before a git command runs: git hooks and git config files this command wrote earlier. A hook runs on its event
+ * (any git command may be one), so its text is analysed like a script; a config file's command-running keys
+ * (`core.fsmonitor`, `diff.external`, …) are analysed like `-c`. Each file once.
+ */
+function plantedForGit(at: Where, out: Work, site: CommandSite): void {
+  for (const [file, text] of out.files) {
+    if (out.planted.has(file)) continue;
+    if (GIT_HOOK.test(file)) {
+      out.planted.add(file);
+      if (text === null) { opaque(out, "script-written-at-run-time", `the git hook ${clip(file, 60)} is written with content known only at run time`, site.text, site.span); markUnknownEffects(out); continue; }
+      runFile({ text: file, dynamic: false }, "auto", { ...at, via: [...at.via, `git hook ${basename(file)}`] }, out, site);
+    } else if (text !== null && (GIT_CONFIG_FILE.test(file) || /\.(cfg|conf|config|ini)$/.test(file))) {
+      out.planted.add(file);
+      for (const [k, v] of parseConfig(text)) if (isShellKey(k, v)) runScript(keyScript(k, { text: v, dynamic: false }, `git config file ${clip(file, 40)} (${k})`), at, out, site);
+    }
+  }
+}
+
+/** A program `name` written earlier in this command into a folder on the PATH the command runs with. */
+function onPath(name: string, at: Where, out: Work, site: CommandSite): void {
+  if (out.files.size === 0) return;
+  const p = site.local.get("PATH") ?? context(out).lookup("PATH");
+  if (!p || p.dynamic) return;
+  for (const dir of p.text.split(":")) {
+    const key = normalize(path.join(dir || ".", name), out);
+    if (!out.files.has(key) || out.planted.has(key)) continue;
+    out.planted.add(key);
+    runFile({ text: key, dynamic: false }, "auto", { ...at, via: [...at.via, `PATH ${clip(dir, 40)}`] }, out, site);
+    return;
+  }
 }
 
 /** A shell string some program runs. */
@@ -447,6 +498,16 @@ function runScript(s: Script, at: Where, out: Work, site: CommandSite): void {
     return markUnknownEffects(out);
   }
   analyzeScript(s.text, { ...at, via: [...at.via, s.label] }, out);
+}
+
+/** Prompt strings bash expands later (PS4 under `set -x`, PS1/PS2/PS0 in an interactive shell); PROMPT_COMMAND runs. */
+const PROMPTS = new Set(["PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND"]);
+
+function promptValue(v: WordValue, name: string, text: string, span: Span, at: Where, out: Work): void {
+  if (name === "PROMPT_COMMAND") return shellValue(v, name, text, span, at, out);
+  // only substitutions in the prompt run anything
+  if (!/\$\(|`/.test(v.text)) return;
+  runScript({ text: `: ${v.text}`, dynamic: v.dynamic, label: name }, { ...at, depth: at.depth + 1, anchor: span }, out, { span, text, piped: false, local: new Map() });
 }
 
 function shellValue(v: WordValue, name: string, text: string, span: Span, at: Where, out: Work): void {
@@ -787,6 +848,7 @@ function exportEffect(args: Arg[], at: Where, out: Work, site: CommandSite): voi
     const v: WordValue = { text: nth(m, 2), dynamic: a.dynamic, shape: a.dynamic ? { kind: "any" } : { kind: "exact", text: nth(m, 2) } };
     setVar(out, nth(m, 1), v);
     if (GIT_SHELL_ENV.has(nth(m, 1))) shellValue(v, nth(m, 1), site.text, site.span, at, out);
+    if (PROMPTS.has(nth(m, 1))) promptValue(v, nth(m, 1), site.text, site.span, at, out);
   }
 }
 

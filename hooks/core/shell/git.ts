@@ -54,6 +54,12 @@ export function isShellKey(key: string, value: string): boolean {
   return true;
 }
 
+/** The shell text a command-running key runs: a credential helper's `!cmd` is `cmd`. */
+export function keyScript(key: string, value: Arg, label: string): Script {
+  const helper = /credential(\..+)?\.helper$/i.test(key) && value.text.startsWith("!");
+  return { ...value, text: helper ? value.text.slice(1) : value.text, label };
+}
+
 export interface GitSetting {
   key: string;
   /** null: `git config --unset key`. */
@@ -130,11 +136,11 @@ export function resolveGit(argv: Arg[], ctx: GitContext): GitResolved {
     };
     out.argv = cur;
     out.verb = g.verb;
-    for (const { key, value } of g.config) if (isShellKey(key, value.text) || (value.dynamic && SHELL_KEYS.test(key.toLowerCase()))) out.scripts.push({ ...value, label: `git -c ${key}` });
+    for (const { key, value } of g.config) if (isShellKey(key, value.text) || (value.dynamic && SHELL_KEYS.test(key.toLowerCase()))) out.scripts.push(keyScript(key, value, `git -c ${key}`));
     // `git clone 'ext::sh -c …'`: the ext transport runs its command
     for (const a of cur) if (a.text.startsWith("ext::")) out.scripts.push({ text: extCommand(a.text.slice(5)), dynamic: a.dynamic, label: "git ext::" });
     // configuration from the environment is read now: it may name commands git runs
-    if (ctx.env("GIT_CONFIG_COUNT") || ctx.env("GIT_CONFIG_PARAMETERS") || g.config.some((c) => (c as { fromEnv?: boolean }).fromEnv)) void cfg.known;
+    if (ctx.env("GIT_CONFIG_COUNT") || ctx.env("GIT_CONFIG_PARAMETERS") || g.config.some((c) => (c as { fromEnv?: boolean }).fromEnv || c.key === "include.path")) void cfg.known;
     if (g.verb < 0) return out;
     const verbArg = nth(cur, g.verb);
     if (verbArg.dynamic || verbArg.pattern) { out.verbUnknown = true; return out; }
@@ -239,7 +245,7 @@ function commandConfig(cli: { key: string; value: Arg; fromEnv?: boolean }[], ct
   if (params) {
     const parsed = params.dynamic ? undefined : parseConfigParameters(params.text);
     if (!parsed) { known = false; out.opaque ??= { code: "git-config-dynamic", reason: `GIT_CONFIG_PARAMETERS ${clip(params.text, 60)} cannot be read statically` }; }
-    for (const [k, v] of parsed ?? []) { entries.push([k, { text: v, dynamic: false }]); if (isShellKey(k, v)) out.scripts.push({ text: v, dynamic: false, label: `GIT_CONFIG_PARAMETERS (${k})` }); }
+    for (const [k, v] of parsed ?? []) { entries.push([k, { text: v, dynamic: false }]); if (isShellKey(k, v)) out.scripts.push(keyScript(k, { text: v, dynamic: false }, `GIT_CONFIG_PARAMETERS (${k})`)); }
   }
   const count = ctx.env("GIT_CONFIG_COUNT");
   if (count) {
@@ -250,21 +256,21 @@ function commandConfig(cli: { key: string; value: Arg; fromEnv?: boolean }[], ct
       const v = ctx.env(`GIT_CONFIG_VALUE_${i}`);
       if (!k || !v || k.dynamic) { known = false; continue; }
       entries.push([normalizeKey(k.text), v]);
-      if (isShellKey(k.text, v.text)) out.scripts.push({ ...v, label: `GIT_CONFIG_VALUE_${i} (${k.text})` });
+      if (isShellKey(k.text, v.text)) out.scripts.push(keyScript(k.text, v, `GIT_CONFIG_VALUE_${i} (${k.text})`));
     }
   }
   for (const c of cli) {
     // `-c include.path=F`: F's entries count here
     if (c.key === "include.path") {
       const text = c.value.dynamic ? null : ctx.read(c.value.text);
-      if (typeof text === "string") for (const [k, v] of parseConfig(text)) { entries.push([k, { text: v, dynamic: false }]); if (isShellKey(k, v)) out.scripts.push({ text: v, dynamic: false, label: `git include ${k}` }); }
+      if (typeof text === "string") for (const [k, v] of parseConfig(text)) { entries.push([k, { text: v, dynamic: false }]); if (isShellKey(k, v)) out.scripts.push(keyScript(k, { text: v, dynamic: false }, `git include ${k}`)); }
       else known = false;
       continue;
     }
     let value = c.value;
     if (c.fromEnv) {
       value = ctx.env(c.value.text) ?? { text: "", dynamic: true };
-      if (isShellKey(c.key, value.text) || (value.dynamic && SHELL_KEYS.test(c.key))) out.scripts.push({ ...value, label: `git --config-env ${c.key}` });
+      if (isShellKey(c.key, value.text) || (value.dynamic && SHELL_KEYS.test(c.key))) out.scripts.push(keyScript(c.key, value, `git --config-env ${c.key}`));
     }
     if (c.value.dynamic && !c.fromEnv) known = false;
     entries.push([c.key, value]);
