@@ -8,7 +8,7 @@ import { nth } from "./nth.js";
 import { posix as path } from "node:path";
 import { parse, forEachChild, type Assignment, type Command, type SyntaxNode, type Redirection, type ParsedScript, type Word } from "unbash";
 import { evalWord, expandWord, globEscape, type WordContext, type WordValue } from "./words.js";
-import { basename, clip, verbIndex, isProgramFlag, isInterpreter, SHELLS, STDIN_ARGS, type Arg } from "./wrappers.js";
+import { basename, clip, verbIndex, isProgramFlag, isInterpreter, SHELLS, STDIN_ARGS, STDIN_PATH, type Arg } from "./wrappers.js";
 import { unwrap, type Script } from "./launchers.js";
 import { resolveGit, dashedGit, fileConfig, GIT_COMMANDS, GIT_SHELL_ENV, isShellKey, keyScript, type GitSetting } from "./git.js";
 import { parseConfig } from "./gitconfig.js";
@@ -573,7 +573,7 @@ function runFile(file: Arg, lang: string, at: Where, out: Work, site: CommandSit
     opaque(out, "source-dynamic", `runs a file named at run time (${clip(file.text, 60)})`, site.text, site.span);
     return markUnknownEffects(out);
   }
-  if (/^\/dev\/(stdin|fd\/0)$/.test(file.text)) return stdinProgram(lang === "shell" ? "sh" : lang, at, out, site);
+  if (STDIN_PATH.test(file.text)) return stdinProgram(lang === "shell" ? "sh" : lang, at, out, site);
   const text = fileText(file.text, out);
   if (text === null) {
     opaque(out, "script-written-at-run-time", `${clip(file.text, 60)} is written by this command with content known only at run time`, site.text, site.span);
@@ -628,6 +628,8 @@ function fileText(p: string, out: Work): string | null | undefined {
 
 /** The key for a path within this command (relative paths as written, normalized). */
 function normalize(p: string, out: Work): string {
+  const home = out.world.env["HOME"];
+  if (p.startsWith("~/") && home) return path.join(home, p.slice(2));
   return out.cwd ? path.resolve(out.cwd, p) : path.normalize(p);
 }
 
@@ -726,10 +728,19 @@ function inlineProgram(name: string, code: string, at: Where, out: Work, site: C
   }
 }
 
+/** The text of a program file (`awk -f F`, `sed -f F`): on disk, written earlier, or printed by `<(echo …)`; opaque when produced at run time. */
+function programFile(a: Arg, name: string, out: Work, site: CommandSite): string | undefined {
+  if (!a.dynamic) return fileText(a.text, out) ?? undefined;
+  if (!/^<\(/.test(a.text)) return undefined;
+  const produced = producedText(a.text);
+  if (produced === undefined) { opaque(out, "program-from-substitution", `${name} reads a program produced at run time (${clip(a.text, 60)})`, site.text, site.span); markUnknownEffects(out); }
+  return produced;
+}
+
 function awkEffects(args: Arg[], at: Where, out: Work, site: CommandSite): void {
   const fi = args.findIndex((a) => a.text === "-f" || a.text === "--file");
   if (fi >= 0) {
-    const text = args[fi + 1] && !nth(args, fi + 1).dynamic ? fileText(nth(args, fi + 1).text, out) : undefined;
+    const text = args[fi + 1] ? programFile(nth(args, fi + 1), "awk", out, site) : undefined;
     if (typeof text === "string") awkRun(text, at, out, site);
     return;
   }
@@ -759,7 +770,7 @@ function sedEffects(name: string, args: Arg[], at: Where, out: Work, site: Comma
     if (/^-[A-Za-z]*e$/.test(t) && !t.startsWith("--") && args[i + 1]) { scripts.push(nth(args, ++i).text); continue; }
   }
   const fi = args.findIndex((a) => a.text === "-f" || a.text === "--file");
-  if (fi >= 0 && args[fi + 1] && !nth(args, fi + 1).dynamic) { const t = fileText(nth(args, fi + 1).text, out); if (typeof t === "string") scripts.push(t); }
+  if (fi >= 0 && args[fi + 1]) { const t = programFile(nth(args, fi + 1), name, out, site); if (typeof t === "string") scripts.push(t); }
   if (scripts.length === 0) {
     const valued = new Set(["-f", "--file", "-l", "--line-length"]);
     let i = 0;
@@ -880,25 +891,39 @@ function packageScriptEffect(pm: string, args: Arg[], at: Where, out: Work): voi
 /** `make T`: the recipe lines of T and its prerequisites, read from the Makefile. */
 function makeEffect(args: Arg[], at: Where, out: Work, site: CommandSite): void {
   let dir = ".";
-  let file: string | undefined;
+  let file: Arg | undefined;
   const targets: string[] = [];
   const vars: Record<string, string> = {};
   for (let i = 0; i < args.length; i++) {
-    const t = nth(args, i).text;
+    const a = nth(args, i);
+    const t = a.text;
+    // make's own grammar: `-C DIR`, `-CDIR`, `--directory=DIR`; `-f F`, `-fF`, `--file=F`; `-j`/`-l` take a number only if one follows
+    const long = /^--(directory|file|makefile)=([\s\S]*)$/.exec(t);
+    if (long) { if (nth(long, 1) === "directory") dir = path.join(dir, nth(long, 2)); else file = { ...a, text: nth(long, 2) }; continue; }
     if (t === "-C" || t === "--directory") { dir = path.join(dir, args[++i]?.text ?? ""); continue; }
-    if (t === "-f" || t === "--file" || t === "--makefile") { file = args[++i]?.text; continue; }
-    if (/^-[IjlWo]$/.test(t)) { i++; continue; }
+    if (t === "-f" || t === "--file" || t === "--makefile") { file = args[++i]; continue; }
+    const short = /^-([a-zA-Z]*?)([CfIWo])([\s\S]*)$/.exec(t);
+    if (short && !t.startsWith("--")) {
+      const v = nth(short, 3) || args[++i]?.text || "";
+      if (nth(short, 2) === "C") dir = path.join(dir, v);
+      if (nth(short, 2) === "f") file = nth(short, 3) ? { ...a, text: v } : args[i];
+      continue;
+    }
+    if (/^-[jl]$/.test(t)) { if (/^\d+(\.\d+)?$/.test(args[i + 1]?.text ?? "")) i++; continue; }
     if (t.startsWith("-")) continue;
     const kv = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/.exec(t);
     if (kv) vars[nth(kv, 1)] = nth(kv, 2);
     else targets.push(t);
   }
-  if (args.some((a) => a.dynamic)) return;
+  // `make -f <(printf …)`: a makefile printed by a static producer
+  const produced = file?.dynamic && /^<\(/.test(file.text) ? producedText(file.text) : undefined;
+  if (file?.dynamic && produced === undefined) { opaque(out, "program-from-substitution", `make reads a makefile produced at run time (${clip(file.text, 60)})`, site.text, site.span); return markUnknownEffects(out); }
+  if (args.some((a) => a.dynamic && a !== file)) return;
   // -n/-q/--dry-run print or test, they do not run recipes
   if (args.some((a) => /^-[a-zA-Z]*[nq][a-zA-Z]*$/.test(a.text) && !/^-[a-zA-Z]*[CfIjlWo]/.test(a.text) || /^--(dry-run|just-print|recon|question)$/.test(a.text))) return;
-  const candidates = file ? [file] : ["GNUmakefile", "makefile", "Makefile"];
+  const candidates = file ? [file.text] : ["GNUmakefile", "makefile", "Makefile"];
   for (const c of candidates) {
-    const text = c === "-" ? (site.stdin && !site.stdin.dynamic ? site.stdin.text : null) : fileText(path.join(dir, c), out);
+    const text = produced !== undefined ? produced : c === "-" ? (site.stdin && !site.stdin.dynamic ? site.stdin.text : null) : fileText(path.join(dir, c), out);
     if (text === null) { opaque(out, "script-written-at-run-time", `${c} is written by this command with content known only at run time`, site.text, site.span); return markUnknownEffects(out); }
     if (text === undefined) continue;
     const fromDisk = !out.files.has(normalize(path.join(dir, c), out));
@@ -1067,7 +1092,7 @@ function isStdinProgram(argv: Arg[]): boolean {
   if (words !== argv) return isStdinProgram(words);
   const rest = argv.slice(1).filter((a) => !a.text.startsWith("-") || a.text === "-");
   if (argv.slice(1).some((a) => /^-[A-Za-z]*[cerE]$|^--(eval|print)(=|$)|^-m$/.test(a.text))) return false;
-  return rest.length === 0 || nth(rest, 0).text === "-" || /^\/dev\/(stdin|fd\/0)$/.test(nth(rest, 0).text);
+  return rest.length === 0 || nth(rest, 0).text === "-" || STDIN_PATH.test(nth(rest, 0).text);
 }
 
 /** The program of `python -c CODE`, `node -e CODE`, `perl -e CODE`. */
