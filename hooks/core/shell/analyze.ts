@@ -655,8 +655,9 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
     : nth(argv, 0).text.includes("/") && name !== "git" ? { path: nth(argv, 0).text, dynamic: false } : undefined;
   if (scriptFile && !scriptFile.dynamic && !out.scriptsRead.has(normalize(scriptFile.path, out))) {
     if (SHELLS.has(name)) { /* read by visitArgv (programFiles) */ }
-    else runFile({ text: scriptFile.path, dynamic: false }, isInterpreter(name) ? (name === "tclsh" || name === "wish" ? "tcl" : name) : "auto", at, out, site);
+    else runFile({ text: interpreterFile(name, scriptFile.path, out), dynamic: false }, isInterpreter(name) ? (name === "tclsh" || name === "wish" ? "tcl" : name) : "auto", at, out, site);
   }
+  if (isInterpreter(name)) for (const f of preloaded(name, args, program?.text, out, site)) runFile({ text: f, dynamic: false }, name, at, out, site);
   // `python3 -m ship`: the module's file in the folder
   const mod = /^(python|pypy)/.test(name) ? args[args.findIndex((a) => a.text === "-m") + 1] : undefined;
   if (mod && args.some((a) => a.text === "-m") && !mod.dynamic && /^[\w.]+$/.test(mod.text)) {
@@ -712,6 +713,62 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
   if (name === "npm" || name === "pnpm" || name === "yarn" || name === "bun") packageScriptEffect(name, args, at, out);
   if (name === "make" || name === "gmake") makeEffect(args, at, out, site);
 
+}
+
+/** The file an interpreter really runs: node adds `.js`, python runs a folder's `__main__.py`. */
+function interpreterFile(name: string, p: string, out: Work): string {
+  const abs = resolvePath(p, out);
+  if (/^(python|pypy)/.test(name) && abs && out.world.kind(abs) === "dir") return path.join(p, "__main__.py");
+  if (/^(node|nodejs)$/.test(name) && fileText(p, out) === undefined) {
+    for (const ext of [".js", ".cjs", ".mjs", "/index.js"]) if (fileText(p + ext, out) !== undefined) return p + ext;
+  }
+  return p;
+}
+
+/**
+ * Code an interpreter loads before (or while) running its program, from files in the project: node's
+ * `-r`/`--require`/`--import`/`--loader` (also in NODE_OPTIONS), python's `import X` of a module in the
+ * folder (`python3 -c 'import ship'`), perl's `-M X` / `-m X` found under `-I` folders.
+ */
+function preloaded(name: string, args: Arg[], program: string | undefined, out: Work, site: CommandSite): string[] {
+  const files: string[] = [];
+  if (/^(node|nodejs)$/.test(name)) {
+    const opts = args.map((a) => a.text);
+    const env = site.local.get("NODE_OPTIONS") ?? context(out).lookup("NODE_OPTIONS");
+    if (env && !env.dynamic) opts.push(...env.text.split(/\s+/).filter(Boolean));
+    for (let i = 0; i < opts.length; i++) {
+      const t = nth(opts, i);
+      const eq = /^--(require|import|loader|experimental-loader)=(.+)$/.exec(t);
+      const m = eq ? nth(eq, 2) : /^(-r|--require|--import|--loader|--experimental-loader)$/.test(t) ? opts[++i] : undefined;
+      // a bare name is a package (node_modules); a path is a project file
+      if (m && /^(\.{1,2}\/|\/)/.test(m)) files.push(interpreterFile(name, m, out));
+    }
+  }
+  if (/^(python|pypy)/.test(name) && program) {
+    for (const im of program.matchAll(/(?:^|[;\n])\s*(?:import\s+([\w., ]+)|from\s+(\w+)[\w.]*\s+import)/g)) {
+      for (const mod of (im[1] ?? im[2] ?? "").split(",").map((x) => x.trim().split(/[\s.]/)[0] ?? "")) {
+        if (!mod) continue;
+        const f = [`${mod}.py`, `${mod}/__init__.py`].find((c) => fileText(c, out) !== undefined);
+        if (f) files.push(f);
+      }
+    }
+  }
+  if (name === "perl") {
+    const dirs: string[] = [];
+    const mods: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const t = nth(args, i).text;
+      const m = /^-([IMm])(.*)$/.exec(t);
+      if (!m) continue;
+      const v = nth(m, 2) || args[++i]?.text || "";
+      if (m[1] === "I") dirs.push(v); else mods.push(v.replace(/^-/, "").replace(/[=\s].*$/, ""));
+    }
+    for (const mod of mods) for (const d of dirs) {
+      const f = path.join(d, `${mod.replace(/::/g, "/")}.pm`);
+      if (fileText(f, out) !== undefined) { files.push(f); break; }
+    }
+  }
+  return [...new Set(files)].slice(0, 8);
 }
 
 /** Programs that change a file's metadata, not its text. */
@@ -864,8 +921,41 @@ function exportEffect(args: Arg[], at: Where, out: Work, site: CommandSite): voi
 }
 
 /** `npm run X`, `npm test`, `pnpm X`, `yarn X`: the package.json scripts (with pre/post) are read and analysed. */
+/** Package-manager commands that run the root package's lifecycle scripts (and what npm itself runs). */
+const LIFECYCLE: Record<string, string[]> = {
+  install: ["preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"],
+  pack: ["prepack", "prepare", "postpack"],
+  publish: ["prepublishOnly", "prepack", "prepare", "postpack", "publish", "postpublish"],
+  version: ["preversion", "version", "postversion"],
+  rebuild: ["preinstall", "install", "postinstall", "prepare"],
+};
+const LIFECYCLE_ALIASES: Record<string, string> = { i: "install", ci: "install", "clean-install": "install", "install-clean": "install", isntall: "install", add: "install", rb: "rebuild" };
+
+/** `npm install` (no package named), `npm ci`, `npm pack`, `npm version`: the root package's lifecycle scripts run. */
+function lifecycleEffect(pm: string, args: Arg[], at: Where, out: Work): void {
+  const words = args.map((a) => a.text);
+  const v = words.findIndex((w) => !w.startsWith("-"));
+  const raw = words[v] ?? "";
+  const sub = LIFECYCLE_ALIASES[raw] ?? raw;
+  const hooks = Object.hasOwn(LIFECYCLE, sub) ? LIFECYCLE[sub] : undefined;
+  if (!hooks || words.includes("--ignore-scripts")) return;
+  // `npm install lodash` installs a package: its own scripts are not readable here (no worse than before)
+  if (sub === "install" && raw !== "ci" && words.slice(v + 1).some((w) => !w.startsWith("-"))) return;
+  const text = fileText("package.json", out);
+  const inner = { ...at, via: [...at.via, `${pm} ${raw}`] };
+  if (text) {
+    const fromDisk = !out.files.has(normalize("package.json", out));
+    if (fromDisk) out.lenient++;
+    try { for (const h of hooks) { const l = packageScripts(text, h); if (l) analyzeScript(l.main, inner, out); } } finally { if (fromDisk) out.lenient--; }
+  }
+  // `npm version X` commits the bump itself (in a git repository, unless told not to)
+  if (pm === "npm" && sub === "version" && words.slice(v + 1).some((w) => !w.startsWith("-"))
+    && !words.some((w) => /^--(no-git-tag-version|git-tag-version=false)$/.test(w))) analyzeScript("git commit -m version", inner, out);
+}
+
 function packageScriptEffect(pm: string, args: Arg[], at: Where, out: Work): void {
   if (args.some((a) => a.dynamic)) return;
+  lifecycleEffect(pm, args, at, out);
   const run = scriptRun(pm, args.map((a) => a.text));
   if (!run) return;
   const dir = run.dir ?? ".";
