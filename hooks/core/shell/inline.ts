@@ -57,7 +57,7 @@ const CALLS: Record<string, Target> = {
 };
 
 /** How a call runs a command: a shell string, or a program and its argument list. */
-type Spawn = "shell" | "argv" | "execl" | "execv" | "spawnl" | "spawnv" | "deno" | "list";
+type Spawn = "shell" | "argv" | "execl" | "execv" | "spawnl" | "spawnv" | "deno" | "list" | "program";
 
 const SPAWNS: Record<string, Spawn> = {
   // bare names: perl, ruby, php builtins and destructured child_process functions
@@ -77,9 +77,10 @@ const SPAWNS: Record<string, Spawn> = {
   "pty.spawn": "list", "commands.getoutput": "shell", "commands.getstatusoutput": "shell", "subprocess.check_output_": "argv",
   "child_process.fork": "argv", "Deno.Command": "deno", "Deno.run": "deno", "Bun.spawn": "list", "Bun.spawnSync": "list",
   "os.execute": "shell", "io.popen": "shell", proc_open: "shell", pcntl_exec: "argv", system2: "argv",
+  "asyncio.create_subprocess_shell": "shell", "asyncio.create_subprocess_exec": "program", readpipe: "shell",
 };
 
-const CALL_SITE = /(?:\b(os|shutil|fs|fsp|promises|File|FileUtils|IO|io|codecs|subprocess|child_process|cp|Open3|Kernel|Process|PTY|pty|commands|Deno|Bun)\s*\.\s*)?(\.\s*)?\b([A-Za-z_]\w*)\s*\(/g;
+const CALL_SITE = /(?:\b(os|shutil|fs|fsp|promises|File|FileUtils|IO|io|codecs|subprocess|child_process|cp|Open3|Kernel|Process|PTY|pty|commands|Deno|Bun|asyncio)\s*\.\s*)?(\.\s*)?\b([A-Za-z_]\w*)\s*\(/g;
 const LITERAL = /^\s*(?:[rRbBuU]{0,2})(['"`])([^'"`]*)\1\s*$/;
 const ANY_LITERAL = /(?:\b[fFrRbBuU]{1,2})?(['"`])([^'"`\n]*)\1/g;
 const PATHLIKE = /(^|\/)[^/\s]+\.[A-Za-z0-9]{1,8}$/;
@@ -171,9 +172,9 @@ export function languageOf(name: string): string {
 
 /** Names that start processes, per language, in uses (not imports): each must be a call we could read. */
 const SPAWN_USES: Record<string, RegExp> = {
-  python: /\b(exec|eval)\s*\(\s*(?![rbuf]?['"\s])|\bsubprocess\s*\.\s*(?!__)\w+|\bos\s*\.\s*(system|popen|exec\w*|spawn\w*|posix_spawnp?)\b|\bpty\s*\.\s*spawn\b|\bcommands\s*\.\s*get\w+|\bgetattr\s*\(\s*(os|subprocess|pty)\b|\bctypes\b|\bimportlib\b|__import__\s*\(\s*[^'"\s]/g,
+  python: /\b(exec|eval)\s*\(\s*(?![rbuf]?['"\s])|\bsubprocess\s*\.\s*(?!__)\w+|\basyncio\s*\.\s*create_subprocess\w*|\bsys\s*\.\s*modules\b|\bos\s*\.\s*(system|popen|exec\w*|spawn\w*|posix_spawnp?)\b|\bpty\s*\.\s*spawn\b|\bcommands\s*\.\s*get\w+|\bgetattr\s*\(\s*(os|subprocess|pty)\b|\bctypes\b|\bimportlib\b|__import__\s*\(\s*[^'"\s]/g,
   node: /\b(eval|Function)\s*\(\s*(?!['"`\s])|\bchild_process\s*\.\s*\w+|\bDeno\s*\.\s*(Command|run)\b|\bBun\s*\.\s*(spawn|spawnSync)\b|\bprocess\s*\.\s*binding\b|\brequire\s*\(\s*[^'"\s)]/g,
-  perl: /\b(system|exec)\b|\bqx\s*[^\w\s]|\bopen\s*\(?[^;]*['"]\s*(-\||\|-)|`/g,
+  perl: /\b(system|exec|readpipe)\b|\bqx\s*[^\w\s]|\bopen\s*\(?[^;]*['"]\s*(-\||\|-)|`/g,
   ruby: /\b(system|exec|spawn|IO\s*\.\s*popen|Open3\s*\.\s*\w+|Process\s*\.\s*spawn|PTY\s*\.\s*spawn)\b|%x\s*[^\w\s]|`|\.send\s*\(\s*:(system|exec|spawn)/g,
   lua: /\bos\s*\.\s*execute\b|\bio\s*\.\s*popen\b/g,
   php: /\b(system|exec|shell_exec|passthru|proc_open|popen|pcntl_exec)\b|`/g,
@@ -184,7 +185,13 @@ const SPAWN_USES: Record<string, RegExp> = {
 function normalize(code: string, lang: string): string {
   let c = code.length > 262_144 ? code.slice(0, 262_144) : code;
   if (lang === "python") {
-    c = c.replace(/__import__\s*\(\s*['"](\w+)['"]\s*\)/g, "$1").replace(/importlib\s*\.\s*import_module\s*\(\s*['"](\w+)['"]\s*\)/g, "$1");
+    c = c.replace(/__import__\s*\(\s*['"](\w+)['"]\s*\)/g, "$1").replace(/importlib\s*\.\s*import_module\s*\(\s*['"](\w+)['"]\s*\)/g, "$1")
+      .replace(/\bsys\s*\.\s*modules\s*\[\s*['"](\w+)['"]\s*\]/g, "$1");
+    // `from subprocess import *`: the module's process functions are bare names now
+    for (const m of c.matchAll(/(?:^|[;\n])\s*from\s+(subprocess|os|pty|asyncio)\s+import\s+\*/g)) {
+      const names = STAR_NAMES[nth(m, 1)] ?? [];
+      c = c.replace(new RegExp(`(?<![\\w.])(${names.join("|")})\\s*\\(`, "g"), `${m[1]}.$1(`);
+    }
     const renames: [string, string][] = [];
     for (const m of c.matchAll(/(?:^|;)\s*import\s+([\w.]+)\s+as\s+(\w+)/gm)) renames.push([`${m[2]}.`, `${m[1]}.`]);
     for (const m of c.matchAll(/(?:^|;)\s*from\s+([\w.]+)\s+import\s+\(?([^)\n;]+)\)?/gm)) {
@@ -213,6 +220,14 @@ function normalize(code: string, lang: string): string {
   }
   return c;
 }
+
+/** Process functions a star import brings in as bare names. */
+const STAR_NAMES: Record<string, string[]> = {
+  subprocess: ["run", "call", "check_call", "check_output", "Popen", "getoutput", "getstatusoutput"],
+  os: ["system", "popen", "execl", "execle", "execlp", "execlpe", "execv", "execve", "execvp", "execvpe", "spawnl", "spawnle", "spawnlp", "spawnlpe", "spawnv", "spawnve", "spawnvp", "spawnvpe", "posix_spawn", "posix_spawnp"],
+  pty: ["spawn"],
+  asyncio: ["create_subprocess_shell", "create_subprocess_exec"],
+};
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -245,7 +260,7 @@ export function inlineCommands(code: string, interpreter = "python"): InlineComm
       if (m[2]) {
         read.add(m.index);
         out.scripts.push([...nth(m, 3).matchAll(/(['"])([^'"]*)\1/g)].map((x) => nth(x, 2)).join(" "));
-      } else if (m[6] && /^\s*\|/.test(m[0].split(/,/)[1] ?? "") || (m[6] && /\|\s*['"]\s*\)?\s*$/.test(m[0]))) {
+      } else if (m[6] && /^\s*['"]?\s*\|/.test(m[0].split(/,/)[1] ?? "") || (m[6] && /\|\s*['"]\s*\)?\s*$/.test(m[0]))) {
         read.add(m.index);
         out.scripts.push(m[6]);
       }
@@ -343,7 +358,13 @@ function sedFile(name: string): PathArg {
 export function vimCommands(text: string): ProgramEffects {
   const out: ProgramEffects = { scripts: [], writes: [] };
   for (const raw of splitBar(text)) {
-    const c = raw.replace(/^[\s:]+/, "").replace(/^(silent!?|sil!?|exe(cute)?\s+)\s*/, "");
+    let c = raw.replace(/^[\s:]+/, "").replace(/^(silent!?|sil!?|exe(cute)?\s+)\s*/, "");
+    // `exe "!cmd"`: a single string literal is the command; an expression is computed
+    if (/^exe(cute)?\s/.test(raw.replace(/^[\s:]+/, "").replace(/^(silent!?|sil!?)\s*/, ""))) {
+      const lit = /^(['"])((?:(?!\1)[^\\]|\\.)*)\1\s*$/.exec(c);
+      if (lit) c = nth(lit, 2).replace(/\\(.)/g, "$1");
+      else { out.opaque = "vim :execute runs a command built at run time"; continue; }
+    }
     let m: RegExpExecArray | null;
     if ((m = /^[\d,.$%]*\s*!([\s\S]*)$/.exec(c)) || (m = /^r(?:ead)?\s*!([\s\S]*)$/.exec(c)) || (m = /^w(?:rite)?\s+!([\s\S]*)$/.exec(c))) {
       out.scripts.push(nth(m, 1));
@@ -373,6 +394,8 @@ function commandLine(kind: Spawn, args: string[]): string | undefined {
   };
   // os.execl(path, arg0, arg1…): the program is the path, argv[0] is a name only
   if (kind === "execl") { const p = literal(args[0]); const rest = lits(args.slice(2)); return p && rest ? argvLine([p, ...rest]) : undefined; }
+  // asyncio.create_subprocess_exec(program, *args, stdout=…)
+  if (kind === "program") return argvLine(lits(args.filter((a) => !/^\s*\w+\s*=/.test(a))));
   if (kind === "execv") { const p = literal(args[0]); const l = listOf(args[1]); return p && l ? argvLine([p, ...l.slice(1)]) : undefined; }
   if (kind === "spawnl") { const p = literal(args[1]); const rest = lits(args.slice(3)); return p && rest ? argvLine([p, ...rest]) : undefined; }
   if (kind === "spawnv") { const p = literal(args[1]); const l = listOf(args[2]); return p && l ? argvLine([p, ...l.slice(1)]) : undefined; }
