@@ -54,6 +54,10 @@ const CALLS: Record<string, Target> = {
   "Deno.removeSync": "first", "Deno.rename": "both", "Deno.renameSync": "both", "Deno.copyFile": "second", "Deno.copyFileSync": "second", "Deno.create": "first",
   "Deno.open": "open", "Bun.write": "first",
   "os.truncate": "first", "os.symlink": "second", "os.link": "second", "shutil.copyfileobj": "second",
+  // metadata changes (mtime, mode) are changes too
+  "os.utime": "first", "os.chmod": "first", "os.chown": "first", "os.lchown": "first",
+  utimesSync: "first", lutimesSync: "first", chmodSync: "first", chownSync: "first", symlinkSync: "second", linkSync: "second",
+  "fs.utimes": "first", "fs.chmod": "first", "fs.chown": "first", "fs.symlink": "second", "fs.link": "second", "fs.writeFile": "first", "fs.appendFile": "first",
 };
 
 /** How a call runs a command: a shell string, or a program and its argument list. */
@@ -138,7 +142,15 @@ export function inlineWrites(code: string): PathArg[] {
   for (const m of code.matchAll(/\bopen\s+(?:my\s+)?[$\w]+\s*,\s*(?:(['"])\s*\+?>{1,2}\s*\1\s*,\s*(['"])([^'"]+)\2|(['"])\s*\+?>{1,2}\s*([^'"]+)\4)/g)) {
     out.push({ path: (m[3] ?? m[5] ?? "").trim(), dynamic: false });
   }
-  const found = callsOf(code, CALLS, distinctive);
+  // Path('f').unlink(), P("f").rename(…), any one-literal receiver with a changing method
+  for (const m of code.matchAll(/\b\w+\(\s*(['"])([^'"]+)\1\s*\)\s*\.\s*(unlink|rmdir|chmod|lchmod|rename|replace|symlink_to|hardlink_to|touch|write_text|write_bytes)\s*\(/g)) out.push({ path: nth(m, 2), dynamic: false });
+  // fileinput.input("f", inplace=True) rewrites its files
+  for (const m of code.matchAll(/\bfileinput\s*\.\s*(?:input|FileInput)\s*\(([^)]*)\)/g)) {
+    if (/inplace\s*=\s*(True|1)/.test(nth(m, 1))) for (const x of nth(m, 1).matchAll(/(['"])([^'"]+)\1/g)) out.push({ path: nth(x, 2), dynamic: false });
+  }
+  // perl builtins without parentheses: truncate "f", 0; utime undef, undef, "f"; chmod 0644, "f"
+  for (const m of code.matchAll(/\b(truncate|utime|chmod|chown)\b\s*\(?([^;)]*)/g)) for (const x of nth(m, 2).matchAll(/(['"])([^'"]+)\1/g)) if (isPathLike(nth(x, 2))) out.push({ path: nth(x, 2), dynamic: false });
+  const found = callsOf(jsFsAliases(code), CALLS, distinctive);
   let computed = found === null;
   for (const c of found ?? []) {
     for (const p of writtenArgs(c.kind, c.args, c.before)) {
@@ -153,6 +165,20 @@ export function inlineWrites(code: string): PathArg[] {
     out.push(...(literals.length ? literals.map((p) => ({ path: p, dynamic: false })) : [{ path: "<computed in the program>", dynamic: true }]));
   }
   return out;
+}
+
+/** `const { writeFileSync: w } = require("fs")`, `import { rmSync as r } from "node:fs"`: `w(` is `writeFileSync(`. */
+function jsFsAliases(code: string): string {
+  if (!/['"](?:node:)?fs(?:\/promises)?['"]/.test(code)) return code;
+  let c = code;
+  const mod = /['"](?:node:)?fs(?:\/promises)?['"]/.source;
+  for (const m of code.matchAll(new RegExp(`(?:(?:const|let|var)\\s*\\{([^}]*)\\}\\s*=\\s*require\\s*\\(\\s*${mod}\\s*\\)|import\\s*\\{([^}]*)\\}\\s*from\\s*${mod})`, "g"))) {
+    for (const item of (m[1] ?? m[2] ?? "").split(",")) {
+      const [name, as] = item.trim().split(/\s*(?::|\bas\b)\s*/);
+      if (name && as && /^\w+$/.test(name) && /^\w+$/.test(as)) c = c.replace(new RegExp(`(?<![\\w.])${as}\\s*\\(`, "g"), `fs.${name}(`);
+    }
+  }
+  return c;
 }
 
 export interface InlineCommands {
