@@ -418,8 +418,15 @@ function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
   for (const a of r.argvs) visitArgv(a, inner, out, { ...site, stdin: undefined });
   // `git config alias.ci commit` / `git config core.pager 'cmd'`: remembered for later git commands, shell values read now.
   const sub = r.verb >= 0 ? nth(r.argv, r.verb).text : "";
-  // `git save` runs `git-save` from PATH: one written earlier in this command is read
-  if (r.verb >= 0 && !r.argv[r.verb]?.dynamic && !GIT_COMMANDS.has(sub) && !r.via.length) onPath(`git-${sub}`, inner, out, { ...site, local: new Map([...site.local, ...(env("PATH") ? [["PATH", env("PATH") as WordValue] as const] : [])]) });
+  // `git save` runs `git-save` from its exec-path or PATH (before an alias of that name): a folder this command
+  // names (`PATH=bin:$PATH`, `--exec-path=tools`, `GIT_EXEC_PATH`) or a file it wrote earlier is read
+  const verb0 = argv.findIndex((a, i) => i > 0 && !a.text.startsWith("-") && !/^(-C|-c|--git-dir|--work-tree|--namespace|--config-env)$/.test(argv[i - 1]?.text ?? ""));
+  const sub0 = verb0 > 0 ? nth(argv, verb0) : undefined;
+  if (sub0 && !sub0.dynamic && !GIT_COMMANDS.has(sub0.text)) {
+    const execOpt = argv.slice(1, verb0).find((a) => a.text.startsWith("--exec-path="));
+    const execPath = execOpt ? { ...execOpt, text: execOpt.text.slice(12) } : env("GIT_EXEC_PATH");
+    onPath(`git-${sub0.text}`, inner, out, site, execPath && !execPath.dynamic ? [execPath.text] : []);
+  }
   if (sub === "config") gitConfigSet(r.argv.slice(r.verb + 1), inner, out, site);
   if (sub === "remote") gitRemoteAdd(r.argv.slice(r.verb + 1), out);
 }
@@ -477,14 +484,20 @@ function plantedForGit(at: Where, out: Work, site: CommandSite): void {
   }
 }
 
-/** A program `name` written earlier in this command into a folder on the PATH the command runs with. */
-function onPath(name: string, at: Where, out: Work, site: CommandSite): void {
-  if (out.files.size === 0) return;
+/**
+ * The program `name` found on the PATH the command runs with: one written earlier in this command, or one in
+ * a folder this command adds to PATH (`PATH=$PWD/bin:$PATH`) or names (`extra`), read from disk. The session's
+ * own PATH is not walked (that would be a file lookup per command).
+ */
+function onPath(name: string, at: Where, out: Work, site: CommandSite, extra: string[] = []): void {
   const p = site.local.get("PATH") ?? context(out).lookup("PATH");
-  if (!p || p.dynamic) return;
-  for (const dir of p.text.split(":")) {
+  const usual = new Set((out.world.env["PATH"] ?? "").split(":"));
+  const dirs = [...extra, ...(p && !p.dynamic ? p.text.split(":") : [])];
+  if (out.files.size === 0 && dirs.every((d) => usual.has(d))) return;
+  for (const dir of dirs) {
     const key = normalize(path.join(dir || ".", name), out);
-    if (!out.files.has(key) || out.planted.has(key)) continue;
+    if (out.planted.has(key)) return;
+    if (!out.files.has(key) && (usual.has(dir) || fileText(key, out) === undefined)) continue;
     out.planted.add(key);
     runFile({ text: key, dynamic: false }, "auto", { ...at, via: [...at.via, `PATH ${clip(dir, 40)}`] }, out, site);
     return;

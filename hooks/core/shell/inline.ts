@@ -410,6 +410,13 @@ function splitBar(s: string): string[] {
   return s.split(/(?<!\\)\|/);
 }
 
+/** Program path and argv (argv[0] first): git dispatches on argv[0], so `git-commit` as argv[0] runs `git commit`. */
+function withArgv0(program: string, argv: string[]): string[] {
+  const a0 = (argv[0] ?? "").replace(/^.*\//, "");
+  if (/(^|\/)git$/.test(program) && /^git-[a-z-]+$/.test(a0)) return [program, a0.slice(4), ...argv.slice(1)];
+  return [program, ...argv.slice(1)];
+}
+
 /** The shell line a spawn call runs, when it is spelled with literals. */
 function commandLine(kind: Spawn, args: string[]): string | undefined {
   const lits = (xs: string[]): string[] | undefined => { const l = xs.map(literal); return l.every((x) => x !== undefined) ? (l as string[]) : undefined; };
@@ -419,12 +426,12 @@ function commandLine(kind: Spawn, args: string[]): string | undefined {
     return m ? lits(splitTop(nth(m, 1)).filter((x) => x.trim() !== "")) : undefined;
   };
   // os.execl(path, arg0, arg1…): the program is the path, argv[0] is a name only
-  if (kind === "execl") { const p = literal(args[0]); const rest = lits(args.slice(2)); return p && rest ? argvLine([p, ...rest]) : undefined; }
+  if (kind === "execl") { const p = literal(args[0]); const rest = lits(args.slice(1)); return p && rest ? argvLine(withArgv0(p, rest)) : undefined; }
   // asyncio.create_subprocess_exec(program, *args, stdout=…)
   if (kind === "program") return argvLine(lits(args.filter((a) => !/^\s*\w+\s*=/.test(a))));
-  if (kind === "execv") { const p = literal(args[0]); const l = listOf(args[1]); return p && l ? argvLine([p, ...l.slice(1)]) : undefined; }
-  if (kind === "spawnl") { const p = literal(args[1]); const rest = lits(args.slice(3)); return p && rest ? argvLine([p, ...rest]) : undefined; }
-  if (kind === "spawnv") { const p = literal(args[1]); const l = listOf(args[2]); return p && l ? argvLine([p, ...l.slice(1)]) : undefined; }
+  if (kind === "execv") { const p = literal(args[0]); const l = listOf(args[1]); return p && l ? argvLine(withArgv0(p, l)) : undefined; }
+  if (kind === "spawnl") { const p = literal(args[1]); const rest = lits(args.slice(2)); return p && rest ? argvLine(withArgv0(p, rest)) : undefined; }
+  if (kind === "spawnv") { const p = literal(args[1]); const l = listOf(args[2]); return p && l ? argvLine(withArgv0(p, l)) : undefined; }
   if (kind === "list") { const l = listOf(args[0]); if (l) return argvLine(l); const s = literal(args[0]); return s !== undefined ? argvLine([s, ...(lits(args.slice(1).filter((x) => !/^\s*\{/.test(x))) ?? [])]) : undefined; }
   if (kind === "deno") {
     // new Deno.Command('git', { args: ['commit'] }); Deno.run({ cmd: ['git', 'commit'] })
