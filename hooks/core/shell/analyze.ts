@@ -305,6 +305,14 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
     const fn = a.text.startsWith("BASH_FUNC_") ? /^BASH_FUNC_([^=]+?)(?:%%|\(\))=\(\)\s*([\s\S]*)$/.exec(a.text) : null;
     if (fn) analyzeScript(`__imported() ${nth(fn, 2)}`, { ...at, depth: at.depth + 1, via: [...at.via, `BASH_FUNC_${nth(fn, 1)}`], anchor: site.span }, out);
   }
+  // NODE_OPTIONS set by this command reaches every node process it starts (npm, npx, tsc…), not only `node`
+  if ((site.local.has("NODE_OPTIONS") || out.vars.has("NODE_OPTIONS")) && head.text !== "export" && !/^(node|nodejs)$/.test(basename(head.text))) {
+    for (const f of preloaded("node", [], undefined, out, site)) {
+      if (out.planted.has(`node:${f}`)) continue;
+      out.planted.add(`node:${f}`);
+      runFile({ text: f, dynamic: false }, "node", { ...at, depth: at.depth + 1, via: [...at.via, "NODE_OPTIONS"], anchor: site.span }, out, site);
+    }
+  }
   // `alias gc='git commit'` earlier in the command: the alias text replaces the word.
   const alias = !head.dynamic ? out.aliases.get(head.text) : undefined;
   if (alias !== undefined && aliasDepth < MAX_ALIAS_EXPANSIONS) {
@@ -720,7 +728,7 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
   if (name === "hash") hashEffect(args, out);
   if (name === "alias") aliasEffect(args, out, site);
   if (name === "export" || name === "declare" || name === "typeset" || name === "local" || name === "readonly") exportEffect(args, at, out, site);
-  if ((name === "ln" || name === "cp" || name === "install") && args.length >= 2) linkEffect(args, out);
+  if ((name === "ln" || name === "cp" || name === "install") && args.length >= 2) linkEffect(name, args, out);
   if ((name === "source" || name === ".") && args[0]) runFile(args[0], "shell", at, out, site);
 
   if (name === "npm" || name === "pnpm" || name === "yarn" || name === "bun") packageScriptEffect(name, args, at, out);
@@ -757,23 +765,27 @@ function preloaded(name: string, args: Arg[], program: string | undefined, out: 
       if (m && /^(\.{1,2}\/|\/)/.test(m)) files.push(interpreterFile(name, m, out));
     }
   }
+  const envText = (n: string): string | undefined => { const v = site.local.get(n) ?? context(out).lookup(n); return v && !v.dynamic ? v.text : undefined; };
   if (/^(python|pypy)/.test(name) && program) {
+    const roots = ["", ...(envText("PYTHONPATH") ?? "").split(":").filter(Boolean)];
     for (const im of program.matchAll(/(?:^|[;\n])\s*(?:import\s+([\w., ]+)|from\s+(\w+)[\w.]*\s+import)/g)) {
       for (const mod of (im[1] ?? im[2] ?? "").split(",").map((x) => x.trim().split(/[\s.]/)[0] ?? "")) {
         if (!mod) continue;
-        const f = [`${mod}.py`, `${mod}/__init__.py`].find((c) => fileText(c, out) !== undefined);
+        const f = roots.flatMap((r) => [path.join(r, `${mod}.py`), path.join(r, mod, "__init__.py")]).find((c) => fileText(c, out) !== undefined);
         if (f) files.push(f);
       }
     }
   }
   if (name === "perl") {
-    const dirs: string[] = [];
+    const dirs: string[] = (envText("PERL5LIB") ?? "").split(":").filter(Boolean);
     const mods: string[] = [];
-    for (let i = 0; i < args.length; i++) {
-      const t = nth(args, i).text;
+    // PERL5OPT holds options perl reads as if given first
+    const opts = [...(envText("PERL5OPT") ?? "").split(/\s+/).filter(Boolean), ...args.map((a) => a.text)];
+    for (let i = 0; i < opts.length; i++) {
+      const t = nth(opts, i);
       const m = /^-([IMm])(.*)$/.exec(t);
       if (!m) continue;
-      const v = nth(m, 2) || args[++i]?.text || "";
+      const v = nth(m, 2) || opts[++i] || "";
       if (m[1] === "I") dirs.push(v); else mods.push(v.replace(/^-/, "").replace(/[=\s].*$/, ""));
     }
     for (const mod of mods) for (const d of dirs) {
@@ -888,16 +900,22 @@ function hashEffect(args: Arg[], out: Work): void {
 }
 
 /** `ln -s "$(which git)" g`, `cp /usr/bin/git ./g`: the new name runs git. `ln -s a_RU.md x`: writes to x reach a_RU.md. */
-function linkEffect(args: Arg[], out: Work): void {
+function linkEffect(name: string, args: Arg[], out: Work): void {
   const valued = new Set(["-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix", "-t", "--target-directory"]);
   const ops = args.filter((a, i) => (!a.text.startsWith("-") || a.dynamic) && !valued.has(args[i - 1]?.text ?? ""));
   if (ops.length < 2) return;
   const src = nth(ops, 0);
   const dst = nth(ops, ops.length - 1);
   if (dst.dynamic) return;
-  if (!src.dynamic && !dst.text.endsWith("/") && out.programs.size < MAX_REMEMBERED) {
-    const target = src.text.startsWith("/") ? src.text : path.join(path.dirname(dst.text), src.text);
+  // only a link shares its target's content (`cp`/`install` make an independent copy; `cp -l`/`-s` link)
+  const links = name === "ln" || name === "cp" && args.some((a) => /^-[a-zA-Z]*[ls]/.test(a.text) && !a.text.startsWith("--") || a.text === "--link" || a.text === "--symbolic-link");
+  if (links && !src.dynamic && !dst.text.endsWith("/") && out.programs.size < MAX_REMEMBERED) {
+    const symbolic = name !== "ln" || args.some((a) => /^-[a-zA-Z]*s/.test(a.text) || a.text === "--symbolic");
+    const target = src.text.startsWith("/") || !symbolic ? src.text : path.join(path.dirname(dst.text), src.text);
     out.programs.set(`link:${normalize(dst.text, out)}`, target);
+    // a git hook made as a link runs its target: its text is the target's
+    const text = GIT_HOOK.test(dst.text) ? fileText(target, out) : undefined;
+    if (text !== undefined && out.files.size < MAX_REMEMBERED) out.files.set(normalize(dst.text, out), text);
   }
   const isGit = src.dynamic ? /(which|command\s+-v|type\s+-P)\s+git\b/.test(src.text) : /^git(-[a-z-]+)?$/.test(basename(src.text));
   if (isGit && out.programs.size < MAX_REMEMBERED) {
@@ -1026,7 +1044,7 @@ function makeEffect(args: Arg[], at: Where, out: Work, site: CommandSite): void 
   if (args.some((a) => /^-[a-zA-Z]*[nq][a-zA-Z]*$/.test(a.text) && !/^-[a-zA-Z]*[CfIjlWo]/.test(a.text) || /^--(dry-run|just-print|recon|question)$/.test(a.text))) return;
   const candidates = file ? [file.text] : ["GNUmakefile", "makefile", "Makefile"];
   for (const c of candidates) {
-    const text = produced !== undefined ? produced : c === "-" ? (site.stdin && !site.stdin.dynamic ? site.stdin.text : null) : fileText(path.join(dir, c), out);
+    const text = produced !== undefined ? produced : c === "-" ? (site.stdin && !site.stdin.dynamic ? site.stdin.text : null) : fileText(c.startsWith("/") ? c : path.join(dir, c), out);
     if (text === null) { opaque(out, "script-written-at-run-time", `${c} is written by this command with content known only at run time`, site.text, site.span); return markUnknownEffects(out); }
     if (text === undefined) continue;
     const fromDisk = !out.files.has(normalize(path.join(dir, c), out));
