@@ -167,7 +167,7 @@ export function inlineWrites(code: string): PathArg[] {
   return out;
 }
 
-/** `const { writeFileSync: w } = require("fs")`, `import { rmSync as r } from "node:fs"`: `w(` is `writeFileSync(`. */
+/** Destructured fs functions (`const { writeFileSync: w } = require(…fs…)`, `import { rmSync as r } …`): `w(` is `writeFileSync(`. */
 function jsFsAliases(code: string): string {
   if (!/['"](?:node:)?fs(?:\/promises)?['"]/.test(code)) return code;
   let c = code;
