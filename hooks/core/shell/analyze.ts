@@ -324,6 +324,20 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
   const u = unwrap(argv);
   const via = [...at.via, ...u.via];
   const parent = recordWrappers(argv, u.via, at, site, out);
+  // `env PATH=… GIT_EDITOR=… prog`: the launcher's NAME=VALUE words are the program's environment
+  const start = u.argv.length ? argv.indexOf(nth(u.argv, 0)) : -1;
+  if (start > 0) {
+    let local: Map<string, WordValue> | undefined;
+    for (const a of argv.slice(1, start)) {
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/.exec(a.text);
+      if (!m) continue;
+      const v: WordValue = { text: nth(m, 2), dynamic: a.dynamic, shape: a.dynamic ? { kind: "any" } : { kind: "exact", text: nth(m, 2) } };
+      (local ??= new Map(site.local)).set(nth(m, 1), v);
+      if (GIT_SHELL_ENV.has(nth(m, 1))) shellValue(v, nth(m, 1), site.text, site.span, at, out);
+      if (PROMPTS.has(nth(m, 1))) promptValue(v, nth(m, 1), site.text, site.span, at, out);
+    }
+    if (local) site = { ...site, local };
+  }
   if (u.opaque) {
     opaque(out, u.opaque.code, u.opaque.reason, site.text, site.span);
     out.commands.push(commandRecord([{ text: clip(site.text), dynamic: true }], -1, via, site.span, parent, "<dynamic>"));
@@ -344,7 +358,12 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
   const name = basename(nth(u.argv, 0).text);
   let prog = u.argv;
   // a program of that name written earlier in this command into a folder on PATH runs instead (`PATH=$T:$PATH git`)
-  if (!nth(u.argv, 0).text.includes("/") && !nth(u.argv, 0).dynamic) onPath(name, { ...at, depth: at.depth + 1, via, anchor: site.span, parent }, out, site);
+  if (!nth(u.argv, 0).text.includes("/") && !nth(u.argv, 0).dynamic) {
+    const inner: Where = { ...at, depth: at.depth + 1, via, anchor: site.span, parent };
+    onPath(name, inner, out, site);
+    const hashed = out.programs.get(`hash:${nth(u.argv, 0).text}`);
+    if (hashed && !out.planted.has(`hash:${hashed}`)) { out.planted.add(`hash:${hashed}`); runFile({ text: hashed, dynamic: false }, "auto", { ...inner, via: [...via, `hash -p ${clip(hashed, 40)}`] }, out, site); }
+  }
   // `git-commit`, `/usr/lib/git-core/git-commit`: git running one subcommand.
   // a bare `git-commit` runs only if git's exec-path is on PATH (unknown PATH: assume it is)
   const path0 = site.local.get("PATH") ?? context(out).lookup("PATH");
@@ -801,7 +820,10 @@ const KEEPS_CONTENT = new Set(["chmod", "chown", "chgrp", "touch", "mkdir"]);
 
 /** Interpreter programs (`python -c`, here-docs into node, shebang scripts): the writes and commands they make. */
 function inlineProgram(name: string, code: string, at: Where, out: Work, site: CommandSite, writesDone = false): void {
-  if (!writesDone) pushWrites(inlineWrites(code), name, out);
+  const writes = inlineWrites(code);
+  if (!writesDone) pushWrites(writes, name, out);
+  // what the program writes into a file is known only at run time (a hook or script it plants is opaque when run)
+  for (const w of writes) if (!w.dynamic && out.files.size < MAX_REMEMBERED && !out.files.has(normalize(w.path, out))) out.files.set(normalize(w.path, out), null);
   const found = inlineCommands(code, name);
   for (const line of found.scripts) analyzeScript(line, { ...at, via: [...at.via, name] }, out);
   if (found.opaque) {
@@ -897,6 +919,8 @@ function hashEffect(args: Arg[], out: Work): void {
   if (p < 0 || !file || !name || name.dynamic) return;
   const target = file.dynamic ? (/which\s+git|command\s+-v\s+git/.test(file.text) ? "git" : undefined) : basename(file.text);
   if (target && /^git(-|$)/.test(target) && out.programs.size < MAX_REMEMBERED) out.programs.set(name.text, target);
+  // `hash -p ./fake git`: the name now runs that file (read like a script run by path)
+  else if (!file.dynamic && out.programs.size < MAX_REMEMBERED) out.programs.set(`hash:${name.text}`, file.text);
 }
 
 /** `ln -s "$(which git)" g`, `cp /usr/bin/git ./g`: the new name runs git. `ln -s a_RU.md x`: writes to x reach a_RU.md. */
