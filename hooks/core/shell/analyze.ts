@@ -744,6 +744,11 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
     for (const m of site.stdin.text.matchAll(/^\s*!(.+)$/gm)) analyzeScript(nth(m, 1), { ...at, via: [...at.via, "ed !"] }, out);
   }
   if (name === "cd") cdEffect(args, out);
+  if (name === "printf" && args[0]?.text === "-v" && args[1] && !args[1].dynamic) {
+    // `printf -v g '\x67it'`: g holds the formatted text, when format and arguments are literals
+    const text = args.slice(2).some((a) => a.dynamic) ? undefined : printfText(args.slice(2).map((a) => a.text));
+    setVar(out, args[1].text, text === undefined ? { text: `$${args[1].text}`, dynamic: true, shape: { kind: "any" } } : { text, dynamic: false, shape: { kind: "exact", text } });
+  }
   if (name === "hash") hashEffect(args, out);
   if (name === "alias") aliasEffect(args, out, site);
   if (name === "export" || name === "declare" || name === "typeset" || name === "local" || name === "readonly") exportEffect(args, at, out, site);
@@ -1202,6 +1207,27 @@ function redirectEffect(r: Redirection, by: string, command: number, argv: Arg[]
   if (op === ">&" && !target.dynamic && /^(\d+|-)$/.test(target.text)) return;
   pushWrites([file], `${op} (${by})`, out);
   if (!file.dynamic && argv && isRealFile(file.path) && out.files.size < MAX_REMEMBERED) rememberFile(file.path, op, argv, stdin, out);
+}
+
+/** bash's printf for a format with only %s/%b/%% and C escapes (\xHH, \NNN, \uHHHH); undefined for anything else. */
+function printfText(words: string[]): string | undefined {
+  const [format, ...rest] = words;
+  if (format === undefined) return undefined;
+  const esc = (t: string) => t.replace(/\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|.)/g, (_m, e: string) => {
+    if (/^[xuU]/.test(e)) return String.fromCodePoint(parseInt(e.slice(1), 16));
+    if (/^[0-7]/.test(e)) return String.fromCharCode(parseInt(e, 8));
+    return ({ n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", f: "\f", v: "\v", "\\": "\\", '"': '"', "'": "'" } as Record<string, string>)[e] ?? `\\${e}`;
+  });
+  const directives = format.match(/%[^%]?/g) ?? [];
+  if (directives.some((d) => d !== "%s" && d !== "%b" && d !== "%%")) return undefined;
+  const n = directives.filter((d) => d !== "%%").length;
+  let out = "";
+  let i = 0;
+  // the format is reused while arguments remain (at least once)
+  do {
+    out += esc(format).replace(/%([sb%])/g, (_m, d: string) => (d === "%" ? "%" : d === "b" ? esc(rest[i++] ?? "") : rest[i++] ?? ""));
+  } while (n > 0 && i < rest.length);
+  return out;
 }
 
 /** printf / echo -e escapes that matter for a script's shape: newlines and tabs. */
