@@ -8,7 +8,7 @@
 // --invert swaps every label (refuse -> no effect, allow -> a commit) to show the checker can fail:
 // every record must then come out as a mismatch.
 //
-// Safety: every command runs with cwd, HOME and TMPDIR inside a fresh temp dir, GIT_* unset, stdin
+// Safety: every command runs with cwd, HOME, TMPDIR and git's system config file inside a fresh temp dir, GIT_* unset, stdin
 // /dev/null, a short timeout (its process group is killed), remotes are local bare repos (no network).
 import { spawn, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
@@ -225,7 +225,9 @@ function killLeftovers(marker: string): void {
 function runCommand(rec: Rec, dir: string, repo: string): Promise<{ code: number | null; stderr: string; timedOut: boolean }> {
   const env = cleanEnv({
     HOME: path.join(dir, "home"), TMPDIR: path.join(dir, "tmp"), TMUX_TMPDIR: path.join(dir, "tmp"),
-    GIT_TRACE2_EVENT: path.join(dir, "obs/trace2.json"), SKG_CORPUS_RUN: dir, ...(rec.setup?.env ?? {}),
+    GIT_TRACE2_EVENT: path.join(dir, "obs/trace2.json"), SKG_CORPUS_RUN: dir,
+    // `git config --system` must never reach the machine's /etc/gitconfig (every git on the machine reads it)
+    GIT_CONFIG_SYSTEM: path.join(dir, "obs/system.gitconfig"), ...(rec.setup?.env ?? {}),
   });
   return new Promise((resolve) => {
     const child = spawn("bash", ["-c", rec.command], { cwd: repo, env, stdio: ["ignore", "ignore", "pipe"], detached: true });
