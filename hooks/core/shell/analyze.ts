@@ -518,6 +518,8 @@ function plantedForGit(at: Where, out: Work, site: CommandSite): void {
  */
 function onPath(name: string, at: Where, out: Work, site: CommandSite, extra: string[] = []): void {
   const p = site.local.get("PATH") ?? context(out).lookup("PATH");
+  // the usual case, nothing written and PATH as the session has it: no work at all
+  if (out.files.size === 0 && extra.length === 0 && (!p || p.dynamic || p.text === out.world.env["PATH"])) return;
   const usual = new Set((out.world.env["PATH"] ?? "").split(":"));
   const dirs = [...extra, ...(p && !p.dynamic ? p.text.split(":") : [])];
   if (out.files.size === 0 && dirs.every((d) => usual.has(d))) return;
