@@ -262,8 +262,9 @@ function commitsFromTrace(file: string): { commit: boolean; plumbing: boolean } 
     if (ev.event === "cmd_name" && ev.sid && ev.name) names.set(ev.sid, ev.name);
     if (ev.event === "exit" && ev.sid && ev.code === 0) {
       const n = names.get(ev.sid);
-      if (n === "commit") out.commit = true;
       const argv = argvs.get(ev.sid) ?? [];
+      // `git commit --dry-run` exits 0 having committed nothing
+      if (n === "commit" && argv.lastIndexOf("--dry-run") <= argv.lastIndexOf("--no-dry-run")) out.commit = true;
       if (n === "commit-tree" || n === "fast-import" || (n === "hash-object" && argv.includes("commit"))) out.plumbing = true;
     }
   }
