@@ -121,6 +121,8 @@ interface Work extends ShellAnalysis {
   configScan: { upTo: number; written: boolean };
   /** Files written earlier in this command already analysed as git hooks, git config or programs found on PATH. */
   planted: Set<string>;
+  /** Descriptors `exec` gave a here-doc or here-string (`exec 3<<<'…'`). */
+  fds: Map<number, Arg>;
 }
 
 export function analyzeCommand(source: string, world: ShellWorld = NO_WORLD): ShellAnalysis {
@@ -129,7 +131,7 @@ export function analyzeCommand(source: string, world: ShellWorld = NO_WORLD): Sh
     world, reparsed: 0, limited: false, invalid: false,
     vars: new Map(), aliases: new Map(), programs: new Map(), gitEarlier: [], files: new Map(), filesRead: 0, gitFiles: new Map(),
     cwd: world.cwd || undefined, lenient: 0, scriptsRead: new Map(), configScan: { upTo: 0, written: false },
-    planted: new Set(),
+    planted: new Set(), fds: new Map(),
   };
   const all = { start: 0, end: source.length };
   if (source.length > MAX_COMMAND_BYTES) {
@@ -274,19 +276,39 @@ function visitCommand(cmd: Command, source: string, piped: boolean, at: Where, o
     w?.type === "Word" ? expandWord(w, argCtx) : w?.type === "Assignment" ? [assignmentArg(w, argCtx)] : [],
   );
   const redirects = [...cmd.prefix, ...cmd.suffix].filter((r): r is Redirection => r.type === "Redirect" || r.type === "HereDoc" || r.type === "HereString");
-  const stdin = heredocText(redirects, argCtx);
+  let stdin = heredocText(redirects, argCtx);
+  // `3<<<'…'`: what reading fd 3 gives (`exec 3<<<…` keeps it for the rest of the command)
+  const fds = fdTexts(redirects, argCtx);
+  if (fds.size && out.fds.size < MAX_REMEMBERED) for (const [n, t] of fds) if (argv.length === 0 || argv[0]?.text === "exec") out.fds.set(n, t);
+  // `bash <&3`: stdin is a copy of fd 3
+  const dup = redirects.find((r) => r.type === "Redirect" && r.operator === "<&" && (!r.descriptor || (r.descriptor.type === "FileDescriptor" && r.descriptor.value === 0)) && /^[1-9]\d*$/.test(r.target?.text ?? ""));
+  if (dup?.type === "Redirect") stdin = fds.get(Number(dup.target?.text)) ?? out.fds.get(Number(dup.target?.text)) ?? { text: "", dynamic: true };
   const index = out.commands.length; // the index this command's first record will get
   for (const r of redirects) redirectEffect(r, clip(argv[0]?.text ?? "redirect", 40), index, argv, span, out, stdin);
   if (argv.length === 0) return; // assignments and redirects only
   const stdinFile = redirects.find((r): r is Extract<Redirection, { type: "Redirect" }> => r.type === "Redirect" && r.operator === "<" && !!r.target);
   visitArgv(argv, { ...at, anchor: at.anchor }, out, {
-    span, text, piped, stdin, local, stdinFile: stdinFile?.target ? evalWord(stdinFile.target, argCtx) : undefined,
+    span, text, piped, stdin, local, stdinFile: stdinFile?.target ? evalWord(stdinFile.target, argCtx) : undefined, fds,
   });
+}
+
+/** Here-docs and here-strings given to a descriptor other than stdin (`3<<<'…'`, `4<<EOF`). */
+function fdTexts(redirects: Redirection[], ctx: WordContext): Map<number, Arg> {
+  const m = new Map<number, Arg>();
+  for (const r of redirects) {
+    const fd = r.descriptor?.type === "FileDescriptor" ? r.descriptor.value : undefined;
+    if (fd === undefined || fd === 0) continue;
+    if (r.type === "HereDoc") m.set(fd, { text: r.body.text, dynamic: !r.delimiter?.quoted && !!r.body.parts?.some((p) => p.type !== "Literal") });
+    else if (r.type === "HereString" && r.target) m.set(fd, evalWord(r.target, ctx));
+  }
+  return m;
 }
 
 interface CommandSite {
   span: Span;
   text: string;
+  /** Text given to descriptors of this command (`3<<<'…'`). */
+  fds?: Map<number, Arg>;
   piped: boolean;
   stdin?: Arg;
   stdinFile?: Arg;
@@ -616,6 +638,14 @@ function runFile(file: Arg, lang: string, at: Where, out: Work, site: CommandSit
     return markUnknownEffects(out);
   }
   if (STDIN_PATH.test(file.text)) return stdinProgram(lang === "shell" ? "sh" : lang, at, out, site);
+  // `/dev/fd/3`: what the command gave fd 3 (`3<<<'…'`, `exec 3<<EOF`), or a program produced at run time
+  const fdPath = /^\/(?:dev\/fd|proc\/(?:self|thread-self)\/fd)\/([1-9]\d*)$/.exec(file.text);
+  if (fdPath) {
+    const t = site.fds?.get(Number(fdPath[1])) ?? out.fds.get(Number(fdPath[1]));
+    if (t) return stdinProgram(lang === "shell" ? "sh" : lang === "auto" ? "sh" : lang, at, out, { ...site, stdin: t, stdinFile: undefined, piped: false });
+    opaque(out, "source-dynamic", `runs what descriptor ${fdPath[1]} gives at run time`, site.text, site.span);
+    return markUnknownEffects(out);
+  }
   const text = fileText(file.text, out);
   if (text === null) {
     opaque(out, "script-written-at-run-time", `${clip(file.text, 60)} is written by this command with content known only at run time`, site.text, site.span);
@@ -904,8 +934,9 @@ function vimEffects(args: Arg[], at: Where, out: Work, site: CommandSite): void 
     if ((t === "-c" || t === "--cmd") && args[i + 1]) cmds.push(nth(args, ++i));
     else if (t.startsWith("+") && t.length > 1) cmds.push({ ...nth(args, i), text: t.slice(1) });
   }
+  const buffer: { current?: string } = {};
   for (const c of cmds) {
-    const p = vimCommands(c.text);
+    const p = vimCommands(c.text, buffer);
     pushWrites(p.writes, "vim", out);
     for (const s of p.scripts) analyzeScript(s, { ...at, via: [...at.via, "vim !"] }, out);
     if (p.opaque || c.dynamic) { opaque(out, "inline-spawn-dynamic", p.opaque ?? "vim runs a command computed at run time", site.text, site.span); markUnknownEffects(out); }

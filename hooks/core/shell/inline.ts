@@ -381,7 +381,7 @@ function sedFile(name: string): PathArg {
 }
 
 /** vim/ex commands from `-c`/`+`: `!cmd`, `r !cmd`, `w !cmd`, `call system('…')`, `w file`, `saveas file`. */
-export function vimCommands(text: string): ProgramEffects {
+export function vimCommands(text: string, buffer: { current?: string } = {}): ProgramEffects {
   const out: ProgramEffects = { scripts: [], writes: [] };
   for (const raw of splitBar(text)) {
     let c = raw.replace(/^[\s:]+/, "").replace(/^(silent!?|sil!?|exe(cute)?\s+)\s*/, "");
@@ -401,6 +401,9 @@ export function vimCommands(text: string): ProgramEffects {
     if (sys) out.scripts.push(nth(sys, 2));
     else if (/\bsystem(?:list)?\s*\(/.test(c)) out.opaque = "vim system() runs a command built at run time";
     if ((m = /^(?:w(?:rite)?|sav(?:eas)?|wq?a?|x(?:it)?|up(?:date)?)!?\s+(?!!)(\S+)/.exec(c))) out.writes.push({ path: nth(m, 1), dynamic: false });
+    // `e FILE` makes FILE the buffer a bare `w`/`x`/`wq`/`up` then writes
+    else if ((m = /^e(?:dit)?!?\s+(\S+)/.exec(c))) buffer.current = nth(m, 1);
+    else if (buffer.current && /^(?:w(?:rite)?|wq?a?|x(?:it|a)?|up(?:date)?)!?\s*$/.test(c)) out.writes.push({ path: buffer.current, dynamic: false });
   }
   return out;
 }
