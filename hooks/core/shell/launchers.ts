@@ -57,6 +57,7 @@ interface Launcher {
 }
 
 const L: Record<string, Launcher> = {
+  "ld.so": { valued: ["--library-path", "--inhibit-rpath", "--audit", "--preload", "--argv0", "--glibc-hwcaps-prepend", "--glibc-hwcaps-mask"], stops: ["--list", "--verify", "--help", "--version", "--list-diagnostics", "--list-tunables"] },
   env: { valued: ["-u", "--unset", "-C", "--chdir", "-P", "-a", "--argv0"], split: ["-S", "--split-string"], assignments: true, dashIsOption: true },
   sudo: {
     valued: ["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-R", "--user", "--group", "--host", "--prompt", "--chdir",
@@ -210,7 +211,8 @@ export function unwrap(argv: Arg[]): Unwrapped {
       rest = step.next;
       continue;
     }
-    const spec = lookup(L, name);
+    // the dynamic loader runs the program it is given: `/lib64/ld-linux-x86-64.so.2 /usr/bin/git commit`
+    const spec = lookup(L, /^ld(-linux[\w.-]*)?\.so(\.\d+)*$/.test(name) ? "ld.so" : name);
     if (!spec) return { ...out, argv: rest };
     const p = parseOptions(rest, spec);
     // `uv add x`, `bundle install`: not the launching subcommand, so a program like any other
