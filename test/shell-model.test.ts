@@ -195,6 +195,7 @@ test("acts and inert: what a command does beyond its name (round 2)", () => {
   assert.equal(git("git push -nf origin work", "push")?.inert, true, "-n in a cluster is a dry run");
   assert.equal(git("git push --dry-run --no-dry-run -f origin work", "push")?.inert, undefined, "the later --no-dry-run wins");
   assert.equal(git("git push -o -n -f origin work", "push")?.inert, undefined, "a push option's value is not a flag");
+  assert.equal(git("git push -on -f origin work", "push")?.inert, undefined, "-on is the push option n");
   assert.equal(git("git commit --dry-run", "commit")?.inert, true);
 });
 

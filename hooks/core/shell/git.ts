@@ -346,7 +346,8 @@ function lastFlag(args: Arg[], on: string[], off: string[], shortLetter?: string
   let state = false;
   for (const a of args) {
     if (a.text === "--") break;
-    if (on.includes(a.text) || (shortLetter && /^-[A-Za-z0-9]+$/.test(a.text) && a.text.slice(1).includes(shortLetter))) state = true;
+    // in a cluster, letters after one that takes a value (`-o`) are that value: `-on` is a push option "n"
+    if (on.includes(a.text) || (shortLetter && /^-[A-Za-z0-9]+$/.test(a.text) && nth(a.text.slice(1).split("o"), 0).includes(shortLetter))) state = true;
     else if (off.includes(a.text)) state = false;
   }
   return state;
