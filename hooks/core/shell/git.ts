@@ -321,6 +321,8 @@ function subcommandEffects(sub: string, args: Arg[], cfg: Config, out: GitResolv
     "ls-remote": [["--upload-pack"]],
     clone: [["-u", "--upload-pack"]],
     push: [["--receive-pack", "--exec"]],
+    "send-pack": [["--receive-pack", "--exec"]],
+    "fetch-pack": [["--upload-pack", "--exec"]],
     archive: [["--exec"]],
     grep: [["-O", "--open-files-in-pager"], "-O"],
   };
