@@ -338,8 +338,8 @@ function subcommandEffects(sub: string, args: Arg[], cfg: Config, out: GitResolv
   if (sub === "bisect" && args[0]?.text === "run" && args.length > 1) out.argvs.push(args.slice(1));
   if (sub === "push" || sub === "send-pack") pushEffects(args, cfg, out, sub === "send-pack");
   // plumbing that writes commits: fast-import updates the branches its stream names; hash-object -t commit
-  // makes a commit object (commit-tree is decided with the whole line: see publishedCommits in analyze.ts)
-  if (sub === "fast-import" || (sub === "hash-object" && args.some((a, i) => a.text === "-t" && args[i + 1]?.text === "commit" || a.text === "--type=commit"))) out.acts.push("commit");
+  // -w writes a commit object (commit-tree is decided with the whole line: see publishedCommits in analyze.ts)
+  if (sub === "fast-import" || (sub === "hash-object" && args.some((a) => a.text === "-w") && args.some((a, i) => a.text === "-t" && args[i + 1]?.text === "commit" || a.text === "--type=commit"))) out.acts.push("commit");
   if (sub === "commit") out.inert = lastFlag(args, ["--dry-run"], ["--no-dry-run"]);
 }
 
