@@ -7,15 +7,15 @@
 import { nth } from "./nth.js";
 import { posix as path } from "node:path";
 import { parse, forEachChild, type Assignment, type Command, type SyntaxNode, type Redirection, type ParsedScript, type Word } from "unbash";
-import { evalWord, expandWord, globEscape, type WordContext, type WordValue } from "./words.js";
+import { evalWord, expandWord, globEscape, printfText, type WordContext, type WordValue } from "./words.js";
 import { basename, clip, verbIndex, isProgramFlag, isInterpreter, SHELLS, STDIN_ARGS, STDIN_PATH, type Arg } from "./wrappers.js";
 import { unwrap, type Script } from "./launchers.js";
-import { resolveGit, dashedGit, fileConfig, GIT_COMMANDS, GIT_SHELL_ENV, isShellKey, keyScript, type GitSetting } from "./git.js";
+import { resolveGit, dashedGit, fileConfig, GIT_COMMANDS, GIT_HOOK, GIT_SHELL_ENV, isShellKey, keyScript, type GitSetting } from "./git.js";
 import { parseConfig } from "./gitconfig.js";
 import { writesOf, isRealFile, patchWrites, optionShells } from "./writes.js";
 import { inlineWrites, inlineCommands, awkProgram, sedProgram, vimCommands } from "./inline.js";
 import { readsOf } from "./reads.js";
-import { packageScripts, scriptRun, makeRecipes, tclCommands, shebang } from "./scripts.js";
+import { packageScripts, scriptRun, makeRecipes, tclCommands, shebang, LIFECYCLE, LIFECYCLE_ALIASES } from "./scripts.js";
 import { NO_WORLD, MAX_FILE_BYTES, MAX_FILES_READ, type ShellWorld } from "./world.js";
 import type { Opaque, OpaqueCode, ParseStatus, PathArg, Provenance, RedirectRecord, ShellWord, Span } from "./model.js";
 
@@ -511,8 +511,6 @@ function gitConfigSet(args: Arg[], at: Where, out: Work, site: CommandSite): voi
   if (/^alias\./i.test(k.text) && v.text.startsWith("!")) runScript({ ...v, text: v.text.slice(1), label: `git config ${k.text}` }, at, out, site);
 }
 
-/** git runs these files from .git/hooks (or core.hooksPath) when the matching event happens. */
-const GIT_HOOK = /(^|\/)(applypatch-msg|pre-applypatch|post-applypatch|pre-commit|pre-merge-commit|prepare-commit-msg|commit-msg|post-commit|pre-rebase|post-checkout|post-merge|pre-push|pre-receive|update|proc-receive|post-receive|post-update|reference-transaction|push-to-checkout|pre-auto-gc|post-rewrite|sendemail-validate|fsmonitor-watchman|post-index-change|p4-[a-z-]+)$/;
 
 /**
  * Before a git command runs: git hooks and git config files this command wrote earlier. A hook runs on its event
@@ -1014,16 +1012,6 @@ function exportEffect(args: Arg[], at: Where, out: Work, site: CommandSite): voi
 }
 
 /** `npm run X`, `npm test`, `pnpm X`, `yarn X`: the package.json scripts (with pre/post) are read and analysed. */
-/** Package-manager commands that run the root package's lifecycle scripts (and what npm itself runs). */
-const LIFECYCLE: Record<string, string[]> = {
-  install: ["preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"],
-  pack: ["prepack", "prepare", "postpack"],
-  publish: ["prepublishOnly", "prepack", "prepare", "postpack", "publish", "postpublish"],
-  version: ["preversion", "version", "postversion"],
-  rebuild: ["preinstall", "install", "postinstall", "prepare"],
-};
-const LIFECYCLE_ALIASES: Record<string, string> = { i: "install", ci: "install", "clean-install": "install", "install-clean": "install", isntall: "install", add: "install", rb: "rebuild" };
-
 /** `npm install` (no package named), `npm ci`, `npm pack`, `npm version`: the root package's lifecycle scripts run. */
 function lifecycleEffect(pm: string, args: Arg[], at: Where, out: Work): void {
   const words = args.map((a) => a.text);
@@ -1240,27 +1228,6 @@ function redirectEffect(r: Redirection, by: string, command: number, argv: Arg[]
   if (op === ">&" && !target.dynamic && /^(\d+|-)$/.test(target.text)) return;
   pushWrites([file], `${op} (${by})`, out);
   if (!file.dynamic && argv && isRealFile(file.path) && out.files.size < MAX_REMEMBERED) rememberFile(file.path, op, argv, stdin, out);
-}
-
-/** bash's printf for a format with only %s/%b/%% and C escapes (\xHH, \NNN, \uHHHH); undefined for anything else. */
-function printfText(words: string[]): string | undefined {
-  const [format, ...rest] = words;
-  if (format === undefined) return undefined;
-  const esc = (t: string) => t.replace(/\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|.)/g, (_m, e: string) => {
-    if (/^[xuU]/.test(e)) return String.fromCodePoint(parseInt(e.slice(1), 16));
-    if (/^[0-7]/.test(e)) return String.fromCharCode(parseInt(e, 8));
-    return ({ n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", f: "\f", v: "\v", "\\": "\\", '"': '"', "'": "'" } as Record<string, string>)[e] ?? `\\${e}`;
-  });
-  const directives = format.match(/%[^%]?/g) ?? [];
-  if (directives.some((d) => d !== "%s" && d !== "%b" && d !== "%%")) return undefined;
-  const n = directives.filter((d) => d !== "%%").length;
-  let out = "";
-  let i = 0;
-  // the format is reused while arguments remain (at least once)
-  do {
-    out += esc(format).replace(/%([sb%])/g, (_m, d: string) => (d === "%" ? "%" : d === "b" ? esc(rest[i++] ?? "") : rest[i++] ?? ""));
-  } while (n > 0 && i < rest.length);
-  return out;
 }
 
 /** printf / echo -e escapes that matter for a script's shape: newlines and tabs. */

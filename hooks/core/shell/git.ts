@@ -28,6 +28,9 @@ export const GIT_COMMANDS = new Set((
   "verify-commit verify-pack verify-tag version web--browse whatchanged worktree write-tree"
 ).split(" "));
 
+/** git runs these files from .git/hooks (or core.hooksPath) when the matching event happens. */
+export const GIT_HOOK = /(^|\/)(applypatch-msg|pre-applypatch|post-applypatch|pre-commit|pre-merge-commit|prepare-commit-msg|commit-msg|post-commit|pre-rebase|post-checkout|post-merge|pre-push|pre-receive|update|proc-receive|post-receive|post-update|reference-transaction|push-to-checkout|pre-auto-gc|post-rewrite|sendemail-validate|fsmonitor-watchman|post-index-change|p4-[a-z-]+)$/;
+
 /** Common third-party `git-<name>` programs: they run themselves (before aliases, as git does). */
 const KNOWN_EXTERNALS = new Set(("lfs flow annex absorb filter-repo crypt secret extras town machete branchless delete-merged-branches " +
   "open browse sizer standup quick-stats cliff cz fame trim gone spice stack revise imerge credential-manager credential-osxkeychain " +

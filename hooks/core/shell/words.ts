@@ -295,3 +295,24 @@ function alternatives(inner: string): string[] | undefined {
   parts.push(inner.slice(start));
   return parts.length > 1 ? parts : undefined;
 }
+
+/** bash's printf for a format with only %s/%b/%% and C escapes (\xHH, \NNN, \uHHHH); undefined for anything else. */
+export function printfText(words: string[]): string | undefined {
+  const [format, ...rest] = words;
+  if (format === undefined) return undefined;
+  const esc = (t: string) => t.replace(/\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|.)/g, (_m, e: string) => {
+    if (/^[xuU]/.test(e)) return String.fromCodePoint(parseInt(e.slice(1), 16));
+    if (/^[0-7]/.test(e)) return String.fromCharCode(parseInt(e, 8));
+    return ({ n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", f: "\f", v: "\v", "\\": "\\", '"': '"', "'": "'" } as Record<string, string>)[e] ?? `\\${e}`;
+  });
+  const directives = format.match(/%[^%]?/g) ?? [];
+  if (directives.some((d) => d !== "%s" && d !== "%b" && d !== "%%")) return undefined;
+  const n = directives.filter((d) => d !== "%%").length;
+  let out = "";
+  let i = 0;
+  // the format is reused while arguments remain (at least once)
+  do {
+    out += esc(format).replace(/%([sb%])/g, (_m, d: string) => (d === "%" ? "%" : d === "b" ? esc(rest[i++] ?? "") : rest[i++] ?? ""));
+  } while (n > 0 && i < rest.length);
+  return out;
+}
