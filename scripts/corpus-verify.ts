@@ -335,6 +335,8 @@ async function main(): Promise<void> {
   const invert = process.argv.includes("--invert");
   const todo = recs.filter((r) => (!onlyClass || r.file === onlyClass) && (!onlyId || r.id === onlyId));
   const base = fs.mkdtempSync(path.join(os.tmpdir(), "skg-corpus-"));
+  // the temp folder goes away however the run ends (a failed template build included)
+  process.on("exit", () => fs.rmSync(base, { recursive: true, force: true }));
   const worlds = { ff: buildWorld(path.join(base, "tpl"), "ff"), diverged: buildWorld(path.join(base, "tpl"), "diverged") };
   const results: { rec: Rec; status: "agree" | "mismatch" | "skipped"; seen: Effect[]; want: Effect[]; detail: string }[] = [];
   let next = 0;
