@@ -22,8 +22,12 @@ export async function statsMain(args: string[], root: string): Promise<number> {
   }
   const store = new StateStore(dir);
   if (!fs.existsSync(store.file(session))) throw new UserError(`no state for session ${session} in ${dir}`);
-  const { state, warning } = store.read(session);
-  if (warning) console.error(warning);
+  const read = store.read(session);
+  if (read.warning) console.error(read.warning);
+  // Calls counted by append (most PostToolUse events) join the ones counted in the state.
+  let toolCalls = read.state.stats.toolCalls;
+  for (const [tool, n] of Object.entries(store.countedToolCalls(session))) toolCalls = { ...toolCalls, [tool]: (Object.hasOwn(toolCalls, tool) ? (toolCalls[tool] ?? 0) : 0) + n };
+  const state = { ...read.state, stats: { ...read.state.stats, toolCalls } };
   // The same loader as the hook: the budget levels as the hook saw them.
   const { file, table } = await tableInUse(f.get("table"), root);
   const levels = table.rows.flatMap(({ row }) => (row.kind === "budget" ? (row.when.context?.levels ?? []) : [])).sort((a, b) => a - b);

@@ -3,12 +3,10 @@
 // repo with its own CODEX_HOME, HOME and skillgate state folder. skillgate is
 // installed the way a user would: hooks in <repo>/.codex/hooks.json, trusted
 // through [hooks.state] in $CODEX_HOME/config.toml (no bypass flag).
-import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync, appendFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, writeFileSync, appendFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleHook, initRepo, runCli, tempDirIn } from '../e2e-shared/harness.ts';
 import { installCodex } from '../hooks/hosts/codex/install.ts';
 import { startMockResponses, type RecordedRequest, type Turn } from './mock-responses.ts';
 
@@ -23,23 +21,10 @@ export const CODEX_BIN: string =
 
 /** The hook bundle (what scripts/build.mjs makes as dist/hook-codex.mjs), built once per run beside the checkout. */
 export const HOOK = join(HERE, '.build', 'hook-codex.mjs');
-let built: Promise<void> | undefined;
-export function buildHook(): Promise<void> {
-  built ??= build({
-    entryPoints: [join(ROOT, 'hooks/hosts/codex/hook.ts')],
-    outfile: HOOK,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'warning',
-  }).then(() => undefined);
-  return built;
-}
+export const buildHook = (): Promise<void> => bundleHook(join(ROOT, 'hooks/hosts/codex/hook.ts'), HOOK);
 
-export function tempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), `skillgate-e2e-codex-${prefix}-`));
-}
+/** Kept after the run (as before the shared harness): a failed Codex run is read from its folders. */
+export const tempDir = (prefix: string): string => tempDirIn('codex', prefix, { keep: true });
 
 export interface Project {
   repo: string;
@@ -52,14 +37,7 @@ export interface Project {
 export async function project(skills: string[] = [], opts: { trust?: boolean } = {}): Promise<Project> {
   await buildHook();
   const repo = tempDir('repo');
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'pipe' });
-  git('init', '-q', '-b', 'main');
-  git('config', 'user.name', 'E2E Test');
-  git('config', 'user.email', 'e2e@example.invalid');
-  git('config', 'commit.gpgsign', 'false');
-  writeFileSync(join(repo, 'README.md'), 'old\n');
-  git('add', '.');
-  git('commit', '-q', '-m', 'init');
+  initRepo(repo, { 'README.md': 'old\n' });
   const home = tempDir('home');
   const codexHome = join(home, '.codex');
   mkdirSync(codexHome, { recursive: true });
@@ -100,30 +78,13 @@ export async function run(p: Project, o: RunOptions): Promise<RunResult> {
     ...(o.extraArgs ?? []),
   ];
   try {
-    return await new Promise<RunResult>((resolveRun) => {
-      const child = spawn(CODEX_BIN, args, {
-        cwd: p.repo,
-        env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: p.home, CODEX_HOME: p.codexHome, SKILLGATE_STATE: p.state, LANG: 'C.UTF-8' },
-      });
-      let stdout = '';
-      let stderr = '';
-      let timedOut = false;
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.stdin.end(o.prompt);
-      const timer = setTimeout(() => {
-        timedOut = true;
-        child.kill('SIGKILL');
-      }, o.timeoutMs ?? 90_000);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        const events = stdout
-          .split('\n')
-          .filter((l) => l.startsWith('{'))
-          .map((l) => JSON.parse(l) as Record<string, unknown>);
-        resolveRun({ requests: mock.requests, main: mock.mainRequests(), events, exitCode: code, stdout, stderr, timedOut });
-      });
-    });
+    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: p.home, CODEX_HOME: p.codexHome, SKILLGATE_STATE: p.state, LANG: 'C.UTF-8' };
+    const r = await runCli(CODEX_BIN, args, { cwd: p.repo, env, stdin: o.prompt, timeoutMs: o.timeoutMs ?? 90_000 });
+    const events = r.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    return { requests: mock.requests, main: mock.mainRequests(), events, ...r };
   } finally {
     await mock.close();
   }

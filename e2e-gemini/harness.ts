@@ -4,12 +4,10 @@
 // temp git repo with its own HOME and skillgate state folder. skillgate is
 // installed the way a user would: hooks in <repo>/.gemini/settings.json; the
 // folder is trusted through GEMINI_CLI_TRUST_WORKSPACE=true (headless trust).
-import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleHook, initRepo, runCli, tempDirIn } from '../e2e-shared/harness.ts';
 import { installGemini } from '../hooks/hosts/gemini/install.ts';
 import { startMockGemini, type RecordedRequest, type Turn } from './mock-gemini.ts';
 
@@ -23,30 +21,9 @@ export const GEMINI_BIN: string = process.env['GEMINI_BIN'] ?? join(HERE, 'node_
 
 /** The hook bundle (what scripts/build.mjs makes as dist/hook-gemini.mjs), built once per run beside the checkout. */
 export const HOOK = join(HERE, '.build', 'hook-gemini.mjs');
-let built: Promise<void> | undefined;
-export function buildHook(): Promise<void> {
-  built ??= build({
-    entryPoints: [join(ROOT, 'hooks/hosts/gemini/hook.ts')],
-    outfile: HOOK,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'warning',
-  }).then(() => undefined);
-  return built;
-}
+export const buildHook = (): Promise<void> => bundleHook(join(ROOT, 'hooks/hosts/gemini/hook.ts'), HOOK);
 
-const temps: string[] = [];
-process.on('exit', () => {
-  for (const t of temps) rmSync(t, { recursive: true, force: true });
-});
-
-export function tempDir(prefix: string): string {
-  const d = mkdtempSync(join(tmpdir(), `skillgate-e2e-gemini-${prefix}-`));
-  temps.push(d);
-  return d;
-}
+export const tempDir = (prefix: string): string => tempDirIn('gemini', prefix);
 
 export interface Project {
   repo: string;
@@ -58,14 +35,7 @@ export interface Project {
 export async function project(skills: string[] = [], opts: { install?: boolean } = {}): Promise<Project> {
   await buildHook();
   const repo = tempDir('repo');
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'pipe' });
-  git('init', '-q', '-b', 'main');
-  git('config', 'user.name', 'E2E Test');
-  git('config', 'user.email', 'e2e@example.invalid');
-  git('config', 'commit.gpgsign', 'false');
-  writeFileSync(join(repo, 'README.md'), 'old\n');
-  git('add', '.');
-  git('commit', '-q', '-m', 'init');
+  initRepo(repo, { 'README.md': 'old\n' });
   const home = tempDir('home');
   mkdirSync(join(home, '.gemini'), { recursive: true });
   // API-key auth (the key is a dummy: every request goes to the loopback server).
@@ -95,34 +65,17 @@ export async function run(p: Project, o: RunOptions): Promise<RunResult> {
   const mock = await startMockGemini({ script: o.script, ...(o.sideText ? { sideText: o.sideText } : {}) });
   const args = [GEMINI_BIN, '-p', o.prompt, '--yolo', '-m', 'gemini-2.5-flash', '-o', 'json'];
   try {
-    return await new Promise<RunResult>((resolveRun) => {
-      const child = spawn(process.execPath, args, {
-        cwd: p.repo,
-        env: {
-          PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-          HOME: p.home,
-          GEMINI_API_KEY: 'e2e-dummy-key',
-          GOOGLE_GEMINI_BASE_URL: mock.baseUrl,
-          GEMINI_CLI_TRUST_WORKSPACE: 'true',
-          SKILLGATE_STATE: p.state,
-          LANG: 'C.UTF-8',
-        },
-      });
-      let stdout = '';
-      let stderr = '';
-      let timedOut = false;
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.stdin.end();
-      const timer = setTimeout(() => {
-        timedOut = true;
-        child.kill('SIGKILL');
-      }, o.timeoutMs ?? 120_000);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolveRun({ requests: mock.requests, main: mock.mainRequests(), exitCode: code, stdout, stderr, timedOut });
-      });
-    });
+    const env = {
+      PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+      HOME: p.home,
+      GEMINI_API_KEY: 'e2e-dummy-key',
+      GOOGLE_GEMINI_BASE_URL: mock.baseUrl,
+      GEMINI_CLI_TRUST_WORKSPACE: 'true',
+      SKILLGATE_STATE: p.state,
+      LANG: 'C.UTF-8',
+    };
+    const r = await runCli(process.execPath, args, { cwd: p.repo, env, timeoutMs: o.timeoutMs ?? 120_000 });
+    return { requests: mock.requests, main: mock.mainRequests(), ...r };
   } finally {
     await mock.close();
   }

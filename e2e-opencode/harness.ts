@@ -3,11 +3,11 @@
 // of the Claude Code suite, in an isolated HOME and a temp git repo.
 // opencode talks to the mock through a custom provider: npm "@ai-sdk/anthropic"
 // (bundled in the binary) with options.baseURL on loopback.
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { initRepo, tempDirIn } from '../e2e-shared/harness.ts';
 import { startMockApi, type RecordedRequest, type SubagentScripts, type Turn } from '../e2e/mock-api.ts';
 
 export * from '../e2e/mock-api.ts';
@@ -57,22 +57,13 @@ export interface RunResult {
   durationMs: number;
 }
 
-export function tempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), `skillgate-e2e-oc-${prefix}-`));
-}
+/** Kept after the run (as before the shared harness). */
+export const tempDir = (prefix: string): string => tempDirIn('oc', prefix, { keep: true });
 
 /** A fresh git repo with a local identity and one commit. */
 export function makeTempRepo(): string {
   const dir = tempDir('repo');
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
-  git('init', '-q', '-b', 'main');
-  git('config', 'user.name', 'E2E Test');
-  git('config', 'user.email', 'e2e@example.invalid');
-  git('config', 'commit.gpgsign', 'false');
-  writeFileSync(join(dir, 'README.md'), '# e2e\n');
-  writeFileSync(join(dir, '.gitignore'), '.opencode/\n');
-  git('add', '.');
-  git('commit', '-q', '-m', 'init');
+  initRepo(dir, { 'README.md': '# e2e\n', '.gitignore': '.opencode/\n' });
   return dir;
 }
 

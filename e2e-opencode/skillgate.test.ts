@@ -220,3 +220,42 @@ test('a budget row reminds once when the prompt size (opencode\'s token count fo
   assert.match(texts.find((t) => t.includes('context-budget')) ?? '', /\n\n\nskillgate\[context-budget\]: the context is past 100,000 tokens/);
   assert.doesNotMatch(texts[2] ?? '', /context-budget/);
 });
+
+test('evidence: a commit that requires a green `npm test` is refused before it, allowed after, refused after a write in scope and after a red run', async () => {
+  const p = installed();
+  // A table of its own (the plugin reads $SKILLGATE_TABLE): the check, and a commit gate that requires it.
+  const conf = tempDir('ev-table');
+  const table = join(conf, 'triggers.json');
+  writeFileSync(table, JSON.stringify({
+    version: 1,
+    skillsDir: 'skills',
+    rows: [
+      { id: 'tests', kind: 'evidence', when: { command: { name: 'npm', sub: ['test'] } }, paths: ['src', 'package.json'] },
+      { id: 'commit-needs-tests', kind: 'gate', when: { command: { name: 'git', sub: ['commit'] } }, require: { evidence: 'tests' } },
+    ],
+  }));
+  // `npm test` passes while src/ok exists: deleting it makes the next run red.
+  writeFileSync(join(p.repo, 'package.json'), JSON.stringify({ name: 'ev', private: true, scripts: { test: 'node -e "process.exit(require(\'fs\').existsSync(\'src/ok\') ? 0 : 1)"' } }));
+  execFileSync('mkdir', ['-p', join(p.repo, 'src')]);
+  writeFileSync(join(p.repo, 'src', 'ok'), '');
+  const bash = (command: string) => ({ toolUse: { name: 'bash', input: { command, description: 'step' } } });
+  const r = await play(p, {
+    prompt: 'test and commit',
+    env: { SKILLGATE_TABLE: table },
+    script: [
+      bash('git commit --allow-empty -m "e2e: before tests"'), // 1 refused: no run recorded
+      bash('npm test'), // 2 green
+      bash('git commit --allow-empty -m "e2e: after tests"'), // 3 allowed
+      { toolUse: { name: 'write', input: { filePath: join(p.repo, 'src', 'a.ts'), content: 'export const a = 1;\n' } } }, // 4 a change in scope
+      bash('git commit --allow-empty -m "e2e: after edit"'), // 5 refused: src/a.ts changed
+      bash('rm src/ok && npm test'), // 6 red (opencode reports it as a successful call with metadata.exit 1)
+      bash('git commit --allow-empty -m "e2e: after red"'), // 7 refused: the latest run failed
+      { text: 'ok' },
+    ],
+  });
+  assert.match(resultFor(r, 'toolu_e2e_1').text, /skillgate\[commit-needs-tests\]: .*check "tests".*none is recorded/s);
+  assert.equal(resultFor(r, 'toolu_e2e_3').isError, false, resultFor(r, 'toolu_e2e_3').text);
+  assert.match(resultFor(r, 'toolu_e2e_5').text, /changed since the green run: src\/a\.ts/);
+  assert.match(resultFor(r, 'toolu_e2e_7').text, /the latest run failed/);
+  assert.deepEqual(commits(p.repo), ['e2e: after tests', 'init']);
+});

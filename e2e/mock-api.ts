@@ -4,8 +4,9 @@
 // turn of that subagent's own script. Every request is recorded so tests can
 // read what Claude Code fed back to the model (tool_result text, hook
 // additionalContext, Stop block reasons, ...).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { bodyServer } from '../e2e-shared/body-server.ts';
 
 export interface ToolUse {
   name: string;
@@ -142,18 +143,7 @@ export async function startMockApi(opts: MockApiOptions): Promise<MockApi> {
   let toolCounter = 0;
   let msgCounter = 0;
 
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      try {
-        handle(req, res, Buffer.concat(chunks).toString('utf8'));
-      } catch (err) {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: String(err) } }));
-      }
-    });
-  });
+  const server: Server = bodyServer(handle, (message) => ({ type: 'error', error: { type: 'api_error', message } }));
 
   function handle(req: IncomingMessage, res: ServerResponse, raw: string): void {
     const path = (req.url ?? '/').split('?')[0] ?? '/';

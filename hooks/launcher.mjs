@@ -1,10 +1,11 @@
 // skillgate launcher. `skillgate install` copies this file to
 // <project>/.claude/hooks/skillgate.mjs; commit it with .claude/settings.json.
-// It runs the project's installed skillgate (node_modules/skillgate/dist/hook.mjs).
+// It runs the project's installed skillgate (node_modules/skillgate/dist/hook.cjs).
 // When that is missing (a fresh clone before `npm ci`, or skillgate uninstalled)
 // it says so loudly instead of letting the client report "no usable answer" and
 // run every tool call unchecked. No dependencies: it must work when nothing is installed.
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -36,9 +37,12 @@ function findPackage() {
 }
 
 const pkg = findPackage();
-const hook = pkg && path.join(pkg, "dist", "hook.mjs");
+const hook = pkg && path.join(pkg, "dist", "hook.cjs");
+const legacy = pkg && path.join(pkg, "dist", "hook.mjs");
 if (hook && fs.existsSync(hook)) {
-  await import(pathToFileURL(hook).href);
+  await createRequire(import.meta.url)(hook).load().hook.hookMain();
+} else if (legacy && fs.existsSync(legacy)) {
+  await import(pathToFileURL(legacy).href); // a skillgate built before dist/hook.cjs
 } else {
   missing();
 }
@@ -55,7 +59,7 @@ function missing() {
     ? `skillgate is registered but not installed: run npm ci (or npm install) in ${project}`
     : pkg.split(path.sep).includes("node_modules")
       ? `skillgate is installed but not built (${hook} is missing): run npm rebuild skillgate`
-      : `skillgate at ${pkg} is not built (dist/hook.mjs is missing): run npm ci && npm run build there`;
+      : `skillgate at ${pkg} is not built (dist/hook.cjs is missing): run npm ci && npm run build there`;
   const closed = failClosed();
   const message = `${what}. Until then its gates are ${closed ? "closed: gated tool calls are refused" : "OFF"}.`;
   let out;

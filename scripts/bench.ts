@@ -4,7 +4,7 @@
 //   --smoke      few samples (CI runs this; no thresholds)
 //   --samples N  process samples per command (default 30)
 //   --ccusage    also time ccusage over the measure history (fetched by npx on first use)
-// The hook runs as `install` writes it: node dist/hook.mjs, bun dist/hook.bun.cjs.
+// The hook runs as `install` writes it: node dist/hook.cjs, bun dist/hook.bun.cjs.
 // Peers beside it on the same event, same run: cc-safety-net from node_modules,
 // else from $SKILLGATE_BENCH_PEERS/node_modules (default /tmp/peers; set it up with
 // `npm install --prefix /tmp/peers cc-safety-net@2.4.5`); absent ones are named, not
@@ -16,6 +16,7 @@ import path from "node:path";
 import { findPackageRoot } from "../hooks/runner/process.js";
 import { decide } from "../hooks/core/decide.js";
 import { factsOf } from "../hooks/core/shell-facts.js";
+import { prefilteredFacts } from "../hooks/core/shell-prefilter.js";
 import { shellCommandOf } from "../hooks/core/facts.js";
 import { analyzeCommand } from "../hooks/core/shell/analyze.js";
 import { normalize } from "../hooks/hosts/claude-code/adapter.js";
@@ -27,7 +28,7 @@ const root = findPackageRoot();
 const argv = process.argv.slice(2);
 const smoke = argv.includes("--smoke");
 const samples = Number(argv[argv.indexOf("--samples") + 1]) || (smoke ? 3 : 30);
-const hook = path.join(root, "dist", "hook.mjs");
+const hook = path.join(root, "dist", "hook.cjs");
 /** The Bun build: bytecode CJS (scripts/build.mjs), when a bun binary was there at build time. */
 const bunHook = path.join(root, "dist", "hook.bun.cjs");
 const fixture = (name: string) => fs.readFileSync(path.join(root, "cases", "fixtures", `${name}.json`), "utf8");
@@ -42,12 +43,14 @@ const withCwd = (json: string, patch: (o: Record<string, unknown>) => void = () 
 };
 const bashEvent = (command: string) => withCwd(fixture("pre-tool-use-bash"), (o) => (o.tool_input = { command, description: "bench" }));
 
-/** The Bash event of the issue: gated (the commit row), plain enough for the pre-filter. */
+/** The Bash event of the issue: gated (the commit row names git, so the pre-filter declines and the parser runs). */
 const BASH = "PreToolUse Bash cd x && git commit";
+const LS = "PreToolUse Bash ls -la";
 const EVENTS: Record<string, string> = {
   [BASH]: bashEvent("cd x && git commit -m 'bench'"),
-  "PreToolUse Bash ls -la": bashEvent("ls -la"),
-  // Outside the pre-filter's subset ($ in double quotes): the shell parser loads.
+  // Skipped by the pre-filter (hooks/core/shell-prefilter.ts): no row names ls, the parser is not loaded.
+  [LS]: bashEvent("ls -la"),
+  // Outside the pre-filter's subset ($ in double quotes, git): the shell parser loads.
   "PreToolUse Bash (parser)": bashEvent('git log --format="%h $USER" | head -5'),
   "PreToolUse Write": withCwd(fixture("pre-tool-use-write")),
   "PostToolUse Read": withCwd(fixture("post-tool-use-read")),
@@ -60,6 +63,8 @@ interface Cmd {
   label: string;
   argv: string[];
   input?: string;
+  /** Added to the run's environment. */
+  env?: NodeJS.ProcessEnv;
 }
 
 const quantile = (xs: number[], q: number) => {
@@ -86,7 +91,7 @@ function timeProcesses(cmds: Cmd[], n: number, env: NodeJS.ProcessEnv): Map<stri
 function run(c: Cmd, env: NodeJS.ProcessEnv): string {
   const [exe, ...args] = c.argv;
   if (!exe) throw new Error(`${c.label}: empty command`);
-  const r = spawnSync(exe, args, { input: c.input ?? "", env, encoding: "utf8" });
+  const r = spawnSync(exe, args, { input: c.input ?? "", env: c.env ? { ...env, ...c.env } : env, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`${c.label} exited ${r.status}: ${r.stderr}`);
   return r.stderr;
 }
@@ -129,7 +134,7 @@ function runtimes(): { list: Runtime[]; notes: string[] } {
   const bun = findBun(root);
   if (bun) list.push({ name: "bun", exe: bun, hook: fs.existsSync(bunHook) ? bunHook : hook, target: 3 });
   else notes.push("bun: not installed (optional dependency); Bun route not measured");
-  if (bun && !fs.existsSync(bunHook)) notes.push("dist/hook.bun.cjs missing (bun build failed?): the Bun route runs dist/hook.mjs");
+  if (bun && !fs.existsSync(bunHook)) notes.push("dist/hook.bun.cjs missing (bun build failed?): the Bun route runs dist/hook.cjs");
   return { list, notes };
 }
 
@@ -144,8 +149,10 @@ function hookProcesses(env: NodeJS.ProcessEnv): string[] {
     const empty = `${rt.name} -e 0`;
     const cmds: Cmd[] = [{ label: empty, argv: [rt.exe, "-e", "0"] }];
     for (const [ev, input] of Object.entries(EVENTS)) cmds.push({ label: ev, argv: [rt.exe, rt.hook], input });
-    // Bun: the same event through the ESM bundle, to show what the bytecode build buys.
-    if (rt.name === "bun" && rt.hook !== hook) cmds.push({ label: `${BASH} [hook.mjs]`, argv: [rt.exe, hook], input: EVENTS[BASH] });
+    // Bun: the same event through the Node route, to show what the bytecode build buys.
+    if (rt.name === "bun" && rt.hook !== hook) cmds.push({ label: `${BASH} [hook.cjs]`, argv: [rt.exe, hook], input: EVENTS[BASH] });
+    // The same ls -la with the pre-filter switched off: what the parser costs the commands it now skips.
+    cmds.push({ label: `${LS} [pre-filter off]`, argv: [rt.exe, rt.hook], input: EVENTS[LS], env: { SKILLGATE_PREFILTER: "off" } });
     if (peer) cmds.push({ label: `cc-safety-net, ${BASH}`, argv: [rt.exe, peer.bin, "--claude-code"], input: EVENTS[BASH] });
     const times = timeProcesses(cmds, samples, { ...env, ...peerEnv });
     const base = quantile(times.get(empty) ?? [], 0.5);
@@ -154,7 +161,7 @@ function hookProcesses(env: NodeJS.ProcessEnv): string[] {
     for (const [label, xs] of times) {
       const med = quantile(xs, 0.5);
       const ratio = med / base;
-      const ours = label !== empty && !label.startsWith("cc-safety-net") && !label.endsWith("[hook.mjs]");
+      const ours = label !== empty && !label.startsWith("cc-safety-net") && !label.endsWith("]");
       const verdict = !ours ? "" : ratio <= rt.target ? "  within target" : "  OVER target";
       out.push(`${label.padEnd(48)} ${fmt(med).padStart(6)} ms ${fmt(quantile(xs, 0.9)).padStart(6)} ms  ${ratio.toFixed(2)}×${verdict}`);
     }
@@ -177,51 +184,40 @@ function hookProcesses(env: NodeJS.ProcessEnv): string[] {
   return out;
 }
 
-const STAGES = ["start", "load", "read", "parse", "facts", "table", "state", "decide", "save", "answer"] as const;
-const SPLIT_EVENTS = [BASH, "PreToolUse Bash (parser)", "PostToolUse Read", "UserPromptSubmit"];
+const STAGES = ["start", "load", "read", "parse", "facts", "table", "state", "decide", "cap", "save", "after", "answer"] as const;
+const SPLIT_EVENTS = [BASH, LS, "PreToolUse Write", "PostToolUse Read", "UserPromptSubmit"];
 
-/** scripts/bench-split.ts bundled per runtime as the hook is (Bun: bytecode CJS; Node: ESM chunks). */
-async function buildSplit(dir: string, rt: Runtime): Promise<string> {
-  const entry = path.join(root, "scripts", "bench-split.ts");
-  if (rt.name === "bun" && rt.hook === bunHook) {
-    const r = spawnSync(rt.exe, ["build", entry, "--target=bun", "--format=cjs", "--bytecode", "--minify", "--outdir", dir, "--entry-naming", "split.cjs"], { encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`bun build of the split harness failed: ${r.stderr}`);
-    return path.join(dir, "split.cjs");
-  }
-  const { build } = await import("esbuild");
-  await build({ entryPoints: { split: entry }, outdir: dir, outExtension: { ".js": ".mjs" }, bundle: true, splitting: true, format: "esm", platform: "node", target: "node20", minify: true, logLevel: "warning" });
-  return path.join(dir, "split.mjs");
-}
-
-/** Where the time goes: each stage's median over alternating runs of the split harness (see scripts/bench-split.ts). */
+/** Where the time goes: the hook itself, as install writes it, reports its stages (SKILLGATE_TIMINGS=1, hooks/runner/timings.ts); medians over alternating runs. */
 async function split(env: NodeJS.ProcessEnv): Promise<string[]> {
   const { list } = runtimes();
   const n = smoke ? 2 : Math.max(5, Math.round(samples / 2));
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-bench-split-"));
   const cols: { label: string; cmd: Cmd; stages: Record<string, number[]> }[] = [];
-  for (const rt of list) {
-    const file = await buildSplit(path.join(dir, rt.name), rt);
-    for (const ev of SPLIT_EVENTS) cols.push({ label: `${rt.name}: ${ev}`, cmd: { label: ev, argv: [rt.exe, file], input: EVENTS[ev] }, stages: {} });
-  }
-  const splitEnv = { ...env, SKILLGATE_BENCH_ROOT: root };
+  for (const rt of list) for (const ev of SPLIT_EVENTS) cols.push({ label: `${rt.name}: ${ev}`, cmd: { label: ev, argv: [rt.exe, rt.hook], input: EVENTS[ev] }, stages: {} });
+  const splitEnv = { ...env, SKILLGATE_TIMINGS: "1" };
   for (let i = 0; i <= n; i++) {
     for (const c of cols) {
-      const line = run(c.cmd, splitEnv).split("\n").find((l) => l.startsWith("skillgate-split "));
-      if (!line) throw new Error(`${c.label}: the split harness printed no timings`);
+      const [exe, ...args] = c.cmd.argv;
+      const r = spawnSync(exe ?? "", args, { input: c.cmd.input ?? "", env: splitEnv, encoding: "utf8" });
+      const line = r.stderr.split("\n").find((l) => l.startsWith("skillgate-timings "));
+      if (!line) throw new Error(`${c.label}: the hook printed no timings (stderr: ${r.stderr.slice(0, 300)})`);
       if (i === 0) continue; // warm-up
-      for (const [k, v] of Object.entries(JSON.parse(line.slice("skillgate-split ".length)) as Record<string, number>)) (c.stages[k] ??= []).push(v);
+      for (const [k, v] of Object.entries(JSON.parse(line.slice("skillgate-timings ".length)) as Record<string, number>)) (c.stages[k] ??= []).push(v);
     }
   }
-  fs.rmSync(dir, { recursive: true, force: true });
-  const w = 34;
+  const w = 30;
   const out = [
-    `\n## where the time goes: median ms per stage, ${n} alternating runs of scripts/bench-split.ts bundled as the hook is (${load()})`,
+    `\n## where the time goes: median ms per stage, reported by the hook itself (SKILLGATE_TIMINGS=1), ${n} alternating runs (${load()})`,
     `${"stage".padEnd(8)}${cols.map((c) => c.label.slice(0, w - 2).padStart(w)).join("")}`,
   ];
-  for (const st of STAGES) out.push(`${st.padEnd(8)}${cols.map((c) => fmt(quantile(c.stages[st] ?? [], 0.5)).padStart(w)).join("")}`);
-  const total = (c: (typeof cols)[number]) => STAGES.reduce((a, st) => a + quantile(c.stages[st] ?? [], 0.5), 0);
+  const med = (c: (typeof cols)[number], st: string) => (c.stages[st] ? quantile(c.stages[st], 0.5) : undefined);
+  for (const st of STAGES) out.push(`${st.padEnd(8)}${cols.map((c) => (med(c, st) === undefined ? "—" : fmt(med(c, st) ?? 0)).padStart(w)).join("")}`);
+  const total = (c: (typeof cols)[number]) => STAGES.reduce((a, st) => a + (med(c, st) ?? 0), 0);
   out.push(`${"sum".padEnd(8)}${cols.map((c) => fmt(total(c)).padStart(w)).join("")}`);
-  out.push("start = runtime start until the harness's first line; load = the hook's modules; facts = pre-filter or parser; table = cached table + globs + environment; save = state under the lock; answer = render + write(2).");
+  const skip = (c: (typeof cols)[number]) => (c.stages.skip?.length ? (c.stages.skip.every((x) => x === 1) ? "skip" : c.stages.skip.every((x) => x === 0) ? "parser" : "mixed") : "—");
+  out.push(`${"shell".padEnd(8)}${cols.map((c) => skip(c).padStart(w)).join("")}`);
+  out.push(
+    "start = the runtime's start until the hook's first line (Bun: its bundle loaded too); load = Node's loader: read the bundle, compile it from the code cache, run its top level; read = stdin; parse = JSON + the host's normalize; facts = the shell facts: the pre-filter, or the parser; table = the cached table + the host's environment; state = reading the session; decide = pure; cap = saving a capped output; save = the state under the lock (or a count appended); after = evidence and effects-audit snapshot; answer = render + write(2). The process exit after the answer is not a stage. shell: skip = the pre-filter vouched for the command and the parser was not loaded; parser = it declined.",
+  );
   return out;
 }
 
@@ -264,7 +260,7 @@ async function inProcess(): Promise<string[]> {
     fs.writeFileSync(file, JSON.stringify({ ...base, $schema: undefined, skillsDir: path.join(root, "skills"), rows }));
     const table = await compiledTable(file);
     const cells = Object.values(events).map((ev) => {
-      const ms = timeIt(() => decide(ev, table, emptyState(), shellCommandOf(ev) === undefined ? undefined : factsOf(ev)));
+      const ms = timeIt(() => decide(ev, table, emptyState(), shellCommandOf(ev) === undefined ? undefined : (prefilteredFacts(ev, table) ?? factsOf(ev))));
       return `${fmt(ms)} ms`.padStart(28);
     });
     out.push(`${String(size).padEnd(6)} ${cells.join("")}`);
@@ -324,7 +320,7 @@ async function measureThroughput(): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
-  if (!fs.existsSync(hook)) throw new Error("dist/hook.mjs is missing: run npm run build");
+  if (!fs.existsSync(hook)) throw new Error("dist/hook.cjs is missing: run npm run build");
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-bench-state-"));
   const env = { ...process.env, SKILLGATE_STATE: stateDir, SKILLGATE_TABLE: path.join(root, "triggers.json") };
   const lines = [

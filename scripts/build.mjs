@@ -1,15 +1,17 @@
 // Bundle the hook and the CLI with esbuild. Plain JS so `npm ci` (prepare)
-// can run it before anything else is built. zod sits in its own chunk: the
-// hook loads it only when triggers.json changed.
-// One build per runtime: dist/hook.mjs (ESM, for Node) and, when a Bun binary
-// is installed, dist/hook.bun.cjs with its bytecode (hook.bun.cjs.jsc): Bun
-// starts from compiled bytecode instead of parsing the bundle (`npm run bench`
-// measures both; Bun cannot load bytecode for ESM outside --compile).
+// can run it before anything else is built.
+// One hook build per runtime, each as `install` writes it:
+// - Node: dist/hook.cjs (hooks/node-loader.cjs) runs dist/hook.node.cjs, one
+//   CommonJS script, from the V8 code cache made here (hook.node.cache);
+//   dist/hook.mjs runs the same for settings written by older installs.
+// - Bun (when its binary is installed): dist/hook.bun.cjs with its bytecode
+//   (hook.bun.cjs.jsc): Bun starts from compiled bytecode.
+// zod is in neither: dist/hook.node-schema.cjs is loaded only when a table is validated.
 // The bundle is built beside dist/ and swapped in, so a hook or test running
 // during a rebuild never sees a half-written dist/.
 import { build } from "esbuild";
 import { spawnSync } from "node:child_process";
-import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 
@@ -26,10 +28,7 @@ const common = {
   minify: true,
   logLevel: "warning",
 };
-// The hook is built alone: its static code is then one file, and only what it
-// loads lazily (zod, the shell parser, picomatch) is split off. Built with the
-// CLI, shared chunks made Node load nine modules per hook run.
-await build({ ...common, entryPoints: { hook: "hooks/skillgate.ts" }, chunkNames: "chunks/hook-[name]-[hash]" });
+await buildForNode(tmp);
 await build({ ...common, entryPoints: { cli: "cli/main.ts" } });
 // Other hosts' entries: a hook executable per host, and opencode's in-process plugin.
 await build({
@@ -68,19 +67,88 @@ function bunBinary() {
   return undefined;
 }
 
-/** dist/hook.bun.cjs + .jsc. A CJS entry: bytecode needs CJS, and CJS has no top-level await. */
+/**
+ * The Node route: dist/hook.cjs (hooks/node-loader.cjs) runs dist/hook.node.cjs, one
+ * CommonJS script, from the V8 code cache made here (dist/hook.node.cache). zod is
+ * left out (dist/hook.node-schema.cjs): it is loaded only when a table is validated.
+ */
+async function buildForNode(outdir) {
+  const entry = path.resolve(outdir, "hook-node-entry.ts");
+  mkdirSync(outdir, { recursive: true });
+  writeFileSync(entry, `export { hookMain } from ${JSON.stringify(path.resolve("hooks/runner/process.ts"))};\nexport { runHook } from ${JSON.stringify(path.resolve("hooks/runner/hook.ts"))};\n`);
+  const cjs = {
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    minify: true,
+    charset: "ascii",
+    logLevel: "warning",
+    // import() becomes require(): the script runs in node:vm, which has no module loader of its own.
+    supported: { "dynamic-import": false },
+    define: { "import.meta.dirname": "__dirname" },
+    logOverride: { "empty-import-meta": "silent" },
+  };
+  const schemaApart = {
+    name: "schema-apart",
+    setup(b) {
+      b.onResolve({ filter: /[/\\]table[/\\]schema\.js$/ }, (a) => (a.kind === "dynamic-import" ? { path: "./hook.node-schema.cjs", external: true } : undefined));
+    },
+  };
+  await build({ ...cjs, entryPoints: [entry], outfile: path.join(outdir, "hook.node.cjs"), plugins: [schemaApart, builtinsOnce()] });
+  asciiOnly(path.join(outdir, "hook.node.cjs"));
+  await build({ ...cjs, entryPoints: ["hooks/core/table/schema.ts"], outfile: path.join(outdir, "hook.node-schema.cjs") });
+  rmSync(entry, { force: true });
+  copyFileSync("hooks/node-loader.cjs", path.join(outdir, "hook.cjs"));
+  copyFileSync("hooks/node-loader.mjs", path.join(outdir, "hook.mjs"));
+  const r = spawnSync(process.execPath, ["scripts/node-code-cache.mjs", outdir], { encoding: "utf8" });
+  // Without the cache the hook still runs (it compiles): warn, do not fail `npm ci`.
+  if (r.status !== 0) console.warn(`build: the Node code cache was not made (dist/hook.node.cache):\n${r.stderr || r.stdout}`);
+}
+
+/**
+ * In CommonJS output esbuild wraps each module's `import fs from "node:fs"` in its
+ * own copy of the module object (__toESM: a getter per export, 51 copies of
+ * ~100 getters at every start). A one-line ES module per built-in, required
+ * once, gives every importer the module object itself. Named imports are listed
+ * here; a new one fails the build ("No matching export") until it is added.
+ */
+function builtinsOnce() {
+  const named = { "node:path": ["posix"], "node:child_process": ["spawnSync"], "node:url": ["pathToFileURL", "fileURLToPath"], "node:crypto": ["createHash"], "node:module": ["createRequire"] };
+  return {
+    name: "builtins-once",
+    setup(b) {
+      b.onResolve({ filter: /^node:[a-z_/]+$/ }, (a) => (a.namespace === "builtin-once" ? undefined : { path: a.path, namespace: "builtin-once" }));
+      b.onLoad({ filter: /.*/, namespace: "builtin-once" }, (a) => ({
+        contents: `const m = require(${JSON.stringify(a.path)});\nexport default m;\n${(named[a.path] ?? []).map((n) => `export const ${n} = m.${n};`).join("\n")}\n`,
+        loader: "js",
+      }));
+    },
+  };
+}
+
+/**
+ * The loader reads the Node bundle as latin1 (no UTF-8 decoding of 350 KB per tool call),
+ * so it must be ASCII. esbuild's charset=ascii leaves regex literals as written:
+ * escape what is left (\uXXXX means the same in a string, a template and a regex).
+ */
+function asciiOnly(file) {
+  const text = readFileSync(file, "utf8");
+  // `\é` (an identity escape) would turn into `\\u00e9`: none today; fail the build if one comes.
+  if (/\\[^\x00-\x7f]/.test(text)) throw new Error(`${file}: a non-ASCII character follows a backslash; write it as \\uXXXX in the source`);
+  writeFileSync(file, text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
+}
+
+/** dist/hook.bun.cjs + .jsc (scripts/build-bun.mjs, run by Bun: its bundler makes the bytecode). */
 function buildForBun(outdir) {
   const bun = bunBinary();
   if (!bun) {
-    console.warn("build: no bun binary installed; dist/hook.bun.cjs not built (the Bun route falls back to dist/hook.mjs)");
+    console.warn("build: no bun binary installed; dist/hook.bun.cjs not built (the Bun route falls back to dist/hook.cjs)");
     return;
   }
-  const entry = path.resolve(outdir, "hook-bun-entry.ts");
-  writeFileSync(entry, `import { hookMain } from ${JSON.stringify(path.resolve("hooks/runner/process.ts"))};\nvoid hookMain();\n`);
-  const r = spawnSync(bun, ["build", entry, "--target=bun", "--format=cjs", "--bytecode", "--minify", "--outdir", outdir, "--entry-naming", "hook.bun.cjs"], { encoding: "utf8" });
-  rmSync(entry, { force: true });
+  const r = spawnSync(bun, ["scripts/build-bun.mjs", outdir], { encoding: "utf8" });
   if (r.status !== 0) {
-    // The Node bundle is complete without it: warn, do not fail `npm ci`.
+    // The Node build is complete without it: warn, do not fail `npm ci`.
     console.warn(`build: bun build failed (dist/hook.bun.cjs not built):\n${r.stderr || r.stdout}`);
     rmSync(path.join(outdir, "hook.bun.cjs"), { force: true });
     rmSync(path.join(outdir, "hook.bun.cjs.jsc"), { force: true });

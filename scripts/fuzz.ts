@@ -1,5 +1,5 @@
 // Fuzzing the hook: generated and mutated Claude Code events, fed in-process
-// through runHook() and through the real process (node dist/hook.mjs).
+// through runHook() and through the real process (node dist/hook.cjs).
 //
 //   npm run fuzz                                                100,000 in-process events + the big specials + 200 process
 //                                                               runs, on a new seed each time (printed; FUZZ_SEED or --seed fixes it)
@@ -36,14 +36,14 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { HookEnv, HookResult } from "../hooks/runner/hook.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-export const HOOK_BUNDLE = path.join(ROOT, "dist", "hook.mjs");
+export const HOOK_BUNDLE = path.join(ROOT, "dist", "hook.cjs");
 export const TABLE = path.join(ROOT, "triggers.json");
 /** Failing inputs are saved here (gitignored) for --replay. */
 export const FAIL_DIR = path.join(ROOT, ".tmp", "fuzz");
-/** One event taking longer than this in-process is a hang. */
-export const EVENT_BUDGET_MS = 5_000;
+/** One event taking longer than this in-process is a hang (not a speed budget: speed is `npm run bench`'s; a loaded CI machine must not turn this red). */
+export const EVENT_BUDGET_MS = 30_000;
 /** One process run taking longer than this is a hang (inputs of 1 MB and more get 3x). */
-export const PROCESS_TIMEOUT_MS = 5_000;
+export const PROCESS_TIMEOUT_MS = 20_000;
 /** The hook's own cap (hooks/runner/hook.ts MAX_EVENT_BYTES); bigger events must be refused with a notice. */
 const EVENT_CAP = 8 * 1024 * 1024;
 /** Marker in every session id that tries to climb out of the state folder; swept for afterwards. */
@@ -1054,7 +1054,7 @@ export function checkSandbox(sb: Sandbox, sentIds: Set<string>, corruptedIds: Se
       problems.push(`output folder made outside the sandbox despite $SKILLGATE_OUTPUT_DIR: ${fs.readFileSync(path.join(sb.stateDir, name), "utf8").trim()}`);
       continue;
     }
-    if ((m = /^(.*)\.json$/.exec(name))) {
+    if ((m = /^(.*)\.json(\.calls)?$/.exec(name))) {
       if (!safeFileId(m[1]!)) problems.push(`state file for an unsafe id: ${JSON.stringify(name)}`);
       else if (!sentIds.has(m[1]!)) problems.push(`state file for an id never sent: ${JSON.stringify(name)}`);
       continue;
@@ -1211,7 +1211,7 @@ export class Fuzzer {
     if (problems.length) this.fail({ where: "in-process", gen: ev.gen, index: ev.index, seed: this.seed, problems, stdout: r.stdout, stderr: r.stderr }, ev.input, ev.corrupt);
   }
 
-  /** One event through `node dist/hook.mjs`, raw bytes on stdin. */
+  /** One event through `node dist/hook.cjs`, raw bytes on stdin. */
   async viaProcess(ev: { gen: string; index: number | string; input: string | Buffer; corrupt?: FuzzEvent["corrupt"] }): Promise<void> {
     const text = this.prepare(ev, this.psb);
     const resolved = resolveInputs(ev.input, this.psb);

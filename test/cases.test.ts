@@ -12,7 +12,7 @@ import { caseJsonSchema, CaseFormatError, fixturesIn, loadCases, type Case } fro
 import { inProcessInvoker, processInvoker, runCase, runCases, type Invoke } from "../cli/cases/runner.ts";
 import { resolveSuite, rowIds, suiteCases } from "../cli/cases/suite.ts";
 import { findBun } from "../cli/install.ts";
-import { casesDir, defaultTable, hookBundle, root } from "./helpers.ts";
+import { bunHookBundle, casesDir, defaultTable, hookBundle, legacyHookBundle, root } from "./helpers.ts";
 
 const suite = await resolveSuite({ packageRoot: root, table: defaultTable, cases: casesDir });
 const cases = suiteCases(suite);
@@ -74,8 +74,10 @@ test("a missing Bun fails in CI and is a visible skip locally", () => {
 });
 
 const bun = findBun(root);
-for (const [name, exe] of [["node", process.execPath], ["bun", bun]] as const) {
-  test(`process smoke: ${SMOKE.length} cases through dist/hook.mjs under ${name}`, async (t) => {
+// Each route as install writes it (Node: dist/hook.cjs; Bun: its bytecode build), and the
+// dist/hook.mjs older installs' settings still run.
+for (const [name, exe, bundle] of [["node", process.execPath, hookBundle], ["node", process.execPath, legacyHookBundle], ["bun", bun, bunHookBundle]] as const) {
+  test(`process smoke: ${SMOKE.length} cases through dist/${path.basename(bundle)} under ${name}`, async (t) => {
     if (name === "bun") {
       const leg = bunLeg(exe, process.env);
       if (!leg.run) {
@@ -84,10 +86,10 @@ for (const [name, exe] of [["node", process.execPath], ["bun", bun]] as const) {
         return;
       }
     }
-    assert.ok(fs.existsSync(hookBundle), `${hookBundle} is missing: npm run build`);
+    assert.ok(fs.existsSync(bundle), `${bundle} is missing: npm run build`);
     assert.ok(exe);
     const smoke = SMOKE.map((id) => byId.get(id) ?? assert.fail(`no case ${id}`));
-    const results = await runCases(smoke, { table: defaultTable, invoke: processInvoker([exe, hookBundle]), parallel: 3 });
+    const results = await runCases(smoke, { table: defaultTable, invoke: processInvoker([exe, bundle]), parallel: 3 });
     const failed = results.filter((r) => !r.ok);
     assert.deepEqual(failed, [], failed.map((r) => `${r.id}:\n  ${r.failures.join("\n  ")}`).join("\n"));
   });

@@ -159,6 +159,9 @@ test("the hook refuses a captured commit payload and lets a captured skill load 
   const out = JSON.parse(deny.stdout) as Record<string, unknown>;
   assert.equal(out.permissionDecision, "deny");
   assert.match(String(out.permissionDecisionReason), /commit/);
+  // Copilot's own tools: `skill` ({skill}) and `view` (whole without view_range), never Claude Code's Skill/Read.
+  assert.match(String(out.permissionDecisionReason), /call the skill tool with skill "commit" \(or view \S+\/commit\/SKILL\.md whole, without view_range\)/);
+  assert.doesNotMatch(String(out.permissionDecisionReason), /Skill tool|Read /);
   await runHook(JSON.stringify({ ...fixture("postToolUse-skill"), cwd: project }), { env, packageRoot: ROOT, host: copilotHost("postToolUse") });
   const allow = await runHook(JSON.stringify(commit), { env, packageRoot: ROOT, host: copilotHost("preToolUse") });
   assert.equal(allow.stdout.includes('"deny"'), false, allow.stdout);

@@ -102,6 +102,9 @@ test("on documented payloads the gate refuses a commit, blocks push HEAD, refuse
   const commit = await answer(shell("git commit -m x"));
   assert.equal(commit.permission, "deny");
   assert.match(String(commit.agent_message), /commit/);
+  // A shell `cat` is no load under Cursor's hooks: the model is told to use the Read tool, whole.
+  assert.match(String(commit.agent_message), /read \S+\/commit\/SKILL\.md whole with the Read tool \(no offset or limit\)/);
+  assert.doesNotMatch(String(commit.agent_message), /`cat`|Skill tool/);
   const push = await answer(shell("git push origin HEAD"));
   assert.equal(push.permission, "deny");
   assert.match(String(push.agent_message), /HEAD/);

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { runHook } from "../hooks/runner/hook.ts";
-import { casesDir, root } from "./helpers.ts";
+import { casesDir, gitProject, root } from "./helpers.ts";
 
 const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(casesDir, "fixtures", `${name}.json`), "utf8")) as Record<string, unknown>;
 const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), p));
@@ -32,15 +32,7 @@ interface Project {
 }
 
 function project(reuse = false): Project {
-  const ws = tmp("sg-gate-ws-");
-  const git = (...a: string[]) => assert.equal(spawnSync("git", a, { cwd: ws }).status, 0, `git ${a.join(" ")}`);
-  git("init", "-q", ".");
-  fs.mkdirSync(path.join(ws, "src"));
-  fs.mkdirSync(path.join(ws, "test"));
-  fs.writeFileSync(path.join(ws, "src/a.ts"), "export const a = 1;\n");
-  fs.writeFileSync(path.join(ws, "test/a.test.ts"), "test\n");
-  fs.writeFileSync(path.join(ws, "package.json"), "{}\n");
-  fs.writeFileSync(path.join(ws, "README.md"), "readme\n");
+  const { ws } = gitProject("sg-gate-ws-");
   const conf = tmp("sg-gate-conf-");
   const tableFile = path.join(conf, "triggers.json");
   fs.writeFileSync(tableFile, JSON.stringify(table(reuse)));

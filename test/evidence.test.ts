@@ -25,7 +25,7 @@ import {
 } from "../hooks/core/evidence.ts";
 import { EvidenceStore } from "../hooks/io/evidence-store.ts";
 import { currentFreshness, envFacts, finishCheck, reuseOrBegin, type CheckSpec, type Where } from "../hooks/io/evidence-run.ts";
-import { root } from "./helpers.ts";
+import { gitProject, root } from "./helpers.ts";
 
 const tmp = (p = "sg-ev-") => fs.mkdtempSync(path.join(os.tmpdir(), p));
 const H = (c: string) => c.repeat(64);
@@ -198,15 +198,7 @@ test("store: files are 0600, records are never overwritten, an edited record is 
 // ---- the issue's scenarios through the hook-moment steps ----------------------------------
 
 function workspace(): Where & { ws: string } {
-  const ws = tmp("sg-ev-ws-");
-  const git = (...a: string[]) => assert.equal(spawnSync("git", a, { cwd: ws }).status, 0);
-  git("init", "-q", ".");
-  fs.mkdirSync(path.join(ws, "src"));
-  fs.mkdirSync(path.join(ws, "test"));
-  fs.writeFileSync(path.join(ws, "src/a.ts"), "export const a = 1;\n");
-  fs.writeFileSync(path.join(ws, "test/a.test.ts"), "test\n");
-  fs.writeFileSync(path.join(ws, "package.json"), "{}\n");
-  fs.writeFileSync(path.join(ws, "README.md"), "readme\n");
+  const { ws } = gitProject("sg-ev-ws-");
   return { ws, workspace: ws, stateDir: tmp("sg-ev-state-") };
 }
 const TESTS: CheckSpec = { id: "tests", scope: ["src", "test", "package.json", "package-lock.json"], program: "npm" };

@@ -1,7 +1,7 @@
 // Never crash, never hang, never fail silently (issue 6) — the smoke kept in
 // `npm test`: 3,000 generated and mutated events through runHook() in-process,
 // the big ones (1–10 MB strings, 10,000-level nesting, 10,000 nested `$(`)
-// once each, and a seeded sample through the real `node dist/hook.mjs` (raw
+// once each, and a seeded sample through the real `node dist/hook.cjs` (raw
 // bytes, some not UTF-8) running alongside. The long run (100,000 events, a
 // new seed each time) is `npm run fuzz`. Checks: scripts/fuzz.ts checkOutput()
 // and checkSandbox(). Same seed, same events: a failure names its seed and
@@ -50,7 +50,7 @@ test(`fuzz (seed ${SEED})`, { timeout: 900_000 }, async (t) => {
     await specialRuns(fz, SEED);
     noFailures();
   });
-  await t.test(`process: ${specials(SEED).filter((s) => s.process).length} big and deep events through node dist/hook.mjs`, async () => {
+  await t.test(`process: ${specials(SEED).filter((s) => s.process).length} big and deep events through node dist/hook.cjs`, async () => {
     const noFailures = since(fz, "process");
     await processSpecialRuns(fz, SEED, JOBS);
     noFailures();
@@ -78,7 +78,7 @@ test(`fuzz (seed ${SEED})`, { timeout: 900_000 }, async (t) => {
     for (const [outcome, n] of Object.entries(fz.stats.outcomes)) assert.ok(n > 0, `no event ended as ${outcome}`);
   });
 
-  await t.test(`process: ${PROCESS_RUNS} generated events through node dist/hook.mjs (raw bytes, a third not UTF-8), ${JOBS} at a time`, async () => {
+  await t.test(`process: ${PROCESS_RUNS} generated events through node dist/hook.cjs (raw bytes, a third not UTF-8), ${JOBS} at a time`, async () => {
     await proc;
     t.diagnostic(formatStats("process", fz.processStats));
     noProcFailures();

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import {
-  applyToChatMessage, applyToToolOutput, forOpencode, normalize, opencodeHost, patchPaths, render, type ChatPart,
+  applyToChatMessage, applyToToolOutput, normalize, opencodeHost, patchPaths, render, type ChatPart,
 } from "../hooks/hosts/opencode/adapter.ts";
 import type { Event } from "../hooks/core/types.ts";
 import { SkillgatePlugin } from "../hooks/hosts/opencode/plugin.ts";
@@ -89,10 +89,10 @@ test("apply_patch envelopes: every path added, updated, deleted or moved to", ()
   assert.deepEqual(e.kind === "tool-call" && e.tool, { kind: "edit", name: "apply_patch", paths: ["a_RU.md", "src/b.ts", "src/c.ts", "old.txt"] });
 });
 
-test("render: a refusal in opencode's wording, a cap's output, a hint as context; applied to the hook's mutable output", () => {
+test("render: a refusal as the tool's error, a cap's output, a hint as context; applied to the hook's mutable output", () => {
   const call0 = eventOf(call("tool.execute.before", "toolu_e2e_1"));
-  const r = render(call0, { verdict: "deny", rows: ["commit-gate"], message: 'skillgate[commit-gate]: Load skill "commit" first: call the Skill tool with skill "commit" (or Read x)' }, {});
-  assert.match(r?.refuse ?? "", /call the skill tool with name "commit"/);
+  const r = render(call0, { verdict: "deny", rows: ["commit-gate"], message: "REFUSED" }, {});
+  assert.equal(r?.refuse, "REFUSED");
   assert.equal(render(call0, { verdict: "allow", rows: [] }, {}), undefined);
   const result = eventOf(call("tool.execute.after", "toolu_e2e_7"));
   const capped = render(result, { verdict: "cap", rows: ["output-cap"], cap: { row: "output-cap", headChars: 2, profile: "balanced" } }, { updatedOutput: { output: "lo[capped]" } });
@@ -109,8 +109,9 @@ test("render: a refusal in opencode's wording, a cap's output, a hint as context
   assert.deepEqual(chat.parts[1], { id: "prt_ax", messageID: "msg_1", sessionID: "ses_1", type: "text", synthetic: true, text: "HINT" });
   applyToChatMessage(undefined, chat, (after: string | undefined) => `${after}x`);
   assert.equal(chat.parts.length, 2);
-  assert.equal(forOpencode("no skill words"), "no skill words");
   const host = opencodeHost(directory);
+  // opencode's own tool names: `skill` with {name}, `read` with {filePath} (a slice has offset/limit).
+  assert.equal(host.howToLoad("commit", "/s/commit/SKILL.md"), 'call the skill tool with name "commit" (or read /s/commit/SKILL.md whole with the read tool, no offset/limit)');
   assert.equal(host.looksLikeToolCall(JSON.stringify(call("tool.execute.before", "toolu_e2e_1"))), true);
   assert.deepEqual(host.renderFailure("bad", true), { refuse: "bad", notice: "bad" });
   assert.ok(host.environment({ HOME: "/h" }).skillRoots.includes(path.join(directory, ".opencode", "skills")));

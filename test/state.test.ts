@@ -69,12 +69,32 @@ test("64 hook processes of one session started at once lose no update", async ()
   assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith(".lock") || f.endsWith(".tmp")), [], "no lock or temp file left behind");
 });
 
+test("a finished call that changes nothing else is counted by append, not by rewriting the state; 48 parallel ones lose no count", async () => {
+  const dir = tmp();
+  const env = { ...process.env, SKILLGATE_STATE: dir, SKILLGATE_TABLE: defaultTable };
+  const fx = (n: string) => JSON.parse(fs.readFileSync(path.join(casesDir, "fixtures", `${n}.json`), "utf8"));
+  const session = "count-session";
+  // One load first, so the state file exists; its mtime must not move after that.
+  assert.equal(await runHook({ ...fx("post-tool-use-skill"), session_id: session }, env), 0);
+  const file = path.join(dir, `${session}.json`);
+  const before = fs.readFileSync(file, "utf8");
+  const reads = Array.from({ length: 48 }, () => runHook({ ...fx("post-tool-use-read"), session_id: session }, env));
+  assert.deepEqual([...new Set(await Promise.all(reads))], [0]);
+  assert.equal(fs.readFileSync(file, "utf8"), before, "the state file was not rewritten");
+  const store = new StateStore(dir);
+  assert.equal(store.countedToolCalls(session).Read, 48, "every call counted");
+  assert.equal(store.read(session).state.stats.toolCalls.Skill, 1, "the load's own call is counted in the state it rewrote");
+  // A hostile tool name stays one line of safe characters.
+  store.countToolCall(session, "x\ny/../z");
+  assert.deepEqual(Object.keys(store.countedToolCalls(session)).sort(), ["Read", "x_y_.._z"]);
+});
+
 test("session files untouched for the configured age are cleaned; fresh ones, the table cache and the output memo stay", () => {
   const dir = tmp();
-  for (const f of ["old.json", "new.json", "old.json.corrupt-1", ".table-abc.json", ".output-root"]) fs.writeFileSync(path.join(dir, f), "{}");
+  for (const f of ["old.json", "new.json", "old.json.corrupt-1", "old.json.calls", ".table-abc.json", ".output-root"]) fs.writeFileSync(path.join(dir, f), "{}");
   const old = new Date(Date.now() - 31 * 86_400_000);
-  for (const f of ["old.json", "old.json.corrupt-1", ".table-abc.json", ".output-root"]) fs.utimesSync(path.join(dir, f), old, old);
-  assert.equal(new StateStore(dir).cleanOld(30), 2);
+  for (const f of ["old.json", "old.json.corrupt-1", "old.json.calls", ".table-abc.json", ".output-root"]) fs.utimesSync(path.join(dir, f), old, old);
+  assert.equal(new StateStore(dir).cleanOld(30), 3);
   assert.deepEqual(fs.readdirSync(dir).sort(), [".output-root", ".table-abc.json", "new.json"]);
 });
 

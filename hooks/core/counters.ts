@@ -29,3 +29,21 @@ export function recordRawPass(s: SessionState, reason: string): SessionState {
 export function recordSummary(s: SessionState, profile: string): SessionState {
   return { ...s, stats: { ...s.stats, summarized: bump(s.stats.summarized ?? {}, profile) } };
 }
+
+/**
+ * Is `after` exactly `before` with one more call of `tool` counted, nothing else?
+ * (Then the edge counts the call with an append instead of rewriting the state:
+ * most PostToolUse events change nothing else.) Shallow: states are copied by spreading.
+ */
+export function onlyToolCallCounted(before: SessionState, after: SessionState, tool: string): boolean {
+  if (after === before || !sameExcept(before, after, "stats") || !sameExcept(before.stats, after.stats, "toolCalls")) return false;
+  const b = before.stats.toolCalls;
+  const a = after.stats.toolCalls;
+  return a[tool] === (Object.hasOwn(b, tool) ? (b[tool] ?? 0) : 0) + 1 && sameExcept(b, a, tool);
+}
+
+function sameExcept<T extends object>(x: T, y: T, key: string): boolean {
+  const kx = Object.keys(x).filter((k) => k !== key);
+  const ky = Object.keys(y).filter((k) => k !== key);
+  return kx.length === ky.length && kx.every((k) => Object.hasOwn(y, k) && (x as Record<string, unknown>)[k] === (y as Record<string, unknown>)[k]);
+}

@@ -25,8 +25,6 @@ export interface HostEnvironment {
 export interface HostCapabilities {
   /** Subagents have the skill tool, so they can load skills themselves. */
   subagentsLoadSkills: boolean;
-  /** The host has a skill tool (default true); without one a skill is loaded by reading its SKILL.md whole. */
-  skillTool?: boolean;
   /** The host runs a tool call with an input the hook rewrote (Effects.updatedInput); needed for evidence reuse. */
   rewritesToolInput?: boolean;
 }
@@ -42,6 +40,13 @@ export interface Host {
   /** For input that never parsed: was it a tool call (the only event a failure may refuse)? */
   looksLikeToolCall(raw: string): boolean;
   environment(env: Env): HostEnvironment;
+  /**
+   * How this host's model loads a skill, in the host's own tool names (refusals and hints quote it):
+   * `skill` as the skill tool knows it (plugin-namespaced where that applies), `skillFile` its SKILL.md.
+   */
+  howToLoad(skill: string, skillFile: string): string;
   /** Whether a settings file (one of environment().settingsFiles) registers skillgate's hook. */
   registersSkillgate?(file: string): boolean;
+  /** Whether a settings file switches skillgate off without removing its hook (Claude Code: `disableAllHooks`, SKILLGATE_* in `env`). */
+  weakensSkillgate?(file: string): boolean;
 }

@@ -1,4 +1,5 @@
-// Facts of any event, Bash included. Importing this loads the shell parser.
+// Facts of any event, Bash included. Importing this loads the shell parser; the
+// hook asks the pre-filter (shell-prefilter.ts) first and comes here only when it declines.
 import type { Event } from "./types.js";
 import { analyzeCommand } from "./shell/analyze.js";
 import type { ShellWorld } from "./shell/world.js";

@@ -45,9 +45,9 @@ function ownSkillName(name: string, table: CompiledTable): string {
   return ns === "skillgate" || ns === table.pluginNamespace ? name.slice(i + 1) : name;
 }
 
+/** The load instruction refusals and hints quote: worded by the host (its tool names), else host-neutral. */
 export function howToLoad(table: CompiledTable, skill: string): string {
-  // A host with no skill tool (Codex): the model loads a skill by printing its SKILL.md whole.
-  if (table.loadBy === "read") return `read ${path.join(table.skillsDir, skill, "SKILL.md")} in full (\`cat\` it)`;
+  const file = path.join(table.skillsDir, skill, "SKILL.md");
   const name = table.pluginNamespace ? `${table.pluginNamespace}:${skill}` : skill;
-  return `call the Skill tool with skill "${name}" (or Read ${path.join(table.skillsDir, skill, "SKILL.md")} in full)`;
+  return table.loadWording ? table.loadWording(name, file) : `load skill "${name}" with your skill tool (or read ${file} in full)`;
 }

@@ -31,23 +31,20 @@ export class StateStore {
 
   read(sessionId: string): Loaded {
     const file = this.file(sessionId);
-    let text: string;
-    try {
-      text = fs.readFileSync(file, "utf8");
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return { state: emptyState() };
-      throw e;
-    }
-    const parsed = parseState(text);
+    const r = readRegularFile(file, MAX_STATE_BYTES);
+    if (r.ok === false && r.missing) return { state: emptyState() };
+    const parsed = r.ok ? parseState(r.text) : undefined;
     if (parsed) return { state: parsed };
-    // Keep the broken file for inspection and start clean.
+    // Not what skillgate writes (bad JSON, another shape, a link, a folder, a FIFO, unreadable):
+    // keep it for inspection and start clean. Never followed, never half-trusted.
     const aside = `${file}.corrupt-${Date.now()}`;
     try {
       fs.renameSync(file, aside);
     } catch {
-      /* another process moved it first */
+      /* another process moved it first, or the folder is not ours to change: the next write replaces it */
     }
-    return { state: emptyState(), warning: `skillgate: state file ${file} was unreadable; moved to ${aside}, starting this session's state empty` };
+    const why = r.ok ? "not in the shape skillgate writes" : r.error;
+    return { state: emptyState(), warning: `skillgate: state file ${file} was unreadable; moved to ${aside} (${why}), starting this session's state empty` };
   }
 
   /**
@@ -56,7 +53,35 @@ export class StateStore {
    */
   cleanOld(maxAgeDays: number, now = Date.now()): number {
     // Session files, moved-aside corrupt ones, and temp or stale-lock files a killed process left behind.
-    return removeOlderThan(this.dir, maxAgeDays, (name) => !name.startsWith(".") && /\.json(\.corrupt-\d+|\..*\.tmp|\.lock\..*\.stale)?$/.test(name), now);
+    return removeOlderThan(this.dir, maxAgeDays, (name) => !name.startsWith(".") && /\.json(\.calls|\.corrupt-\d+|\..*\.tmp|\.lock\..*\.stale)?$/.test(name), now);
+  }
+
+  /**
+   * Count one finished tool call without rewriting the state: one append (atomic
+   * for a short line, so parallel hooks need no lock). A PostToolUse that changes
+   * nothing else then costs one write instead of lock, read, write, rename, unlock.
+   */
+  countToolCall(sessionId: string, tool: string): void {
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    // Never through a link or into a FIFO planted in our folder (the append would land in the link's target, or block).
+    const c = fs.constants;
+    const fd = fs.openSync(`${this.file(sessionId)}.calls`, c.O_WRONLY | c.O_APPEND | c.O_CREAT | (c.O_NOFOLLOW ?? 0) | (c.O_NONBLOCK ?? 0), 0o600);
+    try {
+      if (!fs.fstatSync(fd).isFile()) throw new Error("the tool-call count file is not a regular file");
+      fs.writeSync(fd, `${tool.replace(/[^A-Za-z0-9_.:-]/g, "_").slice(0, 100) || "_"}\n`);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /** The tool calls counted by countToolCall (the state's own stats.toolCalls holds the rest). */
+  countedToolCalls(sessionId: string): Record<string, number> {
+    const out: Record<string, number> = {};
+    const r = readRegularFile(`${this.file(sessionId)}.calls`, MAX_STATE_BYTES);
+    if (!r.ok) return out;
+    const text = r.text;
+    for (const name of text.split("\n")) if (/^[A-Za-z0-9_.:-]{1,100}$/.test(name)) out[name] = (out[name] ?? 0) + 1;
+    return out;
   }
 
   /** Read, transform, write, all under the session's lock. */
@@ -72,6 +97,45 @@ export class StateStore {
     } finally {
       release();
     }
+  }
+}
+
+/** A state file is a few KB; anything far larger was not written by skillgate. */
+const MAX_STATE_BYTES = 4 * 1024 * 1024;
+
+export type FileRead = { ok: true; text: string } | { ok: false; missing: boolean; error: string };
+
+/**
+ * Read a file skillgate wrote into its own folder, trusting nothing about what
+ * is there now: a symlink is not followed (O_NOFOLLOW; `follow` for a user's file such as the table), a FIFO or device never
+ * blocks the hook (O_NONBLOCK, then only a regular file is read), a folder or an
+ * oversized file is refused. A hook that hangs lets the tool call through.
+ */
+export function readRegularFile(file: string, maxBytes: number, o: { follow?: boolean } = {}): FileRead {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (o.follow ? 0 : (fs.constants.O_NOFOLLOW ?? 0)) | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { ok: false, missing: true, error: "missing" };
+    return { ok: false, missing: false, error: code === "ELOOP" ? "a symlink" : `cannot open: ${code ?? (e as Error).message}` };
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return { ok: false, missing: false, error: st.isDirectory() ? "a folder" : "not a regular file" };
+    if (st.size > maxBytes) return { ok: false, missing: false, error: `${st.size} bytes, over ${maxBytes}` };
+    const buf = Buffer.alloc(st.size);
+    let off = 0;
+    while (off < buf.length) {
+      const n = fs.readSync(fd, buf, off, buf.length - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    return { ok: true, text: buf.subarray(0, off).toString("utf8") };
+  } catch (e) {
+    return { ok: false, missing: false, error: `cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
@@ -150,7 +214,7 @@ function acquireLock(lock: string): () => void {
       fs.closeSync(fd);
       return () => {
         try {
-          if (fs.readFileSync(lock, "utf8") === token) fs.rmSync(lock, { force: true });
+          if (fs.readFileSync(lock, "utf8") === token) fs.unlinkSync(lock); // unlink: rmSync walks a tree
         } catch {
           /* already gone */
         }

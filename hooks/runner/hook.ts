@@ -11,7 +11,7 @@ import { emptyState, type Decision, type Effects, type Event, type SessionState,
 import type { CompiledTable } from "../core/table/compile.js";
 import type { Facts } from "../core/facts.js";
 import { shellCommandOf, toolFacts } from "../core/facts.js";
-import { recordCap, recordRawPass, recordSummary } from "../core/counters.js";
+import { onlyToolCallCounted, recordCap, recordRawPass, recordSummary } from "../core/counters.js";
 import { matchRows } from "../core/match.js";
 import { checkOf, requiredEvidence } from "../core/policies/evidence.js";
 import { carriesBudgetReminder } from "../core/policies/budget.js";
@@ -20,7 +20,10 @@ import { stateDirOf } from "../io/state-dir.js";
 import { claudeCode } from "../hosts/claude-code/adapter.js";
 import { loadContext, type HookEnv } from "./context.js";
 import { afterShellCall, beforeShellCall, cleanAuditSnapshots } from "./audit.js";
+import { needsWriteGlobs, shellFactsBeforeTable, shellFactsWithTable } from "./call-facts.js";
+import { plainCommands } from "../core/shell-prefilter.js";
 import { EFFECTS_AUDIT_ROW } from "../core/policies/effects-audit.js";
+import { lap, note } from "./timings.js";
 
 export { stateDirOf, type HookEnv };
 
@@ -72,6 +75,7 @@ async function run(input: string, h: HookEnv, fc: FailureContext): Promise<HookR
     return failure(`skillgate: the hook event is not JSON (${(e as Error).message})`, false, fc);
   }
   const n = fc.host.normalize(payload);
+  lap("parse");
   if (!n.ok) return n.ignored ? { stdout: "", stderr: "" } : failure(`skillgate: ${n.error}`, false, fc);
   fc.kind = n.event.kind;
   return runEvent(n.event, h, fc, n.transcriptPath);
@@ -83,15 +87,26 @@ async function run(input: string, h: HookEnv, fc: FailureContext): Promise<HookR
  */
 export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { host: h.host ?? claudeCode, input: "", kind: given.kind }, transcriptPath?: string): Promise<HookResult> {
   // The shell parser and the glob engine are the biggest modules: load them
-  // only for a tool call about to run (the parser only for a shell call).
-  // The world lets the analysis read, at decision time and bounded, what the command will run: git config, scripts, links.
-  const facts: Facts | undefined =
-    shellCommandOf(given) !== undefined ? (await import("../core/shell-facts.js")).factsOf(given, (await import("../io/shell-files.js")).shellWorld(given.cwd || "/", h.env)) : undefined;
+  // only for a tool call about to run (the parser only for a shell call the
+  // pre-filter cannot vouch for: call-facts.ts).
+  const shell = await shellFactsBeforeTable(given, h.env);
+  let facts: Facts | undefined = shell.facts;
+  lap("facts");
   const canRefuse = given.kind === "tool-call" || given.kind === "stop" || given.kind === "session-start";
   // Write globs (picomatch) only for a call that writes something: most shell calls write nothing.
-  const callFacts = given.kind === "tool-call" ? (facts ?? toolFacts(given)) : undefined;
-  const globs = callFacts !== undefined && (callFacts.writes.length > 0 || callFacts.mentions !== undefined);
-  const ctx = await loadContext({ ...h, host: fc.host }, { globs, checkSkills: canRefuse, protect: given.kind === "tool-call" });
+  const globs = given.kind === "tool-call" && needsWriteGlobs(facts ?? toolFacts(given));
+  // The real spellings of protected paths cost a few file system calls: only for a call that can write.
+  const realPaths = globs || (given.kind === "tool-call" && given.tool.kind === "other");
+  const contextOptions = { checkSkills: canRefuse, protect: given.kind === "tool-call" };
+  let ctx = await loadContext({ ...h, host: fc.host }, { globs, realPaths, ...contextOptions });
+  lap("table");
+  if (ctx.ok && shell.pending) {
+    facts = await shellFactsWithTable(given, h.env, shell, ctx.table);
+    // Not expected (test/shell-prefilter.test.ts: what passes phase 1 writes nothing), but a write must never meet a table without globs.
+    if (!globs && needsWriteGlobs(facts)) ctx = await loadContext({ ...h, host: fc.host }, { globs: true, realPaths: true, ...contextOptions });
+    lap("facts");
+  }
+  if (shellCommandOf(given) !== undefined) note("skip", shell.pending && facts === shell.facts ? 1 : 0);
   fc.failMode = ctx.ok ? ctx.table.table.failMode : ctx.failMode;
   if (!ctx.ok) return failure(`skillgate: trigger table unusable, ${ctx.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${ctx.error}`, ctx.failMode === "closed", fc);
   const { table, stateDir, host } = ctx;
@@ -112,11 +127,13 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   const withFacts = await withEvidence(event, table, facts, where);
   if (withFacts.notice) notices.push(withFacts.notice);
   const decideFacts = withFacts.facts;
+  lap("state");
   let outcome: Outcome = decide(event, table, current.state, decideFacts);
+  lap("decide");
 
   // The output cap writes its file first; the state then records how it went.
   let effects: Effects = {};
-  let record = (s: SessionState) => s;
+  let record: ((s: SessionState) => SessionState) | undefined;
   if (outcome.decision.verdict === "cap" && event.kind === "tool-result") {
     const c = await capOutput(event, outcome.decision, table.table, stateDir, h.env);
     outcome = { ...outcome, decision: c.decision };
@@ -134,14 +151,23 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
     if (table.rows.some((r) => r.row.kind === "cap")) await cleanOutputs(table.table, stateDir, h.env);
   }
 
-  if (store && (outcome.state !== current.state || effects.updatedOutput)) {
+  lap("cap");
+  // A finished call that changed nothing but its count: an append, not a locked rewrite.
+  const countOnly = (event.kind === "tool-result" || event.kind === "tool-failure") && !record && onlyToolCallCounted(current.state, outcome.state, event.tool.name) ? event.tool.name : undefined;
+  if (store && countOnly !== undefined) {
+    try {
+      store.countToolCall(event.sessionId, countOnly);
+    } catch (e) {
+      notices.push(`skillgate: tool call not counted (${(e as Error).message})`);
+    }
+  } else if (store && (outcome.state !== current.state || record)) {
     // Decide again under the lock on fresh state, so parallel hooks of one session lose nothing.
     try {
       store.update(event.sessionId, (fresh) => {
         // The fresh decision wins (a hint another hook just showed is not shown twice); the cap already done is kept.
         const again = decide(event, table, fresh, decideFacts);
         const decision = again.decision.verdict === "cap" && !effects.updatedOutput ? withoutCap(again.decision) : again.decision;
-        outcome = { ...again, decision, state: record(again.state) };
+        outcome = { ...again, decision, state: record ? record(again.state) : again.state };
         return outcome.state;
       });
     } catch (e) {
@@ -149,6 +175,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
     }
   }
 
+  lap("save");
   // A check about to run (and allowed to): answer it from a fresh record, or note the tree it runs on.
   if (event.kind === "tool-call" && outcome.decision.verdict !== "deny") {
     const b = await beginEvidence(event, table, outcome, where, host.capabilities.rewritesToolInput === true);
@@ -167,6 +194,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
     notices.push(outcome.decision.message.split("\n").filter((l) => l.startsWith(`skillgate[${EFFECTS_AUDIT_ROW}]`)).join("\n"));
   }
   const decision: Decision = notices.length ? { ...outcome.decision, notice: notices.join("\n") } : outcome.decision;
+  lap("after");
   const out = host.render(event, decision, effects);
   let stderr = decision.notice ? decision.notice + "\n" : "";
   // A machine-readable account of the decision, for the case runner and for debugging.
@@ -185,12 +213,16 @@ function withLinkTargets(event: Event): Event {
   const targets: string[] = [];
   for (const p of event.tool.paths) {
     if (p.length > 4096) continue;
-    try {
-      const abs = path.resolve(event.cwd || "/", p);
-      const real = fs.realpathSync(abs);
-      if (real !== abs) targets.push(real);
-    } catch {
-      /* a new file: nothing to follow */
+    const abs = path.resolve(event.cwd || "/", p);
+    // A new file in a symlinked folder is written in the folder's target: resolve the nearest existing parent.
+    for (let dir = abs, rest = ""; ; rest = path.join(path.basename(dir), rest), dir = path.dirname(dir)) {
+      try {
+        const real = path.join(fs.realpathSync(dir), rest);
+        if (real !== abs) targets.push(real);
+        break;
+      } catch {
+        if (path.dirname(dir) === dir) break;
+      }
     }
   }
   return targets.length ? { ...event, tool: { ...event.tool, paths: [...event.tool.paths, ...targets] } } : event;
@@ -203,14 +235,23 @@ function withLinkTargets(event: Event): Event {
 function withSettingsFacts(event: Event, host: Host, env: NodeJS.ProcessEnv, state: SessionState): Event {
   const registers = host.registersSkillgate;
   if (!registers) return event;
-  if (event.kind === "session-start") return { ...event, guardedSettings: host.environment(env).settingsFiles.filter((f) => registers(f)) };
+  const weakens = (f: string) => host.weakensSkillgate?.(f) === true;
+  if (event.kind === "session-start") {
+    // Files that already switch skillgate off (SKILLGATE_* in env, the user's choice) are noted as `weak:<file>`: only a new one is refused.
+    const files = host.environment(env).settingsFiles;
+    return { ...event, guardedSettings: [...files.filter((f) => registers(f)), ...files.filter(weakens).map((f) => `${WEAK}${f}`)] };
+  }
   if (event.kind === "config-change" && event.file !== undefined) {
     const file = event.file;
     const guarded = state.guardedSettings?.some((g) => g === file) ?? false;
-    return guarded && !registers(file) ? { ...event, removesSkillgate: true } : event;
+    const weakBefore = state.guardedSettings?.some((g) => g === `${WEAK}${file}`) ?? false;
+    // disableAllHooks (or SKILLGATE_* in env) switches skillgate off from any settings file, registering or not.
+    return (guarded && !registers(file)) || (!weakBefore && weakens(file)) ? { ...event, removesSkillgate: true } : event;
   }
   return event;
 }
+
+const WEAK = "weak:";
 
 /** What the user should know when a session starts: which table governs it, and which skills cannot be loaded. */
 function sessionNotices(tableFile: string, isDefault: boolean, table: CompiledTable): string[] {
@@ -270,7 +311,9 @@ async function capOutput(event: Extract<Event, { kind: "tool-result" }>, d: Deci
     let hint: ReturnType<typeof commandHint>;
     let headOnly = false;
     if (event.tool.kind === "shell") {
-      const a = (await import("../core/shell/analyze.js")).analyzeCommand(event.tool.command);
+      // The pre-filter's analysis when it vouches for the command (same commands, no write, nothing opaque), else the parser's.
+      const plain = plainCommands(event.tool.command);
+      const a = plain.skip ? plain.analysis : (await import("../core/shell/analyze.js")).analyzeCommand(event.tool.command);
       // Opaque parts first: the analysis also lists them as "<dynamic>" writes.
       if (a.opaque.length > 0) return raw("opaque");
       if (a.writes.length > 0) return raw("write");
@@ -312,10 +355,10 @@ function summaryTag(d: Decision & { verdict: "cap" }, headOnly: number | undefin
 
 // ─── Evidence (docs/evidence.md, "How the hook uses it") ─────────────────
 
-type Where = { stateDir: string; workspace: string };
+export type Where = { stateDir: string; workspace: string };
 
 /** Evidence binds to the project: $CLAUDE_PROJECT_DIR, else the event's cwd. */
-function evidenceWhere(event: Event, stateDir: string, env: NodeJS.ProcessEnv): Where | undefined {
+export function evidenceWhere(event: Event, stateDir: string, env: NodeJS.ProcessEnv): Where | undefined {
   const workspace = env.CLAUDE_PROJECT_DIR || event.cwd;
   return workspace ? { stateDir, workspace } : undefined;
 }
@@ -326,7 +369,7 @@ const hasEvidenceRows = (table: CompiledTable) => table.rows.some(({ row }) => r
  * Freshness of the checks the matched gates require, computed before the
  * pure decision. Only when such a gate matched: no git process otherwise.
  */
-async function withEvidence(event: Event, table: CompiledTable, facts: Facts | undefined, where: Where | undefined): Promise<{ facts: Facts | undefined; notice?: string }> {
+export async function withEvidence(event: Event, table: CompiledTable, facts: Facts | undefined, where: Where | undefined): Promise<{ facts: Facts | undefined; notice?: string }> {
   if (event.kind !== "tool-call" && event.kind !== "stop") return { facts };
   if (!table.rows.some(({ row }) => row.kind === "gate" && row.require)) return { facts };
   const base = facts ?? toolFacts(event);
@@ -349,7 +392,7 @@ async function withEvidence(event: Event, table: CompiledTable, facts: Facts | u
 }
 
 /** PreToolUse of a check's command in the main thread: reuse a fresh record, or start a pending run. */
-async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>, table: CompiledTable, outcome: Outcome, where: Where | undefined, canRewrite: boolean): Promise<{ updatedInput?: Record<string, unknown>; notice?: string }> {
+export async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>, table: CompiledTable, outcome: Outcome, where: Where | undefined, canRewrite: boolean): Promise<{ updatedInput?: Record<string, unknown>; notice?: string }> {
   if (event.tool.kind !== "shell" || event.agentId !== undefined || !event.toolUseId || !where || !hasEvidenceRows(table)) return {};
   const rows = table.rows.map((r) => r.row).filter((r) => r.kind === "evidence" && outcome.matched.includes(r.id) && !outcome.opaque.includes(r.id));
   const notices: string[] = [];
@@ -370,7 +413,7 @@ async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>, table
 }
 
 /** PostToolUse / PostToolUseFailure of a shell call: record the run a PreToolUse started (nothing happens otherwise). */
-async function finishEvidence(event: Extract<Event, { kind: "tool-result" | "tool-failure" }>, table: CompiledTable, where: Where | undefined): Promise<string | undefined> {
+export async function finishEvidence(event: Extract<Event, { kind: "tool-result" | "tool-failure" }>, table: CompiledTable, where: Where | undefined): Promise<string | undefined> {
   if (event.tool.kind !== "shell" || event.agentId !== undefined || !event.toolUseId || !where || !hasEvidenceRows(table)) return undefined;
   // No evidence folder yet: no check was ever started, so there is nothing to finish (and nothing to load).
   if (!(await import("node:fs")).existsSync(`${where.stateDir}/evidence`)) return undefined;

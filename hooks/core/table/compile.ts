@@ -22,6 +22,8 @@ export interface ProtectedPath {
   path: string;
   dir: boolean;
   what: string;
+  /** false: removing or renaming a folder above it is not refused (the output folder lives in the shared temp folder). */
+  parents?: boolean;
 }
 
 export interface CompiledTable {
@@ -35,10 +37,12 @@ export interface CompiledTable {
   skillRoots: string[];
   /** What the agent may not write: filled from the environment by the runner (runner/context.ts); empty in pure use. */
   protect: ProtectedPath[];
+  /** The home folder the hook runs with: a written path `~/x` is `<home>/x` (filled by the runner). */
+  home?: string;
   /** The host gives subagents the skill tool: gate rows then apply in subagents too, each with its own loads. */
   subagentsLoadSkills: boolean;
-  /** How the host's model loads a skill, for refusals and hints: its skill tool (default) or a whole read of SKILL.md. */
-  loadBy?: "skill-tool" | "read";
+  /** How the host's model loads a skill, in its tool names (Host.howToLoad, folded in by the runner); absent: host-neutral words. */
+  loadWording?: (skill: string, skillFile: string) => string;
   /** Skills rows name that exist in no trusted root (the client cannot load them): refusals say so. */
   missingSkills: string[];
   /** Rows that failed validation and are off (the rest of the table stays in force). */
@@ -132,8 +136,11 @@ const globsNotLoaded = (): boolean => {
  * Throws an Error naming the row and field when a regex or glob is invalid.
  * `glob` (picomatch) is optional so that the hook loads it only for events
  * that write paths; without it, write matchers throw if ever called.
+ * `lazy` (a table validated before, read from the cache): a prompt or answer
+ * matcher is built on its first use, so a tool call never folds and compiles
+ * the words of every hint row.
  */
-export function compileTable(table: Table, skillsDir: string, glob?: GlobEngine): CompiledTable {
+export function compileTable(table: Table, skillsDir: string, glob?: GlobEngine, opts: { lazy?: boolean } = {}): CompiledTable {
   const rows = table.rows.map((row): CompiledRow => {
     const field = <T>(name: string, build: () => T): T => {
       try {
@@ -144,8 +151,13 @@ export function compileTable(table: Table, skillsDir: string, glob?: GlobEngine)
     };
     const { prompt, final, writes, subagent } = row.when;
     const compiled: CompiledRow = { row };
-    if (prompt) compiled.prompt = field("prompt", () => textMatcher(prompt));
-    if (final) compiled.final = field("final", () => textMatcher(final));
+    const text = (name: string, t: TextTrigger): TextMatcher => {
+      if (!opts.lazy) return field(name, () => textMatcher(t));
+      let m: TextMatcher | undefined;
+      return (given) => (m ??= field(name, () => textMatcher(t)))(given);
+    };
+    if (prompt) compiled.prompt = text("prompt", prompt);
+    if (final) compiled.final = text("final", final);
     if (writes) compiled.writes = glob ? field("writes", () => globMatcher(glob, writes)) : globsNotLoaded;
     if (subagent) compiled.subagent = new Set(subagent);
     return compiled;

@@ -4,7 +4,8 @@
 import type { Decision, Effects, Event, SessionSource, ToolCall, ToolKind, ToolOutput } from "../../core/types.js";
 import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
-import { registersSkillgate } from "./settings.js";
+import { registersSkillgate, weakensSkillgate } from "./settings.js";
+import { str, obj, own, optional, payloadHead, type Json } from "../../io/payload.js";
 
 const HOOK_EVENTS = new Set([
   "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "UserPromptExpansion",
@@ -18,18 +19,11 @@ const TOOL_KINDS: Record<string, ToolKind> = {
 const PATH_FIELD: Record<string, string> = { Write: "file_path", Edit: "file_path", MultiEdit: "file_path", NotebookEdit: "notebook_path" };
 const SOURCES = new Set<SessionSource>(["startup", "resume", "clear", "compact", "fork"]);
 
-type Json = Record<string, unknown>;
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
-const own = <T>(rec: Record<string, T>, key: string): T | undefined => (Object.hasOwn(rec, key) ? rec[key] : undefined);
-
 export function normalize(payload: unknown): Normalized {
   const p = obj(payload);
-  const name = str(p.hook_event_name);
-  if (!name) return { ok: false, ignored: false, error: "the event has no hook_event_name" };
-  if (!HOOK_EVENTS.has(name)) return { ok: false, ignored: true };
-  const sessionId = str(p.session_id);
-  if (sessionId === undefined) return { ok: false, ignored: false, error: `${name} event has no session_id` };
+  const head = payloadHead(p, HOOK_EVENTS);
+  if ("ok" in head) return head;
+  const { name, sessionId } = head;
   const base = { sessionId, cwd: str(p.cwd) ?? "", ...optional("agentId", str(p.agent_id)), ...optional("promptId", str(p.prompt_id)) };
   const tokens = typeof p.context_tokens === "number" && Number.isFinite(p.context_tokens) ? p.context_tokens : undefined;
   const transcriptPath = str(p.transcript_path) || undefined;
@@ -81,11 +75,6 @@ export function normalize(payload: unknown): Normalized {
       return ok({ ...base, ...optional("agentId", agentId), kind: "stop", finalMessage: str(p.last_assistant_message) ?? "", continuing: p.stop_hook_active === true });
     }
   }
-}
-
-/** `{ key: value }` when value is defined, else `{}` (exactOptionalPropertyTypes-friendly spreading). */
-function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
-  return value === undefined ? {} : ({ [key]: value } as { [k in K]?: V });
 }
 
 function toolOf(p: Json): ToolCall {
@@ -173,10 +162,13 @@ export const claudeCode: Host = {
   name: "claude-code",
   // 2.1.328: a general-purpose subagent's tools include Skill (e2e/FINDINGS.md).
   capabilities: { subagentsLoadSkills: true, rewritesToolInput: true },
+  // The Skill tool takes {skill}; a whole Read (no offset/limit) of a SKILL.md in a skills folder loads it too.
+  howToLoad: (skill, file) => `call the Skill tool with skill "${skill}" (or Read ${file} in full)`,
   normalize,
   render,
   renderFailure,
   looksLikeToolCall: (raw) => /"hook_event_name"\s*:\s*"PreToolUse"/.test(raw.slice(0, 65_536)),
   environment,
   registersSkillgate,
+  weakensSkillgate,
 };

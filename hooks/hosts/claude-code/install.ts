@@ -84,10 +84,10 @@ export function makeHandler(runtime: string, hookPath: string): Handler {
   return { type: "command", command: runtime, args: [hookPath], timeout: HOOK_TIMEOUT_S };
 }
 
-/** The hook build for a runtime: Bun starts from the bytecode build when it was built (scripts/build.mjs), else the ESM bundle. */
+/** The hook build for a runtime (scripts/build.mjs): Bun starts from its bytecode build when it was built, Node from dist/hook.cjs (its code cache). */
 export function hookPathOf(packageRoot: string, runtime: "bun" | "node" = "node"): string {
   const bun = path.join(packageRoot, "dist", "hook.bun.cjs");
-  return runtime === "bun" && fs.existsSync(bun) ? bun : path.join(packageRoot, "dist", "hook.mjs");
+  return runtime === "bun" && fs.existsSync(bun) ? bun : path.join(packageRoot, "dist", "hook.cjs");
 }
 
 /** ${CLAUDE_PROJECT_DIR} in a handler's args as the client substitutes it. */
@@ -99,7 +99,7 @@ const obj = (v: unknown): Json | undefined => (v && typeof v === "object" && !Ar
 
 /**
  * Ours: an exec-form handler whose first argument is this skillgate's hook,
- * any other skillgate's dist/hook.mjs (a reinstall from a new place replaces the
+ * any other skillgate's dist/hook.{cjs,mjs,bun.cjs} (a reinstall from a new place replaces the
  * old entries instead of running the hook twice), or a project launcher.
  * No marker key is added to the handler: Claude Code's settings schema is not ours to extend.
  */
@@ -109,7 +109,7 @@ export function isSkillgateHandler(h: unknown, hookPath: string): boolean {
   if (typeof first !== "string") return false;
   if (/[/\\]\.claude[/\\]hooks[/\\]skillgate\.mjs$/.test(first)) return true;
   if (!first.includes("$") && path.resolve(first) === path.resolve(hookPath)) return true;
-  if (!/[/\\]dist[/\\]hook\.(mjs|bun\.cjs)$/.test(first)) return false;
+  if (!/[/\\]dist[/\\]hook\.(mjs|cjs|bun\.cjs)$/.test(first)) return false;
   const pkgRoot = path.dirname(path.dirname(first));
   if (path.basename(pkgRoot) === "skillgate") return true;
   try {

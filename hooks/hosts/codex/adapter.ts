@@ -17,26 +17,16 @@ import type { Decision, Effects, Event, SessionSource, ToolCall } from "../../co
 import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
 import { patchPaths } from "../../core/apply-patch.js";
+import { str, obj, optional, payloadHead, type Json } from "../../io/payload.js";
 
 const HOOK_EVENTS = new Set(["PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "PreCompact", "PostCompact", "Stop", "SubagentStop"]);
 const SOURCES = new Set<SessionSource>(["startup", "resume", "clear", "compact", "fork"]);
 
-type Json = Record<string, unknown>;
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
-
-/** `{ key: value }` when value is defined, else `{}` (exactOptionalPropertyTypes-friendly spreading). */
-function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
-  return value === undefined ? {} : ({ [key]: value } as { [k in K]?: V });
-}
-
 export function normalize(payload: unknown): Normalized {
   const p = obj(payload);
-  const name = str(p.hook_event_name);
-  if (!name) return { ok: false, ignored: false, error: "the event has no hook_event_name" };
-  if (!HOOK_EVENTS.has(name)) return { ok: false, ignored: true };
-  const sessionId = str(p.session_id);
-  if (sessionId === undefined) return { ok: false, ignored: false, error: `${name} event has no session_id` };
+  const head = payloadHead(p, HOOK_EVENTS);
+  if ("ok" in head) return head;
+  const { name, sessionId } = head;
   // turn_id is Codex's turn: the stop loop guard keys on it like Claude Code's prompt id.
   const base = { sessionId, cwd: str(p.cwd) ?? "", ...optional("agentId", str(p.agent_id)), ...optional("promptId", str(p.turn_id)) };
   const transcriptPath = str(p.transcript_path) || undefined;
@@ -169,7 +159,9 @@ export const codex: Host = {
   name: "codex",
   // Codex subagents have the same shell, so they can read a SKILL.md themselves.
   // No skill tool: a skill is loaded by printing its SKILL.md (or by the user's `$skill`).
-  capabilities: { subagentsLoadSkills: true, skillTool: false },
+  capabilities: { subagentsLoadSkills: true },
+  // The shell is the only tool the hooks see: printing the SKILL.md whole loads it (wholeFileRead).
+  howToLoad: (_skill, file) => `read ${file} in full (\`cat\` it)`,
   normalize,
   render,
   renderFailure,

@@ -8,14 +8,12 @@
 // same entries (the user asked for skillgate's hooks, so this is their consent);
 // without it the user trusts them in `/hooks`. Automation can instead pass
 // `codex exec --dangerously-bypass-hook-trust`.
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
+import { hookCommand, hookProblem, hooksOf, listOf, parseInstallTarget, readJsonObject, runsHook, withoutHandlers, writeJsonObject } from "../../io/hook-install.js";
+import type { Json } from "../../io/payload.js";
 import { codexHome } from "./env.js";
-
-type Json = Record<string, unknown>;
 
 export const CODEX_HOOK_TIMEOUT_S = 10;
 
@@ -38,41 +36,17 @@ const EVENT_LABEL: Record<string, string> = {
 /** Events whose matcher Codex ignores (and leaves out of the hash). */
 const NO_MATCHER = new Set(["UserPromptSubmit", "Stop"]);
 
-const shQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-
 /** The shell command Codex runs (hooks.json commands go through `sh -c`). */
-export function codexCommand(runtime: string, hookPath: string): string {
-  return `${shQuote(runtime)} ${shQuote(hookPath)}`;
-}
+export const codexCommand = (runtime: string, hookPath: string): string => hookCommand(runtime, hookPath);
 
-export function isSkillgateCommand(h: unknown, hookPath: string): boolean {
-  return !!h && typeof h === "object" && typeof (h as Json).command === "string" && ((h as Json).command as string).includes(hookPath);
-}
+export const isSkillgateCommand = (h: unknown, hookPath: string): boolean => runsHook(h, hookPath);
 
-function groupsOf(hooks: Json, event: string): Json[] {
-  const g = hooks[event];
-  if (g === undefined) return [];
-  if (!Array.isArray(g)) throw new Error(`hooks.${event} is not a list`);
-  return g as Json[];
-}
-
-function hooksObject(file: Json): Json {
-  const h = file.hooks ?? {};
-  if (typeof h !== "object" || Array.isArray(h)) throw new Error("`hooks` in hooks.json is not an object");
-  return h as Json;
-}
+const groupsOf = (hooks: Json, event: string): Json[] => listOf(hooks, event, "hooks.json") as Json[];
+const hooksObject = (file: Json): Json => hooksOf(file, "hooks.json");
 
 /** hooks.json without any skillgate handler (groups left empty are dropped). */
 export function removeFromHooksJson(file: Json, hookPath: string): Json {
-  const hooks = { ...hooksObject(file) };
-  for (const event of Object.keys(hooks)) {
-    const groups = groupsOf(hooks, event)
-      .map((g) => ({ ...g, hooks: Array.isArray(g.hooks) ? (g.hooks as unknown[]).filter((h) => !isSkillgateCommand(h, hookPath)) : g.hooks }))
-      .filter((g) => !Array.isArray(g.hooks) || g.hooks.length > 0);
-    if (groups.length) hooks[event] = groups;
-    else delete hooks[event];
-  }
-  return { ...file, hooks };
+  return { ...file, hooks: withoutHandlers(hooksObject(file), (h) => isSkillgateCommand(h, hookPath)) };
 }
 
 /** hooks.json with skillgate's handlers (any old ones replaced), each in its own group at the end. */
@@ -170,12 +144,7 @@ export function hooksFileOf(o: { project?: string; user?: boolean; env: NodeJS.P
   return path.join(home, "hooks.json");
 }
 
-function readJson(file: string): Json {
-  if (!fs.existsSync(file)) return {};
-  const v: unknown = JSON.parse(fs.readFileSync(file, "utf8"));
-  if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error(`${file} is not a JSON object`);
-  return v as Json;
-}
+const readJson = (file: string): Json => readJsonObject(file);
 
 function configTomlOf(env: NodeJS.ProcessEnv): string {
   const home = codexHome(env);
@@ -187,8 +156,7 @@ function configTomlOf(env: NodeJS.ProcessEnv): string {
 export function installCodex(o: CodexInstallOptions): string[] {
   const file = hooksFileOf(o);
   const next = addToHooksJson(readJson(file), codexCommand(o.runtime, o.hookPath), o.hookPath);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify(next, null, 2) + "\n");
+  writeJsonObject(file, next);
   const written = [file];
   const config = configTomlOf(o.env);
   const before = fs.existsSync(config) ? fs.readFileSync(config, "utf8") : "";
@@ -206,7 +174,7 @@ export function uninstallCodex(o: Omit<CodexInstallOptions, "runtime" | "trust">
   const file = hooksFileOf(o);
   const changed: string[] = [];
   if (fs.existsSync(file)) {
-    fs.writeFileSync(file, JSON.stringify(removeFromHooksJson(readJson(file), o.hookPath), null, 2) + "\n");
+    writeJsonObject(file, removeFromHooksJson(readJson(file), o.hookPath));
     changed.push(file);
   }
   const config = configTomlOf(o.env);
@@ -231,27 +199,9 @@ export function codexHookPathOf(root: string): string {
  * and `skillgate uninstall --host codex [--project DIR | --user]`. Returns the exit code.
  */
 export function codexInstallMain(verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): number {
-  let project: string | undefined;
-  let user = false;
-  let trust = false;
-  let runtime = process.execPath;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === "--host") i++;
-    else if (a === "--project") project = args[++i] ?? ".";
-    else if (a === "--user") user = true;
-    else if (a === "--trust" && verb === "install") trust = true;
-    else if (a === "--runtime" && verb === "install") runtime = args[++i] ?? runtime;
-    else {
-      out(`skillgate ${verb} --host codex: unknown argument ${a}`);
-      return 2;
-    }
-  }
-  if (project !== undefined && user) {
-    out(`skillgate ${verb} --host codex: give --project DIR or --user, not both`);
-    return 2;
-  }
-  if (project === undefined && !user) project = ".";
+  const t = parseInstallTarget("codex", verb, args, out, { trust: true });
+  if (t === 2) return 2;
+  const { project, user, trust, runtime } = t;
   const hookPath = codexHookPathOf(root);
   try {
     const files = verb === "install" ? installCodex({ ...(project !== undefined ? { project } : {}), user, runtime, hookPath, trust, env }) : uninstallCodex({ ...(project !== undefined ? { project } : {}), user, hookPath, env });
@@ -315,14 +265,9 @@ export function codexDoctorMain(args: string[], root: string, env: NodeJS.Proces
     const re = new RegExp(`^\\[projects\\.${JSON.stringify(dir).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\]\\s*\\n\\s*trust_level\\s*=\\s*"trusted"`, "m");
     if (!re.test(toml)) problems.push(`the project ${dir} is not marked trusted in ${config}: its .codex/hooks.json is not loaded (run \`codex --trust\` there once)`);
   }
-  const run = spawnSync(process.execPath, [hookPath], {
-    input: JSON.stringify({ session_id: "skillgate-doctor", cwd: project ?? process.cwd(), hook_event_name: "SessionStart", source: "startup", model: "doctor", permission_mode: "default", transcript_path: null }),
-    encoding: "utf8",
-    env: { ...env, SKILLGATE_STATE: fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-doctor-")) },
-    timeout: CODEX_HOOK_TIMEOUT_S * 1000,
-  });
-  if (run.error || run.status !== 0) problems.push(`the hook ${hookPath} does not run: ${run.error?.message ?? run.stderr.slice(0, 300)}`);
-  else if (run.stdout.trim() && !run.stdout.trim().startsWith("{")) problems.push(`the hook printed something that is not JSON: ${run.stdout.slice(0, 200)}`);
+  const start = { session_id: "skillgate-doctor", cwd: project ?? process.cwd(), hook_event_name: "SessionStart", source: "startup", model: "doctor", permission_mode: "default", transcript_path: null };
+  const hookFails = hookProblem(hookPath, [], start, env, CODEX_HOOK_TIMEOUT_S * 1000);
+  if (hookFails) problems.push(hookFails);
   for (const p of problems) out(`✗ ${p}`);
   if (!problems.length) out(`✓ skillgate runs on ${entries.length} Codex hook events from ${file}, all trusted; the hook answers`);
   return problems.length ? 1 : 0;

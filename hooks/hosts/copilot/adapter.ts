@@ -21,19 +21,12 @@ import type { Decision, Effects, Event, ToolCall, ToolOutput } from "../../core/
 import type { Host, Normalized } from "../../core/host.js";
 import { patchPaths } from "../../core/apply-patch.js";
 import { environment } from "./env.js";
+import { str, obj, optional, type Json } from "../../io/payload.js";
 
 /** The events skillgate registers (install.ts) and handles. */
 export const COPILOT_EVENTS = ["sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "postToolUseFailure", "preCompact", "agentStop", "subagentStart", "subagentStop"] as const;
 export type CopilotEvent = (typeof COPILOT_EVENTS)[number];
 const isCopilotEvent = (name: string): name is CopilotEvent => (COPILOT_EVENTS as readonly string[]).includes(name);
-
-type Json = Record<string, unknown>;
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
-
-function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
-  return value === undefined ? {} : ({ [key]: value } as { [k in K]?: V });
-}
 
 export function normalize(eventName: string, payload: unknown): Normalized {
   if (!isCopilotEvent(eventName)) return { ok: false, ignored: true };
@@ -162,6 +155,8 @@ export function copilotHost(eventName: string): Host {
     name: "copilot",
     // Subagents (`task`) are offered the `skill` tool too (the tools list of 1.0.102's requests).
     capabilities: { subagentsLoadSkills: true },
+    // 1.0.102's tools: `skill` ({skill}), `view` ({path, view_range}); a view without view_range is a whole read.
+    howToLoad: (skill, file) => `call the skill tool with skill "${skill}" (or view ${file} whole, without view_range)`,
     normalize: (payload) => normalize(eventName, payload),
     render,
     renderFailure,

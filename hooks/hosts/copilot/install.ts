@@ -6,36 +6,29 @@
 // Copilot loads a repository's hooks only in a trusted folder: the user trusts
 // it when Copilot asks, or passes --trust-folder (-p mode); COPILOT_ALLOW_ALL=true
 // also trusts the working directory.
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
+import { hookCommand, hookProblem, listOf, parseInstallTarget, readJsonObject, runsHook, writeJsonObject } from "../../io/hook-install.js";
+import type { Json } from "../../io/payload.js";
 import { COPILOT_EVENTS } from "./adapter.js";
 import { copilotHome, HOOKS_FILE } from "./env.js";
 
-type Json = Record<string, unknown>;
-
 export const COPILOT_HOOK_TIMEOUT_S = 10;
-
-const shQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 export function copilotHookPathOf(root: string): string {
   return path.join(root, "dist", "hook-copilot.mjs");
 }
 
 /** The command Copilot runs for one event (the `bash` field goes through bash). */
-export function copilotCommand(runtime: string, hookPath: string, event: string): string {
-  return `${shQuote(runtime)} ${shQuote(hookPath)} ${event}`;
-}
+export const copilotCommand = (runtime: string, hookPath: string, event: string): string => hookCommand(runtime, hookPath, event);
 
-const isOurs = (h: unknown, hookPath: string): boolean => !!h && typeof h === "object" && typeof (h as Json).bash === "string" && ((h as Json).bash as string).includes(hookPath);
+const isOurs = (h: unknown, hookPath: string): boolean => runsHook(h, hookPath, "bash");
 
 /** skillgate's entry for every event, added to a hooks object (other hooks kept, an older skillgate entry replaced). */
 export function withSkillgate(hooks: Json, runtime: string, hookPath: string): Json {
   const out: Json = { ...hooks };
   for (const event of COPILOT_EVENTS) {
-    const list = out[event] ?? [];
-    if (!Array.isArray(list)) throw new Error(`hooks.${event} is not a list`);
+    const list = listOf(out, event, "the hooks file");
     out[event] = [...list.filter((h) => !isOurs(h, hookPath)), { type: "command", bash: copilotCommand(runtime, hookPath, event), timeoutSec: COPILOT_HOOK_TIMEOUT_S }];
   }
   return out;
@@ -50,17 +43,8 @@ export function withoutSkillgate(hooks: Json, hookPath: string): Json {
   return out;
 }
 
-function readJson(file: string): Json {
-  if (!fs.existsSync(file)) return {};
-  const v = JSON.parse(fs.readFileSync(file, "utf8")) as unknown;
-  if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error(`${file} is not a JSON object`);
-  return v as Json;
-}
-
-function writeJson(file: string, v: Json): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify(v, null, 2) + "\n");
-}
+const readJson = (file: string): Json => readJsonObject(file);
+const writeJson = writeJsonObject;
 
 export interface Where {
   project?: string;
@@ -103,27 +87,7 @@ export function uninstallCopilot(w: Where & { hookPath: string }): string[] {
   return [file];
 }
 
-function parseWhere(verb: string, args: string[], out: (s: string) => void): { project?: string; user: boolean; runtime: string } | number {
-  let project: string | undefined;
-  let user = false;
-  let runtime = process.execPath;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === "--host") i++;
-    else if (a === "--project") project = args[++i] ?? ".";
-    else if (a === "--user") user = true;
-    else if (a === "--runtime" && verb === "install") runtime = args[++i] ?? runtime;
-    else {
-      out(`skillgate ${verb} --host copilot: unknown argument ${a}`);
-      return 2;
-    }
-  }
-  if (project !== undefined && user) {
-    out(`skillgate ${verb} --host copilot: give --project DIR or --user, not both`);
-    return 2;
-  }
-  return { ...(project !== undefined || !user ? { project: project ?? "." } : {}), user, runtime };
-}
+const parseWhere = (verb: string, args: string[], out: (s: string) => void) => parseInstallTarget("copilot", verb, args, out);
 
 /** `skillgate install|uninstall --host copilot [--project DIR | --user] [--runtime PATH]`. Returns the exit code. */
 export function copilotInstallMain(verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): number {
@@ -162,14 +126,9 @@ export function copilotDoctorMain(args: string[], root: string, env: NodeJS.Proc
     const list = hooks[event];
     if (!Array.isArray(list) || !list.some((h) => isOurs(h, hookPath))) problems.push(`${file} does not run skillgate on ${event} (run skillgate install --host copilot)`);
   }
-  const run = spawnSync(process.execPath, [hookPath, "sessionStart"], {
-    input: JSON.stringify({ sessionId: "skillgate-doctor", timestamp: Date.now(), cwd: w.project ?? process.cwd(), source: "new" }),
-    encoding: "utf8",
-    env: { ...env, SKILLGATE_STATE: fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-doctor-")) },
-    timeout: COPILOT_HOOK_TIMEOUT_S * 1000,
-  });
-  if (run.error || run.status !== 0) problems.push(`the hook ${hookPath} does not run: ${run.error?.message ?? run.stderr.slice(0, 300)}`);
-  else if (run.stdout.trim() && !run.stdout.trim().startsWith("{")) problems.push(`the hook printed something that is not JSON: ${run.stdout.slice(0, 200)}`);
+  const start = { sessionId: "skillgate-doctor", timestamp: Date.now(), cwd: w.project ?? process.cwd(), source: "new" };
+  const hookFails = hookProblem(hookPath, ["sessionStart"], start, env, COPILOT_HOOK_TIMEOUT_S * 1000);
+  if (hookFails) problems.push(hookFails);
   for (const p of problems) out(`✗ ${p}`);
   if (!problems.length) out(`✓ skillgate runs on ${COPILOT_EVENTS.length} Copilot CLI hook events from ${file}; the hook answers`);
   return problems.length ? 1 : 0;

@@ -19,6 +19,7 @@
 import type { Decision, Effects, Event, ToolCall } from "../../core/types.js";
 import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
+import { str, obj, optional, type Json } from "../../io/payload.js";
 
 /** The events skillgate registers (install.ts) and handles. */
 export const CURSOR_EVENTS = ["sessionStart", "beforeSubmitPrompt", "beforeShellExecution", "beforeReadFile", "preToolUse", "postToolUse", "postToolUseFailure", "subagentStart", "preCompact", "stop"] as const;
@@ -27,14 +28,6 @@ const isCursorEvent = (name: string): name is CursorEvent => (CURSOR_EVENTS as r
 
 /** Tools preToolUse sees that have their own gated event: handled there, not twice. */
 const OWN_EVENT_TOOLS = new Set(["Shell", "Read"]);
-
-type Json = Record<string, unknown>;
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
-
-function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
-  return value === undefined ? {} : ({ [key]: value } as { [k in K]?: V });
-}
 
 export function normalize(payload: unknown): Normalized {
   const p = obj(payload);
@@ -153,7 +146,9 @@ export function renderFailure(message: string, refuseToolCall: boolean): Json {
 export const cursor: Host = {
   name: "cursor",
   // No skill tool is documented for Cursor's hooks: skills load by reading SKILL.md whole.
-  capabilities: { subagentsLoadSkills: true, skillTool: false },
+  capabilities: { subagentsLoadSkills: true },
+  // A shell `cat` is not seen as a read here: only the Read tool, without offset/limit, loads a SKILL.md.
+  howToLoad: (_skill, file) => `read ${file} whole with the Read tool (no offset or limit)`,
   normalize,
   render,
   renderFailure,

@@ -3,17 +3,15 @@
 // DOCUMENTED SHAPE ONLY: not loaded by a real Cursor here.
 import fs from "node:fs";
 import path from "node:path";
+import { hookCommand, hooksOf, listOf, parseInstallTarget, readJsonObject, runsHook, writeJsonObject } from "../../io/hook-install.js";
+import type { Json } from "../../io/payload.js";
 import { CURSOR_EVENTS } from "./adapter.js";
-
-type Json = Record<string, unknown>;
-
-const shQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 export function cursorHookPathOf(root: string): string {
   return path.join(root, "dist", "hook-cursor.mjs");
 }
 
-const isOurs = (h: unknown, hookPath: string): boolean => !!h && typeof h === "object" && typeof (h as Json).command === "string" && ((h as Json).command as string).includes(hookPath);
+const isOurs = (h: unknown, hookPath: string): boolean => runsHook(h, hookPath);
 
 export function hooksFileOf(w: { project?: string; user?: boolean; env?: NodeJS.ProcessEnv }): string {
   if (w.user) {
@@ -26,11 +24,9 @@ export function hooksFileOf(w: { project?: string; user?: boolean; env?: NodeJS.
 
 function read(file: string): Json {
   if (!fs.existsSync(file)) return { version: 1, hooks: {} };
-  const v = JSON.parse(fs.readFileSync(file, "utf8")) as unknown;
-  if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error(`${file} is not a JSON object`);
-  const hooks = (v as Json).hooks ?? {};
-  if (!hooks || typeof hooks !== "object" || Array.isArray(hooks)) throw new Error(`${file}: "hooks" is not an object`);
-  return v as Json;
+  const v = readJsonObject(file);
+  hooksOf(v, file);
+  return v;
 }
 
 export function installCursor(w: { project?: string; user?: boolean; env?: NodeJS.ProcessEnv; runtime: string; hookPath: string }): string {
@@ -38,12 +34,9 @@ export function installCursor(w: { project?: string; user?: boolean; env?: NodeJ
   const cur = read(file);
   const hooks: Json = { ...((cur.hooks ?? {}) as Json) };
   for (const event of CURSOR_EVENTS) {
-    const list = hooks[event] ?? [];
-    if (!Array.isArray(list)) throw new Error(`${file}: hooks.${event} is not a list`);
-    hooks[event] = [...list.filter((h) => !isOurs(h, w.hookPath)), { command: `${shQuote(w.runtime)} ${shQuote(w.hookPath)}` }];
+    hooks[event] = [...listOf(hooks, event, file).filter((h) => !isOurs(h, w.hookPath)), { command: hookCommand(w.runtime, w.hookPath) }];
   }
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify({ ...cur, version: 1, hooks }, null, 2) + "\n");
+  writeJsonObject(file, { ...cur, version: 1, hooks });
   return file;
 }
 
@@ -56,31 +49,16 @@ export function uninstallCursor(w: { project?: string; user?: boolean; env?: Nod
     const kept = Array.isArray(list) ? list.filter((h) => !isOurs(h, w.hookPath)) : list;
     if (!Array.isArray(kept) || kept.length) hooks[event] = kept;
   }
-  fs.writeFileSync(file, JSON.stringify({ ...cur, hooks }, null, 2) + "\n");
+  writeJsonObject(file, { ...cur, hooks });
   return file;
 }
 
 /** `skillgate install|uninstall --host cursor [--project DIR | --user] [--runtime PATH]`. Returns the exit code. */
 export function cursorInstallMain(verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): number {
-  let project: string | undefined;
-  let user = false;
-  let runtime = process.execPath;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === "--host") i++;
-    else if (a === "--project") project = args[++i] ?? ".";
-    else if (a === "--user") user = true;
-    else if (a === "--runtime" && verb === "install") runtime = args[++i] ?? runtime;
-    else {
-      out(`skillgate ${verb} --host cursor: unknown argument ${a}`);
-      return 2;
-    }
-  }
-  if (project !== undefined && user) {
-    out(`skillgate ${verb} --host cursor: give --project DIR or --user, not both`);
-    return 2;
-  }
-  const w = { ...(user ? {} : { project: project ?? "." }), user, env };
+  const t = parseInstallTarget("cursor", verb, args, out);
+  if (t === 2) return 2;
+  const { runtime } = t;
+  const w = { ...(t.project !== undefined ? { project: t.project } : {}), user: t.user, env };
   const hookPath = cursorHookPathOf(root);
   try {
     const file = verb === "install" ? installCursor({ ...w, runtime, hookPath }) : uninstallCursor({ ...w, hookPath });

@@ -17,6 +17,7 @@
 import type { Decision, Effects, Event, SessionSource, ToolCall, ToolOutput } from "../../core/types.js";
 import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
+import { str, obj, optional, payloadHead, type Json } from "../../io/payload.js";
 
 /** Set by the entry on an `auto` PreCompress that will compress (compression.ts). */
 export const COMPRESSES = "skillgate_compresses";
@@ -29,22 +30,11 @@ const KINDS: Record<string, ToolCall["kind"]> = {
   activate_skill: "skill", web_fetch: "fetch", google_web_search: "fetch",
 };
 
-type Json = Record<string, unknown>;
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
-
-/** `{ key: value }` when value is defined, else `{}` (exactOptionalPropertyTypes-friendly spreading). */
-function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
-  return value === undefined ? {} : ({ [key]: value } as { [k in K]?: V });
-}
-
 export function normalize(payload: unknown): Normalized {
   const p = obj(payload);
-  const name = str(p.hook_event_name);
-  if (!name) return { ok: false, ignored: false, error: "the event has no hook_event_name" };
-  if (!HOOK_EVENTS.has(name)) return { ok: false, ignored: true };
-  const sessionId = str(p.session_id);
-  if (sessionId === undefined) return { ok: false, ignored: false, error: `${name} event has no session_id` };
+  const head = payloadHead(p, HOOK_EVENTS);
+  if ("ok" in head) return head;
+  const { name, sessionId } = head;
   const base = { sessionId, cwd: str(p.cwd) ?? "" };
   const transcriptPath = str(p.transcript_path) || undefined;
   const ok = (event: Event): Normalized => ({ ok: true, event, ...optional("transcriptPath", transcriptPath) });
@@ -114,19 +104,8 @@ const HOOK_NAME: Partial<Record<Event["kind"], string>> = {
   "tool-call": "BeforeTool", "tool-result": "AfterTool", prompt: "BeforeAgent", stop: "AfterAgent", "session-start": "SessionStart",
 };
 
-/**
- * The core's "how to load" wording names Claude Code's Skill and Read tools;
- * a Gemini model knows them as activate_skill and read_file.
- */
-export function geminiWording(message: string): string {
-  return message
-    .replace(/call the Skill tool with skill "([^"]+)"/g, 'call activate_skill with name "$1"')
-    .replace(/\(or Read (\S+) in full\)/g, "(or read_file $1 whole, no start_line/end_line)");
-}
-
 /** Decision → the JSON Gemini CLI reads on stdout (undefined: print nothing). */
-export function render(event: Event, decision: Decision, effects: Effects = {}): Json | undefined {
-  const d = "message" in decision && decision.message ? { ...decision, message: geminiWording(decision.message) } : decision;
+export function render(event: Event, d: Decision, effects: Effects = {}): Json | undefined {
   const out: Json = {};
   const hookEventName = HOOK_NAME[event.kind];
   if (d.verdict === "deny" && event.kind === "tool-call") {
@@ -158,7 +137,9 @@ export function renderFailure(message: string, refuseToolCall: boolean): Json {
 export const gemini: Host = {
   name: "gemini",
   // Gemini's subagents share the tool registry, activate_skill included.
-  capabilities: { subagentsLoadSkills: true, skillTool: true },
+  capabilities: { subagentsLoadSkills: true },
+  // 0.61.0's tools: activate_skill ({name}); read_file ({file_path}, start_line/end_line for a slice).
+  howToLoad: (skill, file) => `call activate_skill with name "${skill}" (or read_file ${file} whole, no start_line/end_line)`,
   normalize,
   render,
   renderFailure,

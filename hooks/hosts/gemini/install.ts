@@ -4,13 +4,11 @@
 // Gemini loads a project's settings (and so its hooks) only in a trusted folder:
 // trust it once in the interactive CLI, or run headless with
 // GEMINI_CLI_TRUST_WORKSPACE=true. It then warns that project hooks will run.
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
+import { hookCommand, hookProblem, hooksOf, listOf, parseInstallTarget, readJsonObject, runsHook, withoutHandlers, writeJsonObject } from "../../io/hook-install.js";
+import type { Json } from "../../io/payload.js";
 import { geminiHome } from "./env.js";
-
-type Json = Record<string, unknown>;
 
 export const GEMINI_HOOK_TIMEOUT_MS = 10_000;
 export const HOOK_NAME = "skillgate";
@@ -27,43 +25,17 @@ export const GEMINI_EVENTS: Readonly<Record<string, string | undefined>> = {
   PreCompress: undefined,
 };
 
-const shQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-
 /** The shell command Gemini runs (hook commands go through a shell). */
-export function geminiCommand(runtime: string, hookPath: string): string {
-  return `${shQuote(runtime)} ${shQuote(hookPath)}`;
-}
+export const geminiCommand = (runtime: string, hookPath: string): string => hookCommand(runtime, hookPath);
 
-export function isSkillgateHook(h: unknown, hookPath: string): boolean {
-  return !!h && typeof h === "object" && typeof (h as Json).command === "string" && ((h as Json).command as string).includes(hookPath);
-}
+export const isSkillgateHook = (h: unknown, hookPath: string): boolean => runsHook(h, hookPath);
 
-function groupsOf(hooks: Json, event: string): Json[] {
-  const g = hooks[event];
-  if (g === undefined) return [];
-  if (!Array.isArray(g)) throw new Error(`hooks.${event} in settings.json is not a list`);
-  return g as Json[];
-}
+const groupsOf = (hooks: Json, event: string): Json[] => listOf(hooks, event, "settings.json") as Json[];
+const hooksObject = (settings: Json): Json => hooksOf(settings, "settings.json");
 
-function hooksObject(settings: Json): Json {
-  const h = settings.hooks ?? {};
-  if (typeof h !== "object" || Array.isArray(h)) throw new Error("`hooks` in settings.json is not an object");
-  return h as Json;
-}
-
-/** settings.json without any skillgate hook (groups left empty are dropped; other settings kept). */
+/** settings.json without any skillgate hook (groups left empty are dropped; other settings, `hooks.enabled` too, kept). */
 export function removeFromSettings(settings: Json, hookPath: string): Json {
-  const hooks = { ...hooksObject(settings) };
-  for (const event of Object.keys(hooks)) {
-    // `hooks.enabled`/`hooks.disabled` style keys are not event lists: leave them alone.
-    if (!Array.isArray(hooks[event])) continue;
-    const groups = groupsOf(hooks, event)
-      .map((g) => ({ ...g, hooks: Array.isArray(g.hooks) ? (g.hooks as unknown[]).filter((h) => !isSkillgateHook(h, hookPath)) : g.hooks }))
-      .filter((g) => !Array.isArray(g.hooks) || g.hooks.length > 0);
-    if (groups.length) hooks[event] = groups;
-    else delete hooks[event];
-  }
-  return { ...settings, hooks };
+  return { ...settings, hooks: withoutHandlers(hooksObject(settings), (h) => isSkillgateHook(h, hookPath)) };
 }
 
 /** settings.json with skillgate's hooks (any old ones replaced), each in its own group at the end. */
@@ -91,25 +63,13 @@ export function settingsFileOf(o: GeminiTarget): string {
   return path.join(home, "settings.json");
 }
 
-function readJson(file: string): Json {
-  if (!fs.existsSync(file)) return {};
-  let v: unknown;
-  try {
-    v = JSON.parse(fs.readFileSync(file, "utf8"));
-  } catch (e) {
-    // Gemini accepts comments in settings.json; skillgate will not rewrite what it cannot parse exactly.
-    throw new Error(`${file} is not plain JSON (${(e as Error).message}); add skillgate's hooks by hand or remove the comments`);
-  }
-  if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error(`${file} is not a JSON object`);
-  return v as Json;
-}
+// Gemini accepts comments in settings.json; skillgate will not rewrite what it cannot parse exactly.
+const readJson = (file: string): Json => readJsonObject(file, "add skillgate's hooks by hand or remove the comments");
 
 /** Write skillgate's hooks for Gemini CLI. Returns the file written. */
 export function installGemini(o: GeminiTarget & { runtime: string; hookPath: string }): string {
   const file = settingsFileOf(o);
-  const next = addToSettings(readJson(file), geminiCommand(o.runtime, o.hookPath), o.hookPath);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify(next, null, 2) + "\n");
+  writeJsonObject(file, addToSettings(readJson(file), geminiCommand(o.runtime, o.hookPath), o.hookPath));
   return file;
 }
 
@@ -117,7 +77,7 @@ export function installGemini(o: GeminiTarget & { runtime: string; hookPath: str
 export function uninstallGemini(o: GeminiTarget & { hookPath: string }): string | undefined {
   const file = settingsFileOf(o);
   if (!fs.existsSync(file)) return undefined;
-  fs.writeFileSync(file, JSON.stringify(removeFromSettings(readJson(file), o.hookPath), null, 2) + "\n");
+  writeJsonObject(file, removeFromSettings(readJson(file), o.hookPath));
   return file;
 }
 
@@ -126,37 +86,13 @@ export function geminiHookPathOf(root: string): string {
   return path.join(root, "dist", "hook-gemini.mjs");
 }
 
-function parseTarget(verb: string, args: string[], out: (s: string) => void): { project?: string; user: boolean; runtime: string } | undefined {
-  let project: string | undefined;
-  let user = false;
-  let runtime = process.execPath;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === "--host") i++;
-    else if (a === "--project") project = args[++i] ?? ".";
-    else if (a === "--user") user = true;
-    else if (a === "--runtime" && verb === "install") runtime = args[++i] ?? runtime;
-    else {
-      out(`skillgate ${verb} --host gemini: unknown argument ${a}`);
-      return undefined;
-    }
-  }
-  if (project !== undefined && user) {
-    out(`skillgate ${verb} --host gemini: give --project DIR or --user, not both`);
-    return undefined;
-  }
-  // Neither flag: the project in the current folder.
-  if (project === undefined && !user) project = ".";
-  return { ...(project !== undefined ? { project } : {}), user, runtime };
-}
-
 /**
  * `skillgate install --host gemini [--project DIR | --user] [--runtime PATH]`
  * and `skillgate uninstall --host gemini [--project DIR | --user]`. Returns the exit code.
  */
 export function geminiInstallMain(verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): number {
-  const t = parseTarget(verb, args, out);
-  if (!t) return 2;
+  const t = parseInstallTarget("gemini", verb, args, out);
+  if (t === 2) return 2;
   const hookPath = geminiHookPathOf(root);
   const target = { ...(t.project !== undefined ? { project: t.project } : {}), user: t.user, env };
   try {
@@ -172,8 +108,8 @@ export function geminiInstallMain(verb: "install" | "uninstall", args: string[],
 
 /** `skillgate doctor --host gemini [--project DIR | --user]`: registered on every event, and the hook answers? */
 export function geminiDoctorMain(args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): number {
-  const t = parseTarget("doctor", args, out);
-  if (!t) return 2;
+  const t = parseInstallTarget("gemini", "doctor", args, out);
+  if (t === 2) return 2;
   const hookPath = geminiHookPathOf(root);
   const problems: string[] = [];
   let file: string;
@@ -189,14 +125,9 @@ export function geminiDoctorMain(args: string[], root: string, env: NodeJS.Proce
     const has = Array.isArray(hooks[event]) && groupsOf(hooks, event).some((g) => Array.isArray(g.hooks) && (g.hooks as unknown[]).some((h) => isSkillgateHook(h, hookPath)));
     if (!has) problems.push(`${file} does not run skillgate on ${event} (run skillgate install --host gemini)`);
   }
-  const run = spawnSync(process.execPath, [hookPath], {
-    input: JSON.stringify({ session_id: "skillgate-doctor", transcript_path: "", cwd: path.resolve(t.project ?? "."), hook_event_name: "SessionStart", timestamp: new Date().toISOString(), source: "startup" }),
-    encoding: "utf8",
-    env: { ...env, SKILLGATE_STATE: fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-doctor-")) },
-    timeout: GEMINI_HOOK_TIMEOUT_MS,
-  });
-  if (run.error || run.status !== 0) problems.push(`the hook ${hookPath} does not run: ${run.error?.message ?? run.stderr.slice(0, 300)}`);
-  else if (run.stdout.trim() && !run.stdout.trim().startsWith("{")) problems.push(`the hook printed something that is not JSON: ${run.stdout.slice(0, 200)}`);
+  const start = { session_id: "skillgate-doctor", transcript_path: "", cwd: path.resolve(t.project ?? "."), hook_event_name: "SessionStart", timestamp: new Date().toISOString(), source: "startup" };
+  const hookFails = hookProblem(hookPath, [], start, env, GEMINI_HOOK_TIMEOUT_MS);
+  if (hookFails) problems.push(hookFails);
   for (const p of problems) out(`✗ ${p}`);
   if (!problems.length) out(`✓ skillgate runs on ${Object.keys(GEMINI_EVENTS).length} Gemini CLI hook events from ${file}; the hook answers`);
   return problems.length ? 1 : 0;

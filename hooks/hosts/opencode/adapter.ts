@@ -9,6 +9,7 @@
 import path from "node:path";
 import type { Decision, Effects, Event, ToolCall, ToolKind, ToolOutput } from "../../core/types.js";
 import type { Env, Host, HostEnvironment, Normalized } from "../../core/host.js";
+import { str, obj, own, optional, type Json } from "../../io/payload.js";
 
 /** opencode 1.18.33's tool ids → kinds (apply_patch: GPT-family models edit through it instead of edit/write). */
 const TOOL_KINDS: Record<string, ToolKind> = {
@@ -18,11 +19,6 @@ const TOOL_KINDS: Record<string, ToolKind> = {
 
 /** First line of the follow-up prompt a refused final answer becomes (how the plugin knows its own message). */
 export const STOP_MARK = "[skillgate: final answer refused]";
-
-type Json = Record<string, unknown>;
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
-const own = <T>(rec: Record<string, T>, key: string): T | undefined => (Object.hasOwn(rec, key) ? rec[key] : undefined);
 
 export interface ChatPart {
   type?: string;
@@ -85,10 +81,6 @@ export function normalize(payload: unknown, cwd = ""): Normalized {
   }
 }
 
-function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
-  return value === undefined ? {} : ({ [key]: value } as { [k in K]?: V });
-}
-
 function toolOf(name: string, args: Json): ToolCall {
   const kind = own(TOOL_KINDS, name) ?? "other";
   switch (kind) {
@@ -121,6 +113,20 @@ export function patchPaths(patch: string): string[] {
   return out;
 }
 
+/**
+ * A finished bash call as a check's run. opencode reports a command that exits
+ * non-zero as a successful tool call (1.18.33: tool.execute.after, `metadata.exit`),
+ * so evidence would record a red run as green; here it is the failure it is,
+ * in the words a shell failure has elsewhere ("Exit code N", then the output).
+ */
+export function checkRunOf(event: Extract<Event, { kind: "tool-result" }>, payload: unknown): Extract<Event, { kind: "tool-result" | "tool-failure" }> {
+  if (event.tool.kind !== "shell") return event;
+  const exit = obj(obj(obj(payload).output).metadata).exit;
+  if (typeof exit !== "number" || exit === 0) return event;
+  const text = typeof event.output?.response.output === "string" ? event.output.response.output : "";
+  return { sessionId: event.sessionId, cwd: event.cwd, kind: "tool-failure", tool: event.tool, ...optional("toolUseId", event.toolUseId), ...optional("agentId", event.agentId), error: `Exit code ${exit}\n${text}` };
+}
+
 /** The skill tool's success opens with <skill_content name="X"> (1.18.33); a failed load throws and never reaches tool.execute.after. */
 function skillLoads(tool: ToolCall, text: string | undefined): string[] {
   if (tool.kind !== "skill" || !tool.skill || text === undefined) return [];
@@ -129,14 +135,6 @@ function skillLoads(tool: ToolCall, text: string | undefined): string[] {
 
 function outputOf(text: string | undefined): ToolOutput | undefined {
   return text === undefined ? undefined : { response: { output: text }, fields: ["output"], chars: text.length };
-}
-
-/**
- * The core's "how to load" wording names Claude Code's Skill tool; opencode's
- * tool is `skill` with a `name` argument. Reworded at the edge so the model calls the right tool.
- */
-export function forOpencode(message: string): string {
-  return message.replace(/call the Skill tool with skill "([^"]+)"/g, 'call the skill tool with name "$1"');
 }
 
 /**
@@ -154,11 +152,11 @@ export interface Rendered {
 
 export function render(_event: Event, d: Decision, effects: Effects): Rendered | undefined {
   const out: Rendered = {};
-  if (d.verdict === "deny" || d.verdict === "block") out.refuse = forOpencode(d.message);
+  if (d.verdict === "deny" || d.verdict === "block") out.refuse = d.message;
   else {
     if (d.verdict === "cap" && typeof effects.updatedOutput?.output === "string") out.output = effects.updatedOutput.output;
     // A prompt carries it as a synthetic part, a tool result appended; other events' reminders (a compaction's) wait in the plugin for the next of those.
-    if ((d.verdict === "hint" || d.verdict === "cap") && d.message) out.context = forOpencode(d.message);
+    if ((d.verdict === "hint" || d.verdict === "cap") && d.message) out.context = d.message;
   }
   if (d.notice) out.notice = d.notice;
   return Object.keys(out).length ? out : undefined;
@@ -191,6 +189,8 @@ export function opencodeHost(directory: string): Host {
     name: "opencode",
     // 1.18.33: the general subagent has the skill tool (e2e: a subagent's skill call succeeds).
     capabilities: { subagentsLoadSkills: true },
+    // 1.18.33's tools: `skill` ({name}); `read` ({filePath}, offset/limit for a slice).
+    howToLoad: (skill, file) => `call the skill tool with name "${skill}" (or read ${file} whole with the read tool, no offset/limit)`,
     normalize: (payload) => normalize(payload, directory),
     render: (event, d, effects) => render(event, d, effects) as Record<string, unknown> | undefined,
     renderFailure: (message, refuse) => renderFailure(message, refuse) as Record<string, unknown>,
@@ -207,7 +207,7 @@ export function opencodeHost(directory: string): Host {
 /** Apply a rendering to the hook's mutable output: the tool output (tool.execute.after) or the message parts (chat.message). */
 export function applyToToolOutput(r: Rendered | undefined, output: { output?: unknown }, extra: string[] = []): void {
   if (r?.output !== undefined) output.output = r.output;
-  const notes = [r?.context, ...extra.map(forOpencode)].filter((m): m is string => !!m);
+  const notes = [r?.context, ...extra].filter((m): m is string => !!m);
   if (notes.length && typeof output.output === "string") output.output = `${output.output}\n\n${notes.join("\n")}`;
 }
 
@@ -217,7 +217,7 @@ export function applyToToolOutput(r: Rendered | undefined, output: { output?: un
  * a part id that sorts after the message's own parts (opencode orders parts by id).
  */
 export function applyToChatMessage(r: Rendered | undefined, output: { message?: { id?: string; sessionID?: string }; parts?: ChatPart[] }, newId: (after: string | undefined) => string, extra: string[] = []): void {
-  const notes = [r?.context, ...extra.map(forOpencode)].filter((m): m is string => !!m);
+  const notes = [r?.context, ...extra].filter((m): m is string => !!m);
   if (!notes.length || !Array.isArray(output.parts)) return;
   const last = output.parts.at(-1);
   output.parts.push({

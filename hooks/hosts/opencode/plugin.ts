@@ -16,15 +16,18 @@ import { decide } from "../../core/decide.js";
 import { recordCap } from "../../core/counters.js";
 import { shellCommandOf } from "../../core/facts.js";
 import { factsOf } from "../../core/shell-facts.js";
+import { prefilteredFacts } from "../../core/shell-prefilter.js";
 import { emptyState, type Decision, type Effects, type Event, type SessionState } from "../../core/types.js";
 import type { CompiledTable } from "../../core/table/compile.js";
 import { outputRoot, saveCapped } from "../../io/output-store.js";
 import { isSafeSessionId, StateStore } from "../../io/state-store.js";
 import { loadContext } from "../../runner/context.js";
+import { beginEvidence, evidenceWhere, finishEvidence, withEvidence } from "../../runner/hook.js";
 import {
-  applyToChatMessage, applyToToolOutput, forOpencode, opencodeHost, render, STOP_MARK, type ChatPart, type Rendered,
+  applyToChatMessage, applyToToolOutput, checkRunOf, opencodeHost, render, STOP_MARK, type ChatPart, type Rendered,
 } from "./adapter.js";
 import { packageRootOf, tableFileOf } from "./paths.js";
+import { obj, type Json } from "../../io/payload.js";
 
 /** The parts of opencode's PluginInput we use (@opencode-ai/plugin 1.18.33). */
 interface PluginInput {
@@ -43,8 +46,6 @@ interface ToolInput {
   args?: unknown;
 }
 
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
 
 const FLUSH_MS = 200;
 
@@ -70,6 +71,10 @@ export const SkillgatePlugin = async (input: PluginInput) => {
   const failClosed = (ctx.ok ? ctx.table.table.failMode : ctx.failMode) === "closed";
   const table: CompiledTable | undefined = ctx.ok ? ctx.table : undefined;
   if (!ctx.ok) warn(`skillgate: trigger table unusable, ${failClosed ? "refusing tool calls" : "gates are OFF"}: ${ctx.error}`);
+  /** Evidence rows or gates that require one: only then do tool calls go through the runner's evidence steps. */
+  const usesEvidence = table?.rows.some(({ row }) => row.kind === "evidence" || (row.kind === "gate" && row.require !== undefined)) ?? false;
+  /** Checks bind to opencode's project directory (the runner's default is $CLAUDE_PROJECT_DIR, Claude Code's). */
+  const evidenceEnv: NodeJS.ProcessEnv = { CLAUDE_PROJECT_DIR: directory };
 
   const store = new StateStore(stateDir);
   const states = new Map<string, SessionState>();
@@ -152,8 +157,12 @@ export const SkillgatePlugin = async (input: PluginInput) => {
     }
   };
 
-  /** normalize → attribute → decide on the in-memory state → cap effect → render. */
-  const handle = (payload: { hook: string; input: unknown; output?: unknown }): { event?: Event; rendered?: Rendered } => {
+  /**
+   * normalize → attribute → [evidence: record a finished check, freshness] → decide on the in-memory
+   * state → [evidence: note the tree a check starts on] → cap effect → render. The evidence steps are
+   * the hook runner's own (runner/hook.ts), so a gate that requires evidence decides as it does there.
+   */
+  const handle = async (payload: { hook: string; input: unknown; output?: unknown }): Promise<{ event?: Event; rendered?: Rendered }> => {
     const n = host.normalize(payload);
     if (!n.ok) {
       if (!n.ignored) warn(`skillgate: ${n.error}`);
@@ -161,7 +170,17 @@ export const SkillgatePlugin = async (input: PluginInput) => {
     }
     const event = attribute(n.event);
     if (!table) return { event };
-    const facts = shellCommandOf(event) !== undefined ? factsOf(event) : undefined;
+    let facts = shellCommandOf(event) !== undefined ? (prefilteredFacts(event, table) ?? factsOf(event)) : undefined;
+    const where = usesEvidence ? evidenceWhere(event, stateDir, evidenceEnv) : undefined;
+    if (usesEvidence) {
+      if (event.kind === "tool-result") {
+        const note = await finishEvidence(checkRunOf(event, payload), table, where);
+        if (note) warn(note);
+      }
+      const e = await withEvidence(event, table, facts, where);
+      if (e.notice) warn(e.notice);
+      facts = e.facts;
+    }
     const before = stateOf(event.sessionId);
     const out = decide(event, table, before, facts);
     let decision = out.decision;
@@ -174,6 +193,11 @@ export const SkillgatePlugin = async (input: PluginInput) => {
       after = recordCap(after, event.tool.name, c.result);
     }
     keep(event.sessionId, before, after);
+    if (usesEvidence && event.kind === "tool-call" && decision.verdict !== "deny") {
+      // opencode's args could be rewritten, but no capture proves the rewritten call is what runs: no reuse here.
+      const b = await beginEvidence(event, table, out, where, false);
+      if (b.notice) warn(b.notice);
+    }
     return { event, rendered: render(event, decision, effects) };
   };
 
@@ -210,12 +234,12 @@ export const SkillgatePlugin = async (input: PluginInput) => {
    * answers it in a new turn). That follow-up continues the same turn: its own
    * stop passes (decide's loop guard), like Claude Code's stop_hook_active.
    */
-  const stopGate = (sessionID: string): void => {
+  const stopGate = async (sessionID: string): Promise<void> => {
     const answer = lastAnswer.get(sessionID);
     if (!answer) return;
     lastAnswer.delete(sessionID);
     const original = answer.parentID !== undefined ? followUps.get(answer.parentID) : undefined;
-    const { event, rendered } = handle({
+    const { event, rendered } = await handle({
       hook: "stop",
       input: { sessionID, finalMessage: answer.text, promptId: original ?? answer.parentID, continuing: original !== undefined },
     });
@@ -252,10 +276,10 @@ export const SkillgatePlugin = async (input: PluginInput) => {
           case "message.part.updated":
             return trackPart(obj(p.part));
           case "session.idle":
-            if (typeof p.sessionID === "string") stopGate(p.sessionID);
+            if (typeof p.sessionID === "string") await stopGate(p.sessionID);
             return flush();
         }
-        const { event: e, rendered } = handle({ hook: "event", input: i });
+        const { event: e, rendered } = await handle({ hook: "event", input: i });
         // A subagent's compaction leaves the main context as it was; the main session's reminders wait for the model's next read.
         if (e && e.agentId === undefined && rendered?.context) pending.set(e.sessionId, [...(pending.get(e.sessionId) ?? []), rendered.context]);
       } catch (e) {
@@ -273,7 +297,7 @@ export const SkillgatePlugin = async (input: PluginInput) => {
           if (output.message?.id) followUps.set(output.message.id, turn);
           return;
         }
-        const { event, rendered } = handle({ hook: "chat.message", input: i, output });
+        const { event, rendered } = await handle({ hook: "chat.message", input: i, output });
         applyToChatMessage(rendered, output, newPartId, takePending(event));
       } catch (e) {
         warn(`skillgate: internal error on chat.message: ${(e as Error).message}`);
@@ -284,18 +308,18 @@ export const SkillgatePlugin = async (input: PluginInput) => {
       let refusal: string | undefined;
       try {
         if (!ctx.ok) refusal = failClosed ? `skillgate: trigger table unusable, refusing tool calls: ${ctx.error}` : undefined;
-        else refusal = handle({ hook: "tool.execute.before", input: i, output }).rendered?.refuse;
+        else refusal = (await handle({ hook: "tool.execute.before", input: i, output })).rendered?.refuse;
       } catch (e) {
         warn(`skillgate: internal error on ${i?.tool}: ${(e as Error).message}`);
         if (failClosed) refusal = `skillgate: internal error, refusing (failMode closed): ${(e as Error).message}`;
       }
       // Throwing is how an opencode plugin refuses a tool call: the message is the tool's error, read by the model.
-      if (refusal) throw new Error(forOpencode(refusal));
+      if (refusal) throw new Error(refusal);
     },
 
     "tool.execute.after": async (i: ToolInput, output: { title?: unknown; output?: unknown; metadata?: unknown }): Promise<void> => {
       try {
-        const { event, rendered } = handle({ hook: "tool.execute.after", input: i, output });
+        const { event, rendered } = await handle({ hook: "tool.execute.after", input: i, output });
         applyToToolOutput(rendered, output, takePending(event));
       } catch (e) {
         warn(`skillgate: internal error after ${i?.tool}: ${(e as Error).message}`);

@@ -1,0 +1,50 @@
+// dist/hook.cjs, the Node route of the hook (scripts/build.mjs copies this file there).
+// CommonJS on purpose: an ES module entry costs Node 20 its module loader and a
+// facade per built-in, 5–10% of a start (`npm run bench`).
+// Node 20 keeps no compiled code between runs, and compiling the hook's 350 KB
+// on every tool call was a fifth of its time. So the hook is one script,
+// dist/hook.node.cjs, run here through node:vm from the V8 code cache the build
+// made (dist/hook.node.cache): V8 checks that the cache belongs to this source,
+// this V8 version and these flags, and compiles afresh when it does not
+// (cachedDataRejected), so a stale cache costs time, never correctness. Both
+// files sit in dist/, which self-protection keeps the agent from writing.
+"use strict";
+const loadStartedAt = performance.now();
+const fs = require("node:fs");
+const { createRequire } = require("node:module");
+const vm = require("node:vm");
+
+const file = `${__dirname}/hook.node.cjs`;
+
+/** Load the hook bundle; returns its exports and the script (the code-cache build serializes it). */
+function load() {
+  let cachedData;
+  try {
+    cachedData = fs.readFileSync(`${__dirname}/hook.node.cache`);
+  } catch {
+    /* no cache built: compile */
+  }
+  // The build writes it in ASCII (scripts/build.mjs): latin1 skips UTF-8 decoding.
+  const source = fs.readFileSync(file, "latin1");
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  const mod = { exports: {} };
+  script.runInThisContext()(mod.exports, createRequire(file), mod, file, __dirname);
+  return { hook: mod.exports, script };
+}
+
+function cannotStart(e) {
+  // The bundle is missing or broken: never exit non-zero, never leave the user uninformed.
+  process.stderr.write(`skillgate: ${(e && e.stack) || e}\n`);
+  process.stdout.write(`${JSON.stringify({ systemMessage: `skillgate: cannot start the hook (${file}): ${(e && e.message) || e}. Run npm run build in skillgate's folder.` })}\n`);
+  process.exitCode = 0;
+}
+
+if (require.main === module) {
+  try {
+    load().hook.hookMain({ loadStartedAt }).catch(cannotStart);
+  } catch (e) {
+    cannotStart(e);
+  }
+} else {
+  module.exports = { load };
+}
