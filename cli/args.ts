@@ -141,9 +141,11 @@ export const SPECS = {
     options: {
       project: { type: "string", value: "DIR", help: "the project to set up (default: the current folder)" },
       full: { type: "flag", help: "copy skillgate's whole demonstration table instead of the starter table" },
+      extends: { type: "flag", help: "a table that extends skillgate's default (\"extends\": \"default\", no rows of its own yet); its cases are the default's" },
       "no-cases": { type: "flag", help: "write no starter cases" },
     },
-    examples: ["skillgate init", "skillgate init --project ~/src/app --full"],
+    exclusive: [["full", "extends"]],
+    examples: ["skillgate init", "skillgate init --extends", "skillgate init --project ~/src/app --full"],
   },
   install: {
     summary: "add skillgate's hooks to a Claude Code settings file (portable in a project, minimal edits, backup first)",
