@@ -164,3 +164,23 @@ test("the CLI's --json carries budget (main) and subagents.budget", async () => 
   assert.equal(r.budget.profiles.balanced.rawFallback, 1);
   assert.equal(r.subagents.budget.noResponse, 0);
 });
+
+test("stats: raw_fallback from the session's transcript where Claude Code keeps it; said when there is none", async () => {
+  assert.ok(fs.existsSync(path.join(root, "dist", "cli.mjs")), "dist/cli.mjs is missing: npm test builds it first");
+  const { projects, table } = await setUp();
+  const { StateStore } = await import("../hooks/io/state-store.ts");
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-stats-fallback-"));
+  const config = path.join(path.dirname(projects), "claude-config");
+  fs.mkdirSync(path.join(config, "projects"), { recursive: true });
+  const env = { ...process.env, SKILLGATE_STATE: state, SKILLGATE_TABLE: table, CLAUDE_CONFIG_DIR: config };
+  const session = "cccccccc-0000-4000-a000-000000000003";
+  new StateStore(state).update(session, (st) => ({ ...st, compactions: 1 }));
+  const stats = (json: boolean) =>
+    execFileSync(process.execPath, [path.join(root, "bin", "skillgate.mjs"), "stats", "--session", session, ...(json ? ["--json"] : [])], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  assert.match(stats(false), /raw fallback\s+unknown: no transcript of this session under .*claude-config\/projects/);
+  fs.cpSync(projects, path.join(config, "projects"), { recursive: true });
+  fs.renameSync(path.join(config, "projects", "-home-dev-project", "c.jsonl"), path.join(config, "projects", "-home-dev-project", `${session}.jsonl`));
+  assert.match(stats(false), /raw fallback\s+1 of 2 raw files a summary or cap pointed to were read back \(balanced 1\/2\); from .*cccccccc/);
+  const j = JSON.parse(stats(true)) as { rawFallback: { transcript: string; byProfile: Record<string, { pointers: number; read: number }> } };
+  assert.deepEqual(j.rawFallback.byProfile, { balanced: { pointers: 2, read: 1 } });
+});
