@@ -1,6 +1,8 @@
 // `skillgate init`: give a project its own table, the skills its rows name, and
 // cases that prove each row, so `install` has nothing to refuse and `cases` /
 // `mutate` have something to run. Never overwrites what the user already has.
+// The table is the starter (templates/starter), skillgate's whole one (--full),
+// or one that extends the default (--extends: the default's own cases pin its rows).
 import fs from "node:fs";
 import path from "node:path";
 import { EXIT, parseArgs } from "./args.js";
