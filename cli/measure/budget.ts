@@ -12,6 +12,8 @@
 // What it cannot re-decide: outputs whose tool response the transcript does
 // not hold (counted as `noResponse`), and the rest of an output Claude Code
 // saved to its own file (only the head it kept in the transcript is summarized).
+// A subagent session is replayed from its own empty state (replay.ts), so it
+// starts at the table's default; the live hook shares the main thread's profile.
 //
 // raw_fallback is not re-decided but observed: a tool result that reached the
 // model with a skillgate summary or cap pointer (`raw_evidence PATH`, "the
