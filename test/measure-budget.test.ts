@@ -184,3 +184,25 @@ test("stats: raw_fallback from the session's transcript where Claude Code keeps 
   const j = JSON.parse(stats(true)) as { rawFallback: { transcript: string; byProfile: Record<string, { pointers: number; read: number }> } };
   assert.deepEqual(j.rawFallback.byProfile, { balanced: { pointers: 2, read: 1 } });
 });
+
+test("a transcript of the real client (2.1.328, e2e/evidence-budget.test.ts's fast-profile run, its session lines only)", async () => {
+  const dir = path.join(root, "test", "fixtures", "transcripts", "captured-budget-2.1.328");
+  const table = path.join(root, "triggers.json");
+  const r = await measure({ projects: dir, since: "100000d", table: await compiledTable(table), tableFile: table });
+  const p = r.budget.profiles;
+  // «low token mode please, then run the tests»: balanced at the start, fast after the prompt (the default table's mode-fast row).
+  assert.deepEqual([p.balanced.sessions, p.fast.sessions], [1, 1]);
+  // The transcript holds what the model saw (Claude Code writes the hook's updatedToolOutput): the summary, 1 pointer,
+  // not the raw output, so nothing is left to re-decide.
+  assert.deepEqual([p.fast.pointers, p.fast.rawFallback, p.fast.summarized], [1, 0, 0]);
+  // The model reading the raw file back (a line added to a copy): raw_fallback 1.
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-measure-real-"));
+  fs.cpSync(dir, copy, { recursive: true });
+  const file = path.join(copy, "-tmp-skillgate-e2e-repo", "83e58d99-cfeb-4309-afff-77db10ee09ac.jsonl");
+  const raw = /raw_evidence (\S+) \(/.exec(fs.readFileSync(file, "utf8"))?.[1];
+  assert.ok(raw);
+  const read = { type: "assistant", uuid: "added-read-1", sessionId: "83e58d99-cfeb-4309-afff-77db10ee09ac", cwd: "/tmp", message: { id: "msg_added", role: "assistant", model: "m", content: [{ type: "tool_use", id: "toolu_added", name: "Read", input: { file_path: raw } }], stop_reason: "tool_use" } };
+  fs.appendFileSync(file, `${JSON.stringify(read)}\n`);
+  const again = await measure({ projects: copy, since: "100000d", table: await compiledTable(table), tableFile: table });
+  assert.equal(again.budget.profiles.fast.rawFallback, 1);
+});
