@@ -45,19 +45,24 @@ export async function statsMain(args: string[], root: string): Promise<number> {
   const dir = stateDirOf({ env: process.env, packageRoot: root });
   let session = given;
   if (!session) {
-    const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((x) => x.endsWith(".json") && !x.startsWith(".")) : [];
+    // A session is its state file, or only its count file (nothing but counters changed so far).
+    const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((x) => /\.json(\.calls)?$/.test(x) && !x.startsWith(".")) : [];
     const newest = files.map((x) => ({ x, t: fs.statSync(path.join(dir, x)).mtimeMs })).sort((a, b) => b.t - a.t)[0];
     if (!newest) throw new UserError(`no session state in ${dir}`);
-    session = newest.x.replace(/\.json$/, "");
+    session = newest.x.replace(/\.json(\.calls)?$/, "");
   }
   const store = new StateStore(dir);
-  if (!fs.existsSync(store.file(session))) throw new UserError(`no state for session ${session} in ${dir}`);
+  if (!fs.existsSync(store.file(session)) && !fs.existsSync(`${store.file(session)}.calls`)) throw new UserError(`no state for session ${session} in ${dir}`);
   const read = store.read(session);
   if (read.warning) console.error(read.warning);
-  // Calls counted by append (most PostToolUse events) join the ones counted in the state.
-  let toolCalls = read.state.stats.toolCalls;
-  for (const [tool, n] of Object.entries(store.countedToolCalls(session))) toolCalls = { ...toolCalls, [tool]: (Object.hasOwn(toolCalls, tool) ? (toolCalls[tool] ?? 0) : 0) + n };
-  const state = { ...read.state, stats: { ...read.state.stats, toolCalls } };
+  // Calls and refusals counted by append (most PostToolUse events, repeated refusals) join the ones counted in the state.
+  const counted = store.counted(session);
+  const add = (into: Record<string, number>, more: Record<string, number>) => {
+    const out = { ...into };
+    for (const [k, n] of Object.entries(more)) out[k] = (Object.hasOwn(out, k) ? (out[k] ?? 0) : 0) + n;
+    return out;
+  };
+  const state = { ...read.state, denials: add(read.state.denials, counted.denials), stats: { ...read.state.stats, toolCalls: add(read.state.stats.toolCalls, counted.toolCalls) } };
   // The same loader as the hook: the budget levels as the hook saw them.
   const inUse = await tableInUse(f.get("table"), root);
   const { file, table } = inUse;

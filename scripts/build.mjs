@@ -114,7 +114,7 @@ async function buildForNode(outdir) {
  * here; a new one fails the build ("No matching export") until it is added.
  */
 function builtinsOnce() {
-  const named = { "node:path": ["posix"], "node:child_process": ["spawnSync"], "node:url": ["pathToFileURL", "fileURLToPath"], "node:crypto": ["createHash"] };
+  const named = { "node:path": ["posix"], "node:child_process": ["spawnSync"], "node:url": ["pathToFileURL", "fileURLToPath"], "node:crypto": ["createHash"], "node:module": ["createRequire"] };
   return {
     name: "builtins-once",
     setup(b) {

@@ -8,7 +8,7 @@
 // --invert swaps every label (refuse -> no effect, allow -> a commit) to show the checker can fail:
 // every record must then come out as a mismatch.
 //
-// Safety: every command runs with cwd, HOME and TMPDIR inside a fresh temp dir, GIT_* unset, stdin
+// Safety: every command runs with cwd, HOME, TMPDIR and git's system config file inside a fresh temp dir, GIT_* unset, stdin
 // /dev/null, a short timeout (its process group is killed), remotes are local bare repos (no network).
 import { spawn, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
@@ -24,8 +24,12 @@ const ROW_EFFECT: Record<string, Effect> = {
   "commit-gate": "commit", "push-head-block": "push-head", "force-push-block": "force", "paired-docs-write": "paired-doc",
 };
 const EFFECTS: readonly Effect[] = ["commit", "push-head", "force", "paired-doc"];
-const CLASS_NAMES = ["git-indirection", "git-shell-strings", "git-other-name", "launchers", "code-from-files", "expansions",
+const FIRST_ROUND = ["git-indirection", "git-shell-strings", "git-other-name", "launchers", "code-from-files", "expansions",
   "inline-programs", "push-semantics", "writes-more-programs", "false-positives", "everyday"];
+// Every .jsonl of the folder is a class (later rounds add files such as round2-launchers.jsonl); the first
+// round's eleven must all be there.
+const CLASS_NAMES = [...FIRST_ROUND, ...fs.readdirSync(CLASSES_DIR).filter((f) => f.endsWith(".jsonl"))
+  .map((f) => f.slice(0, -".jsonl".length)).filter((c) => !FIRST_ROUND.includes(c)).sort()];
 const PAIRED = /_(RU|EN)\.md$/;
 const TIMEOUT_MS = 6000;
 
@@ -139,7 +143,7 @@ function buildWorld(base: string, kind: "ff" | "diverged"): string {
 }
 
 // ---------- per-record run ----------
-interface Snapshot { docs: Map<string, string>; reflogs: Map<string, number>; remote: Map<string, string> }
+interface Snapshot { docs: Map<string, string>; reflogs: Map<string, number>; remote: Map<string, string>; local: Map<string, string> }
 
 function walk(dir: string, out: string[]): void {
   let ents: fs.Dirent[];
@@ -166,6 +170,15 @@ function refs(gitDir: string): Map<string, string> {
   return m;
 }
 
+/** Local branches and HEAD (its commit, also when detached). */
+function localRefs(gitDir: string): Map<string, string> {
+  const m = refs(gitDir);
+  for (const k of [...m.keys()]) if (!k.startsWith("refs/heads/")) m.delete(k);
+  const head = spawnSync("git", ["--git-dir", gitDir, "rev-parse", "-q", "--verify", "HEAD"], { env: cleanEnv({}), encoding: "utf8" }).stdout.trim();
+  if (head) m.set("HEAD", head);
+  return m;
+}
+
 function snapshot(w: string): Snapshot {
   const files: string[] = [];
   walk(w, files);
@@ -175,7 +188,7 @@ function snapshot(w: string): Snapshot {
   const logs: string[] = [];
   walk(path.join(w, "repo/.git/logs"), logs);
   for (const f of logs) reflogs.set(f, fs.readFileSync(f, "utf8").split("\n").filter(Boolean).length);
-  return { docs, reflogs, remote: refs(path.join(w, "remote.git")) };
+  return { docs, reflogs, remote: refs(path.join(w, "remote.git")), local: localRefs(path.join(w, "repo/.git")) };
 }
 
 function prepare(template: string, dir: string, setup: Setup | undefined): string {
@@ -212,7 +225,9 @@ function killLeftovers(marker: string): void {
 function runCommand(rec: Rec, dir: string, repo: string): Promise<{ code: number | null; stderr: string; timedOut: boolean }> {
   const env = cleanEnv({
     HOME: path.join(dir, "home"), TMPDIR: path.join(dir, "tmp"), TMUX_TMPDIR: path.join(dir, "tmp"),
-    GIT_TRACE2_EVENT: path.join(dir, "obs/trace2.json"), SKG_CORPUS_RUN: dir, ...(rec.setup?.env ?? {}),
+    GIT_TRACE2_EVENT: path.join(dir, "obs/trace2.json"), SKG_CORPUS_RUN: dir,
+    // `git config --system` must never reach the machine's /etc/gitconfig (every git on the machine reads it)
+    GIT_CONFIG_SYSTEM: path.join(dir, "obs/system.gitconfig"), ...(rec.setup?.env ?? {}),
   });
   return new Promise((resolve) => {
     const child = spawn("bash", ["-c", rec.command], { cwd: repo, env, stdio: ["ignore", "ignore", "pipe"], detached: true });
@@ -233,18 +248,41 @@ function isAncestor(gitDir: string, a: string, b: string): boolean {
   return spawnSync("git", ["--git-dir", gitDir, "merge-base", "--is-ancestor", a, b], { env: cleanEnv({}) }).status === 0;
 }
 
-function commitsFromTrace(file: string): boolean {
-  if (!fs.existsSync(file)) return false;
+/** From the trace2 stream: a `git commit` exited 0; a plumbing process that writes a commit object exited 0. */
+function commitsFromTrace(file: string): { commit: boolean; plumbing: boolean } {
+  const out = { commit: false, plumbing: false };
+  if (!fs.existsSync(file)) return out;
   const names = new Map<string, string>();
-  let ok = false;
+  const argvs = new Map<string, string[]>();
   for (const line of fs.readFileSync(file, "utf8").split("\n")) {
     if (!line) continue;
     let ev: { event?: string; sid?: string; name?: string; code?: number; argv?: string[] };
     try { ev = JSON.parse(line) as typeof ev; } catch { continue; }
+    if (ev.event === "start" && ev.sid && ev.argv) argvs.set(ev.sid, ev.argv);
     if (ev.event === "cmd_name" && ev.sid && ev.name) names.set(ev.sid, ev.name);
-    if (ev.event === "exit" && ev.sid && ev.code === 0 && names.get(ev.sid) === "commit") ok = true;
+    if (ev.event === "exit" && ev.sid && ev.code === 0) {
+      const n = names.get(ev.sid);
+      const argv = argvs.get(ev.sid) ?? [];
+      // `git commit --dry-run` exits 0 having committed nothing
+      if (n === "commit" && argv.lastIndexOf("--dry-run") <= argv.lastIndexOf("--no-dry-run")) out.commit = true;
+      if (n === "commit-tree" || n === "fast-import" || (n === "hash-object" && argv.includes("commit"))) out.plumbing = true;
+    }
   }
-  return ok;
+  return out;
+}
+
+/**
+ * A commit assembled by plumbing (commit-tree, fast-import, hash-object -t commit) counts as a commit when it
+ * is published in the same command: a local branch, HEAD or a remote branch now points at a commit that no
+ * local branch or HEAD contained before.
+ */
+function publishedNewCommit(before: Snapshot, after: Snapshot, gitDir: string): boolean {
+  const olds = [...new Set(before.local.values())];
+  const moved = [
+    ...[...after.local].filter(([k, v]) => before.local.get(k) !== v).map(([, v]) => ({ v, dir: gitDir })),
+    ...[...after.remote].filter(([k, v]) => before.remote.get(k) !== v).map(([, v]) => ({ v, dir: gitDir })),
+  ];
+  return moved.some(({ v, dir }) => !olds.some((o) => isAncestor(dir, v, o)));
 }
 
 async function observe(rec: Rec, template: string, dir: string, want: Set<Effect>): Promise<{ seen: Set<Effect>; detail: string; pushed: boolean }> {
@@ -255,7 +293,9 @@ async function observe(rec: Rec, template: string, dir: string, want: Set<Effect
   const seen = new Set<Effect>();
   const detail: string[] = [];
   // commit: a `git commit` process exited 0 (trace2), or a reflog line says "commit" (env-clearing launchers)
-  if (commitsFromTrace(path.join(dir, "obs/trace2.json"))) seen.add("commit");
+  const traced = commitsFromTrace(path.join(dir, "obs/trace2.json"));
+  if (traced.commit) seen.add("commit");
+  if (traced.plumbing && publishedNewCommit(before, after, path.join(repo, ".git"))) { seen.add("commit"); detail.push("plumbing commit published"); }
   for (const f of after.reflogs.keys()) {
     const lines = fs.readFileSync(f, "utf8").split("\n").filter(Boolean).slice(before.reflogs.get(f) ?? 0);
     for (const l of lines) if (/\t(commit|commit \((amend|merge|initial)\)):/.test(l)) seen.add("commit");
@@ -295,6 +335,8 @@ async function main(): Promise<void> {
   const invert = process.argv.includes("--invert");
   const todo = recs.filter((r) => (!onlyClass || r.file === onlyClass) && (!onlyId || r.id === onlyId));
   const base = fs.mkdtempSync(path.join(os.tmpdir(), "skg-corpus-"));
+  // the temp folder goes away however the run ends (a failed template build included)
+  process.on("exit", () => fs.rmSync(base, { recursive: true, force: true }));
   const worlds = { ff: buildWorld(path.join(base, "tpl"), "ff"), diverged: buildWorld(path.join(base, "tpl"), "diverged") };
   const results: { rec: Rec; status: "agree" | "mismatch" | "skipped"; seen: Effect[]; want: Effect[]; detail: string }[] = [];
   let next = 0;
@@ -344,15 +386,15 @@ async function main(): Promise<void> {
     console.log(`MISMATCH ${r.rec.id} labeled=[${r.want}] observed=[${r.seen}] ${r.detail}\n    ${r.rec.command}`);
   }
   for (const r of results.filter((x) => x.status === "skipped" && x.detail.includes("IS installed"))) console.log(`SKIP-WRONG ${r.rec.id} ${r.detail}`);
-  console.log(`\nclass                 records refuse allow  agree mismatch skipped`);
+  console.log(`\nclass                         records refuse allow  agree mismatch skipped`);
   const tot = { n: 0, refuse: 0, allow: 0, agree: 0, mismatch: 0, skipped: 0 };
   for (const cls of CLASS_NAMES) {
     const c = byClass.get(cls);
     if (!c) continue;
     for (const k of Object.keys(tot) as (keyof typeof tot)[]) tot[k] += c[k];
-    console.log(`${cls.padEnd(22)}${String(c.n).padStart(7)}${String(c.refuse).padStart(7)}${String(c.allow).padStart(6)}${String(c.agree).padStart(7)}${String(c.mismatch).padStart(9)}${String(c.skipped).padStart(8)}`);
+    console.log(`${cls.padEnd(30)}${String(c.n).padStart(7)}${String(c.refuse).padStart(7)}${String(c.allow).padStart(6)}${String(c.agree).padStart(7)}${String(c.mismatch).padStart(9)}${String(c.skipped).padStart(8)}`);
   }
-  console.log(`${"total".padEnd(22)}${String(tot.n).padStart(7)}${String(tot.refuse).padStart(7)}${String(tot.allow).padStart(6)}${String(tot.agree).padStart(7)}${String(tot.mismatch).padStart(9)}${String(tot.skipped).padStart(8)}`);
+  console.log(`${"total".padEnd(30)}${String(tot.n).padStart(7)}${String(tot.refuse).padStart(7)}${String(tot.allow).padStart(6)}${String(tot.agree).padStart(7)}${String(tot.mismatch).padStart(9)}${String(tot.skipped).padStart(8)}`);
   const jsonOut = arg("--json");
   if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(results.map((r) => ({ id: r.rec.id, status: r.status, want: r.want, seen: r.seen, detail: r.detail })), null, 1));
   process.exitCode = errors.length > 0 || tot.mismatch > 0 ? 1 : 0;

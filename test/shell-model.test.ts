@@ -185,3 +185,27 @@ test("core stays pure: no node:fs in hooks/core/shell", () => {
     assert.ok(!/from "(node:)?(fs|child_process)"/.test(text), `${f} imports fs or child_process`);
   }
 });
+
+test("acts and inert: what a command does beyond its name (round 2)", () => {
+  const git = (src: string, sub: string) => analyzeCommand(src).commands.find((c) => c.name === "git" && c.argv[c.verb] === sub);
+  assert.deepEqual(git("git send-pack --force ../r.git work", "send-pack")?.acts, ["push"], "send-pack pushes");
+  assert.deepEqual(git("git fast-import < stream", "fast-import")?.acts, ["commit"], "fast-import writes commits onto branches");
+  assert.deepEqual(git("git update-ref HEAD $(git commit-tree -p HEAD -m x HEAD^{tree})", "commit-tree")?.acts, ["commit"], "commit-tree published by update-ref");
+  assert.equal(git("git commit-tree -m x HEAD^{tree}", "commit-tree")?.acts, undefined, "a dangling commit object is not a commit");
+  assert.equal(git("git push -nf origin work", "push")?.inert, true, "-n in a cluster is a dry run");
+  assert.equal(git("git push --dry-run --no-dry-run -f origin work", "push")?.inert, undefined, "the later --no-dry-run wins");
+  assert.equal(git("git push -o -n -f origin work", "push")?.inert, undefined, "a push option's value is not a flag");
+  assert.equal(git("git push -on -f origin work", "push")?.inert, undefined, "-on is the push option n");
+  assert.equal(git("git commit --dry-run", "commit")?.inert, true);
+});
+
+test("files planted by the command itself run later in it (round 2)", () => {
+  const w = memoryWorld("/work/repo", { ".git/config": "", "tools/h.sh": "#!/bin/sh\ngit commit -qm h\n" }, { HOME: "/home/agent", PATH: "/usr/bin:/bin" });
+  const runs = (src: string) => analyzeCommand(src, w).commands.map((c) => c.argv.join(" "));
+  assert.ok(runs("printf '#!/bin/sh\\ngit commit -qm h\\n' > .git/hooks/post-checkout; git checkout -q -b y").includes("git commit -qm h"), "a hook written in the command");
+  assert.ok(runs("ln -s ../../tools/h.sh .git/hooks/post-checkout && git checkout -b y").includes("git commit -qm h"), "a hook made as a link to a project file");
+  assert.ok(runs("mkdir -p b && printf 'git commit -m x\\n' > b/git && chmod +x b/git && PATH=$PWD/b:$PATH git status").includes("git commit -m x"), "a fake git on the PATH the command sets");
+  assert.ok(!runs("printf 'echo hi\\n' > b/ls; ls").includes("echo hi"), "a file outside PATH is not what `ls` runs");
+  const cfg = analyzeCommand("printf '[core]\\n\\tfsmonitor = \"git commit -qm f; false\"\\n' >> .git/config; git status", w);
+  assert.ok(cfg.commands.some((c) => c.argv.join(" ") === "git commit -qm f"), "a command-running key written into a config file");
+});

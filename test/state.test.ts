@@ -7,6 +7,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isSafeSessionId, StateStore } from "../hooks/io/state-store.ts";
+import { onlyCountsChanged } from "../hooks/core/counters.ts";
+import { emptyState } from "../hooks/core/types.ts";
 import { defaultTable, hookBundle, casesDir } from "./helpers.ts";
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "sg-state-"));
@@ -64,7 +66,8 @@ test("64 hook processes of one session started at once lose no update", async ()
   assert.deepEqual([...new Set(codes)], [0]);
   const state = JSON.parse(fs.readFileSync(path.join(dir, `${session}.json`), "utf8"));
   assert.deepEqual([...state.loaded].sort(), [...skills].sort(), "every load survived");
-  assert.equal(state.denials["commit-gate"], 16, "every denial was counted");
+  // Refusals that change nothing else are counted by append (the state file keeps the rest).
+  assert.equal((state.denials["commit-gate"] ?? 0) + (new StateStore(dir).counted(session).denials["commit-gate"] ?? 0), 16, "every denial was counted");
   assert.deepEqual(state.hintsShown, ["logs-hint"]);
   assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith(".lock") || f.endsWith(".tmp")), [], "no lock or temp file left behind");
 });
@@ -82,11 +85,24 @@ test("a finished call that changes nothing else is counted by append, not by rew
   assert.deepEqual([...new Set(await Promise.all(reads))], [0]);
   assert.equal(fs.readFileSync(file, "utf8"), before, "the state file was not rewritten");
   const store = new StateStore(dir);
-  assert.equal(store.countedToolCalls(session).Read, 48, "every call counted");
+  assert.equal(store.counted(session).toolCalls.Read, 48, "every call counted");
   assert.equal(store.read(session).state.stats.toolCalls.Skill, 1, "the load's own call is counted in the state it rewrote");
   // A hostile tool name stays one line of safe characters.
-  store.countToolCall(session, "x\ny/../z");
-  assert.deepEqual(Object.keys(store.countedToolCalls(session)).sort(), ["Read", "x_y_.._z"]);
+  store.count(session, [{ counter: "toolCalls", key: "x\ny/../z", by: 1 }]);
+  assert.deepEqual(Object.keys(store.counted(session).toolCalls).sort(), ["Read", "x_y_.._z"]);
+});
+
+test("onlyCountsChanged: counters that only grew are increments; any other change, or a shrinking count, is not", () => {
+  const s0 = emptyState();
+  const called = { ...s0, stats: { ...s0.stats, toolCalls: { Read: 1 } } };
+  assert.deepEqual(onlyCountsChanged(s0, called), [{ counter: "toolCalls", key: "Read", by: 1 }]);
+  const refused = { ...called, denials: { "commit-gate": 1, "push-block": 1 } };
+  assert.deepEqual(onlyCountsChanged(called, refused), [{ counter: "denials", key: "commit-gate", by: 1 }, { counter: "denials", key: "push-block", by: 1 }]);
+  assert.equal(onlyCountsChanged(s0, s0), undefined, "nothing changed");
+  assert.equal(onlyCountsChanged(called, { ...refused, hintsShown: ["logs-hint"] }), undefined, "a hint shown must be saved");
+  assert.equal(onlyCountsChanged(called, { ...called, stats: { ...called.stats, capped: { Bash: 1 } } }), undefined, "another stat");
+  assert.equal(onlyCountsChanged(called, { ...called, stats: { ...called.stats, toolCalls: {} } }), undefined, "a count that vanished");
+  assert.equal(onlyCountsChanged(refused, { ...refused, loaded: ["commit"] }), undefined, "a load must be saved");
 });
 
 test("session files untouched for the configured age are cleaned; fresh ones, the table cache and the output memo stay", () => {

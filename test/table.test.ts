@@ -157,3 +157,20 @@ test("lint reports an oversized core, a missing chapter, a skill without a row a
   assert.match(all, /no row of .* names skill "orphan"/);
   assert.match(all, /row "ghost-hint", field skill: no skill "ghost"/);
 });
+
+test("fastHash (the table cache's name and keyed check): any one changed byte, the key, the length change it", async () => {
+  const { fastHash } = await import("../hooks/io/fast-hash.ts");
+  const text = fs.readFileSync(path.join(root, "triggers.json"), "utf8");
+  const h = fastHash(text);
+  assert.match(h, /^[0-9a-f]{16}$/);
+  assert.equal(fastHash(text), h, "stable");
+  const seen = new Set([h]);
+  for (let i = 0; i < text.length; i += 97) {
+    const changed = text.slice(0, i) + String.fromCharCode(text.charCodeAt(i) ^ 1) + text.slice(i + 1);
+    seen.add(fastHash(changed));
+  }
+  assert.equal(seen.size, 1 + Math.ceil(text.length / 97), "every one-character change gives a new hash");
+  assert.notEqual(fastHash(text, "k1"), fastHash(text, "k2"));
+  assert.notEqual(fastHash(text, "k1"), h);
+  assert.notEqual(fastHash("a"), fastHash("a\0"), "zero padding does not hide a trailing NUL");
+});

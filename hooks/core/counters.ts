@@ -30,20 +30,38 @@ export function recordSummary(s: SessionState, profile: string): SessionState {
   return { ...s, stats: { ...s.stats, summarized: bump(s.stats.summarized ?? {}, profile) } };
 }
 
+/** One counter of `stats` kept by append (see onlyCountsChanged): a finished tool call, a refusal. */
+export type CountIncrement = { counter: "toolCalls" | "denials"; key: string; by: number };
+
 /**
- * Is `after` exactly `before` with one more call of `tool` counted, nothing else?
- * (Then the edge counts the call with an append instead of rewriting the state:
- * most PostToolUse events change nothing else.) Shallow: states are copied by spreading.
+ * Is `after` exactly `before` with some tool calls or refusals counted, nothing
+ * else? Then the edge counts them with an append instead of rewriting the state
+ * under its lock: most PostToolUse events and every repeated refusal change
+ * nothing else. Shallow: states are copied by spreading. Undefined otherwise.
  */
-export function onlyToolCallCounted(before: SessionState, after: SessionState, tool: string): boolean {
-  if (after === before || !sameExcept(before, after, "stats") || !sameExcept(before.stats, after.stats, "toolCalls")) return false;
-  const b = before.stats.toolCalls;
-  const a = after.stats.toolCalls;
-  return a[tool] === (Object.hasOwn(b, tool) ? (b[tool] ?? 0) : 0) + 1 && sameExcept(b, a, tool);
+export function onlyCountsChanged(before: SessionState, after: SessionState): CountIncrement[] | undefined {
+  if (after === before || !sameExcept(before, after, ["stats", "denials"]) || !sameExcept(before.stats, after.stats, ["toolCalls"])) return undefined;
+  const calls = increments(before.stats.toolCalls, after.stats.toolCalls, "toolCalls");
+  const denials = increments(before.denials, after.denials, "denials");
+  return calls && denials && calls.length + denials.length > 0 ? [...calls, ...denials] : undefined;
 }
 
-function sameExcept<T extends object>(x: T, y: T, key: string): boolean {
-  const kx = Object.keys(x).filter((k) => k !== key);
-  const ky = Object.keys(y).filter((k) => k !== key);
+/** Each key that grew (never one that shrank or vanished: that is not a count). */
+function increments(b: Record<string, number>, a: Record<string, number>, counter: CountIncrement["counter"]): CountIncrement[] | undefined {
+  if (a === b) return [];
+  const out: CountIncrement[] = [];
+  for (const k of Object.keys(b)) if (!Object.hasOwn(a, k)) return undefined;
+  for (const k of Object.keys(a)) {
+    const was = Object.hasOwn(b, k) ? (b[k] ?? 0) : 0;
+    const now = a[k] ?? 0;
+    if (now < was) return undefined;
+    if (now > was) out.push({ counter, key: k, by: now - was });
+  }
+  return out;
+}
+
+function sameExcept<T extends object>(x: T, y: T, keys: string[]): boolean {
+  const kx = Object.keys(x).filter((k) => !keys.includes(k));
+  const ky = Object.keys(y).filter((k) => !keys.includes(k));
   return kx.length === ky.length && kx.every((k) => Object.hasOwn(y, k) && (x as Record<string, unknown>)[k] === (y as Record<string, unknown>)[k]);
 }

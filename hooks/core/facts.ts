@@ -40,9 +40,10 @@ export function toolFacts(event: Event, analysis?: ShellAnalysis, world?: ShellW
     throw new Error("a shell call needs its shell analysis: use factsOf() from shell-facts.ts");
   }
   const toolWrites = event.kind === "tool-call" && (event.tool.kind === "write" || event.tool.kind === "edit") ? event.tool.paths : [];
-  const tool = [...toolWrites];
-  if (world) for (const p of toolWrites) tool.push(...linkTarget(world, event.cwd, p));
-  const raw = [...tool, ...(analysis?.writes.filter((w) => !w.dynamic).map((w) => w.path) ?? [])];
+  const shellWrites = analysis?.writes.filter((w) => !w.dynamic).map((w) => w.path) ?? [];
+  const raw = [...toolWrites, ...shellWrites];
+  // A write through a symlink (or into a symlinked folder) writes the target: both are written paths.
+  if (world) for (const p of [...toolWrites, ...shellWrites.slice(0, 64)]) raw.push(...linkTarget(world, event.cwd, p));
   const facts: Facts = { analysis, writes: [...new Set(raw.map((p) => relativeTo(event.cwd, p)))] };
   const patterns: string[] = [];
   let unknown = false;
@@ -69,9 +70,20 @@ function informative(pattern: string): boolean {
 function linkTarget(world: ShellWorld, cwd: string, p: string): string[] {
   if (p.length > MAX_PATH) return [];
   const abs = path.resolve(cwd || "/", p);
-  if (world.kind(abs) !== "link") return [];
-  const real = world.realpath(abs);
-  return real && real !== abs ? [real] : [];
+  // A new file: its folder's real path (the nearest existing parent) plus the rest.
+  let rest = "";
+  for (let dir = abs, i = 0; i < 64; i++) {
+    const real = world.realpath(dir);
+    if (real !== undefined) {
+      const target = rest ? path.join(real, rest) : real;
+      return target !== abs ? [target] : [];
+    }
+    const up = path.dirname(dir);
+    if (up === dir) break;
+    rest = rest ? path.join(path.basename(dir), rest) : path.basename(dir);
+    dir = up;
+  }
+  return [];
 }
 
 /** Path-like words of a command line (split on shell punctuation; capped, the command may be huge). */

@@ -47,4 +47,6 @@ export interface Host {
   howToLoad(skill: string, skillFile: string): string;
   /** Whether a settings file (one of environment().settingsFiles) registers skillgate's hook. */
   registersSkillgate?(file: string): boolean;
+  /** Whether a settings file switches skillgate off without removing its hook (Claude Code: `disableAllHooks`, SKILLGATE_* in `env`). */
+  weakensSkillgate?(file: string): boolean;
 }

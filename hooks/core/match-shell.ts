@@ -15,11 +15,12 @@ export function matchCommand(cr: CompiledRow, facts: Facts): Hit | undefined {
   const a = facts.analysis;
   if (!want || !a) return undefined;
   for (const c of a.commands) {
-    if (c.name !== want.name) continue;
+    if (c.name !== want.name || c.inert) continue;
     if (want.sub) {
       if (c.verb < 0) continue;
       if (c.dynamic[c.verb]) return opaqueHit(cr, `the ${want.name} subcommand ${clip(c.argv[c.verb] ?? "", 60)} is computed at run time`);
-      if (!want.sub.includes(c.argv[c.verb] ?? "")) continue;
+      // `git send-pack` pushes, `git fast-import` commits: what it does counts as much as its name
+      if (!want.sub.includes(c.argv[c.verb] ?? "") && !c.acts?.some((s) => want.sub?.includes(s))) continue;
     }
     if (want.args) {
       const found = argMatch(c, want.args);

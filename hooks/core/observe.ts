@@ -59,7 +59,9 @@ function applyLifecycle(event: Event, table: CompiledTable, s: SessionState): Se
 function applyLoads(event: Event, table: CompiledTable, s: SessionState): SessionState {
   const agent = ownAgent(event, table);
   const c = contextOf(s, agent);
-  const add = loadsOf(event, table, c).filter((n) => !c.loaded.includes(n));
+  // Skill files written anywhere in the session (recorded session-wide) never load in any context.
+  const written = { skillFilesWritten: [...(s.skillFilesWritten ?? []), ...(c.skillFilesWritten ?? [])] };
+  const add = loadsOf(event, table, written).filter((n) => !c.loaded.includes(n));
   return add.length ? withContext(s, agent, (x) => ({ ...x, loaded: [...x.loaded, ...add] })) : s;
 }
 

@@ -1,28 +1,41 @@
 // A random key private to the state folder, for MACs over files skillgate
-// reads back as facts (stat cache, evidence records). The agent runs as the
+// reads back as facts (the table cache, stat cache, evidence records). The agent runs as the
 // same user and could read the key, so this does not stop a determined
 // forger; it makes an edited or copied file fail loudly instead of lying.
-import crypto from "node:crypto";
+// Hashing is the runtime's own: loading node:crypto costs Bun 10–90 ms (measured
+// on this VM), so Bun hashes with its global CryptoHasher and Node with node:crypto,
+// fetched on first use (process.getBuiltinModule). Both give the same hex.
+import { createRequire } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
+import { readRegularFile } from "./state-store.js";
+
+interface Hasher {
+  update(data: string): Hasher;
+  digest(encoding: "hex"): string;
+}
+const BunHasher = (globalThis as { Bun?: { CryptoHasher: new (algorithm: "sha256", hmacKey?: Uint8Array) => Hasher } }).Bun?.CryptoHasher;
+
+function nodeCrypto(): typeof import("node:crypto") {
+  return process.getBuiltinModule?.("node:crypto") ?? (createRequire(`${process.cwd()}/`)("node:crypto") as typeof import("node:crypto"));
+}
 
 const KEY_FILE = ".mac-key";
 
 export function stateKey(stateDir: string): Buffer {
   const file = path.join(stateDir, KEY_FILE);
+  // Never through a link, a FIFO or a folder planted in our own folder (it would hang or mislead the hook).
   const read = (): Buffer | undefined => {
-    try {
-      const hex = fs.readFileSync(file, "utf8").trim();
-      return /^[0-9a-f]{64}$/.test(hex) ? Buffer.from(hex, "hex") : undefined;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-      throw e;
-    }
+    const r = readRegularFile(file, 1024);
+    if (!r.ok && r.missing) return undefined;
+    if (!r.ok) throw new Error(`skillgate: ${file} is ${r.error}; delete it to make a new key`);
+    const hex = r.text.trim();
+    return /^[0-9a-f]{64}$/.test(hex) ? Buffer.from(hex, "hex") : undefined;
   };
   const have = read();
   if (have) return have;
   fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-  const key = crypto.randomBytes(32);
+  const key = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(32)));
   try {
     // wx: two first runs racing keep one key (the loser reads the winner's).
     fs.writeFileSync(file, key.toString("hex"), { mode: 0o600, flag: "wx" });
@@ -36,13 +49,16 @@ export function stateKey(stateDir: string): Buffer {
 }
 
 export function mac(key: Buffer, text: string): string {
-  return crypto.createHmac("sha256", key).update(text).digest("hex");
+  return BunHasher ? new BunHasher("sha256", key).update(text).digest("hex") : nodeCrypto().createHmac("sha256", key).update(text).digest("hex");
 }
 
+/** Does `hex` sign `text`? Compared in constant time (no early exit on the first differing digit). */
 export function macOk(key: Buffer, text: string, hex: string): boolean {
-  const want = Buffer.from(mac(key, text), "hex");
-  const got = /^[0-9a-f]{64}$/.test(hex) ? Buffer.from(hex, "hex") : Buffer.alloc(0);
-  return got.length === want.length && crypto.timingSafeEqual(got, want);
+  const want = mac(key, text);
+  if (!/^[0-9a-f]{64}$/.test(hex)) return false;
+  let diff = 0;
+  for (let i = 0; i < 64; i++) diff |= want.charCodeAt(i) ^ hex.charCodeAt(i);
+  return diff === 0;
 }
 
 /** A file body signed on its first line: `<mac>\n<body>`. */

@@ -5,11 +5,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { emptyState, type SessionState } from "../core/types.js";
+import type { CountIncrement } from "../core/counters.js";
 import { removeOlderThan } from "./clean.js";
 import { isProfileName } from "../core/summaries/profiles.js";
 
 /** UUIDs and similar; nothing that could climb out of the state folder. */
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+/** A tool or row name as one line of safe characters. */
+const safeKey = (k: string): string => k.replace(/[^A-Za-z0-9_.:-]/g, "_").slice(0, 100) || "_";
 
 export function isSafeSessionId(id: string): boolean {
   return SAFE_ID.test(id);
@@ -31,23 +35,20 @@ export class StateStore {
 
   read(sessionId: string): Loaded {
     const file = this.file(sessionId);
-    let text: string;
-    try {
-      text = fs.readFileSync(file, "utf8");
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return { state: emptyState() };
-      throw e;
-    }
-    const parsed = parseState(text);
+    const r = readRegularFile(file, MAX_STATE_BYTES);
+    if (r.ok === false && r.missing) return { state: emptyState() };
+    const parsed = r.ok ? parseState(r.text) : undefined;
     if (parsed) return { state: parsed };
-    // Keep the broken file for inspection and start clean.
+    // Not what skillgate writes (bad JSON, another shape, a link, a folder, a FIFO, unreadable):
+    // keep it for inspection and start clean. Never followed, never half-trusted.
     const aside = `${file}.corrupt-${Date.now()}`;
     try {
       fs.renameSync(file, aside);
     } catch {
-      /* another process moved it first */
+      /* another process moved it first, or the folder is not ours to change: the next write replaces it */
     }
-    return { state: emptyState(), warning: `skillgate: state file ${file} was unreadable; moved to ${aside}, starting this session's state empty` };
+    const why = r.ok ? "not in the shape skillgate writes" : r.error;
+    return { state: emptyState(), warning: `skillgate: state file ${file} was unreadable; moved to ${aside} (${why}), starting this session's state empty` };
   }
 
   /**
@@ -60,25 +61,36 @@ export class StateStore {
   }
 
   /**
-   * Count one finished tool call without rewriting the state: one append (atomic
-   * for a short line, so parallel hooks need no lock). A PostToolUse that changes
-   * nothing else then costs one write instead of lock, read, write, rename, unlock.
+   * Count finished tool calls and refusals without rewriting the state: one
+   * append of short lines (atomic, so parallel hooks need no lock). A
+   * PostToolUse or a repeated refusal that changes nothing else then costs one
+   * write instead of lock, read, write, rename, unlock. `stats` adds them up.
    */
-  countToolCall(sessionId: string, tool: string): void {
+  count(sessionId: string, increments: readonly CountIncrement[]): void {
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    fs.appendFileSync(`${this.file(sessionId)}.calls`, `${tool.replace(/[^A-Za-z0-9_.:-]/g, "_").slice(0, 100) || "_"}\n`, { mode: 0o600 });
+    const lines = increments.flatMap(({ counter, key, by }) => Array.from({ length: Math.min(by, 1000) }, () => `${counter === "denials" ? "d" : "t"}:${safeKey(key)}\n`)).join("");
+    // Never through a link or into a FIFO planted in our folder (the append would land in the link's target, or block).
+    const c = fs.constants;
+    const fd = fs.openSync(`${this.file(sessionId)}.calls`, c.O_WRONLY | c.O_APPEND | c.O_CREAT | (c.O_NOFOLLOW ?? 0) | (c.O_NONBLOCK ?? 0), 0o600);
+    try {
+      if (!fs.fstatSync(fd).isFile()) throw new Error("the count file is not a regular file");
+      fs.writeSync(fd, lines);
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 
-  /** The tool calls counted by countToolCall (the state's own stats.toolCalls holds the rest). */
-  countedToolCalls(sessionId: string): Record<string, number> {
-    const out: Record<string, number> = {};
-    let text = "";
-    try {
-      text = fs.readFileSync(`${this.file(sessionId)}.calls`, "utf8");
-    } catch {
-      return out;
+  /** What count() appended (the state's own stats.toolCalls and denials hold the rest). */
+  counted(sessionId: string): { toolCalls: Record<string, number>; denials: Record<string, number> } {
+    const out = { toolCalls: {} as Record<string, number>, denials: {} as Record<string, number> };
+    const r = readRegularFile(`${this.file(sessionId)}.calls`, MAX_STATE_BYTES);
+    if (!r.ok) return out;
+    for (const line of r.text.split("\n")) {
+      const m = /^([td]):([A-Za-z0-9_.:-]{1,100})$/.exec(line);
+      if (!m?.[2]) continue;
+      const into = m[1] === "d" ? out.denials : out.toolCalls;
+      into[m[2]] = (Object.hasOwn(into, m[2]) ? (into[m[2]] ?? 0) : 0) + 1;
     }
-    for (const name of text.split("\n")) if (/^[A-Za-z0-9_.:-]{1,100}$/.test(name)) out[name] = (out[name] ?? 0) + 1;
     return out;
   }
 
@@ -95,6 +107,45 @@ export class StateStore {
     } finally {
       release();
     }
+  }
+}
+
+/** A state file is a few KB; anything far larger was not written by skillgate. */
+const MAX_STATE_BYTES = 4 * 1024 * 1024;
+
+export type FileRead = { ok: true; text: string } | { ok: false; missing: boolean; error: string };
+
+/**
+ * Read a file skillgate wrote into its own folder, trusting nothing about what
+ * is there now: a symlink is not followed (O_NOFOLLOW; `follow` for a user's file such as the table), a FIFO or device never
+ * blocks the hook (O_NONBLOCK, then only a regular file is read), a folder or an
+ * oversized file is refused. A hook that hangs lets the tool call through.
+ */
+export function readRegularFile(file: string, maxBytes: number, o: { follow?: boolean } = {}): FileRead {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (o.follow ? 0 : (fs.constants.O_NOFOLLOW ?? 0)) | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { ok: false, missing: true, error: "missing" };
+    return { ok: false, missing: false, error: code === "ELOOP" ? "a symlink" : `cannot open: ${code ?? (e as Error).message}` };
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return { ok: false, missing: false, error: st.isDirectory() ? "a folder" : "not a regular file" };
+    if (st.size > maxBytes) return { ok: false, missing: false, error: `${st.size} bytes, over ${maxBytes}` };
+    const buf = Buffer.alloc(st.size);
+    let off = 0;
+    while (off < buf.length) {
+      const n = fs.readSync(fd, buf, off, buf.length - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    return { ok: true, text: buf.subarray(0, off).toString("utf8") };
+  } catch (e) {
+    return { ok: false, missing: false, error: `cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

@@ -7,7 +7,9 @@ import path from "node:path";
 import type { Table } from "../core/types.js";
 import { compileTable, type CompiledTable } from "../core/table/compile.js";
 import type { DisabledRow } from "../core/table/schema.js";
-import { writeAtomic } from "./state-store.js";
+import { readRegularFile, writeAtomic } from "./state-store.js";
+import { stateKey } from "./state-key.js";
+import { fastHash } from "./fast-hash.js";
 
 /** Bump when tableSchema's shape or defaults change, so cached validated tables are redone. */
 export const SCHEMA_REVISION = 4;
@@ -145,25 +147,26 @@ function extendRows(own: Record<string, unknown>, baseRaw: unknown): Record<stri
   return { ...rest, rows };
 }
 
+/** The table (a user's file: a symlink is fine; a FIFO or folder must not hang or crash the hook). */
 function readText(file: string): string | { error: string } {
-  try {
-    return fs.readFileSync(file, "utf8");
-  } catch (e) {
-    return { error: (e as Error).message };
-  }
+  const r = readRegularFile(file, MAX_TABLE_BYTES, { follow: true });
+  return r.ok ? r.text : { error: r.error };
 }
 
+const MAX_TABLE_BYTES = 16 * 1024 * 1024;
+
 /**
- * The validated table is read back only with a valid keyed digest: the key is
- * private to the state folder, so an edited or copied cache (rows removed, a
- * gate weakened) is not trusted — it is rebuilt from the table itself.
+ * The validated table is read back only with a valid keyed checksum (the key
+ * is private to the state folder, io/state-key.ts): an edited or copied cache
+ * (rows removed, a gate weakened) is not trusted — it is rebuilt from the table itself.
  */
 function readCache(file: string, dir: string): Validated | undefined {
   try {
-    const text = fs.readFileSync(file, "utf8");
-    const nl = text.indexOf("\n");
-    const body = text.slice(nl + 1);
-    if (nl < 0 || text.slice(0, nl) !== contentHash(`${cacheKey(dir, false)}\0${body}`)) return undefined;
+    const r = readRegularFile(file, MAX_TABLE_BYTES); // never a link, a FIFO or a folder in our own folder
+    if (!r.ok) return undefined;
+    const nl = r.text.indexOf("\n");
+    const body = r.text.slice(nl + 1);
+    if (nl !== 16 || r.text.slice(0, nl) !== fastHash(body, stateKey(dir).toString("hex"))) return undefined;
     const v = JSON.parse(body) as Validated;
     return v && typeof v === "object" && v.table && Array.isArray(v.table.rows) && Array.isArray(v.disabled) ? v : undefined;
   } catch {
@@ -175,29 +178,9 @@ function writeCache(file: string, dir: string, v: Validated): void {
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     const body = JSON.stringify(v);
-    writeAtomic(file, `${contentHash(`${cacheKey(dir, true)}\0${body}`)}\n${body}`);
+    writeAtomic(file, `${fastHash(body, stateKey(dir).toString("hex"))}\n${body}`);
   } catch {
     /* a cache we cannot write only costs speed */
-  }
-}
-
-/** A random key kept 0600 in the state folder (Web Crypto: no node:crypto on the hook's path). */
-function cacheKey(dir: string, create: boolean): string {
-  const file = path.join(dir, ".cache-key");
-  try {
-    const k = fs.readFileSync(file, "utf8").trim();
-    if (/^[0-9a-f]{32}$/.test(k)) return k;
-  } catch {
-    /* made below */
-  }
-  if (!create) return "no key";
-  const k = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(16))).toString("hex");
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  try {
-    fs.writeFileSync(file, k, { mode: 0o600, flag: "wx" });
-    return k;
-  } catch {
-    return fs.readFileSync(file, "utf8").trim();
   }
 }
 
@@ -208,17 +191,7 @@ function fail(file: string, error: string, raw: unknown, env: NodeJS.ProcessEnv)
   return { ok: false, error, file, failMode: mode };
 }
 
-/**
- * 64-bit FNV-1a of the table text (two 32-bit lanes) plus its length: enough
- * to notice an edited table, and cheaper at start-up than loading node:crypto.
- */
+/** Names a table's bytes (which validated cache is its own; a backup's name). */
 export function contentHash(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-  }
-  return `${(a >>> 0).toString(16)}${(b >>> 0).toString(16)}-${text.length}`;
+  return `${fastHash(text)}-${text.length}`;
 }

@@ -8,6 +8,7 @@ import type { Host, HostEnvironment } from "../core/host.js";
 import type { CompiledTable, ProtectedPath } from "../core/table/compile.js";
 import { loadTable, resolveTableFile, type LoadOptions } from "../io/table-load.js";
 import { stateDirOf } from "../io/state-dir.js";
+import { readRegularFile } from "../io/state-store.js";
 import { claudeCode } from "../hosts/claude-code/adapter.js";
 
 export interface HookEnv {
@@ -31,6 +32,8 @@ export interface ContextOptions extends LoadOptions {
   checkSkills?: boolean;
   /** Build the list of paths the agent may not write (reads the output-folder memo); only tool calls need it. Default: yes. */
   protect?: boolean;
+  /** Add the real (symlink-resolved) spelling of each protected path: a few file system calls, only worth it for a call that writes. Default: yes. */
+  realPaths?: boolean;
 }
 
 /** skillgate's installed files (package or plugin root): never the agent's to write. */
@@ -43,12 +46,12 @@ export async function loadContext(h: HookEnv, opts: ContextOptions = {}): Promis
   const t = await loadTable(tableFile, opts.cache === false ? undefined : stateDir, h.env, { ...opts, defaultTable: path.join(h.packageRoot, "triggers.json") });
   if (!t.ok) return { ok: false, host, error: t.error, failMode: t.failMode, tableFile, stateDir };
   const he = host.environment(h.env);
-  const table = foldEnvironment(t.compiled, host, he, h, tableFile, stateDir, opts.checkSkills === true, opts.protect !== false);
+  const table = foldEnvironment(t.compiled, host, he, h, tableFile, stateDir, opts.checkSkills === true, opts.protect !== false, opts.realPaths !== false);
   return { ok: true, host, table, tableFile, stateDir, isDefaultTable: tableFile === path.join(h.packageRoot, "triggers.json") };
 }
 
 /** The host's skill roots, plugin naming and protected paths, added to a new compiled table (never mutating the loaded one). */
-function foldEnvironment(compiled: CompiledTable, host: Host, he: HostEnvironment, h: HookEnv, tableFile: string, stateDir: string, checkSkills: boolean, withProtect: boolean): CompiledTable {
+function foldEnvironment(compiled: CompiledTable, host: Host, he: HostEnvironment, h: HookEnv, tableFile: string, stateDir: string, checkSkills: boolean, withProtect: boolean, realPaths: boolean): CompiledTable {
   const pluginNamespace = he.pluginRoot && realpath(he.pluginRoot) === realpath(h.packageRoot) && path.dirname(tableFile) === h.packageRoot ? "skillgate" : undefined;
   const skillRoots = [...new Set([...compiled.skillRoots, ...he.skillRoots])];
   const skills = [...new Set(compiled.rows.flatMap(({ row }) => (row.skill ? [row.skill] : [])))];
@@ -58,7 +61,7 @@ function foldEnvironment(compiled: CompiledTable, host: Host, he: HostEnvironmen
       .filter((f): f is string => !!f)
       .map((f) => ({ path: path.resolve(f), dir: false, what: "a trigger table skillgate may load" })),
     { path: stateDir, dir: true, what: "skillgate's state folder (loaded skills, the table cache)" },
-    ...outputDirs(h, compiled, stateDir).map((d) => ({ path: d, dir: true, what: "skillgate's folder of saved tool outputs" })),
+    ...outputDirs(h, compiled, stateDir).map((d) => ({ path: d, dir: true, what: "skillgate's folder of saved tool outputs", parents: false })),
     ...INSTALLED.map((f) => ({ path: path.join(h.packageRoot, f), dir: !f.includes("."), what: "a file of skillgate's installation" })),
     ...skillRoots.flatMap((r) => skills.map((s) => ({ path: path.join(path.resolve(r), s), dir: true, what: `the text of skill "${s}", which the gate trusts` }))),
     ...he.settingsFiles.map((f) => ({ path: f, dir: false, what: `${host.name} settings that register skillgate's hook` })),
@@ -67,7 +70,8 @@ function foldEnvironment(compiled: CompiledTable, host: Host, he: HostEnvironmen
   return {
     ...compiled,
     skillRoots,
-    protect: dedupe(protect),
+    protect: dedupe(realPaths ? withRealPaths(protect) : protect),
+    ...(h.env.HOME ? { home: path.resolve(h.env.HOME) } : {}),
     subagentsLoadSkills: host.capabilities.subagentsLoadSkills,
     loadWording: (skill: string, file: string) => host.howToLoad(skill, file),
     missingSkills,
@@ -78,12 +82,52 @@ function foldEnvironment(compiled: CompiledTable, host: Host, he: HostEnvironmen
 /** Where capped outputs go: configured, or the private folder named in the state folder (read, never created, here). */
 function outputDirs(h: HookEnv, compiled: CompiledTable, stateDir: string): string[] {
   const dirs = [h.env.SKILLGATE_OUTPUT_DIR, compiled.table.outputDir].filter((d): d is string => !!d).map((d) => path.resolve(d));
-  try {
-    dirs.push(fs.readFileSync(path.join(stateDir, ".output-root"), "utf8").trim());
-  } catch {
-    /* no output saved yet */
-  }
+  // Never a blocking read: a FIFO here would hang every tool call (and a hung hook lets the call through).
+  const memo = readRegularFile(path.join(stateDir, ".output-root"), 8192);
+  if (memo.ok) dirs.push(memo.text.trim());
   return dirs.filter(Boolean);
+}
+
+/**
+ * A protected path reached through a symlinked folder (macOS /tmp → /private/tmp, a
+ * dotfiles link) is protected under its real spelling too. A path that does not exist
+ * yet is resolved through its nearest existing parent. lstat without throwing and a
+ * memo per folder keep this to a few calls per tool call (exceptions cost milliseconds).
+ */
+function withRealPaths(list: ProtectedPath[]): ProtectedPath[] {
+  const out = [...list];
+  const memo = new Map<string, string | null>();
+  for (const p of list) {
+    const real = realpathOfNearest(p.path, memo);
+    if (real !== p.path) out.push({ ...p, path: real });
+  }
+  return out;
+}
+
+/** Memo per path: its real spelling, or null when it does not exist (each folder is asked once). */
+function realpathOfNearest(p: string, memo: Map<string, string | null>): string {
+  let dir = path.resolve(p);
+  const rest: string[] = [];
+  for (let i = 0; i < 64; i++) {
+    let real = memo.get(dir);
+    if (real === undefined) {
+      real = null;
+      if (fs.lstatSync(dir, { throwIfNoEntry: false })) {
+        try {
+          real = fs.realpathSync.native(dir);
+        } catch {
+          real = dir; // a dangling link: nothing real behind it yet
+        }
+      }
+      memo.set(dir, real);
+    }
+    if (real !== null) return rest.length ? path.join(real, ...rest.reverse()) : real;
+    const up = path.dirname(dir);
+    if (up === dir) break;
+    rest.push(path.basename(dir));
+    dir = up;
+  }
+  return path.resolve(p);
 }
 
 function dedupe(list: ProtectedPath[]): ProtectedPath[] {

@@ -11,7 +11,7 @@ import { emptyState, type Decision, type Effects, type Event, type SessionState,
 import type { CompiledTable } from "../core/table/compile.js";
 import type { Facts } from "../core/facts.js";
 import { shellCommandOf, toolFacts } from "../core/facts.js";
-import { onlyToolCallCounted, recordCap, recordRawPass, recordSummary } from "../core/counters.js";
+import { onlyCountsChanged, recordCap, recordRawPass, recordSummary } from "../core/counters.js";
 import { matchRows } from "../core/match.js";
 import { checkOf, requiredEvidence } from "../core/policies/evidence.js";
 import { carriesBudgetReminder } from "../core/policies/budget.js";
@@ -95,13 +95,15 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   const canRefuse = given.kind === "tool-call" || given.kind === "stop" || given.kind === "session-start";
   // Write globs (picomatch) only for a call that writes something: most shell calls write nothing.
   const globs = given.kind === "tool-call" && needsWriteGlobs(facts ?? toolFacts(given));
+  // The real spellings of protected paths cost a few file system calls: only for a call that can write.
+  const realPaths = globs || (given.kind === "tool-call" && given.tool.kind === "other");
   const contextOptions = { checkSkills: canRefuse, protect: given.kind === "tool-call" };
-  let ctx = await loadContext({ ...h, host: fc.host }, { globs, ...contextOptions });
+  let ctx = await loadContext({ ...h, host: fc.host }, { globs, realPaths, ...contextOptions });
   lap("table");
   if (ctx.ok && shell.pending) {
     facts = await shellFactsWithTable(given, h.env, shell, ctx.table);
     // Not expected (test/shell-prefilter.test.ts: what passes phase 1 writes nothing), but a write must never meet a table without globs.
-    if (!globs && needsWriteGlobs(facts)) ctx = await loadContext({ ...h, host: fc.host }, { globs: true, ...contextOptions });
+    if (!globs && needsWriteGlobs(facts)) ctx = await loadContext({ ...h, host: fc.host }, { globs: true, realPaths: true, ...contextOptions });
     lap("facts");
   }
   if (shellCommandOf(given) !== undefined) note("skip", shell.pending && facts === shell.facts ? 1 : 0);
@@ -150,13 +152,13 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   }
 
   lap("cap");
-  // A finished call that changed nothing but its count: an append, not a locked rewrite.
-  const countOnly = (event.kind === "tool-result" || event.kind === "tool-failure") && !record && onlyToolCallCounted(current.state, outcome.state, event.tool.name) ? event.tool.name : undefined;
-  if (store && countOnly !== undefined) {
+  // A decision that changed nothing but counters (a finished call, a repeated refusal): an append, not a locked rewrite.
+  const countOnly = record ? undefined : onlyCountsChanged(current.state, outcome.state);
+  if (store && countOnly) {
     try {
-      store.countToolCall(event.sessionId, countOnly);
+      store.count(event.sessionId, countOnly);
     } catch (e) {
-      notices.push(`skillgate: tool call not counted (${(e as Error).message})`);
+      notices.push(`skillgate: not counted in stats (${(e as Error).message})`);
     }
   } else if (store && (outcome.state !== current.state || record)) {
     // Decide again under the lock on fresh state, so parallel hooks of one session lose nothing.
@@ -211,12 +213,16 @@ function withLinkTargets(event: Event): Event {
   const targets: string[] = [];
   for (const p of event.tool.paths) {
     if (p.length > 4096) continue;
-    try {
-      const abs = path.resolve(event.cwd || "/", p);
-      const real = fs.realpathSync(abs);
-      if (real !== abs) targets.push(real);
-    } catch {
-      /* a new file: nothing to follow */
+    const abs = path.resolve(event.cwd || "/", p);
+    // A new file in a symlinked folder is written in the folder's target: resolve the nearest existing parent.
+    for (let dir = abs, rest = ""; ; rest = path.join(path.basename(dir), rest), dir = path.dirname(dir)) {
+      try {
+        const real = path.join(fs.realpathSync(dir), rest);
+        if (real !== abs) targets.push(real);
+        break;
+      } catch {
+        if (path.dirname(dir) === dir) break;
+      }
     }
   }
   return targets.length ? { ...event, tool: { ...event.tool, paths: [...event.tool.paths, ...targets] } } : event;
@@ -229,14 +235,23 @@ function withLinkTargets(event: Event): Event {
 function withSettingsFacts(event: Event, host: Host, env: NodeJS.ProcessEnv, state: SessionState): Event {
   const registers = host.registersSkillgate;
   if (!registers) return event;
-  if (event.kind === "session-start") return { ...event, guardedSettings: host.environment(env).settingsFiles.filter((f) => registers(f)) };
+  const weakens = (f: string) => host.weakensSkillgate?.(f) === true;
+  if (event.kind === "session-start") {
+    // Files that already switch skillgate off (SKILLGATE_* in env, the user's choice) are noted as `weak:<file>`: only a new one is refused.
+    const files = host.environment(env).settingsFiles;
+    return { ...event, guardedSettings: [...files.filter((f) => registers(f)), ...files.filter(weakens).map((f) => `${WEAK}${f}`)] };
+  }
   if (event.kind === "config-change" && event.file !== undefined) {
     const file = event.file;
     const guarded = state.guardedSettings?.some((g) => g === file) ?? false;
-    return guarded && !registers(file) ? { ...event, removesSkillgate: true } : event;
+    const weakBefore = state.guardedSettings?.some((g) => g === `${WEAK}${file}`) ?? false;
+    // disableAllHooks (or SKILLGATE_* in env) switches skillgate off from any settings file, registering or not.
+    return (guarded && !registers(file)) || (!weakBefore && weakens(file)) ? { ...event, removesSkillgate: true } : event;
   }
   return event;
 }
+
+const WEAK = "weak:";
 
 /** What the user should know when a session starts: which table governs it, and which skills cannot be loaded. */
 function sessionNotices(tableFile: string, isDefault: boolean, table: CompiledTable): string[] {

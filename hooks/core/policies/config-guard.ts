@@ -11,7 +11,7 @@ export const configGuard: Policy = ({ event }) => {
     refuse: [
       {
         row: CONFIG_GUARD_ROW,
-        line: `skillgate[${CONFIG_GUARD_ROW}]: the change to ${event.file ?? event.source} removes or alters skillgate's hook, so it is refused for this session; the user removes skillgate with \`skillgate uninstall\`, outside the session.`,
+        line: `skillgate[${CONFIG_GUARD_ROW}]: the change to ${event.file ?? event.source} removes or alters skillgate's hook (or switches hooks or skillgate off), so it is refused for this session; the user removes skillgate with \`skillgate uninstall\`, outside the session.`,
       },
     ],
   };

@@ -7,14 +7,15 @@
 import { nth } from "./nth.js";
 import { posix as path } from "node:path";
 import { parse, forEachChild, type Assignment, type Command, type SyntaxNode, type Redirection, type ParsedScript, type Word } from "unbash";
-import { evalWord, expandWord, globEscape, type WordContext, type WordValue } from "./words.js";
-import { basename, clip, verbIndex, isProgramFlag, isInterpreter, SHELLS, STDIN_ARGS, type Arg } from "./wrappers.js";
+import { evalWord, expandWord, globEscape, printfText, type WordContext, type WordValue } from "./words.js";
+import { basename, clip, verbIndex, isProgramFlag, isInterpreter, SHELLS, STDIN_ARGS, STDIN_PATH, type Arg } from "./wrappers.js";
 import { unwrap, type Script } from "./launchers.js";
-import { resolveGit, dashedGit, fileConfig, GIT_SHELL_ENV, isShellKey, type GitSetting } from "./git.js";
+import { resolveGit, dashedGit, fileConfig, GIT_COMMANDS, GIT_HOOK, GIT_SHELL_ENV, isShellKey, keyScript, type GitSetting } from "./git.js";
+import { parseConfig } from "./gitconfig.js";
 import { writesOf, isRealFile, patchWrites, optionShells } from "./writes.js";
 import { inlineWrites, inlineCommands, awkProgram, sedProgram, vimCommands } from "./inline.js";
 import { readsOf } from "./reads.js";
-import { packageScripts, scriptRun, makeRecipes, tclCommands, shebang } from "./scripts.js";
+import { packageScripts, scriptRun, makeRecipes, tclCommands, shebang, LIFECYCLE, LIFECYCLE_ALIASES } from "./scripts.js";
 import { NO_WORLD, MAX_FILE_BYTES, MAX_FILES_READ, type ShellWorld } from "./world.js";
 import type { Opaque, OpaqueCode, ParseStatus, PathArg, Provenance, RedirectRecord, ShellWord, Span } from "./model.js";
 
@@ -38,6 +39,13 @@ export interface ShellCommand {
   parent: number;
   /** Words that say what the command does beyond its literal words (git push: `--force` for `+main`, `HEAD` for `@`). */
   implied: string[];
+  /**
+   * Subcommands whose effect this command has although it is not named so: `git send-pack` pushes,
+   * `git fast-import` commits, `git commit-tree` whose commit the same line puts on a branch commits.
+   */
+  acts?: string[];
+  /** As written it changes nothing (`git push --dry-run`, `git commit --dry-run`): rows about the command skip it. */
+  inert?: boolean;
 }
 
 export interface ShellWrite extends PathArg {
@@ -111,6 +119,10 @@ interface Work extends ShellAnalysis {
   scriptsRead: Map<string, { wrote: boolean }>;
   /** How far `writes` has been scanned for a git config file, and whether one was found (kept incremental: linear time). */
   configScan: { upTo: number; written: boolean };
+  /** Files written earlier in this command already analysed as git hooks, git config or programs found on PATH. */
+  planted: Set<string>;
+  /** Descriptors `exec` gave a here-doc or here-string (`exec 3<<<'…'`). */
+  fds: Map<number, Arg>;
 }
 
 export function analyzeCommand(source: string, world: ShellWorld = NO_WORLD): ShellAnalysis {
@@ -119,6 +131,7 @@ export function analyzeCommand(source: string, world: ShellWorld = NO_WORLD): Sh
     world, reparsed: 0, limited: false, invalid: false,
     vars: new Map(), aliases: new Map(), programs: new Map(), gitEarlier: [], files: new Map(), filesRead: 0, gitFiles: new Map(),
     cwd: world.cwd || undefined, lenient: 0, scriptsRead: new Map(), configScan: { upTo: 0, written: false },
+    planted: new Set(), fds: new Map(),
   };
   const all = { start: 0, end: source.length };
   if (source.length > MAX_COMMAND_BYTES) {
@@ -132,6 +145,7 @@ export function analyzeCommand(source: string, world: ShellWorld = NO_WORLD): Sh
 }
 
 function finish(w: Work): ShellAnalysis {
+  publishedCommits(w);
   // `sed -i s/a/b/ "$f"` reads "$f" too, but it is a write: compare the words as written.
   const written = new Set(w.writes.map((x) => x.path));
   const status: ParseStatus = w.limited ? "limited" : w.invalid ? "invalid" : w.opaque.length > 0 ? "partial" : "complete";
@@ -251,6 +265,7 @@ function visitCommand(cmd: Command, source: string, piped: boolean, at: Where, o
     if (cmd.name) local.set(p.name, v);
     else setVar(out, p.name, v);
     if (GIT_SHELL_ENV.has(p.name)) shellValue(v, p.name, text, span, at, out);
+    if (PROMPTS.has(p.name)) promptValue(v, p.name, text, span, at, out);
     // a non-interactive bash sources $BASH_ENV (sh: $ENV) before running anything
     if ((p.name === "BASH_ENV" || p.name === "ENV") && cmd.name) {
       runFile(v, "shell", { ...at, depth: at.depth + 1, anchor: span }, out, { span, text, piped: false, local: new Map() });
@@ -261,19 +276,39 @@ function visitCommand(cmd: Command, source: string, piped: boolean, at: Where, o
     w?.type === "Word" ? expandWord(w, argCtx) : w?.type === "Assignment" ? [assignmentArg(w, argCtx)] : [],
   );
   const redirects = [...cmd.prefix, ...cmd.suffix].filter((r): r is Redirection => r.type === "Redirect" || r.type === "HereDoc" || r.type === "HereString");
-  const stdin = heredocText(redirects, argCtx);
+  let stdin = heredocText(redirects, argCtx);
+  // `3<<<'…'`: what reading fd 3 gives (`exec 3<<<…` keeps it for the rest of the command)
+  const fds = fdTexts(redirects, argCtx);
+  if (fds.size && out.fds.size < MAX_REMEMBERED) for (const [n, t] of fds) if (argv.length === 0 || argv[0]?.text === "exec") out.fds.set(n, t);
+  // `bash <&3`: stdin is a copy of fd 3
+  const dup = redirects.find((r) => r.type === "Redirect" && r.operator === "<&" && (!r.descriptor || (r.descriptor.type === "FileDescriptor" && r.descriptor.value === 0)) && /^[1-9]\d*$/.test(r.target?.text ?? ""));
+  if (dup?.type === "Redirect") stdin = fds.get(Number(dup.target?.text)) ?? out.fds.get(Number(dup.target?.text)) ?? { text: "", dynamic: true };
   const index = out.commands.length; // the index this command's first record will get
   for (const r of redirects) redirectEffect(r, clip(argv[0]?.text ?? "redirect", 40), index, argv, span, out, stdin);
   if (argv.length === 0) return; // assignments and redirects only
   const stdinFile = redirects.find((r): r is Extract<Redirection, { type: "Redirect" }> => r.type === "Redirect" && r.operator === "<" && !!r.target);
   visitArgv(argv, { ...at, anchor: at.anchor }, out, {
-    span, text, piped, stdin, local, stdinFile: stdinFile?.target ? evalWord(stdinFile.target, argCtx) : undefined,
+    span, text, piped, stdin, local, stdinFile: stdinFile?.target ? evalWord(stdinFile.target, argCtx) : undefined, fds,
   });
+}
+
+/** Here-docs and here-strings given to a descriptor other than stdin (`3<<<'…'`, `4<<EOF`). */
+function fdTexts(redirects: Redirection[], ctx: WordContext): Map<number, Arg> {
+  const m = new Map<number, Arg>();
+  for (const r of redirects) {
+    const fd = r.descriptor?.type === "FileDescriptor" ? r.descriptor.value : undefined;
+    if (fd === undefined || fd === 0) continue;
+    if (r.type === "HereDoc") m.set(fd, { text: r.body.text, dynamic: !r.delimiter?.quoted && !!r.body.parts?.some((p) => p.type !== "Literal") });
+    else if (r.type === "HereString" && r.target) m.set(fd, evalWord(r.target, ctx));
+  }
+  return m;
 }
 
 interface CommandSite {
   span: Span;
   text: string;
+  /** Text given to descriptors of this command (`3<<<'…'`). */
+  fds?: Map<number, Arg>;
   piped: boolean;
   stdin?: Arg;
   stdinFile?: Arg;
@@ -287,6 +322,19 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
   let argv = argv0;
   const head = argv[0];
   if (!head) return;
+  // `env 'BASH_FUNC_f%%=() { …; }' bash -c f`: bash imports the function from the environment
+  for (const a of argv) {
+    const fn = a.text.startsWith("BASH_FUNC_") ? /^BASH_FUNC_([^=]+?)(?:%%|\(\))=\(\)\s*([\s\S]*)$/.exec(a.text) : null;
+    if (fn) analyzeScript(`__imported() ${nth(fn, 2)}`, { ...at, depth: at.depth + 1, via: [...at.via, `BASH_FUNC_${nth(fn, 1)}`], anchor: site.span }, out);
+  }
+  // NODE_OPTIONS set by this command reaches every node process it starts (npm, npx, tsc…), not only `node`
+  if ((site.local.has("NODE_OPTIONS") || out.vars.has("NODE_OPTIONS")) && head.text !== "export" && !/^(node|nodejs)$/.test(basename(head.text))) {
+    for (const f of preloaded("node", [], undefined, out, site)) {
+      if (out.planted.has(`node:${f}`)) continue;
+      out.planted.add(`node:${f}`);
+      runFile({ text: f, dynamic: false }, "node", { ...at, depth: at.depth + 1, via: [...at.via, "NODE_OPTIONS"], anchor: site.span }, out, site);
+    }
+  }
   // `alias gc='git commit'` earlier in the command: the alias text replaces the word.
   const alias = !head.dynamic ? out.aliases.get(head.text) : undefined;
   if (alias !== undefined && aliasDepth < MAX_ALIAS_EXPANSIONS) {
@@ -298,6 +346,20 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
   const u = unwrap(argv);
   const via = [...at.via, ...u.via];
   const parent = recordWrappers(argv, u.via, at, site, out);
+  // `env PATH=… GIT_EDITOR=… prog`: the launcher's NAME=VALUE words are the program's environment
+  const start = u.argv.length ? argv.indexOf(nth(u.argv, 0)) : -1;
+  if (start > 0) {
+    let local: Map<string, WordValue> | undefined;
+    for (const a of argv.slice(1, start)) {
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/.exec(a.text);
+      if (!m) continue;
+      const v: WordValue = { text: nth(m, 2), dynamic: a.dynamic, shape: a.dynamic ? { kind: "any" } : { kind: "exact", text: nth(m, 2) } };
+      (local ??= new Map(site.local)).set(nth(m, 1), v);
+      if (GIT_SHELL_ENV.has(nth(m, 1))) shellValue(v, nth(m, 1), site.text, site.span, at, out);
+      if (PROMPTS.has(nth(m, 1))) promptValue(v, nth(m, 1), site.text, site.span, at, out);
+    }
+    if (local) site = { ...site, local };
+  }
   if (u.opaque) {
     opaque(out, u.opaque.code, u.opaque.reason, site.text, site.span);
     out.commands.push(commandRecord([{ text: clip(site.text), dynamic: true }], -1, via, site.span, parent, "<dynamic>"));
@@ -317,6 +379,13 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
   }
   const name = basename(nth(u.argv, 0).text);
   let prog = u.argv;
+  // a program of that name written earlier in this command into a folder on PATH runs instead (`PATH=$T:$PATH git`)
+  if (!nth(u.argv, 0).text.includes("/") && !nth(u.argv, 0).dynamic) {
+    const inner: Where = { ...at, depth: at.depth + 1, via, anchor: site.span, parent };
+    onPath(name, inner, out, site);
+    const hashed = out.programs.get(`hash:${nth(u.argv, 0).text}`);
+    if (hashed && !out.planted.has(`hash:${hashed}`)) { out.planted.add(`hash:${hashed}`); runFile({ text: hashed, dynamic: false }, "auto", { ...inner, via: [...via, `hash -p ${clip(hashed, 40)}`] }, out, site); }
+  }
   // `git-commit`, `/usr/lib/git-core/git-commit`: git running one subcommand.
   // a bare `git-commit` runs only if git's exec-path is on PATH (unknown PATH: assume it is)
   const path0 = site.local.get("PATH") ?? context(out).lookup("PATH");
@@ -368,6 +437,7 @@ function configWrittenSoFar(out: Work): boolean {
 
 function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
   const env = (name: string): Arg | undefined => site.local.get(name) ?? context(out).lookup(name);
+  plantedForGit({ ...at, depth: at.depth + 1, anchor: site.span }, out, site);
   const r = resolveGit(argv, {
     world: out.world,
     earlier: out.gitEarlier,
@@ -387,6 +457,8 @@ function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
   const rec = commandRecord(r.argv, r.verb, [...at.via, ...r.via], site.span, at.parent);
   if (r.verbUnknown && r.verb >= 0) rec.dynamic[r.verb] = true;
   rec.implied = r.implied;
+  if (r.acts.length) rec.acts = r.acts;
+  if (r.inert) rec.inert = true;
   const self = out.commands.length;
   out.commands.push(rec);
   if (r.opaque) { opaque(out, r.opaque.code, r.opaque.reason, site.text, site.span); markUnknownEffects(out); }
@@ -395,7 +467,36 @@ function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
   for (const a of r.argvs) visitArgv(a, inner, out, { ...site, stdin: undefined });
   // `git config alias.ci commit` / `git config core.pager 'cmd'`: remembered for later git commands, shell values read now.
   const sub = r.verb >= 0 ? nth(r.argv, r.verb).text : "";
+  // `git save` runs `git-save` from its exec-path or PATH (before an alias of that name): a folder this command
+  // names (`PATH=bin:$PATH`, `--exec-path=tools`, `GIT_EXEC_PATH`) or a file it wrote earlier is read
+  const verb0 = argv.findIndex((a, i) => i > 0 && !a.text.startsWith("-") && !/^(-C|-c|--git-dir|--work-tree|--namespace|--config-env)$/.test(argv[i - 1]?.text ?? ""));
+  const sub0 = verb0 > 0 ? nth(argv, verb0) : undefined;
+  if (sub0 && !sub0.dynamic && !GIT_COMMANDS.has(sub0.text)) {
+    const execOpt = argv.slice(1, verb0).find((a) => a.text.startsWith("--exec-path="));
+    const execPath = execOpt ? { ...execOpt, text: execOpt.text.slice(12) } : env("GIT_EXEC_PATH");
+    onPath(`git-${sub0.text}`, inner, out, site, execPath && !execPath.dynamic ? [execPath.text] : []);
+  }
   if (sub === "config") gitConfigSet(r.argv.slice(r.verb + 1), inner, out, site);
+  if (sub === "remote") gitRemoteAdd(r.argv.slice(r.verb + 1), out);
+}
+
+/** `git remote add --mirror[=push] bk URL`: later pushes to bk are mirror pushes (forced). */
+function gitRemoteAdd(args: Arg[], out: Work): void {
+  if (args[0]?.text !== "add" || !args.some((a) => a.text === "--mirror" || a.text === "--mirror=push")) return;
+  const ops = args.slice(1).filter((a, i, all) => !a.text.startsWith("-") && !/^(-t|-m|--track|--master)$/.test(all[i - 1]?.text ?? ""));
+  const name = ops[0];
+  if (name && !name.dynamic && out.gitEarlier.length < MAX_REMEMBERED) out.gitEarlier.push({ key: `remote.${name.text}.mirror`, value: "true" });
+}
+
+/** Plumbing that only makes a commit object (`commit-tree`) commits when the same line moves a ref to it. */
+const MOVES_REFS = new Set(["update-ref", "reset", "branch", "checkout", "switch", "merge", "push", "send-pack", "rebase", "cherry-pick", "tag", "symbolic-ref"]);
+
+function publishedCommits(w: Work): void {
+  const plumbing = w.commands.filter((c) => c.name === "git" && c.verb >= 0 && c.argv[c.verb] === "commit-tree");
+  if (plumbing.length === 0) return;
+  const moves = w.commands.some((c) => c.name === "git" && c.verb >= 0 && MOVES_REFS.has(c.argv[c.verb] ?? ""))
+    || w.writes.some((x) => /(^|\/)\.git\/(refs\/|HEAD$|packed-refs$)/.test(x.path) || (x.dynamic && x.pattern === undefined));
+  if (moves) for (const c of plumbing) c.acts = [...new Set([...(c.acts ?? []), "commit"])];
 }
 
 function gitConfigSet(args: Arg[], at: Where, out: Work, site: CommandSite): void {
@@ -406,8 +507,50 @@ function gitConfigSet(args: Arg[], at: Where, out: Work, site: CommandSite): voi
   if (!k || !v) return;
   if (k.dynamic) { opaque(out, "git-config-dynamic", `git config sets a key computed at run time`, site.text, site.span); return; }
   if (out.gitEarlier.length < MAX_REMEMBERED) out.gitEarlier.push({ key: k.text, value: v.text });
-  if (isShellKey(k.text, v.text) || (v.dynamic && isShellKey(k.text, "x"))) runScript({ ...v, label: `git config ${k.text}` }, at, out, site);
+  if (isShellKey(k.text, v.text) || (v.dynamic && isShellKey(k.text, "x"))) runScript(keyScript(k.text, v, `git config ${k.text}`), at, out, site);
   if (/^alias\./i.test(k.text) && v.text.startsWith("!")) runScript({ ...v, text: v.text.slice(1), label: `git config ${k.text}` }, at, out, site);
+}
+
+
+/**
+ * Before a git command runs: git hooks and git config files this command wrote earlier. A hook runs on its event
+ * (any git command may be one), so its text is analysed like a script; a config file's command-running keys
+ * (`core.fsmonitor`, `diff.external`, …) are analysed like `-c`. Each file once.
+ */
+function plantedForGit(at: Where, out: Work, site: CommandSite): void {
+  for (const [file, text] of out.files) {
+    if (out.planted.has(file)) continue;
+    if (GIT_HOOK.test(file)) {
+      out.planted.add(file);
+      if (text === null) { opaque(out, "script-written-at-run-time", `the git hook ${clip(file, 60)} is written with content known only at run time`, site.text, site.span); markUnknownEffects(out); continue; }
+      runFile({ text: file, dynamic: false }, "auto", { ...at, via: [...at.via, `git hook ${basename(file)}`] }, out, site);
+    } else if (text !== null && (GIT_CONFIG_FILE.test(file) || /\.(cfg|conf|config|ini)$/.test(file))) {
+      out.planted.add(file);
+      for (const [k, v] of parseConfig(text)) if (isShellKey(k, v)) runScript(keyScript(k, { text: v, dynamic: false }, `git config file ${clip(file, 40)} (${k})`), at, out, site);
+    }
+  }
+}
+
+/**
+ * The program `name` found on the PATH the command runs with: one written earlier in this command, or one in
+ * a folder this command adds to PATH (`PATH=$PWD/bin:$PATH`) or names (`extra`), read from disk. The session's
+ * own PATH is not walked (that would be a file lookup per command).
+ */
+function onPath(name: string, at: Where, out: Work, site: CommandSite, extra: string[] = []): void {
+  const p = site.local.get("PATH") ?? context(out).lookup("PATH");
+  // the usual case, nothing written and PATH as the session has it: no work at all
+  if (out.files.size === 0 && extra.length === 0 && (!p || p.dynamic || p.text === out.world.env["PATH"])) return;
+  const usual = new Set((out.world.env["PATH"] ?? "").split(":"));
+  const dirs = [...extra, ...(p && !p.dynamic ? p.text.split(":") : [])];
+  if (out.files.size === 0 && dirs.every((d) => usual.has(d))) return;
+  for (const dir of dirs) {
+    const key = normalize(path.join(dir || ".", name), out);
+    if (out.planted.has(key)) return;
+    if (!out.files.has(key) && (usual.has(dir) || fileText(key, out) === undefined)) continue;
+    out.planted.add(key);
+    runFile({ text: key, dynamic: false }, "auto", { ...at, via: [...at.via, `PATH ${clip(dir, 40)}`] }, out, site);
+    return;
+  }
 }
 
 /** A shell string some program runs. */
@@ -417,6 +560,16 @@ function runScript(s: Script, at: Where, out: Work, site: CommandSite): void {
     return markUnknownEffects(out);
   }
   analyzeScript(s.text, { ...at, via: [...at.via, s.label] }, out);
+}
+
+/** Prompt strings bash expands later (PS4 under `set -x`, PS1/PS2/PS0 in an interactive shell); PROMPT_COMMAND runs. */
+const PROMPTS = new Set(["PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND"]);
+
+function promptValue(v: WordValue, name: string, text: string, span: Span, at: Where, out: Work): void {
+  if (name === "PROMPT_COMMAND") return shellValue(v, name, text, span, at, out);
+  // only substitutions in the prompt run anything
+  if (!/\$\(|`/.test(v.text)) return;
+  runScript({ text: `: ${v.text}`, dynamic: v.dynamic, label: name }, { ...at, depth: at.depth + 1, anchor: span }, out, { span, text, piped: false, local: new Map() });
 }
 
 function shellValue(v: WordValue, name: string, text: string, span: Span, at: Where, out: Work): void {
@@ -482,7 +635,15 @@ function runFile(file: Arg, lang: string, at: Where, out: Work, site: CommandSit
     opaque(out, "source-dynamic", `runs a file named at run time (${clip(file.text, 60)})`, site.text, site.span);
     return markUnknownEffects(out);
   }
-  if (/^\/dev\/(stdin|fd\/0)$/.test(file.text)) return stdinProgram(lang === "shell" ? "sh" : lang, at, out, site);
+  if (STDIN_PATH.test(file.text)) return stdinProgram(lang === "shell" ? "sh" : lang, at, out, site);
+  // `/dev/fd/3`: what the command gave fd 3 (`3<<<'…'`, `exec 3<<EOF`), or a program produced at run time
+  const fdPath = /^\/(?:dev\/fd|proc\/(?:self|thread-self)\/fd)\/([1-9]\d*)$/.exec(file.text);
+  if (fdPath) {
+    const t = site.fds?.get(Number(fdPath[1])) ?? out.fds.get(Number(fdPath[1]));
+    if (t) return stdinProgram(lang === "shell" ? "sh" : lang === "auto" ? "sh" : lang, at, out, { ...site, stdin: t, stdinFile: undefined, piped: false });
+    opaque(out, "source-dynamic", `runs what descriptor ${fdPath[1]} gives at run time`, site.text, site.span);
+    return markUnknownEffects(out);
+  }
   const text = fileText(file.text, out);
   if (text === null) {
     opaque(out, "script-written-at-run-time", `${clip(file.text, 60)} is written by this command with content known only at run time`, site.text, site.span);
@@ -537,6 +698,8 @@ function fileText(p: string, out: Work): string | null | undefined {
 
 /** The key for a path within this command (relative paths as written, normalized). */
 function normalize(p: string, out: Work): string {
+  const home = out.world.env["HOME"];
+  if (p.startsWith("~/") && home) return path.join(home, p.slice(2));
   return out.cwd ? path.resolve(out.cwd, p) : path.normalize(p);
 }
 
@@ -562,8 +725,9 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
     : nth(argv, 0).text.includes("/") && name !== "git" ? { path: nth(argv, 0).text, dynamic: false } : undefined;
   if (scriptFile && !scriptFile.dynamic && !out.scriptsRead.has(normalize(scriptFile.path, out))) {
     if (SHELLS.has(name)) { /* read by visitArgv (programFiles) */ }
-    else runFile({ text: scriptFile.path, dynamic: false }, isInterpreter(name) ? (name === "tclsh" || name === "wish" ? "tcl" : name) : "auto", at, out, site);
+    else runFile({ text: interpreterFile(name, scriptFile.path, out), dynamic: false }, isInterpreter(name) ? (name === "tclsh" || name === "wish" ? "tcl" : name) : "auto", at, out, site);
   }
+  if (isInterpreter(name)) for (const f of preloaded(name, args, program?.text, out, site)) runFile({ text: f, dynamic: false }, name, at, out, site);
   // `python3 -m ship`: the module's file in the folder
   const mod = /^(python|pypy)/.test(name) ? args[args.findIndex((a) => a.text === "-m") + 1] : undefined;
   if (mod && args.some((a) => a.text === "-m") && !mod.dynamic && /^[\w.]+$/.test(mod.text)) {
@@ -610,10 +774,15 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
     for (const m of site.stdin.text.matchAll(/^\s*!(.+)$/gm)) analyzeScript(nth(m, 1), { ...at, via: [...at.via, "ed !"] }, out);
   }
   if (name === "cd") cdEffect(args, out);
+  if (name === "printf" && args[0]?.text === "-v" && args[1] && !args[1].dynamic) {
+    // `printf -v g '\x67it'`: g holds the formatted text, when format and arguments are literals
+    const text = args.slice(2).some((a) => a.dynamic) ? undefined : printfText(args.slice(2).map((a) => a.text));
+    setVar(out, args[1].text, text === undefined ? { text: `$${args[1].text}`, dynamic: true, shape: { kind: "any" } } : { text, dynamic: false, shape: { kind: "exact", text } });
+  }
   if (name === "hash") hashEffect(args, out);
   if (name === "alias") aliasEffect(args, out, site);
   if (name === "export" || name === "declare" || name === "typeset" || name === "local" || name === "readonly") exportEffect(args, at, out, site);
-  if ((name === "ln" || name === "cp" || name === "install") && args.length >= 2) linkEffect(args, out);
+  if ((name === "ln" || name === "cp" || name === "install") && args.length >= 2) linkEffect(name, args, out);
   if ((name === "source" || name === ".") && args[0]) runFile(args[0], "shell", at, out, site);
 
   if (name === "npm" || name === "pnpm" || name === "yarn" || name === "bun") packageScriptEffect(name, args, at, out);
@@ -621,12 +790,75 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
 
 }
 
+/** The file an interpreter really runs: node adds `.js`, python runs a folder's `__main__.py`. */
+function interpreterFile(name: string, p: string, out: Work): string {
+  const abs = resolvePath(p, out);
+  if (/^(python|pypy)/.test(name) && abs && out.world.kind(abs) === "dir") return path.join(p, "__main__.py");
+  if (/^(node|nodejs)$/.test(name) && fileText(p, out) === undefined) {
+    for (const ext of [".js", ".cjs", ".mjs", "/index.js"]) if (fileText(p + ext, out) !== undefined) return p + ext;
+  }
+  return p;
+}
+
+/**
+ * Code an interpreter loads before (or while) running its program, from files in the project: node's
+ * `-r`/`--require`/`--import`/`--loader` (also in NODE_OPTIONS), python's `import X` of a module in the
+ * folder (`python3 -c 'import ship'`), perl's `-M X` / `-m X` found under `-I` folders.
+ */
+function preloaded(name: string, args: Arg[], program: string | undefined, out: Work, site: CommandSite): string[] {
+  const files: string[] = [];
+  if (/^(node|nodejs)$/.test(name)) {
+    const opts = args.map((a) => a.text);
+    const env = site.local.get("NODE_OPTIONS") ?? context(out).lookup("NODE_OPTIONS");
+    if (env && !env.dynamic) opts.push(...env.text.split(/\s+/).filter(Boolean));
+    for (let i = 0; i < opts.length; i++) {
+      const t = nth(opts, i);
+      const eq = /^--(require|import|loader|experimental-loader)=(.+)$/.exec(t);
+      const m = eq ? nth(eq, 2) : /^(-r|--require|--import|--loader|--experimental-loader)$/.test(t) ? opts[++i] : undefined;
+      // a bare name is a package (node_modules); a path is a project file
+      if (m && /^(\.{1,2}\/|\/)/.test(m)) files.push(interpreterFile(name, m, out));
+    }
+  }
+  const envText = (n: string): string | undefined => { const v = site.local.get(n) ?? context(out).lookup(n); return v && !v.dynamic ? v.text : undefined; };
+  if (/^(python|pypy)/.test(name) && program) {
+    const roots = ["", ...(envText("PYTHONPATH") ?? "").split(":").filter(Boolean)];
+    for (const im of program.matchAll(/(?:^|[;\n])\s*(?:import\s+([\w., ]+)|from\s+(\w+)[\w.]*\s+import)/g)) {
+      for (const mod of (im[1] ?? im[2] ?? "").split(",").map((x) => x.trim().split(/[\s.]/)[0] ?? "")) {
+        if (!mod) continue;
+        const f = roots.flatMap((r) => [path.join(r, `${mod}.py`), path.join(r, mod, "__init__.py")]).find((c) => fileText(c, out) !== undefined);
+        if (f) files.push(f);
+      }
+    }
+  }
+  if (name === "perl") {
+    const dirs: string[] = (envText("PERL5LIB") ?? "").split(":").filter(Boolean);
+    const mods: string[] = [];
+    // PERL5OPT holds options perl reads as if given first
+    const opts = [...(envText("PERL5OPT") ?? "").split(/\s+/).filter(Boolean), ...args.map((a) => a.text)];
+    for (let i = 0; i < opts.length; i++) {
+      const t = nth(opts, i);
+      const m = /^-([IMm])(.*)$/.exec(t);
+      if (!m) continue;
+      const v = nth(m, 2) || opts[++i] || "";
+      if (m[1] === "I") dirs.push(v); else mods.push(v.replace(/^-/, "").replace(/[=\s].*$/, ""));
+    }
+    for (const mod of mods) for (const d of dirs) {
+      const f = path.join(d, `${mod.replace(/::/g, "/")}.pm`);
+      if (fileText(f, out) !== undefined) { files.push(f); break; }
+    }
+  }
+  return [...new Set(files)].slice(0, 8);
+}
+
 /** Programs that change a file's metadata, not its text. */
 const KEEPS_CONTENT = new Set(["chmod", "chown", "chgrp", "touch", "mkdir"]);
 
 /** Interpreter programs (`python -c`, here-docs into node, shebang scripts): the writes and commands they make. */
 function inlineProgram(name: string, code: string, at: Where, out: Work, site: CommandSite, writesDone = false): void {
-  if (!writesDone) pushWrites(inlineWrites(code), name, out);
+  const writes = inlineWrites(code);
+  if (!writesDone) pushWrites(writes, name, out);
+  // what the program writes into a file is known only at run time (a hook or script it plants is opaque when run)
+  for (const w of writes) if (!w.dynamic && out.files.size < MAX_REMEMBERED && !out.files.has(normalize(w.path, out))) out.files.set(normalize(w.path, out), null);
   const found = inlineCommands(code, name);
   for (const line of found.scripts) analyzeScript(line, { ...at, via: [...at.via, name] }, out);
   if (found.opaque) {
@@ -635,10 +867,19 @@ function inlineProgram(name: string, code: string, at: Where, out: Work, site: C
   }
 }
 
+/** The text of a program file (`awk -f F`, `sed -f F`): on disk, written earlier, or printed by `<(echo …)`; opaque when produced at run time. */
+function programFile(a: Arg, name: string, out: Work, site: CommandSite): string | undefined {
+  if (!a.dynamic) return fileText(a.text, out) ?? undefined;
+  if (!/^<\(/.test(a.text)) return undefined;
+  const produced = producedText(a.text);
+  if (produced === undefined) { opaque(out, "program-from-substitution", `${name} reads a program produced at run time (${clip(a.text, 60)})`, site.text, site.span); markUnknownEffects(out); }
+  return produced;
+}
+
 function awkEffects(args: Arg[], at: Where, out: Work, site: CommandSite): void {
   const fi = args.findIndex((a) => a.text === "-f" || a.text === "--file");
   if (fi >= 0) {
-    const text = args[fi + 1] && !nth(args, fi + 1).dynamic ? fileText(nth(args, fi + 1).text, out) : undefined;
+    const text = args[fi + 1] ? programFile(nth(args, fi + 1), "awk", out, site) : undefined;
     if (typeof text === "string") awkRun(text, at, out, site);
     return;
   }
@@ -668,7 +909,7 @@ function sedEffects(name: string, args: Arg[], at: Where, out: Work, site: Comma
     if (/^-[A-Za-z]*e$/.test(t) && !t.startsWith("--") && args[i + 1]) { scripts.push(nth(args, ++i).text); continue; }
   }
   const fi = args.findIndex((a) => a.text === "-f" || a.text === "--file");
-  if (fi >= 0 && args[fi + 1] && !nth(args, fi + 1).dynamic) { const t = fileText(nth(args, fi + 1).text, out); if (typeof t === "string") scripts.push(t); }
+  if (fi >= 0 && args[fi + 1]) { const t = programFile(nth(args, fi + 1), name, out, site); if (typeof t === "string") scripts.push(t); }
   if (scripts.length === 0) {
     const valued = new Set(["-f", "--file", "-l", "--line-length"]);
     let i = 0;
@@ -691,8 +932,9 @@ function vimEffects(args: Arg[], at: Where, out: Work, site: CommandSite): void 
     if ((t === "-c" || t === "--cmd") && args[i + 1]) cmds.push(nth(args, ++i));
     else if (t.startsWith("+") && t.length > 1) cmds.push({ ...nth(args, i), text: t.slice(1) });
   }
+  const buffer: { current?: string } = {};
   for (const c of cmds) {
-    const p = vimCommands(c.text);
+    const p = vimCommands(c.text, buffer);
     pushWrites(p.writes, "vim", out);
     for (const s of p.scripts) analyzeScript(s, { ...at, via: [...at.via, "vim !"] }, out);
     if (p.opaque || c.dynamic) { opaque(out, "inline-spawn-dynamic", p.opaque ?? "vim runs a command computed at run time", site.text, site.span); markUnknownEffects(out); }
@@ -713,19 +955,27 @@ function hashEffect(args: Arg[], out: Work): void {
   if (p < 0 || !file || !name || name.dynamic) return;
   const target = file.dynamic ? (/which\s+git|command\s+-v\s+git/.test(file.text) ? "git" : undefined) : basename(file.text);
   if (target && /^git(-|$)/.test(target) && out.programs.size < MAX_REMEMBERED) out.programs.set(name.text, target);
+  // `hash -p ./fake git`: the name now runs that file (read like a script run by path)
+  else if (!file.dynamic && out.programs.size < MAX_REMEMBERED) out.programs.set(`hash:${name.text}`, file.text);
 }
 
 /** `ln -s "$(which git)" g`, `cp /usr/bin/git ./g`: the new name runs git. `ln -s a_RU.md x`: writes to x reach a_RU.md. */
-function linkEffect(args: Arg[], out: Work): void {
+function linkEffect(name: string, args: Arg[], out: Work): void {
   const valued = new Set(["-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix", "-t", "--target-directory"]);
   const ops = args.filter((a, i) => (!a.text.startsWith("-") || a.dynamic) && !valued.has(args[i - 1]?.text ?? ""));
   if (ops.length < 2) return;
   const src = nth(ops, 0);
   const dst = nth(ops, ops.length - 1);
   if (dst.dynamic) return;
-  if (!src.dynamic && !dst.text.endsWith("/") && out.programs.size < MAX_REMEMBERED) {
-    const target = src.text.startsWith("/") ? src.text : path.join(path.dirname(dst.text), src.text);
+  // only a link shares its target's content (`cp`/`install` make an independent copy; `cp -l`/`-s` link)
+  const links = name === "ln" || name === "cp" && args.some((a) => /^-[a-zA-Z]*[ls]/.test(a.text) && !a.text.startsWith("--") || a.text === "--link" || a.text === "--symbolic-link");
+  if (links && !src.dynamic && !dst.text.endsWith("/") && out.programs.size < MAX_REMEMBERED) {
+    const symbolic = name !== "ln" || args.some((a) => /^-[a-zA-Z]*s/.test(a.text) || a.text === "--symbolic");
+    const target = src.text.startsWith("/") || !symbolic ? src.text : path.join(path.dirname(dst.text), src.text);
     out.programs.set(`link:${normalize(dst.text, out)}`, target);
+    // a git hook made as a link runs its target: its text is the target's
+    const text = GIT_HOOK.test(dst.text) ? fileText(target, out) : undefined;
+    if (text !== undefined && out.files.size < MAX_REMEMBERED) out.files.set(normalize(dst.text, out), text);
   }
   const isGit = src.dynamic ? /(which|command\s+-v|type\s+-P)\s+git\b/.test(src.text) : /^git(-[a-z-]+)?$/.test(basename(src.text));
   if (isGit && out.programs.size < MAX_REMEMBERED) {
@@ -757,12 +1007,36 @@ function exportEffect(args: Arg[], at: Where, out: Work, site: CommandSite): voi
     const v: WordValue = { text: nth(m, 2), dynamic: a.dynamic, shape: a.dynamic ? { kind: "any" } : { kind: "exact", text: nth(m, 2) } };
     setVar(out, nth(m, 1), v);
     if (GIT_SHELL_ENV.has(nth(m, 1))) shellValue(v, nth(m, 1), site.text, site.span, at, out);
+    if (PROMPTS.has(nth(m, 1))) promptValue(v, nth(m, 1), site.text, site.span, at, out);
   }
 }
 
 /** `npm run X`, `npm test`, `pnpm X`, `yarn X`: the package.json scripts (with pre/post) are read and analysed. */
+/** `npm install` (no package named), `npm ci`, `npm pack`, `npm version`: the root package's lifecycle scripts run. */
+function lifecycleEffect(pm: string, args: Arg[], at: Where, out: Work): void {
+  const words = args.map((a) => a.text);
+  const v = words.findIndex((w) => !w.startsWith("-"));
+  const raw = words[v] ?? "";
+  const sub = LIFECYCLE_ALIASES[raw] ?? raw;
+  const hooks = Object.hasOwn(LIFECYCLE, sub) ? LIFECYCLE[sub] : undefined;
+  if (!hooks || words.includes("--ignore-scripts")) return;
+  // `npm install lodash` installs a package: its own scripts are not readable here (no worse than before)
+  if (sub === "install" && raw !== "ci" && words.slice(v + 1).some((w) => !w.startsWith("-"))) return;
+  const text = fileText("package.json", out);
+  const inner = { ...at, via: [...at.via, `${pm} ${raw}`] };
+  if (text) {
+    const fromDisk = !out.files.has(normalize("package.json", out));
+    if (fromDisk) out.lenient++;
+    try { for (const h of hooks) { const l = packageScripts(text, h); if (l) analyzeScript(l.main, inner, out); } } finally { if (fromDisk) out.lenient--; }
+  }
+  // `npm version X` commits the bump itself (in a git repository, unless told not to)
+  if (pm === "npm" && sub === "version" && words.slice(v + 1).some((w) => !w.startsWith("-"))
+    && !words.some((w) => /^--(no-git-tag-version|git-tag-version=false)$/.test(w))) analyzeScript("git commit -m version", inner, out);
+}
+
 function packageScriptEffect(pm: string, args: Arg[], at: Where, out: Work): void {
   if (args.some((a) => a.dynamic)) return;
+  lifecycleEffect(pm, args, at, out);
   const run = scriptRun(pm, args.map((a) => a.text));
   if (!run) return;
   const dir = run.dir ?? ".";
@@ -788,25 +1062,39 @@ function packageScriptEffect(pm: string, args: Arg[], at: Where, out: Work): voi
 /** `make T`: the recipe lines of T and its prerequisites, read from the Makefile. */
 function makeEffect(args: Arg[], at: Where, out: Work, site: CommandSite): void {
   let dir = ".";
-  let file: string | undefined;
+  let file: Arg | undefined;
   const targets: string[] = [];
   const vars: Record<string, string> = {};
   for (let i = 0; i < args.length; i++) {
-    const t = nth(args, i).text;
+    const a = nth(args, i);
+    const t = a.text;
+    // make's own grammar: `-C DIR`, `-CDIR`, `--directory=DIR`; `-f F`, `-fF`, `--file=F`; `-j`/`-l` take a number only if one follows
+    const long = /^--(directory|file|makefile)=([\s\S]*)$/.exec(t);
+    if (long) { if (nth(long, 1) === "directory") dir = path.join(dir, nth(long, 2)); else file = { ...a, text: nth(long, 2) }; continue; }
     if (t === "-C" || t === "--directory") { dir = path.join(dir, args[++i]?.text ?? ""); continue; }
-    if (t === "-f" || t === "--file" || t === "--makefile") { file = args[++i]?.text; continue; }
-    if (/^-[IjlWo]$/.test(t)) { i++; continue; }
+    if (t === "-f" || t === "--file" || t === "--makefile") { file = args[++i]; continue; }
+    const short = /^-([a-zA-Z]*?)([CfIWo])([\s\S]*)$/.exec(t);
+    if (short && !t.startsWith("--")) {
+      const v = nth(short, 3) || args[++i]?.text || "";
+      if (nth(short, 2) === "C") dir = path.join(dir, v);
+      if (nth(short, 2) === "f") file = nth(short, 3) ? { ...a, text: v } : args[i];
+      continue;
+    }
+    if (/^-[jl]$/.test(t)) { if (/^\d+(\.\d+)?$/.test(args[i + 1]?.text ?? "")) i++; continue; }
     if (t.startsWith("-")) continue;
     const kv = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/.exec(t);
     if (kv) vars[nth(kv, 1)] = nth(kv, 2);
     else targets.push(t);
   }
-  if (args.some((a) => a.dynamic)) return;
+  // `make -f <(printf …)`: a makefile printed by a static producer
+  const produced = file?.dynamic && /^<\(/.test(file.text) ? producedText(file.text) : undefined;
+  if (file?.dynamic && produced === undefined) { opaque(out, "program-from-substitution", `make reads a makefile produced at run time (${clip(file.text, 60)})`, site.text, site.span); return markUnknownEffects(out); }
+  if (args.some((a) => a.dynamic && a !== file)) return;
   // -n/-q/--dry-run print or test, they do not run recipes
   if (args.some((a) => /^-[a-zA-Z]*[nq][a-zA-Z]*$/.test(a.text) && !/^-[a-zA-Z]*[CfIjlWo]/.test(a.text) || /^--(dry-run|just-print|recon|question)$/.test(a.text))) return;
-  const candidates = file ? [file] : ["GNUmakefile", "makefile", "Makefile"];
+  const candidates = file ? [file.text] : ["GNUmakefile", "makefile", "Makefile"];
   for (const c of candidates) {
-    const text = c === "-" ? (site.stdin && !site.stdin.dynamic ? site.stdin.text : null) : fileText(path.join(dir, c), out);
+    const text = produced !== undefined ? produced : c === "-" ? (site.stdin && !site.stdin.dynamic ? site.stdin.text : null) : fileText(c.startsWith("/") ? c : path.join(dir, c), out);
     if (text === null) { opaque(out, "script-written-at-run-time", `${c} is written by this command with content known only at run time`, site.text, site.span); return markUnknownEffects(out); }
     if (text === undefined) continue;
     const fromDisk = !out.files.has(normalize(path.join(dir, c), out));
@@ -975,7 +1263,7 @@ function isStdinProgram(argv: Arg[]): boolean {
   if (words !== argv) return isStdinProgram(words);
   const rest = argv.slice(1).filter((a) => !a.text.startsWith("-") || a.text === "-");
   if (argv.slice(1).some((a) => /^-[A-Za-z]*[cerE]$|^--(eval|print)(=|$)|^-m$/.test(a.text))) return false;
-  return rest.length === 0 || nth(rest, 0).text === "-" || /^\/dev\/(stdin|fd\/0)$/.test(nth(rest, 0).text);
+  return rest.length === 0 || nth(rest, 0).text === "-" || STDIN_PATH.test(nth(rest, 0).text);
 }
 
 /** The program of `python -c CODE`, `node -e CODE`, `perl -e CODE`. */

@@ -28,6 +28,9 @@ export const GIT_COMMANDS = new Set((
   "verify-commit verify-pack verify-tag version web--browse whatchanged worktree write-tree"
 ).split(" "));
 
+/** git runs these files from .git/hooks (or core.hooksPath) when the matching event happens. */
+export const GIT_HOOK = /(^|\/)(applypatch-msg|pre-applypatch|post-applypatch|pre-commit|pre-merge-commit|prepare-commit-msg|commit-msg|post-commit|pre-rebase|post-checkout|post-merge|pre-push|pre-receive|update|proc-receive|post-receive|post-update|reference-transaction|push-to-checkout|pre-auto-gc|post-rewrite|sendemail-validate|fsmonitor-watchman|post-index-change|p4-[a-z-]+)$/;
+
 /** Common third-party `git-<name>` programs: they run themselves (before aliases, as git does). */
 const KNOWN_EXTERNALS = new Set(("lfs flow annex absorb filter-repo crypt secret extras town machete branchless delete-merged-branches " +
   "open browse sizer standup quick-stats cliff cz fame trim gone spice stack revise imerge credential-manager credential-osxkeychain " +
@@ -52,6 +55,12 @@ export function isShellKey(key: string, value: string): boolean {
   // credential.helper `store` runs git-credential-store; only `!cmd` or a path is a command of its own
   if (/credential(\..+)?\.helper$/.test(k)) return value.startsWith("!") || value.includes("/");
   return true;
+}
+
+/** The shell text a command-running key runs: a credential helper's `!cmd` is `cmd`. */
+export function keyScript(key: string, value: Arg, label: string): Script {
+  const helper = /credential(\..+)?\.helper$/i.test(key) && value.text.startsWith("!");
+  return { ...value, text: helper ? value.text.slice(1) : value.text, label };
 }
 
 export interface GitSetting {
@@ -107,13 +116,17 @@ export interface GitResolved {
   argvs: Arg[][];
   /** Words that say what the command does beyond its literal words (push: `--force`, `HEAD`). */
   implied: string[];
+  /** Subcommands whose effect this one has (`send-pack` pushes, `fast-import` commits). */
+  acts: string[];
+  /** As written it changes nothing (`push --dry-run`, `commit --dry-run`). */
+  inert: boolean;
   opaque?: { code: OpaqueCode; reason: string };
 }
 
 const MAX_ALIAS_DEPTH = 10;
 
 export function resolveGit(argv: Arg[], ctx: GitContext): GitResolved {
-  const out: GitResolved = { argv, verb: -1, verbUnknown: false, via: [], scripts: [], argvs: [], implied: [] };
+  const out: GitResolved = { argv, verb: -1, verbUnknown: false, via: [], scripts: [], argvs: [], implied: [], acts: [], inert: false };
   let cur = argv;
   for (let depth = 0; depth <= MAX_ALIAS_DEPTH; depth++) {
     const g = globals(cur);
@@ -126,11 +139,11 @@ export function resolveGit(argv: Arg[], ctx: GitContext): GitResolved {
     };
     out.argv = cur;
     out.verb = g.verb;
-    for (const { key, value } of g.config) if (isShellKey(key, value.text) || (value.dynamic && SHELL_KEYS.test(key.toLowerCase()))) out.scripts.push({ ...value, label: `git -c ${key}` });
+    for (const { key, value } of g.config) if (isShellKey(key, value.text) || (value.dynamic && SHELL_KEYS.test(key.toLowerCase()))) out.scripts.push(keyScript(key, value, `git -c ${key}`));
     // `git clone 'ext::sh -c …'`: the ext transport runs its command
     for (const a of cur) if (a.text.startsWith("ext::")) out.scripts.push({ text: extCommand(a.text.slice(5)), dynamic: a.dynamic, label: "git ext::" });
     // configuration from the environment is read now: it may name commands git runs
-    if (ctx.env("GIT_CONFIG_COUNT") || ctx.env("GIT_CONFIG_PARAMETERS") || g.config.some((c) => (c as { fromEnv?: boolean }).fromEnv)) void cfg.known;
+    if (ctx.env("GIT_CONFIG_COUNT") || ctx.env("GIT_CONFIG_PARAMETERS") || g.config.some((c) => (c as { fromEnv?: boolean }).fromEnv || c.key === "include.path")) void cfg.known;
     if (g.verb < 0) return out;
     const verbArg = nth(cur, g.verb);
     if (verbArg.dynamic || verbArg.pattern) { out.verbUnknown = true; return out; }
@@ -235,7 +248,7 @@ function commandConfig(cli: { key: string; value: Arg; fromEnv?: boolean }[], ct
   if (params) {
     const parsed = params.dynamic ? undefined : parseConfigParameters(params.text);
     if (!parsed) { known = false; out.opaque ??= { code: "git-config-dynamic", reason: `GIT_CONFIG_PARAMETERS ${clip(params.text, 60)} cannot be read statically` }; }
-    for (const [k, v] of parsed ?? []) { entries.push([k, { text: v, dynamic: false }]); if (isShellKey(k, v)) out.scripts.push({ text: v, dynamic: false, label: `GIT_CONFIG_PARAMETERS (${k})` }); }
+    for (const [k, v] of parsed ?? []) { entries.push([k, { text: v, dynamic: false }]); if (isShellKey(k, v)) out.scripts.push(keyScript(k, { text: v, dynamic: false }, `GIT_CONFIG_PARAMETERS (${k})`)); }
   }
   const count = ctx.env("GIT_CONFIG_COUNT");
   if (count) {
@@ -246,21 +259,21 @@ function commandConfig(cli: { key: string; value: Arg; fromEnv?: boolean }[], ct
       const v = ctx.env(`GIT_CONFIG_VALUE_${i}`);
       if (!k || !v || k.dynamic) { known = false; continue; }
       entries.push([normalizeKey(k.text), v]);
-      if (isShellKey(k.text, v.text)) out.scripts.push({ ...v, label: `GIT_CONFIG_VALUE_${i} (${k.text})` });
+      if (isShellKey(k.text, v.text)) out.scripts.push(keyScript(k.text, v, `GIT_CONFIG_VALUE_${i} (${k.text})`));
     }
   }
   for (const c of cli) {
     // `-c include.path=F`: F's entries count here
     if (c.key === "include.path") {
       const text = c.value.dynamic ? null : ctx.read(c.value.text);
-      if (typeof text === "string") for (const [k, v] of parseConfig(text)) { entries.push([k, { text: v, dynamic: false }]); if (isShellKey(k, v)) out.scripts.push({ text: v, dynamic: false, label: `git include ${k}` }); }
+      if (typeof text === "string") for (const [k, v] of parseConfig(text)) { entries.push([k, { text: v, dynamic: false }]); if (isShellKey(k, v)) out.scripts.push(keyScript(k, { text: v, dynamic: false }, `git include ${k}`)); }
       else known = false;
       continue;
     }
     let value = c.value;
     if (c.fromEnv) {
       value = ctx.env(c.value.text) ?? { text: "", dynamic: true };
-      if (isShellKey(c.key, value.text) || (value.dynamic && SHELL_KEYS.test(c.key))) out.scripts.push({ ...value, label: `git --config-env ${c.key}` });
+      if (isShellKey(c.key, value.text) || (value.dynamic && SHELL_KEYS.test(c.key))) out.scripts.push(keyScript(c.key, value, `git --config-env ${c.key}`));
     }
     if (c.value.dynamic && !c.fromEnv) known = false;
     entries.push([c.key, value]);
@@ -311,6 +324,8 @@ function subcommandEffects(sub: string, args: Arg[], cfg: Config, out: GitResolv
     "ls-remote": [["--upload-pack"]],
     clone: [["-u", "--upload-pack"]],
     push: [["--receive-pack", "--exec"]],
+    "send-pack": [["--receive-pack", "--exec"]],
+    "fetch-pack": [["--upload-pack", "--exec"]],
     archive: [["--exec"]],
     grep: [["-O", "--open-files-in-pager"], "-O"],
   };
@@ -324,7 +339,31 @@ function subcommandEffects(sub: string, args: Arg[], cfg: Config, out: GitResolv
     }
   }
   if (sub === "bisect" && args[0]?.text === "run" && args.length > 1) out.argvs.push(args.slice(1));
-  if (sub === "push") pushEffects(args, cfg, out);
+  if (sub === "push" || sub === "send-pack") pushEffects(args, cfg, out, sub === "send-pack");
+  // plumbing that writes commits: fast-import updates the branches its stream names; hash-object -t commit
+  // -w writes a commit object (commit-tree is decided with the whole line: see publishedCommits in analyze.ts)
+  if (sub === "fast-import" || (sub === "hash-object" && args.some((a) => a.text === "-w") && args.some((a, i) => a.text === "-t" && args[i + 1]?.text === "commit" || a.text === "--type=commit"))) out.acts.push("commit");
+  if (sub === "commit") out.inert = lastFlag(args, ["--dry-run"], ["--no-dry-run"]);
+}
+
+/** Did a flag stay on: its last mention wins over its negation (`--dry-run … --no-dry-run`). */
+function lastFlag(args: Arg[], on: string[], off: string[], shortLetter?: string): boolean {
+  let state = false;
+  for (const a of args) {
+    if (a.text === "--") break;
+    // in a cluster, letters after one that takes a value (`-o`) are that value: `-on` is a push option "n"
+    if (on.includes(a.text) || (shortLetter && /^-[A-Za-z0-9]+$/.test(a.text) && nth(a.text.slice(1).split("o"), 0).includes(shortLetter))) state = true;
+    else if (off.includes(a.text)) state = false;
+  }
+  return state;
+}
+
+/** git's boolean values: true/yes/on/a nonzero number; a key given without a value is true. */
+export function gitTrue(v: Arg | undefined): boolean {
+  if (!v) return false;
+  if (v.dynamic) return true; // unknown: the safe side
+  const t = v.text.trim().toLowerCase();
+  return t === "true" || t === "yes" || t === "on" || (/^-?\d+$/.test(t) && Number(t) !== 0);
 }
 
 /**
@@ -332,8 +371,13 @@ function subcommandEffects(sub: string, args: Arg[], cfg: Config, out: GitResolv
  * forced (`+main`, `+HEAD:main`), `--mirror` is given or a push refspec from
  * config is forced; `HEAD` when a refspec pushes HEAD (`@`, `+HEAD`).
  */
-function pushEffects(args: Arg[], cfg: Config, out: GitResolved): void {
+function pushEffects(args: Arg[], cfg: Config, out: GitResolved, sendPack = false): void {
+  if (sendPack) out.acts.push("push");
+  // `-n`, `--dry-run` (also in a cluster: `-nf`): nothing is sent
   const valued = new Set(["--repo", "--receive-pack", "--exec", "-o", "--push-option", "--signed", "--recurse-submodules"]);
+  // `-n`, `--dry-run` (also in a cluster: `-nf`): nothing is sent. Values of options (`-o -n`) are not flags.
+  const flags = args.filter((_, i) => !valued.has(args[i - 1]?.text ?? ""));
+  out.inert = lastFlag(flags, ["--dry-run"], ["--no-dry-run"], sendPack ? undefined : "n");
   const ops: Arg[] = [];
   let end = false;
   for (let i = 0; i < args.length; i++) {
@@ -348,11 +392,11 @@ function pushEffects(args: Arg[], cfg: Config, out: GitResolved): void {
     ops.push(nth(args, i));
   }
   let refspecs = ops.slice(1);
-  if (refspecs.length === 0) {
+  if (refspecs.length === 0 && !sendPack) {
     // `git push [remote]` pushes the configured refspecs of that remote
     const remote = ops[0]?.text ?? cfg.value("branch.main.remote")?.text ?? "origin";
     refspecs = cfg.all(`remote.${remote}.push`);
-    if (cfg.value(`remote.${remote}.mirror`)?.text === "true") out.implied.push("--force");
+    if (gitTrue(cfg.value(`remote.${remote}.mirror`))) out.implied.push("--force");
   }
   for (const r of refspecs) {
     // `+"$BRANCH"`: forced whatever the name

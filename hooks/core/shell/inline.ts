@@ -54,10 +54,14 @@ const CALLS: Record<string, Target> = {
   "Deno.removeSync": "first", "Deno.rename": "both", "Deno.renameSync": "both", "Deno.copyFile": "second", "Deno.copyFileSync": "second", "Deno.create": "first",
   "Deno.open": "open", "Bun.write": "first",
   "os.truncate": "first", "os.symlink": "second", "os.link": "second", "shutil.copyfileobj": "second",
+  // metadata changes (mtime, mode) are changes too
+  "os.utime": "first", "os.chmod": "first", "os.chown": "first", "os.lchown": "first",
+  utimesSync: "first", lutimesSync: "first", chmodSync: "first", chownSync: "first", symlinkSync: "second", linkSync: "second",
+  "fs.utimes": "first", "fs.chmod": "first", "fs.chown": "first", "fs.symlink": "second", "fs.link": "second", "fs.writeFile": "first", "fs.appendFile": "first",
 };
 
 /** How a call runs a command: a shell string, or a program and its argument list. */
-type Spawn = "shell" | "argv" | "execl" | "execv" | "spawnl" | "spawnv" | "deno" | "list";
+type Spawn = "shell" | "argv" | "execl" | "execv" | "spawnl" | "spawnv" | "deno" | "list" | "program";
 
 const SPAWNS: Record<string, Spawn> = {
   // bare names: perl, ruby, php builtins and destructured child_process functions
@@ -77,9 +81,10 @@ const SPAWNS: Record<string, Spawn> = {
   "pty.spawn": "list", "commands.getoutput": "shell", "commands.getstatusoutput": "shell", "subprocess.check_output_": "argv",
   "child_process.fork": "argv", "Deno.Command": "deno", "Deno.run": "deno", "Bun.spawn": "list", "Bun.spawnSync": "list",
   "os.execute": "shell", "io.popen": "shell", proc_open: "shell", pcntl_exec: "argv", system2: "argv",
+  "asyncio.create_subprocess_shell": "shell", "asyncio.create_subprocess_exec": "program", readpipe: "shell",
 };
 
-const CALL_SITE = /(?:\b(os|shutil|fs|fsp|promises|File|FileUtils|IO|io|codecs|subprocess|child_process|cp|Open3|Kernel|Process|PTY|pty|commands|Deno|Bun)\s*\.\s*)?(\.\s*)?\b([A-Za-z_]\w*)\s*\(/g;
+const CALL_SITE = /(?:\b(os|shutil|fs|fsp|promises|File|FileUtils|IO|io|codecs|subprocess|child_process|cp|Open3|Kernel|Process|PTY|pty|commands|Deno|Bun|asyncio)\s*\.\s*)?(\.\s*)?\b([A-Za-z_]\w*)\s*\(/g;
 const LITERAL = /^\s*(?:[rRbBuU]{0,2})(['"`])([^'"`]*)\1\s*$/;
 const ANY_LITERAL = /(?:\b[fFrRbBuU]{1,2})?(['"`])([^'"`\n]*)\1/g;
 const PATHLIKE = /(^|\/)[^/\s]+\.[A-Za-z0-9]{1,8}$/;
@@ -137,7 +142,15 @@ export function inlineWrites(code: string): PathArg[] {
   for (const m of code.matchAll(/\bopen\s+(?:my\s+)?[$\w]+\s*,\s*(?:(['"])\s*\+?>{1,2}\s*\1\s*,\s*(['"])([^'"]+)\2|(['"])\s*\+?>{1,2}\s*([^'"]+)\4)/g)) {
     out.push({ path: (m[3] ?? m[5] ?? "").trim(), dynamic: false });
   }
-  const found = callsOf(code, CALLS, distinctive);
+  // Path('f').unlink(), P("f").rename(…), any one-literal receiver with a changing method
+  for (const m of code.matchAll(/\b\w+\(\s*(['"])([^'"]+)\1\s*\)\s*\.\s*(unlink|rmdir|chmod|lchmod|rename|replace|symlink_to|hardlink_to|touch|write_text|write_bytes)\s*\(/g)) out.push({ path: nth(m, 2), dynamic: false });
+  // fileinput.input("f", inplace=True) rewrites its files
+  for (const m of code.matchAll(/\bfileinput\s*\.\s*(?:input|FileInput)\s*\(([^)]*)\)/g)) {
+    if (/inplace\s*=\s*(True|1)/.test(nth(m, 1))) for (const x of nth(m, 1).matchAll(/(['"])([^'"]+)\1/g)) out.push({ path: nth(x, 2), dynamic: false });
+  }
+  // perl builtins without parentheses: truncate "f", 0; utime undef, undef, "f"; chmod 0644, "f"
+  for (const m of code.matchAll(/\b(truncate|utime|chmod|chown)\b\s*\(?([^;)]*)/g)) for (const x of nth(m, 2).matchAll(/(['"])([^'"]+)\1/g)) if (isPathLike(nth(x, 2))) out.push({ path: nth(x, 2), dynamic: false });
+  const found = callsOf(jsFsAliases(code), CALLS, distinctive);
   let computed = found === null;
   for (const c of found ?? []) {
     for (const p of writtenArgs(c.kind, c.args, c.before)) {
@@ -152,6 +165,20 @@ export function inlineWrites(code: string): PathArg[] {
     out.push(...(literals.length ? literals.map((p) => ({ path: p, dynamic: false })) : [{ path: "<computed in the program>", dynamic: true }]));
   }
   return out;
+}
+
+/** Destructured fs functions (`const { writeFileSync: w } = require(…fs…)`, `import { rmSync as r } …`): `w(` is `writeFileSync(`. */
+function jsFsAliases(code: string): string {
+  if (!/['"](?:node:)?fs(?:\/promises)?['"]/.test(code)) return code;
+  let c = code;
+  const mod = /['"](?:node:)?fs(?:\/promises)?['"]/.source;
+  for (const m of code.matchAll(new RegExp(`(?:(?:const|let|var)\\s*\\{([^}]*)\\}\\s*=\\s*require\\s*\\(\\s*${mod}\\s*\\)|import\\s*\\{([^}]*)\\}\\s*from\\s*${mod})`, "g"))) {
+    for (const item of (m[1] ?? m[2] ?? "").split(",")) {
+      const [name, as] = item.trim().split(/\s*(?::|\bas\b)\s*/);
+      if (name && as && /^\w+$/.test(name) && /^\w+$/.test(as)) c = c.replace(new RegExp(`(?<![\\w.])${as}\\s*\\(`, "g"), `fs.${name}(`);
+    }
+  }
+  return c;
 }
 
 export interface InlineCommands {
@@ -171,9 +198,9 @@ export function languageOf(name: string): string {
 
 /** Names that start processes, per language, in uses (not imports): each must be a call we could read. */
 const SPAWN_USES: Record<string, RegExp> = {
-  python: /\b(exec|eval)\s*\(\s*(?![rbuf]?['"\s])|\bsubprocess\s*\.\s*(?!__)\w+|\bos\s*\.\s*(system|popen|exec\w*|spawn\w*|posix_spawnp?)\b|\bpty\s*\.\s*spawn\b|\bcommands\s*\.\s*get\w+|\bgetattr\s*\(\s*(os|subprocess|pty)\b|\bctypes\b|\bimportlib\b|__import__\s*\(\s*[^'"\s]/g,
+  python: /\b(exec|eval)\s*\(\s*(?![rbuf]?['"\s])|\bsubprocess\s*\.\s*(?!__)\w+|\basyncio\s*\.\s*create_subprocess\w*|\bsys\s*\.\s*modules\b|\bos\s*\.\s*(system|popen|exec\w*|spawn\w*|posix_spawnp?)\b|\bpty\s*\.\s*spawn\b|\bcommands\s*\.\s*get\w+|\bgetattr\s*\(\s*(os|subprocess|pty)\b|\bctypes\b|\bimportlib\b|__import__\s*\(\s*[^'"\s]/g,
   node: /\b(eval|Function)\s*\(\s*(?!['"`\s])|\bchild_process\s*\.\s*\w+|\bDeno\s*\.\s*(Command|run)\b|\bBun\s*\.\s*(spawn|spawnSync)\b|\bprocess\s*\.\s*binding\b|\brequire\s*\(\s*[^'"\s)]/g,
-  perl: /\b(system|exec)\b|\bqx\s*[^\w\s]|\bopen\s*\(?[^;]*['"]\s*(-\||\|-)|`/g,
+  perl: /\b(system|exec|readpipe)\b|\bqx\s*[^\w\s]|\bopen\s*\(?[^;]*['"]\s*(-\||\|-)|`/g,
   ruby: /\b(system|exec|spawn|IO\s*\.\s*popen|Open3\s*\.\s*\w+|Process\s*\.\s*spawn|PTY\s*\.\s*spawn)\b|%x\s*[^\w\s]|`|\.send\s*\(\s*:(system|exec|spawn)/g,
   lua: /\bos\s*\.\s*execute\b|\bio\s*\.\s*popen\b/g,
   php: /\b(system|exec|shell_exec|passthru|proc_open|popen|pcntl_exec)\b|`/g,
@@ -184,7 +211,13 @@ const SPAWN_USES: Record<string, RegExp> = {
 function normalize(code: string, lang: string): string {
   let c = code.length > 262_144 ? code.slice(0, 262_144) : code;
   if (lang === "python") {
-    c = c.replace(/__import__\s*\(\s*['"](\w+)['"]\s*\)/g, "$1").replace(/importlib\s*\.\s*import_module\s*\(\s*['"](\w+)['"]\s*\)/g, "$1");
+    c = c.replace(/__import__\s*\(\s*['"](\w+)['"]\s*\)/g, "$1").replace(/importlib\s*\.\s*import_module\s*\(\s*['"](\w+)['"]\s*\)/g, "$1")
+      .replace(/\bsys\s*\.\s*modules\s*\[\s*['"](\w+)['"]\s*\]/g, "$1");
+    // `from subprocess import *`: the module's process functions are bare names now
+    for (const m of c.matchAll(/(?:^|[;\n])\s*from\s+(subprocess|os|pty|asyncio)\s+import\s+\*/g)) {
+      const names = STAR_NAMES[nth(m, 1)] ?? [];
+      c = c.replace(new RegExp(`(?<![\\w.])(${names.join("|")})\\s*\\(`, "g"), `${m[1]}.$1(`);
+    }
     const renames: [string, string][] = [];
     for (const m of c.matchAll(/(?:^|;)\s*import\s+([\w.]+)\s+as\s+(\w+)/gm)) renames.push([`${m[2]}.`, `${m[1]}.`]);
     for (const m of c.matchAll(/(?:^|;)\s*from\s+([\w.]+)\s+import\s+\(?([^)\n;]+)\)?/gm)) {
@@ -213,6 +246,14 @@ function normalize(code: string, lang: string): string {
   }
   return c;
 }
+
+/** Process functions a star import brings in as bare names. */
+const STAR_NAMES: Record<string, string[]> = {
+  subprocess: ["run", "call", "check_call", "check_output", "Popen", "getoutput", "getstatusoutput"],
+  os: ["system", "popen", "execl", "execle", "execlp", "execlpe", "execv", "execve", "execvp", "execvpe", "spawnl", "spawnle", "spawnlp", "spawnlpe", "spawnv", "spawnve", "spawnvp", "spawnvpe", "posix_spawn", "posix_spawnp"],
+  pty: ["spawn"],
+  asyncio: ["create_subprocess_shell", "create_subprocess_exec"],
+};
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -245,7 +286,7 @@ export function inlineCommands(code: string, interpreter = "python"): InlineComm
       if (m[2]) {
         read.add(m.index);
         out.scripts.push([...nth(m, 3).matchAll(/(['"])([^'"]*)\1/g)].map((x) => nth(x, 2)).join(" "));
-      } else if (m[6] && /^\s*\|/.test(m[0].split(/,/)[1] ?? "") || (m[6] && /\|\s*['"]\s*\)?\s*$/.test(m[0]))) {
+      } else if (m[6] && /^\s*['"]?\s*\|/.test(m[0].split(/,/)[1] ?? "") || (m[6] && /\|\s*['"]\s*\)?\s*$/.test(m[0]))) {
         read.add(m.index);
         out.scripts.push(m[6]);
       }
@@ -340,10 +381,16 @@ function sedFile(name: string): PathArg {
 }
 
 /** vim/ex commands from `-c`/`+`: `!cmd`, `r !cmd`, `w !cmd`, `call system('…')`, `w file`, `saveas file`. */
-export function vimCommands(text: string): ProgramEffects {
+export function vimCommands(text: string, buffer: { current?: string } = {}): ProgramEffects {
   const out: ProgramEffects = { scripts: [], writes: [] };
   for (const raw of splitBar(text)) {
-    const c = raw.replace(/^[\s:]+/, "").replace(/^(silent!?|sil!?|exe(cute)?\s+)\s*/, "");
+    let c = raw.replace(/^[\s:]+/, "").replace(/^(silent!?|sil!?|exe(cute)?\s+)\s*/, "");
+    // `exe "!cmd"`: a single string literal is the command; an expression is computed
+    if (/^exe(cute)?\s/.test(raw.replace(/^[\s:]+/, "").replace(/^(silent!?|sil!?)\s*/, ""))) {
+      const lit = /^(['"])((?:(?!\1)[^\\]|\\.)*)\1\s*$/.exec(c);
+      if (lit) c = nth(lit, 2).replace(/\\(.)/g, "$1");
+      else { out.opaque = "vim :execute runs a command built at run time"; continue; }
+    }
     let m: RegExpExecArray | null;
     if ((m = /^[\d,.$%]*\s*!([\s\S]*)$/.exec(c)) || (m = /^r(?:ead)?\s*!([\s\S]*)$/.exec(c)) || (m = /^w(?:rite)?\s+!([\s\S]*)$/.exec(c))) {
       out.scripts.push(nth(m, 1));
@@ -354,6 +401,9 @@ export function vimCommands(text: string): ProgramEffects {
     if (sys) out.scripts.push(nth(sys, 2));
     else if (/\bsystem(?:list)?\s*\(/.test(c)) out.opaque = "vim system() runs a command built at run time";
     if ((m = /^(?:w(?:rite)?|sav(?:eas)?|wq?a?|x(?:it)?|up(?:date)?)!?\s+(?!!)(\S+)/.exec(c))) out.writes.push({ path: nth(m, 1), dynamic: false });
+    // `e FILE` makes FILE the buffer a bare `w`/`x`/`wq`/`up` then writes
+    else if ((m = /^e(?:dit)?!?\s+(\S+)/.exec(c))) buffer.current = nth(m, 1);
+    else if (buffer.current && /^(?:w(?:rite)?|wq?a?|x(?:it|a)?|up(?:date)?)!?\s*$/.test(c)) out.writes.push({ path: buffer.current, dynamic: false });
   }
   return out;
 }
@@ -361,6 +411,13 @@ export function vimCommands(text: string): ProgramEffects {
 /** vim's `|` separates commands (`\|` is a literal bar). */
 function splitBar(s: string): string[] {
   return s.split(/(?<!\\)\|/);
+}
+
+/** Program path and argv (argv[0] first): git dispatches on argv[0], so `git-commit` as argv[0] runs `git commit`. */
+function withArgv0(program: string, argv: string[]): string[] {
+  const a0 = (argv[0] ?? "").replace(/^.*\//, "");
+  if (/(^|\/)git$/.test(program) && /^git-[a-z-]+$/.test(a0)) return [program, a0.slice(4), ...argv.slice(1)];
+  return [program, ...argv.slice(1)];
 }
 
 /** The shell line a spawn call runs, when it is spelled with literals. */
@@ -372,10 +429,12 @@ function commandLine(kind: Spawn, args: string[]): string | undefined {
     return m ? lits(splitTop(nth(m, 1)).filter((x) => x.trim() !== "")) : undefined;
   };
   // os.execl(path, arg0, arg1…): the program is the path, argv[0] is a name only
-  if (kind === "execl") { const p = literal(args[0]); const rest = lits(args.slice(2)); return p && rest ? argvLine([p, ...rest]) : undefined; }
-  if (kind === "execv") { const p = literal(args[0]); const l = listOf(args[1]); return p && l ? argvLine([p, ...l.slice(1)]) : undefined; }
-  if (kind === "spawnl") { const p = literal(args[1]); const rest = lits(args.slice(3)); return p && rest ? argvLine([p, ...rest]) : undefined; }
-  if (kind === "spawnv") { const p = literal(args[1]); const l = listOf(args[2]); return p && l ? argvLine([p, ...l.slice(1)]) : undefined; }
+  if (kind === "execl") { const p = literal(args[0]); const rest = lits(args.slice(1)); return p && rest ? argvLine(withArgv0(p, rest)) : undefined; }
+  // asyncio.create_subprocess_exec(program, *args, stdout=…)
+  if (kind === "program") return argvLine(lits(args.filter((a) => !/^\s*\w+\s*=/.test(a))));
+  if (kind === "execv") { const p = literal(args[0]); const l = listOf(args[1]); return p && l ? argvLine(withArgv0(p, l)) : undefined; }
+  if (kind === "spawnl") { const p = literal(args[1]); const rest = lits(args.slice(2)); return p && rest ? argvLine(withArgv0(p, rest)) : undefined; }
+  if (kind === "spawnv") { const p = literal(args[1]); const l = listOf(args[2]); return p && l ? argvLine(withArgv0(p, l)) : undefined; }
   if (kind === "list") { const l = listOf(args[0]); if (l) return argvLine(l); const s = literal(args[0]); return s !== undefined ? argvLine([s, ...(lits(args.slice(1).filter((x) => !/^\s*\{/.test(x))) ?? [])]) : undefined; }
   if (kind === "deno") {
     // new Deno.Command('git', { args: ['commit'] }); Deno.run({ cmd: ['git', 'commit'] })

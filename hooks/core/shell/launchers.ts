@@ -6,7 +6,7 @@
 // blind spot. An unknown program gets no special trust: it is simply a program.
 import { entry, nth } from "./nth.js";
 import type { OpaqueCode } from "./model.js";
-import { basename, clip, lookup, SHELLS, STDIN_ARGS, type Arg } from "./wrappers.js";
+import { basename, clip, lookup, SHELLS, STDIN_ARGS, STDIN_PATH, type Arg } from "./wrappers.js";
 
 /** A shell string some launcher runs, with a label for `via`. */
 export interface Script extends Arg {
@@ -57,6 +57,7 @@ interface Launcher {
 }
 
 const L: Record<string, Launcher> = {
+  "ld.so": { valued: ["--library-path", "--inhibit-rpath", "--audit", "--preload", "--argv0", "--glibc-hwcaps-prepend", "--glibc-hwcaps-mask"], stops: ["--list", "--verify", "--help", "--version", "--list-diagnostics", "--list-tunables"] },
   env: { valued: ["-u", "--unset", "-C", "--chdir", "-P", "-a", "--argv0"], split: ["-S", "--split-string"], assignments: true, dashIsOption: true },
   sudo: {
     valued: ["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-R", "--user", "--group", "--host", "--prompt", "--chdir",
@@ -210,7 +211,8 @@ export function unwrap(argv: Arg[]): Unwrapped {
       rest = step.next;
       continue;
     }
-    const spec = lookup(L, name);
+    // the dynamic loader runs the program it is given: `/lib64/ld-linux-x86-64.so.2 /usr/bin/git commit`
+    const spec = lookup(L, /^ld(-linux[\w.-]*)?\.so(\.\d+)*$/.test(name) ? "ld.so" : name);
     if (!spec) return { ...out, argv: rest };
     const p = parseOptions(rest, spec);
     // `uv add x`, `bundle install`: not the launching subcommand, so a program like any other
@@ -426,7 +428,7 @@ function shellInvocation(argv: Arg[]): Partial<Unwrapped> {
   const shell = basename(nth(argv, 0).text);
   // `bash -n x.sh`: read, never run
   if (argv.slice(1).some((a, i, all) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a.text) && !/c/.test(a.text) && all.slice(0, i).every((x) => x.text.startsWith("-")) || a.text === "--noexec")) return { argv };
-  const rc: Unwrapped["programFiles"] = [];
+  const rc: Unwrapped["programFiles"] = startupFiles(shell, argv);
   for (let i = 1; i < argv.length; i++) {
     const a = nth(argv, i);
     const t = a.text;
@@ -449,11 +451,34 @@ function shellInvocation(argv: Arg[]): Partial<Unwrapped> {
     if (t === "-s") return { argv: [nth(argv, 0)], readsProgramFromStdin: true };
     if (t === "--") continue;
     if (t.startsWith("-") || t.startsWith("+")) continue;
-    if (/^\/dev\/(stdin|fd\/0)$/.test(t)) return { argv: [nth(argv, 0)], readsProgramFromStdin: true };
+    if (STDIN_PATH.test(t)) return { argv: [nth(argv, 0)], readsProgramFromStdin: true };
     // A script file: read at decision time when possible.
     return { argv, programFiles: [...rc, { file: a, lang: "shell" }] };
   }
   return { argv: [nth(argv, 0)], readsProgramFromStdin: true, programFiles: rc };
+}
+
+/**
+ * Files a shell sources before its program: a login shell (`-l`, `--login`, `-lc`) its profile, an interactive
+ * bash (`-i`) ~/.bashrc — unless `--noprofile` / `--norc`. Options count up to the first operand.
+ */
+function startupFiles(shell: string, argv: Arg[]): Unwrapped["programFiles"] {
+  let login = false, interactive = false, noProfile = false, noRc = false;
+  for (let i = 1; i < argv.length; i++) {
+    const t = nth(argv, i).text;
+    if (t === "--login") login = true;
+    else if (t === "--noprofile") noProfile = true;
+    else if (t === "--norc" || t === "--posix") noRc = true;
+    else if (t === "--rcfile" || t === "--init-file" || t === "-o" || t === "+o" || t === "-O" || t === "+O") i++;
+    else if (/^-[A-Za-z]+$/.test(t)) { if (t.includes("l")) login = true; if (t.includes("i")) interactive = true; if (t.includes("c")) break; }
+    else if (!t.startsWith("-") && !t.startsWith("+")) break;
+  }
+  const files: string[] = [];
+  const isBash = shell === "bash" || shell === "rbash";
+  if (login && !noProfile) files.push(...(isBash ? ["~/.bash_profile", "~/.bash_login", "~/.profile"] : shell === "zsh" ? ["~/.zprofile", "~/.zlogin"] : ["~/.profile"]));
+  if (interactive && !noRc && isBash) files.push("~/.bashrc");
+  if (interactive && shell === "zsh") files.push("~/.zshrc");
+  return files.map((f) => ({ file: { text: f, dynamic: false }, lang: "shell" as const }));
 }
 
 /** `su -c 'cmd' user`, `su - user -c 'cmd'`, `su --command=cmd`; without -c a login shell reads stdin. */

@@ -23,6 +23,16 @@ export function packageScripts(packageJson: string, name: string): { pre?: strin
   return { pre: get(`pre${name}`), main, post: get(`post${name}`) };
 }
 
+/** Package-manager commands that run the root package's lifecycle scripts (and what npm itself runs). */
+export const LIFECYCLE: Record<string, string[]> = {
+  install: ["preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"],
+  pack: ["prepack", "prepare", "postpack"],
+  publish: ["prepublishOnly", "prepack", "prepare", "postpack", "publish", "postpublish"],
+  version: ["preversion", "version", "postversion"],
+  rebuild: ["preinstall", "install", "postinstall", "prepare"],
+};
+export const LIFECYCLE_ALIASES: Record<string, string> = { i: "install", ci: "install", "clean-install": "install", "install-clean": "install", isntall: "install", add: "install", rb: "rebuild" };
+
 /** npm commands that are not scripts (so `npm X` for them is not `npm run X`). */
 const NPM_LIFECYCLE = new Set(["test", "t", "tst", "start", "stop", "restart"]);
 

@@ -142,6 +142,12 @@ function evalPart(part: WordPart | DoubleQuotedChild, ctx: WordContext, quoted =
         const glob = known.dynamic || known.pattern ? (shape?.kind === "glob" ? shape.glob : "**") : globEscape(known.text);
         return { text: known.text, glob, dynamic: known.dynamic, pattern: !!known.pattern, quoted: false, provenance: "variable", special: known.dynamic ? shape : undefined };
       }
+      // `${x:1:3}`, `${x,,}`, `${x/X/o}` of a value we know: computed as bash does
+      if (part.type === "ParameterExpansion" && part.operation && !part.prefix && !part.index) {
+        const v = ctx.lookup(part.parameter);
+        const r = v && !v.dynamic && !v.pattern ? operate(v.text, part.operation, ctx) : undefined;
+        if (r !== undefined && !(!quoted && /\s/.test(r))) return { text: r, glob: globEscape(r), dynamic: false, pattern: false, quoted: false, provenance: "variable" };
+      }
       return dyn(part.text, "variable");
     }
     case "CommandExpansion":
@@ -150,6 +156,57 @@ function evalPart(part: WordPart | DoubleQuotedChild, ctx: WordContext, quoted =
       return dyn(part.text, "arithmetic", "[0-9-]*");
     default:
       return dyn(part.text, "unknown");
+  }
+}
+
+/**
+ * A parameter operation on a known, set value; undefined when it is not computed here (a glob pattern,
+ * a computed operand, an unset variable — a caller may have set it).
+ */
+function operate(value: string, op: NonNullable<Extract<WordPart, { type: "ParameterExpansion" }>["operation"]>, ctx: WordContext): string | undefined {
+  const lit = (w: Word | undefined): string | undefined => {
+    if (!w) return "";
+    const v = evalWord(w, ctx);
+    return v.dynamic || v.pattern || /[*?[]/.test(v.text) ? undefined : v.text;
+  };
+  switch (op.type) {
+    case "Slice": {
+      const off = lit(op.offset);
+      const len = op.length ? lit(op.length) : undefined;
+      if (off === undefined || !/^\s*-?\d+\s*$/.test(off) || (op.length && (len === undefined || !/^\s*-?\d+\s*$/.test(len)))) return undefined;
+      const start = Number(off) < 0 ? Math.max(0, value.length + Number(off)) : Number(off);
+      if (len === undefined) return value.slice(start);
+      const n = Number(len);
+      return n < 0 ? value.slice(start, value.length + n) : value.slice(start, start + n);
+    }
+    case "CaseModification":
+      if (op.operand) return undefined;
+      return op.operator === "^^" ? value.toUpperCase() : op.operator === ",," ? value.toLowerCase()
+        : op.operator === "^" ? value.slice(0, 1).toUpperCase() + value.slice(1) : value.slice(0, 1).toLowerCase() + value.slice(1);
+    case "Remove": {
+      const pat = lit(op.operand);
+      if (pat === undefined) return undefined;
+      return op.operator.startsWith("#") ? (value.startsWith(pat) ? value.slice(pat.length) : value) : value.endsWith(pat) ? value.slice(0, value.length - pat.length) : value;
+    }
+    case "Replace": {
+      const pat = lit(op.pattern);
+      const rep = lit(op.replacement);
+      if (pat === undefined || rep === undefined || pat === "") return undefined;
+      if (op.operator === "//") return value.split(pat).join(rep);
+      if (op.operator === "/#") return value.startsWith(pat) ? rep + value.slice(pat.length) : value;
+      if (op.operator === "/%") return value.endsWith(pat) ? value.slice(0, value.length - pat.length) + rep : value;
+      return value.replace(pat, () => rep);
+    }
+    case "Default": {
+      // the variable is set (we know its value): `-`/`=`/`?` give it; `:`-forms look at emptiness too
+      const empty = value === "";
+      if (op.operator === "+" || (op.operator === ":+" && !empty)) return lit(op.operand);
+      if (op.operator === ":+") return "";
+      if (op.operator.startsWith(":") && empty) return op.operator === ":?" ? undefined : lit(op.operand);
+      return value;
+    }
+    default:
+      return undefined;
   }
 }
 
@@ -237,4 +294,25 @@ function alternatives(inner: string): string[] | undefined {
   }
   parts.push(inner.slice(start));
   return parts.length > 1 ? parts : undefined;
+}
+
+/** bash's printf for a format with only %s/%b/%% and C escapes (\xHH, \NNN, \uHHHH); undefined for anything else. */
+export function printfText(words: string[]): string | undefined {
+  const [format, ...rest] = words;
+  if (format === undefined) return undefined;
+  const esc = (t: string) => t.replace(/\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|.)/g, (_m, e: string) => {
+    if (/^[xuU]/.test(e)) return String.fromCodePoint(parseInt(e.slice(1), 16));
+    if (/^[0-7]/.test(e)) return String.fromCharCode(parseInt(e, 8));
+    return ({ n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", f: "\f", v: "\v", "\\": "\\", '"': '"', "'": "'" } as Record<string, string>)[e] ?? `\\${e}`;
+  });
+  const directives = format.match(/%[^%]?/g) ?? [];
+  if (directives.some((d) => d !== "%s" && d !== "%b" && d !== "%%")) return undefined;
+  const n = directives.filter((d) => d !== "%%").length;
+  let out = "";
+  let i = 0;
+  // the format is reused while arguments remain (at least once)
+  do {
+    out += esc(format).replace(/%([sb%])/g, (_m, d: string) => (d === "%" ? "%" : d === "b" ? esc(rest[i++] ?? "") : rest[i++] ?? ""));
+  } while (n > 0 && i < rest.length);
+  return out;
 }

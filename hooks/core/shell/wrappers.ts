@@ -44,6 +44,8 @@ export function clip(s: string, max = 120): string {
 
 /** What xargs appends to the command line: words read from stdin at run time. */
 export const STDIN_ARGS: Arg = { text: "<stdin>", dynamic: true };
+/** Paths that are the process's own stdin: /dev/stdin, /dev/fd/0, /proc/self/fd/0 (and thread-self). */
+export const STDIN_PATH = /^\/(dev\/(stdin|fd\/0)|proc\/(self|thread-self)\/fd\/0)$/;
 
 /** Git's global options before the subcommand (`git -C repo -c a=b commit`). */
 export const GIT_VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path"]);

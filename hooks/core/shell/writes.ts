@@ -102,6 +102,16 @@ function destination(a: Arg[], valued: string[], kind?: Kind): Out[] {
   }));
 }
 
+/** The files split/csplit create: PREFIX followed by a generated part and `--additional-suffix` / csplit's `-b` format. */
+function pieces(a: Arg[], name: "split" | "csplit"): Out[] {
+  const prefixOpt = name === "csplit" ? optionValue(a, ["-f"], ["--prefix"]) : undefined;
+  const ops = operands(a, name === "csplit" ? ["-f", "-b", "-n", "--prefix", "--suffix-format", "--digits"] : ["-a", "-b", "-C", "-l", "-n", "-t", "--suffix-length", "--bytes", "--line-bytes", "--lines", "--number", "--separator", "--additional-suffix", "--filter"]);
+  const prefix = name === "csplit" ? prefixOpt?.text ?? "xx" : ops[1]?.text ?? "x";
+  const suffix = name === "csplit" ? (optionValue(a, ["-b"], ["--suffix-format"])?.text ?? "").replace(/%[-0-9]*[dioxXu]/g, "*") : optionValue(a, [], ["--additional-suffix"])?.text ?? "";
+  // without a suffix the generated part is letters or digits: the names end in it, never in `.md`
+  return [{ text: `<${name} pieces>`, dynamic: true, pattern: suffix ? `${prefix}*${suffix}` : `${prefix}00` }];
+}
+
 /** A written path as a rule finds it: `pattern` true (the text is a glob) or the glob itself. */
 type Out = Omit<Arg, "pattern"> & { pattern?: boolean | string };
 type Rule = (args: Arg[], kind?: Kind) => Out[];
@@ -161,6 +171,24 @@ const RULES: Record<string, Rule> = {
   sudoedit: (a) => operands(a),
   dd: (a) => a.filter((x) => x.text.startsWith("of=")).map((x) => ({ ...x, text: x.text.slice(3) })),
   sort: (a) => opt(optionValue(a, ["-o"], ["--output"])),
+  shuf: (a) => opt(optionValue(a, ["-o"], ["--output"])),
+  // xxd -r INFILE OUTFILE (also xxd INFILE OUTFILE): the second operand
+  xxd: (a) => operands(a, ["-c", "-g", "-l", "-o", "-s", "-n", "-C", "--cols", "--groupsize", "--len", "--seek"]).slice(1, 2),
+  // openssl SUB … -out FILE (one dash, long names)
+  openssl: (a) => opt(optionValue(a, ["-out", "-keyout"], [])),
+  // split/csplit name their pieces PREFIX + suffix: only the pattern of names is known
+  split: (a) => pieces(a, "split"),
+  csplit: (a) => pieces(a, "csplit"),
+  // mktemp TEMPLATE (X's replaced) or --suffix=S: a new file whose name ends so
+  mktemp: (a) => {
+    if (a.some((x) => x.text === "-d" || x.text === "--directory" || x.text === "-u" || x.text === "--dry-run")) return [];
+    const suffix = optionValue(a, [], ["--suffix"]);
+    const t = operands(a, ["-p", "--tmpdir", "--suffix"])[0];
+    // the X's become letters and digits: only a suffix (or a template not ending in X's) can give a name like a_RU.md
+    if (!suffix && (!t || /X{3,}$/.test(t.text))) return [];
+    const name = t ? t.text.replace(/X{3,}/, "*") : "tmp.*";
+    return [{ text: `<mktemp ${name}>`, dynamic: true, pattern: `**/${name}${suffix?.text ?? ""}` }];
+  },
   // uniq INPUT OUTPUT
   uniq: (a) => operands(a, ["-f", "-s", "-w"]).slice(1, 2),
   curl: (a) => [...opt(optionValue(a, ["-o"], ["--output"])), ...curlRemoteNames(a)],
@@ -265,6 +293,12 @@ function gitWrites(a: Arg[]): Out[] {
   const output = rest.find((x) => x.text.startsWith("--output="));
   if (output) return [{ ...output, text: output.text.slice(9) }];
   if (verb === "bundle" && rest[0]?.text === "create" && rest[1]) return [rest[1]];
+  if (verb === "config") {
+    const f = optionValue(rest, ["-f"], ["--file"]);
+    const reads = rest.some((x) => /^(--get|--get-all|--get-regexp|--get-urlmatch|-l|--list|--get-color|--get-colorbool)$/.test(x.text)) || ["get", "list"].includes(rest.find((x) => !x.text.startsWith("-") && x !== f)?.text ?? "");
+    if (f && !reads && operands(rest, ["-f", "--file", "--blob", "--type", "--default", "--comment"]).length >= 2) return [f];
+    if (f && rest.some((x) => /^--(unset|unset-all|remove-section|rename-section|add|replace-all)$/.test(x.text))) return [f];
+  }
   if (verb === "checkout-index") return operands(rest, ["--prefix", "--stage"]);
   if (verb === "restore") return rest.some((x) => x.text === "--staged" || x.text === "-S") && !rest.some((x) => x.text === "--worktree" || x.text === "-W") ? [] : operands(rest, ["-s", "--source", "--conflict"]);
   if (verb === "checkout") {

@@ -22,6 +22,8 @@ export interface ProtectedPath {
   path: string;
   dir: boolean;
   what: string;
+  /** false: removing or renaming a folder above it is not refused (the output folder lives in the shared temp folder). */
+  parents?: boolean;
 }
 
 export interface CompiledTable {
@@ -35,6 +37,8 @@ export interface CompiledTable {
   skillRoots: string[];
   /** What the agent may not write: filled from the environment by the runner (runner/context.ts); empty in pure use. */
   protect: ProtectedPath[];
+  /** The home folder the hook runs with: a written path `~/x` is `<home>/x` (filled by the runner). */
+  home?: string;
   /** The host gives subagents the skill tool: gate rows then apply in subagents too, each with its own loads. */
   subagentsLoadSkills: boolean;
   /** How the host's model loads a skill, in its tool names (Host.howToLoad, folded in by the runner); absent: host-neutral words. */

@@ -4,7 +4,7 @@
 import type { Decision, Effects, Event, SessionSource, ToolCall, ToolKind, ToolOutput } from "../../core/types.js";
 import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
-import { registersSkillgate } from "./settings.js";
+import { registersSkillgate, weakensSkillgate } from "./settings.js";
 import { str, obj, own, optional, payloadHead, type Json } from "../../io/payload.js";
 
 const HOOK_EVENTS = new Set([
@@ -170,4 +170,5 @@ export const claudeCode: Host = {
   looksLikeToolCall: (raw) => /"hook_event_name"\s*:\s*"PreToolUse"/.test(raw.slice(0, 65_536)),
   environment,
   registersSkillgate,
+  weakensSkillgate,
 };

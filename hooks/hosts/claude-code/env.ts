@@ -5,12 +5,14 @@ import type { Env, HostEnvironment } from "../../core/host.js";
 
 export function environment(env: Env): HostEnvironment {
   // The user's and the project's .claude/skills: where the client itself finds skills.
-  const skillRoots = [env.HOME && path.join(env.HOME, ".claude", "skills"), env.CLAUDE_PROJECT_DIR && path.join(env.CLAUDE_PROJECT_DIR, ".claude", "skills")].filter(
+  // $CLAUDE_CONFIG_DIR moves the user's folder (settings, skills) away from ~/.claude.
+  const userDirs = [...new Set([env.HOME && path.join(env.HOME, ".claude"), env.CLAUDE_CONFIG_DIR && path.resolve(env.CLAUDE_CONFIG_DIR)].filter((x): x is string => !!x))];
+  const skillRoots = [...userDirs.map((d) => path.join(d, "skills")), env.CLAUDE_PROJECT_DIR && path.join(env.CLAUDE_PROJECT_DIR, ".claude", "skills")].filter(
     (x): x is string => !!x,
   );
   const project = env.CLAUDE_PROJECT_DIR;
   const settingsFiles = [
-    ...(env.HOME ? [path.join(env.HOME, ".claude", "settings.json"), path.join(env.HOME, ".claude", "settings.local.json")] : []),
+    ...userDirs.flatMap((d) => [path.join(d, "settings.json"), path.join(d, "settings.local.json")]),
     ...(project ? [path.join(project, ".claude", "settings.json"), path.join(project, ".claude", "settings.local.json")] : []),
     // The launcher the project's settings run (skillgate install): rewriting it would switch the hook off.
     ...(project ? [path.join(project, ".claude", "hooks", "skillgate.mjs")] : []),

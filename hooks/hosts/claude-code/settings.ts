@@ -25,3 +25,21 @@ export function registersSkillgate(file: string): boolean {
   }
   return false;
 }
+
+/**
+ * Does a settings file switch skillgate off without touching its hook: `disableAllHooks`
+ * (any file: hooks of every file stop), or an `env` that redirects skillgate (SKILLGATE_*:
+ * another table, state folder or fail mode)?
+ */
+export function weakensSkillgate(file: string): boolean {
+  let settings: unknown;
+  try {
+    settings = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return false;
+  }
+  if (!settings || typeof settings !== "object") return false;
+  const s = settings as { disableAllHooks?: unknown; env?: unknown };
+  if (s.disableAllHooks === true) return true;
+  return !!s.env && typeof s.env === "object" && Object.keys(s.env).some((k) => k.toUpperCase().startsWith("SKILLGATE_"));
+}
