@@ -141,9 +141,11 @@ export const SPECS = {
     options: {
       project: { type: "string", value: "DIR", help: "the project to set up (default: the current folder)" },
       full: { type: "flag", help: "copy skillgate's whole demonstration table instead of the starter table" },
+      extends: { type: "flag", help: "a table that extends skillgate's default (\"extends\": \"default\", no rows of its own yet); its cases are the default's" },
       "no-cases": { type: "flag", help: "write no starter cases" },
     },
-    examples: ["skillgate init", "skillgate init --project ~/src/app --full"],
+    exclusive: [["full", "extends"]],
+    examples: ["skillgate init", "skillgate init --extends", "skillgate init --project ~/src/app --full"],
   },
   install: {
     summary: "add skillgate's hooks to a Claude Code settings file (portable in a project, minimal edits, backup first)",
@@ -176,7 +178,7 @@ export const SPECS = {
     findings: "a problem was found",
   },
   measure: {
-    summary: "count, from Claude Code transcripts, how often each row had an occasion and how often its skill was loaded",
+    summary: "count, from Claude Code transcripts, how often each row had an occasion and how often its skill was loaded; per budget profile, what long outputs would become and how often a raw file was read back",
     options: {
       projects: { type: "string", value: "DIR", help: "Claude Code's transcript folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)" },
       since: { type: "string", value: "AGE", help: "only sessions changed in this window: 7d, 12h, 30m, or a date", default: "7d" },
@@ -189,7 +191,7 @@ export const SPECS = {
     examples: ["skillgate measure", "skillgate measure --since 30d --save", "skillgate measure --compare ~/.local/state/skillgate/measure-2026-01-01.json --json"],
   },
   stats: {
-    summary: "a session's counters: tool calls, outputs capped, characters saved, compactions, budget level",
+    summary: "a session's counters: tool calls, outputs capped and summarized, raw passes, characters saved, raw_fallback (from its transcript), compactions, budget level",
     options: {
       session: { type: "string", value: "ID", help: "the session (default: the most recently changed one)" },
       table: TABLE_OPT,

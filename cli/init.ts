@@ -1,6 +1,8 @@
 // `skillgate init`: give a project its own table, the skills its rows name, and
 // cases that prove each row, so `install` has nothing to refuse and `cases` /
 // `mutate` have something to run. Never overwrites what the user already has.
+// The table is the starter (templates/starter), skillgate's whole one (--full),
+// or one that extends the default (--extends: the default's own cases pin its rows).
 import fs from "node:fs";
 import path from "node:path";
 import { EXIT, parseArgs } from "./args.js";
@@ -25,6 +27,36 @@ export function withSchema(text: string, ref: string): string {
   return text.replace(/^\{/, `{\n  "$schema": ${JSON.stringify(ref)},`);
 }
 
+/** A table with no rows of its own: the default's rows, each replaceable by id (hooks/io/table-load.ts extendRows). */
+export function extendsTableText(schemaRef: string): string {
+  return `${JSON.stringify({ $schema: schemaRef, version: 1, extends: "default", rows: [] }, null, 2)}\n`;
+}
+
+/** The case schema as seen from <project>/.claude/skillgate/cases/. */
+export function caseSchemaRefFor(projectDir: string, root: string): string {
+  if (isProjectDependency(projectDir, root) && path.resolve(projectDir) !== path.resolve(root)) return "../../../node_modules/skillgate/cases/case.schema.json";
+  return path.relative(path.join(projectDir, ".claude", "skillgate", "cases"), path.join(root, "cases", "case.schema.json")).split(path.sep).join("/");
+}
+
+/**
+ * skillgate's own cases for its default table (mutation shows each of its rows
+ * turns one red), for a table that extends it. Left out: cases that bring a
+ * table of their own (they test loading, not rows). Their fixtures stay in the
+ * package, where every suite finds them (cli/cases/suite.ts).
+ */
+export function copyDefaultCases(root: string, casesDir: string, schemaRef: string): number {
+  const from = path.join(root, "cases");
+  fs.mkdirSync(casesDir, { recursive: true });
+  let n = 0;
+  for (const name of fs.readdirSync(from).filter((x) => x.endsWith(".json") && x !== "case.schema.json").sort()) {
+    const text = fs.readFileSync(path.join(from, name), "utf8");
+    if ((JSON.parse(text) as { table?: unknown }).table !== undefined) continue;
+    fs.writeFileSync(path.join(casesDir, name), withSchema(text, schemaRef), { flag: "wx" });
+    n++;
+  }
+  return n;
+}
+
 export async function initMain(args: string[], root: string): Promise<number> {
   const f = parseArgs("init", args);
   const projectDir = path.resolve(f.get("project") ?? ".");
@@ -33,16 +65,23 @@ export async function initMain(args: string[], root: string): Promise<number> {
     return EXIT.config;
   }
   const full = f.has("full");
+  const extend = f.has("extends");
   const claudeDir = path.join(projectDir, ".claude");
   const tableFile = path.join(claudeDir, "triggers.json");
 
   // 1. The table.
   if (fs.existsSync(tableFile)) console.log(`${tableFile}: exists, left as is`);
   else {
-    const source = full ? path.join(root, "triggers.json") : path.join(templateDirOf(root), "triggers.json");
+    const ref = schemaRefFor(projectDir, root);
+    const text = extend ? extendsTableText(ref) : withSchema(fs.readFileSync(full ? path.join(root, "triggers.json") : path.join(templateDirOf(root), "triggers.json"), "utf8"), ref);
     fs.mkdirSync(claudeDir, { recursive: true });
-    fs.writeFileSync(tableFile, withSchema(fs.readFileSync(source, "utf8"), schemaRefFor(projectDir, root)), { flag: "wx" });
-    console.log(`${tableFile}: written (${full ? "skillgate's full demonstration table" : "starter table: commit gate, push blocks, paired documents, done check, server-logs hint, output cap, context budget, handoff"})`);
+    fs.writeFileSync(tableFile, text, { flag: "wx" });
+    const what = extend
+      ? `extends skillgate's default table: its rows apply, a row of yours with the same id replaces one; add yours to "rows"`
+      : full
+        ? "skillgate's full demonstration table"
+        : "starter table: commit gate, push blocks, paired documents, done check, server-logs hint, output cap, context budget, handoff";
+    console.log(`${tableFile}: written (${what})`);
   }
   let rows: { id: string; skill?: string }[];
   let skillsDir: string;
@@ -69,7 +108,10 @@ export async function initMain(args: string[], root: string): Promise<number> {
   const casesDir = path.join(claudeDir, "skillgate", "cases");
   if (full || f.has("no-cases")) console.log(`no starter cases written: write one per row in ${casesDir} (see the README's "Cases" section)`);
   else if (fs.existsSync(casesDir)) console.log(`${casesDir}: exists, left as is`);
-  else {
+  else if (extend) {
+    const n = copyDefaultCases(root, casesDir, caseSchemaRefFor(projectDir, root));
+    console.log(`${casesDir}: ${n} cases from skillgate's own suite, which pin every row of the default table you inherit (a case that fails after an upgrade of skillgate names a default row that changed)`);
+  } else {
     fs.cpSync(path.join(templateDirOf(root), "cases"), casesDir, { recursive: true, errorOnExist: true, force: false });
     console.log(`${casesDir}: ${fs.readdirSync(casesDir).filter((x) => x.endsWith(".json")).length} starter cases, one or more per row`);
   }

@@ -19,11 +19,12 @@ export interface LintReport {
   rows?: number;
 }
 
-export async function lintProject(tableFile: string): Promise<LintReport> {
+/** `root`: skillgate's package root, whose triggers.json a table with `"extends": "default"` extends. */
+export async function lintProject(tableFile: string, root?: string): Promise<LintReport> {
   const r: LintReport = { errors: [], warnings: [], cores: {} };
   let table;
   try {
-    table = await compiledTable(tableFile);
+    table = await compiledTable(tableFile, root);
   } catch (e) {
     r.errors.push((e as Error).message);
     return r;
@@ -77,7 +78,7 @@ export async function lintMain(args: string[], root: string): Promise<number> {
   } catch (e) {
     throw new UserError(`cannot read the trigger table ${file}: ${(e as Error).message}`);
   }
-  const r = await lintProject(file);
+  const r = await lintProject(file, root);
   const code = r.errors.length ? EXIT.findings : EXIT.ok;
   if (f.has("json")) {
     console.log(JSON.stringify({ table: tableJson(file, r.rows), errors: r.errors, warnings: r.warnings, cores: r.cores }, null, 2));

@@ -141,6 +141,28 @@ test("init, install, doctor, a hook event, cases, mutate, uninstall — from the
   assert.deepEqual(fs.readdirSync(path.join(PROJECT, ".claude")).sort(), ["settings.json", "skillgate", "skills", "triggers.json"]);
 });
 
+test("init --extends from the installed package: a table extending the default, its cases green, lint clean", () => {
+  // A second project sharing the first one's node_modules (skillgate installed there).
+  const other = path.join(WORK, "extends-project");
+  fs.mkdirSync(other);
+  fs.symlinkSync(path.join(PROJECT, "node_modules"), path.join(other, "node_modules"));
+  const run = (...args: string[]) => sh(path.join(other, "node_modules", ".bin", "skillgate"), args, other);
+  const init = run("init", "--extends");
+  assert.equal(init.status, 0, show(init));
+  const table = JSON.parse(fs.readFileSync(path.join(other, ".claude", "triggers.json"), "utf8")) as { $schema: string; extends: string; rows: unknown[] };
+  assert.deepEqual([table.$schema, table.extends, table.rows], ["../node_modules/skillgate/triggers.schema.json", "default", []]);
+  const casesDir = path.join(other, ".claude", "skillgate", "cases");
+  const first = fs.readdirSync(casesDir).find((f) => f.endsWith(".json")) ?? "";
+  const ref = (JSON.parse(fs.readFileSync(path.join(casesDir, first), "utf8")) as { $schema: string }).$schema;
+  assert.ok(fs.existsSync(path.resolve(casesDir, ref)), `case $schema ${ref} resolves`);
+  const cases = run("cases");
+  assert.equal(cases.status, 0, show(cases));
+  assert.match(cases.stdout, /(\d+)\/\1 cases pass/);
+  const lint = run("lint");
+  assert.equal(lint.status, 0, show(lint));
+  assert.match(lint.stdout, /0 errors/);
+});
+
 // cases/mutate default to the project's .claude/skillgate/cases beside a project table and find fixtures in the package.
 test("`skillgate cases` and `mutate` with no flags run the project's cases", () => {
   for (const verb of ["cases", "mutate"]) {

@@ -19,6 +19,8 @@ import path from "node:path";
 import { readLines, type FileRead } from "./lines.js";
 import { BIG_RESULT_CHARS, type SizedTool } from "./metrics.js";
 import { hasLongString, hasToolResult, isBlank, peekSidechain, peekToolUseIds, peekType } from "./peek.js";
+import { pointersIn } from "./budget.js";
+import type { ProfileName } from "../../hooks/core/summaries/profiles.js";
 
 type Json = Record<string, unknown>;
 
@@ -71,11 +73,13 @@ export interface Rec {
   slash: { name: string; args: string } | undefined;
   loads: LoadResult[] | undefined;
   sized: Sized[] | undefined;
+  /** Raw-file pointers (skillgate summaries and caps) in the tool results the model saw: [path, profile named]. */
+  ptrs: [string, ProfileName | undefined][] | undefined;
   trigger: string | undefined;
 }
 
 function rec(t: Rec["t"], h: number, s: string, ag: string | undefined, cwd: string | undefined): Rec {
-  return { t, h, s, ag, cwd, mid: "", size: -1, tools: undefined, text: "", stop: undefined, prompt: undefined, slash: undefined, loads: undefined, sized: undefined, trigger: undefined };
+  return { t, h, s, ag, cwd, mid: "", size: -1, tools: undefined, text: "", stop: undefined, prompt: undefined, slash: undefined, loads: undefined, sized: undefined, ptrs: undefined, trigger: undefined };
 }
 
 export interface LineCounts {
@@ -147,6 +151,16 @@ function contentChars(content: unknown): number {
   return n;
 }
 
+/** Text of a tool_result's content (string, or text blocks). */
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((b) => str(obj(b)?.text) ?? "").join("\n");
+}
+
+/** What skillgate's summaries and caps write into a tool result (cheap byte test before parsing). */
+const POINTER_MARK = "[skillgate";
+
 /** A call whose result may load a skill: Skill, or a Read of a SKILL.md (the adapter decides, from the result). */
 export function isLoadCall(name: string, input: Json): boolean {
   return name === "Skill" || (name === "Read" && !!str(input.file_path)?.endsWith("SKILL.md"));
@@ -201,7 +215,8 @@ export class FileExtractor {
       if (NOT_NEEDED.has(t) && !side) return void (c.notNeeded++, this.ok++);
       if (t === "summary") return void (c.summary++, this.ok++);
       // Unknown types are rare: they are parsed, so a broken one counts as malformed.
-      if (t === "user" && !side && hasToolResult(line) && this.resultsNotNeeded(line)) return void (c.results++, this.ok++);
+      // A result that shows skillgate's pointer to a raw file is read (for raw_fallback).
+      if (t === "user" && !side && hasToolResult(line) && !line.includes(POINTER_MARK) && this.resultsNotNeeded(line)) return void (c.results++, this.ok++);
     } else if (isBlank(line)) {
       c.read--;
       c.blank++;
@@ -356,6 +371,11 @@ export class FileExtractor {
     u.sized = sized;
     for (const b of results) {
       const id = str(b.tool_use_id);
+      const text = typeof b.content === "string" ? b.content : Array.isArray(b.content) ? contentText(b.content) : "";
+      if (text.includes(POINTER_MARK)) {
+        const found = pointersIn(text);
+        if (found.length) u.ptrs = [...(u.ptrs ?? []), ...found];
+      }
       const w = id === undefined ? undefined : this.watch.get(id);
       if (!w) continue;
       this.watch.delete(id!);

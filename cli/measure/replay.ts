@@ -16,6 +16,9 @@ import type { Facts } from "../../hooks/core/facts.js";
 import { factsOf } from "../../hooks/core/shell-facts.js";
 import type { CompiledTable } from "../../hooks/core/table/compile.js";
 import { emptyState, type Event, type RowKind, type SessionState } from "../../hooks/core/types.js";
+import { sessionProfile } from "../../hooks/core/policies/budget-profile.js";
+import type { ProfileName } from "../../hooks/core/summaries/profiles.js";
+import { afterDecide, emptyBudget, newSessionBudget, notePointers, noteToolUse, sessionDone, type BudgetResult, type SessionBudget } from "./budget.js";
 
 export interface RowCount {
   id: string;
@@ -43,6 +46,8 @@ export interface SessionReplay {
   loadedEver: Set<string>;
   /** The table with this session's project skills folder as a skill root (where the client found skills then). */
   table?: CompiledTable;
+  /** Budget profiles it was in, raw-file pointers it was shown. */
+  budget: SessionBudget;
 }
 
 const FIRST = 1, LOADED_AT_FIRST = 2;
@@ -52,6 +57,7 @@ interface Tally {
   counts: RowCount[];
   /** Skill → sessions in which it was loaded (any skill, table row or not). */
   loads: Map<string, number>;
+  budget: BudgetResult;
 }
 
 export class Replay {
@@ -63,20 +69,22 @@ export class Replay {
   constructor(readonly table: CompiledTable) {
     table.rows.forEach(({ row }, i) => this.index.set(row.id, i));
     const counts = () => table.rows.map(({ row }): RowCount => ({ id: row.id, kind: row.kind, ...(row.skill ? { skill: row.skill } : {}), occasions: 0, sessions: 0, loadedBefore: 0, loadedAny: 0, opaque: 0 }));
-    this.tally = { main: { counts: counts(), loads: new Map() }, subagent: { counts: counts(), loads: new Map() } };
+    this.tally = { main: { counts: counts(), loads: new Map(), budget: emptyBudget(table) }, subagent: { counts: counts(), loads: new Map(), budget: emptyBudget(table) } };
   }
 
   /** A new session, empty as the hook's state at its start (a subagent's context starts empty too). */
   session(kind: SessionKind = "main"): SessionReplay {
-    return { kind, state: emptyState(), flags: new Uint8Array(this.table.rows.length), loadedEver: new Set() };
+    return { kind, state: emptyState(), flags: new Uint8Array(this.table.rows.length), loadedEver: new Set(), budget: newSessionBudget(this.table) };
   }
 
   feed(s: SessionReplay, event: Event): void {
     if (!s.table && event.cwd) s.table = { ...this.table, skillRoots: [...this.table.skillRoots, path.join(event.cwd, ".claude", "skills")] };
     const table = s.table ?? this.table;
     for (const l of loadsOf(event, table)) s.loadedEver.add(l);
+    const before = s.state;
     const out = decide(event, table, s.state, this.factsFor(event));
     s.state = out.state;
+    afterDecide(this.tally[s.kind].budget, s.budget, event, table, before, out.state, out.decision);
     const fired = out.decision.rows.length ? [...new Set([...out.matched, ...out.decision.rows])] : out.matched;
     if (fired.length === 0) return;
     const counts = this.tally[s.kind].counts;
@@ -97,9 +105,30 @@ export class Replay {
     }
   }
 
+  /** A tool result showed the model skillgate's pointers to raw files ([path, the profile its summary names]). */
+  pointers(s: SessionReplay, found: [string, ProfileName | undefined][]): void {
+    notePointers(this.tally[s.kind].budget, s.budget, found, sessionProfile(s.state, this.table.table).profile);
+  }
+
+  /** A tool call (it may read a raw file a summary pointed to). */
+  toolUse(s: SessionReplay, input: Record<string, unknown>): void {
+    noteToolUse(this.tally[s.kind].budget, s.budget, input);
+  }
+
+  /** A long output the transcript holds no tool response for: the hook's edge cannot be re-decided. */
+  noResponse(s: SessionReplay): void {
+    this.tally[s.kind].budget.noResponse++;
+  }
+
+  /** Budget figures of this kind's sessions, per profile. */
+  budget(kind: SessionKind = "main"): BudgetResult {
+    return structuredClone(this.tally[kind].budget);
+  }
+
   /** The session is over: add it to the per-row counts. */
   finish(s: SessionReplay): void {
     const { counts, loads } = this.tally[s.kind];
+    sessionDone(this.tally[s.kind].budget, s.budget);
     for (const skill of s.loadedEver) loads.set(skill, (loads.get(skill) ?? 0) + 1);
     for (let i = 0; i < counts.length; i++) {
       const f = s.flags[i]!;

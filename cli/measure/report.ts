@@ -6,6 +6,7 @@ import path from "node:path";
 import type { Metrics } from "./metrics.js";
 import type { RowCount } from "./replay.js";
 import type { MeasureResult, Totals } from "./run.js";
+import { RAW_REASONS, type BudgetResult } from "./budget.js";
 
 const int = (n: number) => n.toLocaleString("en-US");
 const pct = (a: number, b: number) => (b ? `${Math.round((a / b) * 100)}%` : "—");
@@ -67,10 +68,29 @@ export function renderText(r: MeasureResult): string {
   out.push("", `skills loaded (sessions): main ${loadList(r.loads)}; subagent ${sub ? loadList(sub.loads) : "—"}`);
   out.push("");
   out.push(...table(["session metric", "main sessions", "subagent sessions", "target"], metricRows(r.metrics, sub?.metrics), new Set()));
+  // A snapshot saved before budget profiles were measured has none.
+  if (r.budget) out.push("", ...budgetLines(r.budget, sub?.budget));
   out.push("");
   out.push(`left out: ${leftOut(r)}`);
   for (const w of r.warnings) out.push(`warning: ${w}`);
   return out.join("\n");
+}
+
+/** Per budget profile: long outputs as the hook would treat them (re-decided), and raw files read after a summary (seen). */
+function budgetLines(b: BudgetResult, sub: BudgetResult | undefined): string[] {
+  const profiles = Object.entries(b.profiles);
+  const row = (name: string, p: BudgetResult["profiles"][keyof BudgetResult["profiles"]], kind: string) => [
+    `${name}${name === b.defaultProfile ? " (default)" : ""}`, kind, int(p.sessions), int(p.summarized), int(p.capped), ...RAW_REASONS.map((k) => int(p.raw[k])), int(p.charsSaved), int(p.pointers), `${int(p.rawFallback)} (${pct(p.rawFallback, p.pointers)})`,
+  ];
+  const body = profiles.map(([name, p]) => row(name, p, "main"));
+  // Subagent sessions only where they did anything beyond existing.
+  for (const [name, p] of Object.entries(sub?.profiles ?? {})) if (p.summarized + p.capped + p.pointers + Object.values(p.raw).reduce((a, x) => a + x, 0) > 0) body.push(row(name, p, "subagent"));
+  const lines = table(["budget profile", "kind", "sessions", "summarized", "head cap", ...RAW_REASONS.map((k) => `raw ${k}`), "chars kept out", "summaries seen", "raw_fallback"], body, new Set([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]));
+  return [
+    ...lines,
+    "long outputs re-decided as the hook would (the session's profile from the replay: table default, mode words, risk rows); summaries seen / raw_fallback: skillgate's raw-file pointers in the transcripts, and how many the model read afterwards",
+    ...(b.noResponse + (sub?.noResponse ?? 0) ? [`not re-decided: ${int(b.noResponse + (sub?.noResponse ?? 0))} long outputs whose tool response the transcript does not hold`] : []),
+  ];
 }
 
 function metricRows(m: Metrics, s: Metrics | undefined): string[][] {

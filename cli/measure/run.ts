@@ -9,6 +9,7 @@ import { BIG_RESULT_CHARS, MetricsAcc, round, type Metrics } from "./metrics.js"
 import { Replay, type RowCount } from "./replay.js";
 import { History, type HistoryCounts } from "./sessions.js";
 import { extractFile } from "./extract.js";
+import { shortestThreshold, type BudgetResult } from "./budget.js";
 
 export interface MeasureOptions {
   projects: string;
@@ -63,6 +64,8 @@ export interface MeasureResult {
   /** Rows with a skill, over main sessions: the seed's main-only count. */
   totals: Totals;
   metrics: Metrics;
+  /** Per budget profile, over main sessions: long outputs re-decided as the hook would, raw-file reads seen (cli/measure/budget.ts). */
+  budget: BudgetResult;
   subagents: {
     /** Subagent transcript files read, and inline sidechain lines of main files (before 2.0.28) read as subagents. */
     read: { files: number; bytes: number; sessions: number; inlineLines: number };
@@ -70,6 +73,7 @@ export interface MeasureResult {
     loads: Record<string, number>;
     totals: Totals;
     metrics: Metrics;
+    budget: BudgetResult;
   };
   warnings: string[];
 }
@@ -98,14 +102,17 @@ export function skillNames(table: CompiledTable): Set<string> {
   return names;
 }
 
-/** The shortest output a cap row of the table cuts (outputs over it are replayed as PostToolUse), at most 20,000. */
+/**
+ * The shortest output a cap row of the table cuts under any profile the
+ * sessions can be in (outputs over it are replayed as PostToolUse), at most 20,000.
+ */
 export function capCharsOf(table: CompiledTable): number {
   let n = BIG_RESULT_CHARS;
   for (const { row } of table.rows) {
     const max = (row.when as { output?: { maxChars?: number } }).output?.maxChars;
     if (row.kind === ("cap" as string) && typeof max === "number" && max >= 0) n = Math.min(n, max);
   }
-  return n;
+  return table.rows.some(({ row }) => row.kind === "cap") ? shortestThreshold(table, n) : n;
 }
 
 export async function measure(o: MeasureOptions): Promise<MeasureResult> {
@@ -157,12 +164,14 @@ export async function measure(o: MeasureOptions): Promise<MeasureResult> {
     loads: replay.loadedSkills("main"),
     totals: totalsOf(rows),
     metrics: metrics.result(),
+    budget: replay.budget("main"),
     subagents: {
       read: { files: history.files.subagentRead, bytes: history.files.subagentBytes, sessions: history.subagentSessionCount, inlineLines: sidechain },
       rows: subRows,
       loads: replay.loadedSkills("subagent"),
       totals: totalsOf(subRows),
       metrics: history.subagentMetrics.result(),
+      budget: replay.budget("subagent"),
     },
     warnings: [...found.warnings, ...history.warnings],
   };

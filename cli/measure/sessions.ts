@@ -155,7 +155,9 @@ export class History {
           s.metrics.toolResult(z.tool, z.chars);
           // An output a cap row may cut: the hook's PostToolUse, with the tool's response.
           if (z.input) this.emit(s, { hook_event_name: "PostToolUse", tool_name: z.tool, tool_input: z.input, ...(z.response !== undefined ? { tool_response: z.response } : {}), ...this.context(s) });
+          if (z.input && z.response === undefined) this.replay.noResponse(s.replay);
         }
+        if (r.ptrs) this.replay.pointers(s.replay, r.ptrs);
         return;
       case "c":
         this.endTurn(s);
@@ -220,6 +222,7 @@ export class History {
     let post: ToolUse | undefined;
     for (const t of r.tools!) {
       s.metrics.toolCall(t.name);
+      this.replay.toolUse(s.replay, t.input);
       if (turn) turn.hasToolUse = true;
       this.emit(s, { hook_event_name: "PreToolUse", tool_name: t.name, tool_input: t.input });
       if (!isLoadCall(t.name, t.input)) post = t;

@@ -12,6 +12,7 @@ import type { CompiledTable } from "../core/table/compile.js";
 import type { Facts } from "../core/facts.js";
 import { shellCommandOf, toolFacts } from "../core/facts.js";
 import { onlyCountsChanged, recordCap, recordRawPass, recordSummary } from "../core/counters.js";
+import type { RawReason } from "../core/summaries/gate.js";
 import { matchRows } from "../core/match.js";
 import { checkOf, requiredEvidence } from "../core/policies/evidence.js";
 import { carriesBudgetReminder } from "../core/policies/budget.js";
@@ -303,7 +304,7 @@ async function capOutput(event: Extract<Event, { kind: "tool-result" }>, d: Deci
     record: (s) => recordCap(s, tool, { ok: false }),
     notice: `skillgate: output of ${tool} not summarized (${why})`,
   });
-  const raw = (reason: string): CapResult => ({ decision: withoutCap(d), effects: {}, record: (s) => recordRawPass(s, reason) });
+  const raw = (reason: RawReason): CapResult => ({ decision: withoutCap(d), effects: {}, record: (s) => recordRawPass(s, reason) });
   const output = event.output;
   if (!output) return failed("no output");
   try {
@@ -315,7 +316,7 @@ async function capOutput(event: Extract<Event, { kind: "tool-result" }>, d: Deci
       const plain = plainCommands(event.tool.command);
       const a = plain.skip ? plain.analysis : (await import("../core/shell/analyze.js")).analyzeCommand(event.tool.command);
       // Opaque parts first: the analysis also lists them as "<dynamic>" writes.
-      if (a.opaque.length > 0) return raw("opaque");
+      if (a.opaque.length > 0) return raw("unknown");
       if (a.writes.length > 0) return raw("write");
       const v = readOnlyCommands(a.commands);
       if (v.kind === "write") return raw("write");
