@@ -174,3 +174,20 @@ test("fastHash (the table cache's name and keyed check): any one changed byte, t
   assert.notEqual(fastHash(text, "k1"), h);
   assert.notEqual(fastHash("a"), fastHash("a\0"), "zero padding does not hide a trailing NUL");
 });
+
+test("write globs from a cached table: the kept regexes match exactly as picomatch does, and picomatch is not needed", async () => {
+  const picomatch = (await import("picomatch")).default;
+  const { globRegexes, keptGlobEngine } = await import("../hooks/core/table/glob-regex.ts");
+  const table = JSON.parse(fs.readFileSync(path.join(root, "triggers.json"), "utf8")) as { rows: { when: { writes?: string[] } }[] };
+  const globs = [...new Set([...table.rows.flatMap((r) => r.when.writes ?? []), "*_RU.md", "db/migrations/*.sql", "**/*.lock", "src/**", "!*.md", "*.{ts,tsx}", "docs/[a-c]*.md", "a[b", ".env*", "**/.github/**", "+(a|b).txt", "x/**/y"])];
+  const paths = ["README_RU.md", "docs/README_RU.md", "readme_ru.md", "db/migrations/001.sql", "db/migrations/x/001.sql", "a/b/c.lock", "src", "src/a/b.ts", "x.md", "x.ts", "x.tsx", "docs/b1.md", "docs/d.md", "a[b", ".env", ".env.local", "a/.github/workflows/x.yml", "a.txt", "c.txt", "x/y", "x/a/b/y", "", "/abs/README_RU.md", ".hidden_RU.md", "package-lock.json", "Cargo.lock"];
+  const kept = globRegexes(picomatch.makeRe, globs);
+  const engine = keptGlobEngine(JSON.parse(JSON.stringify(kept)), globs);
+  assert.ok(engine, "every glob has a kept regex");
+  for (const g of globs) {
+    const theirs = picomatch([g], { dot: true });
+    const ours = engine([g], { dot: true });
+    for (const p of paths) assert.equal(ours(p), theirs(p), `${JSON.stringify(g)} on ${JSON.stringify(p)}`);
+  }
+  assert.equal(keptGlobEngine(kept, [...globs, "new/*.md"]), undefined, "a glob without a kept regex: the caller loads picomatch");
+});

@@ -10,9 +10,10 @@ import type { DisabledRow } from "../core/table/schema.js";
 import { readRegularFile, writeAtomic } from "./state-store.js";
 import { stateKey } from "./state-key.js";
 import { fastHash } from "./fast-hash.js";
+import { globRegexes, keptGlobEngine, type GlobRegex } from "../core/table/glob-regex.js";
 
-/** Bump when tableSchema's shape or defaults change, so cached validated tables are redone. */
-export const SCHEMA_REVISION = 4;
+/** Bump when tableSchema's shape or defaults change, or what the cache keeps (5: glob regexes), so cached validated tables are redone. */
+export const SCHEMA_REVISION = 5;
 
 export type TableLoad =
   | { ok: true; compiled: CompiledTable; file: string }
@@ -72,10 +73,13 @@ export interface LoadOptions {
 interface Validated {
   table: Table;
   disabled: DisabledRow[];
+  /** Each write glob's regex, made by picomatch at validation: a cached table matches writes without loading it. */
+  globRegex?: Record<string, GlobRegex>;
 }
 
+const writeGlobs = (t: Table): string[] => [...new Set(t.rows.flatMap((r) => r.when.writes ?? []))];
+
 export async function loadTable(file: string, cacheDir: string | undefined, env: NodeJS.ProcessEnv = process.env, opts: LoadOptions = {}): Promise<TableLoad> {
-  const glob = opts.globs === false ? undefined : (await import("picomatch")).default;
   const text = readText(file);
   if (typeof text !== "string") return fail(file, `cannot read the trigger table ${file}: ${text.error}`, undefined, env);
   // A table that extends the default depends on the default's bytes too.
@@ -90,6 +94,8 @@ export async function loadTable(file: string, cacheDir: string | undefined, env:
   const cached = cacheFile && cacheDir ? readCache(cacheFile, cacheDir) : undefined;
   if (cached) {
     try {
+      const kept = opts.globs === false ? undefined : keptGlobEngine(cached.globRegex ?? {}, writeGlobs(cached.table));
+      const glob = opts.globs === false ? undefined : (kept ?? (await import("picomatch")).default);
       return { ok: true, file, compiled: { ...compileTable(cached.table, path.resolve(skillsBase, cached.table.skillsDir), glob, { lazy: true }), disabled: cached.disabled } };
     } catch {
       /* fall through to full validation */
@@ -99,13 +105,16 @@ export async function loadTable(file: string, cacheDir: string | undefined, env:
   const v = await validate(file, text, base, baseText, env);
   if (!v.ok) return v.load;
   let compiled: CompiledTable;
+  let globRegex: Record<string, GlobRegex>;
   try {
     // Validation compiles every glob, so a bad one is reported even when this event writes nothing.
-    compiled = { ...compileTable(v.table, path.resolve(skillsBase, v.table.skillsDir), glob ?? (await import("picomatch")).default), disabled: v.disabled };
+    const picomatch = (await import("picomatch")).default;
+    compiled = { ...compileTable(v.table, path.resolve(skillsBase, v.table.skillsDir), picomatch), disabled: v.disabled };
+    globRegex = globRegexes(picomatch.makeRe, writeGlobs(v.table));
   } catch (e) {
     return fail(file, `${file}: ${(e as Error).message}`, v.raw, env);
   }
-  if (cacheFile && cacheDir) writeCache(cacheFile, cacheDir, { table: v.table, disabled: v.disabled });
+  if (cacheFile && cacheDir) writeCache(cacheFile, cacheDir, { table: v.table, disabled: v.disabled, globRegex });
   return { ok: true, file, compiled };
 }
 

@@ -1,13 +1,13 @@
 // A validated table → matchers ready to run (regexes built, globs compiled).
 // Cheap enough to do on every hook start; the expensive part (zod) is not here.
-import type picomatchType from "picomatch";
 import type { Row, Table, TextTrigger } from "../types.js";
 import { foldPattern, foldText, foldWithMap } from "./fold.js";
 import type { DisabledRow } from "./schema.js";
 
 /** Finds a trigger in a text; returns the matched words or undefined. */
 export type TextMatcher = (text: string) => string | undefined;
-export type GlobEngine = typeof picomatchType;
+/** Makes one matcher for a list of globs (any matches): picomatch, or the regexes kept with a cached table (glob-regex.ts). */
+export type GlobEngine = (globs: string[], opts: { dot: boolean }) => (path: string) => boolean;
 
 export interface CompiledRow {
   row: Row;
