@@ -168,6 +168,16 @@ function hookProcesses(env: NodeJS.ProcessEnv): string[] {
     const rss = peakRssMb({ label: "", argv: [rt.exe, rt.hook], input: EVENTS[BASH] }, env);
     const rssTarget = rt.name === "bun" ? 40 : 60;
     if (rss !== undefined) out.push(`peak memory of the hook process (${rt.name}, ${BASH}): ${rss.toFixed(1)} MB (target ≤ ${rssTarget} MB)`);
+    // Node parses $NODE_EXTRA_CA_CERTS at every start (≈ 50 ms on this VM): it inflates
+    // `node -e 0` and so flatters every Node ratio. The same events again without it.
+    if (rt.name === "node" && env.NODE_EXTRA_CA_CERTS) {
+      const bare = { ...env };
+      delete bare.NODE_EXTRA_CA_CERTS;
+      const some = [BASH, "PreToolUse Write", "PostToolUse Read", "UserPromptSubmit"];
+      const t2 = timeProcesses([{ label: empty, argv: [rt.exe, "-e", "0"] }, ...some.map((ev) => ({ label: ev, argv: [rt.exe, rt.hook], input: EVENTS[ev] }))], samples, bare);
+      const base2 = quantile(t2.get(empty) ?? [], 0.5);
+      out.push(`without $NODE_EXTRA_CA_CERTS (set here: Node reads the CA file at every start): ${[...t2].map(([label, xs]) => `${label} ${fmt(quantile(xs, 0.5))} ms (${(quantile(xs, 0.5) / base2).toFixed(2)}×)`).join("; ")}`);
+    }
   }
   // The development route, for comparison only: what a hook run through tsx would cost.
   const tsx = timeProcesses(
