@@ -12,27 +12,13 @@ import { compiledTable } from "../cli/table-file.ts";
 import { factsOf } from "../hooks/core/shell-facts.ts";
 import { decide } from "../hooks/core/decide.ts";
 import { emptyState, type Event } from "../hooks/core/types.ts";
-import { memoryWorld } from "../hooks/core/shell/world.ts";
+import { corpusWorld } from "../test/corpus/world.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DIR = path.join(ROOT, "test/corpus/classes");
-const REPO = "/work/repo";
-const HOME = "/home/agent";
-// Keep in step with test/shell-analysis.test.ts (setupWorld).
-const REPO_CONFIG = '[core]\n\trepositoryformatversion = 0\n[remote "origin"]\n\turl = ../origin.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch "work"]\n\tremote = origin\n\tmerge = refs/heads/work\n';
-
 interface Rec { id: string; command: string; expect: "refuse" | "allow"; rows: string[]; setup?: { files?: Record<string, string>; symlinks?: Record<string, string>; env?: Record<string, string> } }
 
-function world(r: Rec) {
-  const at = (p: string) => (p.startsWith("~/") ? `${HOME}/${p.slice(2)}` : p);
-  const files: Record<string, string | { link: string }> = {
-    ".git/config": REPO_CONFIG, ".git/HEAD": "ref: refs/heads/work\n", "notes_RU.md": "", "notes_EN.md": "",
-    "docs/guide_RU.md": "", "docs/guide_EN.md": "", "src/app.js": "", [`${HOME}/`]: "",
-  };
-  for (const [p, t] of Object.entries(r.setup?.files ?? {})) files[at(p)] = at(p) === ".git/config" ? REPO_CONFIG + t : t;
-  for (const [p, t] of Object.entries(r.setup?.symlinks ?? {})) files[at(p)] = { link: at(t) };
-  return memoryWorld(REPO, files, { HOME, TMPDIR: "/tmp/skillgate-run", EDITOR: "true", PATH: "/usr/local/bin:/usr/bin:/bin", ...(r.setup?.env ?? {}) });
-}
+const world = (r: Rec) => corpusWorld(r.setup);
 
 const arg = (n: string) => { const i = process.argv.indexOf(n); return i >= 0 ? process.argv[i + 1] : undefined; };
 const filter = arg("--files") ?? "";

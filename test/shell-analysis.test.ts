@@ -18,6 +18,7 @@ import { factsOf } from "../hooks/core/shell-facts.ts";
 import { decide } from "../hooks/core/decide.ts";
 import { emptyState, type Event } from "../hooks/core/types.ts";
 import { memoryWorld } from "../hooks/core/shell/world.ts";
+import { corpusWorld } from "./corpus/world.ts";
 import { root, defaultTable } from "./helpers.ts";
 
 /** Records per top-level group. Pinned so the corpus cannot shrink unnoticed: adding a record means raising its count. */
@@ -52,21 +53,7 @@ interface CorpusRecord {
   note?: string;
 }
 
-/** The repository a class-corpus record runs in (as its README describes it). */
-const REPO = "/work/repo";
-const HOME = "/home/agent";
-const REPO_CONFIG = '[core]\n\trepositoryformatversion = 0\n[remote "origin"]\n\turl = ../origin.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch "work"]\n\tremote = origin\n\tmerge = refs/heads/work\n';
-
-function setupWorld(r: CorpusRecord) {
-  const at = (p: string) => (p.startsWith("~/") ? `${HOME}/${p.slice(2)}` : p);
-  const files: Record<string, string | { link: string }> = {
-    ".git/config": REPO_CONFIG, ".git/HEAD": "ref: refs/heads/work\n", "notes_RU.md": "", "notes_EN.md": "",
-    "docs/guide_RU.md": "", "docs/guide_EN.md": "", "src/app.js": "", [`${HOME}/`]: "",
-  };
-  for (const [p, t] of Object.entries(r.setup?.files ?? {})) files[at(p)] = at(p) === ".git/config" ? REPO_CONFIG + t : t;
-  for (const [p, t] of Object.entries(r.setup?.symlinks ?? {})) files[at(p)] = { link: at(t) };
-  return memoryWorld(REPO, files, { HOME, TMPDIR: "/tmp/skillgate-run", EDITOR: "true", PATH: "/usr/local/bin:/usr/bin:/bin", ...(r.setup?.env ?? {}) });
-}
+const setupWorld = (r: CorpusRecord) => corpusWorld(r.setup);
 
 const table = await compiledTable(defaultTable);
 const set = (xs: string[]) => [...new Set(xs)].sort();
