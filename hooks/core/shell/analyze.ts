@@ -215,16 +215,19 @@ function walk(root: SyntaxNode, source: string, at: Where, out: Work): void {
 const spanOf = (n: { pos: number; end: number }, at: Where): Span => at.anchor ?? { start: n.pos, end: n.end };
 
 function context(out: Work, local?: Map<string, WordValue>): WordContext {
-  return {
-    lookup(name) {
-      const l = local?.get(name);
-      if (l) return l;
-      if (out.vars.has(name)) return out.vars.get(name);
-      if (name === "PWD" && out.cwd) return { text: out.cwd, dynamic: false, shape: { kind: "exact", text: out.cwd } };
-      const env = /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !VOLATILE.has(name) ? out.world.env[name] : undefined;
-      return env !== undefined ? { text: env, dynamic: false, shape: { kind: "exact", text: env } } : undefined;
-    },
-  };
+  return { lookup: (name) => lookupVar(out, name, local) };
+}
+
+const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A variable's value as the command sees it: its own NAME=value, then the shell's, then the environment. */
+function lookupVar(out: Work, name: string, local?: Map<string, WordValue>): WordValue | undefined {
+  const l = local?.get(name);
+  if (l) return l;
+  if (out.vars.has(name)) return out.vars.get(name);
+  if (name === "PWD" && out.cwd) return { text: out.cwd, dynamic: false, shape: { kind: "exact", text: out.cwd } };
+  const env = VAR_NAME.test(name) && !VOLATILE.has(name) ? out.world.env[name] : undefined;
+  return env !== undefined ? { text: env, dynamic: false, shape: { kind: "exact", text: env } } : undefined;
 }
 
 /** Shell variables that change by themselves. */
@@ -272,9 +275,13 @@ function visitCommand(cmd: Command, source: string, piped: boolean, at: Where, o
     }
   }
   const argCtx = context(out, local);
-  const argv: Arg[] = [cmd.name, ...cmd.suffix].flatMap((w) =>
-    w?.type === "Word" ? expandWord(w, argCtx) : w?.type === "Assignment" ? [assignmentArg(w, argCtx)] : [],
-  );
+  const argv: Arg[] = [];
+  const addWord = (w: (typeof cmd.suffix)[number] | undefined): void => {
+    if (w?.type === "Word") for (const x of expandWord(w, argCtx)) argv.push(x);
+    else if (w?.type === "Assignment") argv.push(assignmentArg(w, argCtx));
+  };
+  addWord(cmd.name);
+  for (const w of cmd.suffix) addWord(w);
   const redirects = [...cmd.prefix, ...cmd.suffix].filter((r): r is Redirection => r.type === "Redirect" || r.type === "HereDoc" || r.type === "HereString");
   let stdin = heredocText(redirects, argCtx);
   // `3<<<'…'`: what reading fd 3 gives (`exec 3<<<…` keeps it for the rest of the command)
@@ -287,7 +294,7 @@ function visitCommand(cmd: Command, source: string, piped: boolean, at: Where, o
   for (const r of redirects) redirectEffect(r, clip(argv[0]?.text ?? "redirect", 40), index, argv, span, out, stdin);
   if (argv.length === 0) return; // assignments and redirects only
   const stdinFile = redirects.find((r): r is Extract<Redirection, { type: "Redirect" }> => r.type === "Redirect" && r.operator === "<" && !!r.target);
-  visitArgv(argv, { ...at, anchor: at.anchor }, out, {
+  visitArgv(argv, at, out, {
     span, text, piped, stdin, local, stdinFile: stdinFile?.target ? evalWord(stdinFile.target, argCtx) : undefined, fds,
   });
 }
@@ -379,16 +386,21 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
   }
   const name = basename(nth(u.argv, 0).text);
   let prog = u.argv;
+  let path0 = site.local.get("PATH") ?? lookupVar(out, "PATH");
   // a program of that name written earlier in this command into a folder on PATH runs instead (`PATH=$T:$PATH git`)
   if (!nth(u.argv, 0).text.includes("/") && !nth(u.argv, 0).dynamic) {
-    const inner: Where = { ...at, depth: at.depth + 1, via, anchor: site.span, parent };
-    onPath(name, inner, out, site);
-    const hashed = out.programs.get(`hash:${nth(u.argv, 0).text}`);
-    if (hashed && !out.planted.has(`hash:${hashed}`)) { out.planted.add(`hash:${hashed}`); runFile({ text: hashed, dynamic: false }, "auto", { ...inner, via: [...via, `hash -p ${clip(hashed, 40)}`] }, out, site); }
+    // (the usual command: no program written or hashed earlier, PATH as the session has it — nothing to build)
+    const hashed = out.programs.size > 0 ? out.programs.get(`hash:${nth(u.argv, 0).text}`) : undefined;
+    if (hashed !== undefined || !onPathIdle(path0, out, [])) {
+      const inner: Where = { depth: at.depth + 1, via, anchor: site.span, parent };
+      onPath(name, inner, out, site);
+      if (hashed && !out.planted.has(`hash:${hashed}`)) { out.planted.add(`hash:${hashed}`); runFile({ text: hashed, dynamic: false }, "auto", { ...inner, via: [...via, `hash -p ${clip(hashed, 40)}`] }, out, site); }
+      // what those files ran may have set PATH
+      path0 = site.local.get("PATH") ?? lookupVar(out, "PATH");
+    }
   }
   // `git-commit`, `/usr/lib/git-core/git-commit`: git running one subcommand.
   // a bare `git-commit` runs only if git's exec-path is on PATH (unknown PATH: assume it is)
-  const path0 = site.local.get("PATH") ?? context(out).lookup("PATH");
   const reachable = nth(u.argv, 0).text.includes("/") || head.text.includes("/") || !path0 || path0.dynamic || path0.text.split(":").some((d) => /git-core/.test(d));
   const dashed = reachable ? dashedGit(name) : undefined;
   if (dashed) prog = [{ ...nth(prog, 0), text: "git" }, { text: dashed, dynamic: false }, ...prog.slice(1)];
@@ -537,9 +549,8 @@ function plantedForGit(at: Where, out: Work, site: CommandSite): void {
  * own PATH is not walked (that would be a file lookup per command).
  */
 function onPath(name: string, at: Where, out: Work, site: CommandSite, extra: string[] = []): void {
-  const p = site.local.get("PATH") ?? context(out).lookup("PATH");
-  // the usual case, nothing written and PATH as the session has it: no work at all
-  if (out.files.size === 0 && extra.length === 0 && (!p || p.dynamic || p.text === out.world.env["PATH"])) return;
+  const p = site.local.get("PATH") ?? lookupVar(out, "PATH");
+  if (onPathIdle(p, out, extra)) return;
   const usual = new Set((out.world.env["PATH"] ?? "").split(":"));
   const dirs = [...extra, ...(p && !p.dynamic ? p.text.split(":") : [])];
   if (out.files.size === 0 && dirs.every((d) => usual.has(d))) return;
@@ -551,6 +562,11 @@ function onPath(name: string, at: Where, out: Work, site: CommandSite, extra: st
     runFile({ text: key, dynamic: false }, "auto", { ...at, via: [...at.via, `PATH ${clip(dir, 40)}`] }, out, site);
     return;
   }
+}
+
+/** The usual case, nothing written and PATH as the session has it: onPath has no work at all. */
+function onPathIdle(p: WordValue | undefined, out: Work, extra: readonly string[]): boolean {
+  return out.files.size === 0 && extra.length === 0 && (!p || p.dynamic || p.text === out.world.env["PATH"]);
 }
 
 /** A shell string some program runs. */
