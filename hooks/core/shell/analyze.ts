@@ -406,10 +406,11 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
   if (dashed) prog = [{ ...nth(prog, 0), text: "git" }, { text: dashed, dynamic: false }, ...prog.slice(1)];
   const progName = dashed ? "git" : name;
   const self = out.commands.length;
-  if (progName === "git") visitGit(prog, { ...at, via: dashed ? [...via, name] : via, parent }, out, site);
+  // (Where objects are written out whole, not spread: one shape, no copy of whatever `at` was)
+  if (progName === "git") visitGit(prog, { depth: at.depth, via: dashed ? [...via, name] : via, anchor: at.anchor, parent }, out, site);
   else if (!NOT_PROGRAMS.has(progName)) out.commands.push(commandRecord(prog, verbIndex(progName, prog), via, site.span, parent));
   const here: Where = { depth: at.depth + 1, via: [...via, name], anchor: site.span, parent: self };
-  launched({ ...here, via });
+  launched({ depth: here.depth, via, anchor: here.anchor, parent: here.parent });
 
   // Shell strings of the shell itself (`bash -c`) were in u.scripts; here: a shell or interpreter reading stdin or a file.
   for (const f of u.programFiles) runFile(f.file, f.lang, here, out, site);
@@ -449,7 +450,7 @@ function configWrittenSoFar(out: Work): boolean {
 
 function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
   const env = (name: string): Arg | undefined => site.local.get(name) ?? context(out).lookup(name);
-  plantedForGit({ ...at, depth: at.depth + 1, anchor: site.span }, out, site);
+  if (out.files.size > 0) plantedForGit({ depth: at.depth + 1, via: at.via, anchor: site.span, parent: at.parent }, out, site);
   const r = resolveGit(argv, {
     world: out.world,
     earlier: out.gitEarlier,
