@@ -28,8 +28,9 @@ const HOW = "the user changes these by hand or with `skillgate` verbs (init, ins
 /** The first written path that is (or lies inside, or is a folder holding) a protected one, as a refusal sentence. */
 function protectedWrite(facts: Facts, cwd: string, table: CompiledTable): string | undefined {
   // `cd dir && … > file`: a relative path may resolve against any folder the command changes to.
-  const bases = [cwd, ...cdTargets(facts, cwd, table.home)];
-  const onlyMade = harmlessToFolders(facts, bases, table.home);
+  // (both are pure and needed only when the command writes something)
+  const bases = facts.writes.length > 0 ? [cwd, ...cdTargets(facts, cwd, table.home)] : [];
+  const onlyMade = facts.writes.length > 0 ? harmlessToFolders(facts, bases, table.home) : new Set<string>();
   for (const w of facts.writes) {
     if (w.length > MAX_PATH) continue; // longer than PATH_MAX: no such file can be written
     for (const c of spellings(w, bases, table.home)) {
@@ -241,18 +242,24 @@ const REMOVE_VERBS = new Set(["uninstall", "remove", "rm", "r", "un", "unlink"])
  */
 function runsSkillgate(facts: Facts, cwd: string, table: CompiledTable): string | undefined {
   for (const c of facts.analysis?.commands ?? []) {
-    const name = c.name.replace(/@.*$/, "");
-    const operands = c.argv.slice(1).filter((a) => !a.startsWith("-"));
+    const name = c.name.includes("@") ? c.name.replace(/@.*$/, "") : c.name;
+    // (the operands are listed only for the programs that look at them)
+    const operands = name === "skillgate" || name === "claude" || PACKAGE_MANAGERS.has(name) ? c.argv.slice(1).filter((a) => !a.startsWith("-")) : [];
     if (name === "skillgate" && operands[0] !== undefined && SKILLGATE_VERBS.has(operands[0])) {
       return `running \`skillgate ${operands[0]}\` from the session is refused: ${operands[0] === "hook" ? "the hook takes its events from the client, not from the agent" : "it changes the settings, skills or tables the gate trusts"}; ${HOW}.`;
     }
     // Run, not read: the word is the program itself, or the script a JavaScript runtime runs.
     const runs = JS_RUNTIMES.has(name);
-    for (const [i, w] of c.argv.entries()) {
-      if (w.length > MAX_PATH || c.dynamic[i] || (i > 0 && !runs)) continue;
+    const upTo = runs ? c.argv.length : Math.min(1, c.argv.length);
+    for (let i = 0; i < upTo; i++) {
+      const w = c.argv[i] ?? "";
+      if (w.length > MAX_PATH || c.dynamic[i]) continue;
       const base = path.basename(normalizeSlashes(w));
+      // whether the word is an installed file matters only for a hook entry or cli.mjs (spellings are pure)
+      const entry = HOOK_ENTRY.test(base);
+      if (!entry && base !== "cli.mjs") continue;
       const installed = spellings(w, [cwd], table.home).some((x) => findProtected(x, table.protect));
-      if (HOOK_ENTRY.test(base) && (installed || /^skillgate\./.test(base) || /^hook\.(bun|node)\./.test(base))) {
+      if (entry && (installed || /^skillgate\./.test(base) || /^hook\.(bun|node)\./.test(base))) {
         return `running skillgate's hook (${clip(w, 80)}) from the session is refused: the hook takes its events from the client, not from the agent; ${HOW}.`;
       }
       const verb = c.argv[i + 1];
