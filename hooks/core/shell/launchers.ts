@@ -214,7 +214,7 @@ export function unwrap(argv: Arg[]): Unwrapped {
     }
     // the dynamic loader runs the program it is given: `/lib64/ld-linux-x86-64.so.2 /usr/bin/git commit`
     const spec = lookup(L, /^ld(-linux[\w.-]*)?\.so(\.\d+)*$/.test(name) ? "ld.so" : name);
-    if (!spec) return { ...out, argv: rest };
+    if (!spec) { out.argv = rest; return out; } // (out is this call's own: no copy)
     const p = parseOptions(rest, spec);
     // `uv add x`, `bundle install`: not the launching subcommand, so a program like any other
     if (p.notLaunching) return { ...out, argv: rest };
