@@ -123,6 +123,8 @@ interface Work extends ShellAnalysis {
   planted: Set<string>;
   /** Descriptors `exec` gave a here-doc or here-string (`exec 3<<<'…'`). */
   fds: Map<number, Arg>;
+  /** The session's environment variables read so far (envOf). */
+  envRead: Map<string, string | undefined>;
 }
 
 export function analyzeCommand(source: string, world: ShellWorld = NO_WORLD): ShellAnalysis {
@@ -131,7 +133,7 @@ export function analyzeCommand(source: string, world: ShellWorld = NO_WORLD): Sh
     world, reparsed: 0, limited: false, invalid: false,
     vars: new Map(), aliases: new Map(), programs: new Map(), gitEarlier: [], files: new Map(), filesRead: 0, gitFiles: new Map(),
     cwd: world.cwd || undefined, lenient: 0, scriptsRead: new Map(), configScan: { upTo: 0, written: false },
-    planted: new Set(), fds: new Map(),
+    planted: new Set(), fds: new Map(), envRead: new Map(),
   };
   const all = { start: 0, end: source.length };
   if (source.length > MAX_COMMAND_BYTES) {
@@ -220,13 +222,24 @@ function context(out: Work, local?: Map<string, WordValue>): WordContext {
 
 const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * The session's environment variable, read once per analysis: the environment does not change while one
+ * command is analysed (the command's own assignments are in vars and local), and process.env is slow to read.
+ */
+function envOf(out: Work, name: string): string | undefined {
+  if (out.envRead.has(name)) return out.envRead.get(name);
+  const v = out.world.env[name];
+  out.envRead.set(name, v);
+  return v;
+}
+
 /** A variable's value as the command sees it: its own NAME=value, then the shell's, then the environment. */
 function lookupVar(out: Work, name: string, local?: Map<string, WordValue>): WordValue | undefined {
   const l = local?.get(name);
   if (l) return l;
   if (out.vars.has(name)) return out.vars.get(name);
   if (name === "PWD" && out.cwd) return { text: out.cwd, dynamic: false, shape: { kind: "exact", text: out.cwd } };
-  const env = VAR_NAME.test(name) && !VOLATILE.has(name) ? out.world.env[name] : undefined;
+  const env = VAR_NAME.test(name) && !VOLATILE.has(name) ? envOf(out, name) : undefined;
   return env !== undefined ? { text: env, dynamic: false, shape: { kind: "exact", text: env } } : undefined;
 }
 
@@ -426,7 +439,8 @@ function renamed(head: Arg, out: Work): Arg {
   if (head.dynamic && exec) return { text: `git-core/${nth(exec, 1)}`, dynamic: false };
   if (head.dynamic || head.pattern) return head;
 
-  const mapped = out.programs.get(head.text) ?? out.programs.get(normalize(head.text, out));
+  // (no other names for git recorded: nothing to normalize and look up)
+  const mapped = out.programs.size > 0 ? out.programs.get(head.text) ?? out.programs.get(normalize(head.text, out)) : undefined;
   if (mapped) return { ...head, text: mapped };
   if (head.text.includes("/") && !/^git(-|$)/.test(basename(head.text))) {
     const real = out.world.realpath(resolvePath(head.text, out) ?? head.text);
@@ -567,7 +581,7 @@ function onPath(name: string, at: Where, out: Work, site: CommandSite, extra: st
 
 /** The usual case, nothing written and PATH as the session has it: onPath has no work at all. */
 function onPathIdle(p: WordValue | undefined, out: Work, extra: readonly string[]): boolean {
-  return out.files.size === 0 && extra.length === 0 && (!p || p.dynamic || p.text === out.world.env["PATH"]);
+  return out.files.size === 0 && extra.length === 0 && (!p || p.dynamic || p.text === envOf(out, "PATH"));
 }
 
 /** A shell string some program runs. */
@@ -715,7 +729,7 @@ function fileText(p: string, out: Work): string | null | undefined {
 
 /** The key for a path within this command (relative paths as written, normalized). */
 function normalize(p: string, out: Work): string {
-  const home = out.world.env["HOME"];
+  const home = envOf(out, "HOME");
   if (p.startsWith("~/") && home) return path.join(home, p.slice(2));
   return out.cwd ? path.resolve(out.cwd, p) : path.normalize(p);
 }
