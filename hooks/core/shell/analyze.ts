@@ -198,6 +198,9 @@ function analyzeScript(source: string, at: Where, out: Work): void {
 function walk(root: SyntaxNode, source: string, at: Where, out: Work): void {
   const piped = new Set<SyntaxNode>();
   const stack: SyntaxNode[] = [root];
+  // one buffer and one callback for every node's children (emptied before each use)
+  const children: SyntaxNode[] = [];
+  const collect = (child: SyntaxNode): void => { children.push(child); };
   while (stack.length > 0) {
     const node = stack.pop() as SyntaxNode;
     if (node.type === "Pipeline") node.commands.slice(1).forEach((c) => piped.add(c));
@@ -208,8 +211,8 @@ function walk(root: SyntaxNode, source: string, at: Where, out: Work): void {
     const nested = node.type === "CommandExpansion" || node.type === "ProcessSubstitution" || node.type === "ArithmeticCommandExpansion";
     if (nested && !reparse(node.text.length, node.text, spanOf(node, at), out)) continue;
     // Children go on the stack in reverse so commands come out in source order.
-    const children: SyntaxNode[] = [];
-    forEachChild(node, (child) => children.push(child));
+    children.length = 0;
+    forEachChild(node, collect);
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as SyntaxNode);
   }
 }
@@ -295,7 +298,8 @@ function visitCommand(cmd: Command, source: string, piped: boolean, at: Where, o
   };
   addWord(cmd.name);
   for (const w of cmd.suffix) addWord(w);
-  const redirects = [...cmd.prefix, ...cmd.suffix].filter((r): r is Redirection => r.type === "Redirect" || r.type === "HereDoc" || r.type === "HereString");
+  const redirects: Redirection[] = [];
+  for (const list of [cmd.prefix, cmd.suffix]) for (const r of list) if (r.type === "Redirect" || r.type === "HereDoc" || r.type === "HereString") redirects.push(r);
   let stdin = heredocText(redirects, argCtx);
   // `3<<<'…'`: what reading fd 3 gives (`exec 3<<<…` keeps it for the rest of the command)
   const fds = fdTexts(redirects, argCtx);
@@ -414,7 +418,7 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
   }
   // `git-commit`, `/usr/lib/git-core/git-commit`: git running one subcommand.
   // a bare `git-commit` runs only if git's exec-path is on PATH (unknown PATH: assume it is)
-  const reachable = nth(u.argv, 0).text.includes("/") || head.text.includes("/") || !path0 || path0.dynamic || path0.text.split(":").some((d) => /git-core/.test(d));
+  const reachable = nth(u.argv, 0).text.includes("/") || head.text.includes("/") || !path0 || path0.dynamic || path0.text.includes("git-core"); // (a PATH folder holding git-core: no folder boundary inside the name)
   const dashed = reachable ? dashedGit(name) : undefined;
   if (dashed) prog = [{ ...nth(prog, 0), text: "git" }, { text: dashed, dynamic: false }, ...prog.slice(1)];
   const progName = dashed ? "git" : name;
