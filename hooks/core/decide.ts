@@ -25,11 +25,14 @@ export function decide(given: Event, table: CompiledTable, before: SessionState,
   const state = observe(event, table, before, f);
   const hits = matchRows(event, table, f);
   const proposals: Proposal[] = [];
+  // one input for every policy (they only read it)
+  const input = { event, table, state, hits, ...(f ? { facts: f } : {}) };
   for (const policy of POLICIES) {
-    const p = policy({ event, table, state, hits, ...(f ? { facts: f } : {}) });
+    const p = policy(input);
     if (p) proposals.push(p);
   }
-  return { ...merge(event, proposals, state), matched: hits.map((h) => h.row.id), opaque: hits.filter((h) => h.opaque).map((h) => h.row.id) };
+  const { decision, state: after } = merge(event, proposals, state);
+  return { decision, state: after, matched: hits.map((h) => h.row.id), opaque: hits.filter((h) => h.opaque).map((h) => h.row.id) };
 }
 
 /** A starting subagent's task (from the main thread's call that started it) is what its hints match. */

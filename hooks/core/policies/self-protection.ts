@@ -28,8 +28,9 @@ const HOW = "the user changes these by hand or with `skillgate` verbs (init, ins
 /** The first written path that is (or lies inside, or is a folder holding) a protected one, as a refusal sentence. */
 function protectedWrite(facts: Facts, cwd: string, table: CompiledTable): string | undefined {
   // `cd dir && … > file`: a relative path may resolve against any folder the command changes to.
-  const bases = [cwd, ...cdTargets(facts, cwd, table.home)];
-  const onlyMade = harmlessToFolders(facts, bases, table.home);
+  // (both are pure and needed only when the command writes something)
+  const bases = facts.writes.length > 0 ? [cwd, ...cdTargets(facts, cwd, table.home)] : [];
+  const onlyMade = facts.writes.length > 0 ? harmlessToFolders(facts, bases, table.home) : new Set<string>();
   for (const w of facts.writes) {
     if (w.length > MAX_PATH) continue; // longer than PATH_MAX: no such file can be written
     for (const c of spellings(w, bases, table.home)) {
@@ -43,8 +44,9 @@ function protectedWrite(facts: Facts, cwd: string, table: CompiledTable): string
     }
   }
   // A write known only at run time (a variable folder, a glob) that names a protected file, or a folder holding one.
-  const names = new Set(table.protect.filter((p) => !p.dir).map((p) => path.basename(p.path)));
-  const named = facts.mentions?.find((m) => names.has(path.basename(m)) || spellings(m, [cwd], table.home).some((c) => findProtected(c, table.protect) || holdsProtected(c, [cwd], table.protect)));
+  // (the names are gathered only when the command mentions run-time paths at all: the usual command does not)
+  const names = facts.mentions?.length ? new Set(table.protect.filter((p) => !p.dir).map((p) => path.basename(p.path))) : undefined;
+  const named = names && facts.mentions?.find((m) => names.has(path.basename(m)) || spellings(m, [cwd], table.home).some((c) => findProtected(c, table.protect) || holdsProtected(c, [cwd], table.protect)));
   if (named) return `this command writes paths known only at run time and names ${clip(named, 80)}, a file skillgate trusts; ${HOW}.`;
   // A write whose name is a glob (`$UNSET/skillgate/x.json` → `**/skillgate/x.json`) that can land on a protected path.
   const pattern = facts.writePatterns?.find((g) => g.length <= MAX_PATH && table.protect.some((p) => globReaches(g, p)));
@@ -55,9 +57,20 @@ function protectedWrite(facts: Facts, cwd: string, table: CompiledTable): string
 function findProtected(abs: string, protect: readonly ProtectedPath[]): ProtectedPath | undefined {
   const a = fold(abs);
   return protect.find((p) => {
-    const q = fold(p.path);
-    return a === q || (p.dir && a.startsWith(q.endsWith("/") ? q : `${q}/`));
+    const q = foldedPath(p);
+    // inside a protected folder: `q/…` (q itself may end with a slash)
+    return a === q || (p.dir && a.startsWith(q) && (q.endsWith("/") || a.charCodeAt(q.length) === 47));
   });
+}
+
+/** fold(p.path), computed once per protected path (checked against the path, so a changed one is folded again). */
+const FOLDED = new WeakMap<ProtectedPath, { path: string; folded: string }>();
+function foldedPath(p: ProtectedPath): string {
+  const hit = FOLDED.get(p);
+  if (hit && hit.path === p.path) return hit.folded;
+  const folded = fold(p.path);
+  FOLDED.set(p, { path: p.path, folded });
+  return folded;
 }
 
 /**
@@ -69,7 +82,7 @@ function findProtected(abs: string, protect: readonly ProtectedPath[]): Protecte
 function holdsProtected(abs: string, bases: readonly string[], protect: readonly ProtectedPath[]): ProtectedPath | undefined {
   const a = fold(abs).replace(/\/+$/, "");
   if (a === "" || bases.some((b) => b && isSelfOrInside(fold(path.resolve(b)), a))) return undefined;
-  return protect.find((p) => p.parents !== false && fold(p.path).startsWith(`${a}/`));
+  return protect.find((p) => p.parents !== false && foldedPath(p).startsWith(`${a}/`));
 }
 
 /** Folders only created or touched (`mkdir -p .claude`, `touch dir`): that removes or replaces nothing. */
@@ -229,18 +242,24 @@ const REMOVE_VERBS = new Set(["uninstall", "remove", "rm", "r", "un", "unlink"])
  */
 function runsSkillgate(facts: Facts, cwd: string, table: CompiledTable): string | undefined {
   for (const c of facts.analysis?.commands ?? []) {
-    const name = c.name.replace(/@.*$/, "");
-    const operands = c.argv.slice(1).filter((a) => !a.startsWith("-"));
+    const name = c.name.includes("@") ? c.name.replace(/@.*$/, "") : c.name;
+    // (the operands are listed only for the programs that look at them)
+    const operands = name === "skillgate" || name === "claude" || PACKAGE_MANAGERS.has(name) ? c.argv.slice(1).filter((a) => !a.startsWith("-")) : [];
     if (name === "skillgate" && operands[0] !== undefined && SKILLGATE_VERBS.has(operands[0])) {
       return `running \`skillgate ${operands[0]}\` from the session is refused: ${operands[0] === "hook" ? "the hook takes its events from the client, not from the agent" : "it changes the settings, skills or tables the gate trusts"}; ${HOW}.`;
     }
     // Run, not read: the word is the program itself, or the script a JavaScript runtime runs.
     const runs = JS_RUNTIMES.has(name);
-    for (const [i, w] of c.argv.entries()) {
-      if (w.length > MAX_PATH || c.dynamic[i] || (i > 0 && !runs)) continue;
+    const upTo = runs ? c.argv.length : Math.min(1, c.argv.length);
+    for (let i = 0; i < upTo; i++) {
+      const w = c.argv[i] ?? "";
+      if (w.length > MAX_PATH || c.dynamic[i]) continue;
       const base = path.basename(normalizeSlashes(w));
+      // whether the word is an installed file matters only for a hook entry or cli.mjs (spellings are pure)
+      const entry = HOOK_ENTRY.test(base);
+      if (!entry && base !== "cli.mjs") continue;
       const installed = spellings(w, [cwd], table.home).some((x) => findProtected(x, table.protect));
-      if (HOOK_ENTRY.test(base) && (installed || /^skillgate\./.test(base) || /^hook\.(bun|node)\./.test(base))) {
+      if (entry && (installed || /^skillgate\./.test(base) || /^hook\.(bun|node)\./.test(base))) {
         return `running skillgate's hook (${clip(w, 80)}) from the session is refused: the hook takes its events from the client, not from the agent; ${HOW}.`;
       }
       const verb = c.argv[i + 1];
@@ -307,13 +326,15 @@ function normalizeSlashes(p: string): string {
  * block row names, or is a shell alias (`!…`, which can run anything).
  */
 function shadowingAlias(facts: Facts, table: CompiledTable): string | undefined {
-  const gatedSubs = new Set(table.rows.flatMap(({ row }) => (row.kind === "gate" || row.kind === "block") && row.when.command?.name === "git" ? (row.when.command.sub ?? []) : []));
-  if (gatedSubs.size === 0) return undefined;
+  // The gated subcommands are gathered from the rows only for a `git config alias.…` command (rare).
+  let gatedSubs: Set<string> | undefined;
   for (const c of facts.analysis?.commands ?? []) {
     if (c.name !== "git" || c.verb < 0 || c.argv[c.verb] !== "config") continue;
     const args = c.argv.slice(c.verb + 1);
     const i = args.findIndex((a) => /^alias\./i.test(a));
     if (i < 0) continue;
+    gatedSubs ??= new Set(table.rows.flatMap(({ row }) => (row.kind === "gate" || row.kind === "block") && row.when.command?.name === "git" ? (row.when.command.sub ?? []) : []));
+    if (gatedSubs.size === 0) return undefined;
     const value = args[i + 1];
     if (value === undefined || args.some((a) => a === "--unset" || a === "--unset-all" || a === "--get" || a === "--get-all" || a === "-l" || a === "--list")) continue;
     const first = value.trim().split(/\s+/)[0] ?? "";

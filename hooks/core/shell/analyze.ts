@@ -123,6 +123,8 @@ interface Work extends ShellAnalysis {
   planted: Set<string>;
   /** Descriptors `exec` gave a here-doc or here-string (`exec 3<<<'…'`). */
   fds: Map<number, Arg>;
+  /** The session's environment variables read so far (envOf). */
+  envRead: Map<string, string | undefined>;
 }
 
 export function analyzeCommand(source: string, world: ShellWorld = NO_WORLD): ShellAnalysis {
@@ -131,7 +133,7 @@ export function analyzeCommand(source: string, world: ShellWorld = NO_WORLD): Sh
     world, reparsed: 0, limited: false, invalid: false,
     vars: new Map(), aliases: new Map(), programs: new Map(), gitEarlier: [], files: new Map(), filesRead: 0, gitFiles: new Map(),
     cwd: world.cwd || undefined, lenient: 0, scriptsRead: new Map(), configScan: { upTo: 0, written: false },
-    planted: new Set(), fds: new Map(),
+    planted: new Set(), fds: new Map(), envRead: new Map(),
   };
   const all = { start: 0, end: source.length };
   if (source.length > MAX_COMMAND_BYTES) {
@@ -196,6 +198,9 @@ function analyzeScript(source: string, at: Where, out: Work): void {
 function walk(root: SyntaxNode, source: string, at: Where, out: Work): void {
   const piped = new Set<SyntaxNode>();
   const stack: SyntaxNode[] = [root];
+  // one buffer and one callback for every node's children (emptied before each use)
+  const children: SyntaxNode[] = [];
+  const collect = (child: SyntaxNode): void => { children.push(child); };
   while (stack.length > 0) {
     const node = stack.pop() as SyntaxNode;
     if (node.type === "Pipeline") node.commands.slice(1).forEach((c) => piped.add(c));
@@ -206,8 +211,8 @@ function walk(root: SyntaxNode, source: string, at: Where, out: Work): void {
     const nested = node.type === "CommandExpansion" || node.type === "ProcessSubstitution" || node.type === "ArithmeticCommandExpansion";
     if (nested && !reparse(node.text.length, node.text, spanOf(node, at), out)) continue;
     // Children go on the stack in reverse so commands come out in source order.
-    const children: SyntaxNode[] = [];
-    forEachChild(node, (child) => children.push(child));
+    children.length = 0;
+    forEachChild(node, collect);
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as SyntaxNode);
   }
 }
@@ -215,16 +220,30 @@ function walk(root: SyntaxNode, source: string, at: Where, out: Work): void {
 const spanOf = (n: { pos: number; end: number }, at: Where): Span => at.anchor ?? { start: n.pos, end: n.end };
 
 function context(out: Work, local?: Map<string, WordValue>): WordContext {
-  return {
-    lookup(name) {
-      const l = local?.get(name);
-      if (l) return l;
-      if (out.vars.has(name)) return out.vars.get(name);
-      if (name === "PWD" && out.cwd) return { text: out.cwd, dynamic: false, shape: { kind: "exact", text: out.cwd } };
-      const env = /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !VOLATILE.has(name) ? out.world.env[name] : undefined;
-      return env !== undefined ? { text: env, dynamic: false, shape: { kind: "exact", text: env } } : undefined;
-    },
-  };
+  return { lookup: (name) => lookupVar(out, name, local) };
+}
+
+const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The session's environment variable, read once per analysis: the environment does not change while one
+ * command is analysed (the command's own assignments are in vars and local), and process.env is slow to read.
+ */
+function envOf(out: Work, name: string): string | undefined {
+  if (out.envRead.has(name)) return out.envRead.get(name);
+  const v = out.world.env[name];
+  out.envRead.set(name, v);
+  return v;
+}
+
+/** A variable's value as the command sees it: its own NAME=value, then the shell's, then the environment. */
+function lookupVar(out: Work, name: string, local?: Map<string, WordValue>): WordValue | undefined {
+  const l = local?.get(name);
+  if (l) return l;
+  if (out.vars.has(name)) return out.vars.get(name);
+  if (name === "PWD" && out.cwd) return { text: out.cwd, dynamic: false, shape: { kind: "exact", text: out.cwd } };
+  const env = VAR_NAME.test(name) && !VOLATILE.has(name) ? envOf(out, name) : undefined;
+  return env !== undefined ? { text: env, dynamic: false, shape: { kind: "exact", text: env } } : undefined;
 }
 
 /** Shell variables that change by themselves. */
@@ -272,10 +291,15 @@ function visitCommand(cmd: Command, source: string, piped: boolean, at: Where, o
     }
   }
   const argCtx = context(out, local);
-  const argv: Arg[] = [cmd.name, ...cmd.suffix].flatMap((w) =>
-    w?.type === "Word" ? expandWord(w, argCtx) : w?.type === "Assignment" ? [assignmentArg(w, argCtx)] : [],
-  );
-  const redirects = [...cmd.prefix, ...cmd.suffix].filter((r): r is Redirection => r.type === "Redirect" || r.type === "HereDoc" || r.type === "HereString");
+  const argv: Arg[] = [];
+  const addWord = (w: (typeof cmd.suffix)[number] | undefined): void => {
+    if (w?.type === "Word") for (const x of expandWord(w, argCtx)) argv.push(x);
+    else if (w?.type === "Assignment") argv.push(assignmentArg(w, argCtx));
+  };
+  addWord(cmd.name);
+  for (const w of cmd.suffix) addWord(w);
+  const redirects: Redirection[] = [];
+  for (const list of [cmd.prefix, cmd.suffix]) for (const r of list) if (r.type === "Redirect" || r.type === "HereDoc" || r.type === "HereString") redirects.push(r);
   let stdin = heredocText(redirects, argCtx);
   // `3<<<'…'`: what reading fd 3 gives (`exec 3<<<…` keeps it for the rest of the command)
   const fds = fdTexts(redirects, argCtx);
@@ -287,7 +311,7 @@ function visitCommand(cmd: Command, source: string, piped: boolean, at: Where, o
   for (const r of redirects) redirectEffect(r, clip(argv[0]?.text ?? "redirect", 40), index, argv, span, out, stdin);
   if (argv.length === 0) return; // assignments and redirects only
   const stdinFile = redirects.find((r): r is Extract<Redirection, { type: "Redirect" }> => r.type === "Redirect" && r.operator === "<" && !!r.target);
-  visitArgv(argv, { ...at, anchor: at.anchor }, out, {
+  visitArgv(argv, at, out, {
     span, text, piped, stdin, local, stdinFile: stdinFile?.target ? evalWord(stdinFile.target, argCtx) : undefined, fds,
   });
 }
@@ -379,25 +403,31 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
   }
   const name = basename(nth(u.argv, 0).text);
   let prog = u.argv;
+  let path0 = site.local.get("PATH") ?? lookupVar(out, "PATH");
   // a program of that name written earlier in this command into a folder on PATH runs instead (`PATH=$T:$PATH git`)
   if (!nth(u.argv, 0).text.includes("/") && !nth(u.argv, 0).dynamic) {
-    const inner: Where = { ...at, depth: at.depth + 1, via, anchor: site.span, parent };
-    onPath(name, inner, out, site);
-    const hashed = out.programs.get(`hash:${nth(u.argv, 0).text}`);
-    if (hashed && !out.planted.has(`hash:${hashed}`)) { out.planted.add(`hash:${hashed}`); runFile({ text: hashed, dynamic: false }, "auto", { ...inner, via: [...via, `hash -p ${clip(hashed, 40)}`] }, out, site); }
+    // (the usual command: no program written or hashed earlier, PATH as the session has it — nothing to build)
+    const hashed = out.programs.size > 0 ? out.programs.get(`hash:${nth(u.argv, 0).text}`) : undefined;
+    if (hashed !== undefined || !onPathIdle(path0, out, [])) {
+      const inner: Where = { depth: at.depth + 1, via, anchor: site.span, parent };
+      onPath(name, inner, out, site);
+      if (hashed && !out.planted.has(`hash:${hashed}`)) { out.planted.add(`hash:${hashed}`); runFile({ text: hashed, dynamic: false }, "auto", { ...inner, via: [...via, `hash -p ${clip(hashed, 40)}`] }, out, site); }
+      // what those files ran may have set PATH
+      path0 = site.local.get("PATH") ?? lookupVar(out, "PATH");
+    }
   }
   // `git-commit`, `/usr/lib/git-core/git-commit`: git running one subcommand.
   // a bare `git-commit` runs only if git's exec-path is on PATH (unknown PATH: assume it is)
-  const path0 = site.local.get("PATH") ?? context(out).lookup("PATH");
-  const reachable = nth(u.argv, 0).text.includes("/") || head.text.includes("/") || !path0 || path0.dynamic || path0.text.split(":").some((d) => /git-core/.test(d));
+  const reachable = nth(u.argv, 0).text.includes("/") || head.text.includes("/") || !path0 || path0.dynamic || path0.text.includes("git-core"); // (a PATH folder holding git-core: no folder boundary inside the name)
   const dashed = reachable ? dashedGit(name) : undefined;
   if (dashed) prog = [{ ...nth(prog, 0), text: "git" }, { text: dashed, dynamic: false }, ...prog.slice(1)];
   const progName = dashed ? "git" : name;
   const self = out.commands.length;
-  if (progName === "git") visitGit(prog, { ...at, via: dashed ? [...via, name] : via, parent }, out, site);
+  // (Where objects are written out whole, not spread: one shape, no copy of whatever `at` was)
+  if (progName === "git") visitGit(prog, { depth: at.depth, via: dashed ? [...via, name] : via, anchor: at.anchor, parent }, out, site);
   else if (!NOT_PROGRAMS.has(progName)) out.commands.push(commandRecord(prog, verbIndex(progName, prog), via, site.span, parent));
   const here: Where = { depth: at.depth + 1, via: [...via, name], anchor: site.span, parent: self };
-  launched({ ...here, via });
+  launched({ depth: here.depth, via, anchor: here.anchor, parent: here.parent });
 
   // Shell strings of the shell itself (`bash -c`) were in u.scripts; here: a shell or interpreter reading stdin or a file.
   for (const f of u.programFiles) runFile(f.file, f.lang, here, out, site);
@@ -413,7 +443,8 @@ function renamed(head: Arg, out: Work): Arg {
   if (head.dynamic && exec) return { text: `git-core/${nth(exec, 1)}`, dynamic: false };
   if (head.dynamic || head.pattern) return head;
 
-  const mapped = out.programs.get(head.text) ?? out.programs.get(normalize(head.text, out));
+  // (no other names for git recorded: nothing to normalize and look up)
+  const mapped = out.programs.size > 0 ? out.programs.get(head.text) ?? out.programs.get(normalize(head.text, out)) : undefined;
   if (mapped) return { ...head, text: mapped };
   if (head.text.includes("/") && !/^git(-|$)/.test(basename(head.text))) {
     const real = out.world.realpath(resolvePath(head.text, out) ?? head.text);
@@ -437,7 +468,7 @@ function configWrittenSoFar(out: Work): boolean {
 
 function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
   const env = (name: string): Arg | undefined => site.local.get(name) ?? context(out).lookup(name);
-  plantedForGit({ ...at, depth: at.depth + 1, anchor: site.span }, out, site);
+  if (out.files.size > 0) plantedForGit({ depth: at.depth + 1, via: at.via, anchor: site.span, parent: at.parent }, out, site);
   const r = resolveGit(argv, {
     world: out.world,
     earlier: out.gitEarlier,
@@ -537,9 +568,8 @@ function plantedForGit(at: Where, out: Work, site: CommandSite): void {
  * own PATH is not walked (that would be a file lookup per command).
  */
 function onPath(name: string, at: Where, out: Work, site: CommandSite, extra: string[] = []): void {
-  const p = site.local.get("PATH") ?? context(out).lookup("PATH");
-  // the usual case, nothing written and PATH as the session has it: no work at all
-  if (out.files.size === 0 && extra.length === 0 && (!p || p.dynamic || p.text === out.world.env["PATH"])) return;
+  const p = site.local.get("PATH") ?? lookupVar(out, "PATH");
+  if (onPathIdle(p, out, extra)) return;
   const usual = new Set((out.world.env["PATH"] ?? "").split(":"));
   const dirs = [...extra, ...(p && !p.dynamic ? p.text.split(":") : [])];
   if (out.files.size === 0 && dirs.every((d) => usual.has(d))) return;
@@ -551,6 +581,11 @@ function onPath(name: string, at: Where, out: Work, site: CommandSite, extra: st
     runFile({ text: key, dynamic: false }, "auto", { ...at, via: [...at.via, `PATH ${clip(dir, 40)}`] }, out, site);
     return;
   }
+}
+
+/** The usual case, nothing written and PATH as the session has it: onPath has no work at all. */
+function onPathIdle(p: WordValue | undefined, out: Work, extra: readonly string[]): boolean {
+  return out.files.size === 0 && extra.length === 0 && (!p || p.dynamic || p.text === envOf(out, "PATH"));
 }
 
 /** A shell string some program runs. */
@@ -698,7 +733,7 @@ function fileText(p: string, out: Work): string | null | undefined {
 
 /** The key for a path within this command (relative paths as written, normalized). */
 function normalize(p: string, out: Work): string {
-  const home = out.world.env["HOME"];
+  const home = envOf(out, "HOME");
   if (p.startsWith("~/") && home) return path.join(home, p.slice(2));
   return out.cwd ? path.resolve(out.cwd, p) : path.normalize(p);
 }

@@ -131,12 +131,7 @@ export function resolveGit(argv: Arg[], ctx: GitContext): GitResolved {
   for (let depth = 0; depth <= MAX_ALIAS_DEPTH; depth++) {
     const g = globals(cur);
     // config files are read only when they matter: an alias to resolve, a push's refspecs
-    let cached: Config | undefined;
-    const cfg: Config = {
-      value: (k) => (cached ??= commandConfig(g.config, ctx, g.dir, out)).value(k),
-      all: (k) => (cached ??= commandConfig(g.config, ctx, g.dir, out)).all(k),
-      get known() { return (cached ??= commandConfig(g.config, ctx, g.dir, out)).known; },
-    };
+    const cfg: Config = new LazyConfig(() => commandConfig(g.config, ctx, g.dir, out));
     out.argv = cur;
     out.verb = g.verb;
     for (const { key, value } of g.config) if (isShellKey(key, value.text) || (value.dynamic && SHELL_KEYS.test(key.toLowerCase()))) out.scripts.push(keyScript(key, value, `git -c ${key}`));
@@ -222,6 +217,17 @@ interface Config {
   known: boolean;
 }
 
+/** A Config read on first use (a class: cheaper to make per git command than an object literal with a getter). */
+class LazyConfig implements Config {
+  private cached: Config | undefined;
+  private readonly load: () => Config;
+  constructor(load: () => Config) { this.load = load; }
+  private get c(): Config { return (this.cached ??= this.load()); }
+  value(k: string): Arg | undefined { return this.c.value(k); }
+  all(k: string): Arg[] { return this.c.all(k); }
+  get known(): boolean { return this.c.known; }
+}
+
 /** All config sources for one git command, lowest priority first. */
 function commandConfig(cli: { key: string; value: Arg; fromEnv?: boolean }[], ctx: GitContext, dir: string | undefined, out: GitResolved): Config {
   const entries: [string, Arg][] = [];
@@ -305,6 +311,23 @@ function splitAlias(s: string): string[] {
 
 const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
+/** Options whose value git runs as a shell command, per subcommand (and the short form that takes it attached). */
+const GIT_SHELL_OPTS: Record<string, [string[], string?]> = {
+  rebase: [["-x", "--exec"], "-x"],
+  "filter-branch": [["--tree-filter", "--index-filter", "--msg-filter", "--commit-filter", "--env-filter", "--parent-filter", "--tag-name-filter"]],
+  difftool: [["-x", "--extcmd"], "-x"],
+  "send-email": [["--to-cmd", "--cc-cmd", "--sendmail-cmd"]],
+  fetch: [["--upload-pack"]],
+  pull: [["--upload-pack"]],
+  "ls-remote": [["--upload-pack"]],
+  clone: [["-u", "--upload-pack"]],
+  push: [["--receive-pack", "--exec"]],
+  "send-pack": [["--receive-pack", "--exec"]],
+  "fetch-pack": [["--upload-pack", "--exec"]],
+  archive: [["--exec"]],
+  grep: [["-O", "--open-files-in-pager"], "-O"],
+};
+
 /** What a subcommand runs (rebase -x, submodule foreach, bisect run, filter-branch) and implies (push). */
 function subcommandEffects(sub: string, args: Arg[], cfg: Config, out: GitResolved): void {
   const valueOf = (i: number, names: string[], shortAttached?: string): Arg | undefined => {
@@ -314,22 +337,7 @@ function subcommandEffects(sub: string, args: Arg[], cfg: Config, out: GitResolv
     if (shortAttached && t.startsWith(shortAttached) && t.length > shortAttached.length) return { text: t.slice(shortAttached.length), dynamic: nth(args, i).dynamic };
     return undefined;
   };
-  const shellOpts: Record<string, [string[], string?]> = {
-    rebase: [["-x", "--exec"], "-x"],
-    "filter-branch": [["--tree-filter", "--index-filter", "--msg-filter", "--commit-filter", "--env-filter", "--parent-filter", "--tag-name-filter"]],
-    difftool: [["-x", "--extcmd"], "-x"],
-    "send-email": [["--to-cmd", "--cc-cmd", "--sendmail-cmd"]],
-    fetch: [["--upload-pack"]],
-    pull: [["--upload-pack"]],
-    "ls-remote": [["--upload-pack"]],
-    clone: [["-u", "--upload-pack"]],
-    push: [["--receive-pack", "--exec"]],
-    "send-pack": [["--receive-pack", "--exec"]],
-    "fetch-pack": [["--upload-pack", "--exec"]],
-    archive: [["--exec"]],
-    grep: [["-O", "--open-files-in-pager"], "-O"],
-  };
-  const so = shellOpts[sub];
+  const so = GIT_SHELL_OPTS[sub];
   if (so) for (let i = 0; i < args.length; i++) { const v = valueOf(i, so[0], so[1]); if (v) out.scripts.push({ ...v, label: `git ${sub} ${so[0][0]}` }); }
   if (sub === "submodule") {
     const f = args.findIndex((a) => a.text === "foreach");

@@ -199,13 +199,14 @@ export function unwrap(argv: Arg[]): Unwrapped {
     // `/usr/bin/gi? commit`: the name is whatever the glob expands to.
     if (head.pattern) return { ...out, argv: rest, opaque: { code: "program-pattern", reason: `the command name ${clip(head.text, 60)} is a pattern expanded at run time` } };
     const name = basename(head.text);
-    const tooMany = { ...out, argv: rest, opaque: { code: "too-many-wrappers" as const, reason: `more than ${MAX_UNWRAP} wrappers in a row` } };
+    // built only when the cap is hit
+    const tooMany = (): Unwrapped => ({ ...out, argv: rest, opaque: { code: "too-many-wrappers", reason: `more than ${MAX_UNWRAP} wrappers in a row` } });
     const step = special(name, rest);
     if (step !== undefined) {
       // a launcher that runs only strings (tmux, gdb -ex, hyperfine) is itself a command that runs
       if (step.done && (step.result.argv === undefined || step.result.argv.length === 0) && !step.result.readsProgramFromStdin) step.result.argv = rest;
       if (step.done) return { ...merge(out, step.result), via: [...out.via, ...step.result.via] };
-      if (out.via.length === MAX_UNWRAP) return tooMany;
+      if (out.via.length === MAX_UNWRAP) return tooMany();
       out.via.push(name);
       Object.assign(out, merge(out, step.result));
       rest = step.next;
@@ -213,11 +214,11 @@ export function unwrap(argv: Arg[]): Unwrapped {
     }
     // the dynamic loader runs the program it is given: `/lib64/ld-linux-x86-64.so.2 /usr/bin/git commit`
     const spec = lookup(L, /^ld(-linux[\w.-]*)?\.so(\.\d+)*$/.test(name) ? "ld.so" : name);
-    if (!spec) return { ...out, argv: rest };
+    if (!spec) { out.argv = rest; return out; } // (out is this call's own: no copy)
     const p = parseOptions(rest, spec);
     // `uv add x`, `bundle install`: not the launching subcommand, so a program like any other
     if (p.notLaunching) return { ...out, argv: rest };
-    if (out.via.length === MAX_UNWRAP) return tooMany;
+    if (out.via.length === MAX_UNWRAP) return tooMany();
     out.via.push(name);
     out.scripts.push(...p.shell.map((s) => ({ ...s, label: `${name} ${s.label}` })));
     for (const s of p.split) out.scripts.push({ ...s, label: `${name} -S` });

@@ -225,9 +225,13 @@ function substitution(text: string): Piece {
   return dyn(text, "command-substitution");
 }
 
+const GLOB_META = /[*?[\]\\]/;
+const GLOB_META_ALL = /[*?[\]\\]/g;
+
 /** Escape glob metacharacters so a literal matches only itself. */
 export function globEscape(s: string): string {
-  return s.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+  // most words have no metacharacter: no new string then
+  return GLOB_META.test(s) ? s.replace(GLOB_META_ALL, "\\$&") : s;
 }
 
 /**
