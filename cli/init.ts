@@ -106,11 +106,13 @@ export async function initMain(args: string[], root: string): Promise<number> {
 
   // 3. Cases that prove each starter row (the seed's method: each row turns a case red when removed).
   const casesDir = path.join(claudeDir, "skillgate", "cases");
-  if (full || f.has("no-cases")) console.log(`no starter cases written: write one per row in ${casesDir} (see the README's "Cases" section)`);
+  if (f.has("no-cases")) console.log(`no starter cases written: write one per row with \`skillgate cases --new <row id>\` (into ${casesDir}; format: docs/cases.md in skillgate's repository)`);
   else if (fs.existsSync(casesDir)) console.log(`${casesDir}: exists, left as is`);
-  else if (extend) {
+  else if (extend || full) {
+    // The full table is the default's rows, so the default's own cases pin each of them (mutate shows it).
     const n = copyDefaultCases(root, casesDir, caseSchemaRefFor(projectDir, root));
-    console.log(`${casesDir}: ${n} cases from skillgate's own suite, which pin every row of the default table you inherit (a case that fails after an upgrade of skillgate names a default row that changed)`);
+    const whose = extend ? "the default table you inherit" : "the full table (a copy of the default)";
+    console.log(`${casesDir}: ${n} cases from skillgate's own suite, which pin every row of ${whose} (a case that fails after an upgrade of skillgate names a default row that changed)`);
   } else {
     fs.cpSync(path.join(templateDirOf(root), "cases"), casesDir, { recursive: true, errorOnExist: true, force: false });
     console.log(`${casesDir}: ${fs.readdirSync(casesDir).filter((x) => x.endsWith(".json")).length} starter cases, one or more per row`);
