@@ -455,7 +455,8 @@ export async function uninstallMain(args: string[], root: string): Promise<numbe
   const json = f.has("json");
   const say = (line: string): void => (json ? console.error(line) : console.log(line));
   const done = (o: { changed: boolean; diff?: string[]; backup?: string | null; removedFile?: boolean }) => {
-    if (json) say(JSON.stringify({ file: where.file, dryRun, ...o }, null, o.diff ? 2 : undefined));
+    // The report is stdout's one JSON document (say() sends notes to stderr under --json).
+    if (json) console.log(JSON.stringify({ file: where.file, dryRun, ...o }, null, o.diff ? 2 : undefined));
     return EXIT.ok;
   };
   const hookPath = hookPathOf(root);

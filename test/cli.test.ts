@@ -243,6 +243,27 @@ describe("--json on every verb that reports, with the table in use", () => {
   });
 });
 
+describe("uninstall --json", () => {
+  test("the report is on stdout (dry run and real), the notes on stderr", () => {
+    const dir = path.join(tmp, "uninstall-json");
+    fs.mkdirSync(dir);
+    const inst = sg(["install", "--project", dir, "--runtime", "node", "--with-skills"]);
+    assert.equal(inst.code, 0, inst.stderr);
+    const dry = sg(["uninstall", "--project", dir, "--dry-run", "--json"]);
+    assert.equal(dry.code, 0, dry.stderr);
+    const d = json(dry);
+    assert.equal(d.file, path.join(dir, ".claude", "settings.json"));
+    assert.deepEqual([d.dryRun, d.changed, d.removedFile], [true, true, true]);
+    const real = sg(["uninstall", "--project", dir, "--json"]);
+    assert.equal(real.code, 0, real.stderr);
+    const j = json(real);
+    assert.deepEqual([j.dryRun, j.changed, j.removedFile], [false, true, true]);
+    assert.equal(fs.existsSync(path.join(dir, ".claude", "settings.json")), false);
+    const again = json(sg(["uninstall", "--project", dir, "--json"]));
+    assert.equal(again.changed, false);
+  });
+});
+
 describe("one table, named in every verb's header", () => {
   test("from a project with .claude/triggers.json, lint, explain, stats, doctor, measure and mutate all use it", () => {
     const own = path.join(project, ".claude", "triggers.json");
