@@ -515,6 +515,15 @@ export async function uninstallMain(args: string[], root: string): Promise<numbe
   return done({ changed: true, removedFile: next === null, backup: saved });
 }
 
+/** The probe's session is not the user's: `stats` would report it as the latest one (state, counts, lock). */
+function forgetProbeSession(stateDir: string, sessionId: string): void {
+  try {
+    for (const name of fs.readdirSync(stateDir)) if (name.startsWith(`${sessionId}.json`)) fs.rmSync(path.join(stateDir, name), { force: true });
+  } catch {
+    /* no state folder: nothing was left */
+  }
+}
+
 /** The captured SessionStart payload; cases/ is not in the npm package, so an equivalent one there. */
 function sessionStartFixture(root: string): Json {
   try {
@@ -592,6 +601,7 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
   const env = { ...process.env, CLAUDE_PROJECT_DIR: where.projectDir };
   const t0 = Date.now();
   const run = spawnSync(command, hargs, { input: JSON.stringify(payload), encoding: "utf8", cwd: where.projectDir, env, timeout: HOOK_TIMEOUT_S * 1000 });
+  forgetProbeSession(stateDirOf({ env, packageRoot: root }), payload.session_id);
   const shown = `${command} ${rawArgs.join(" ")}`;
   if (run.error) bad(`the hook command does not start (${shown}): ${run.error.message}`);
   else if (run.status !== 0) bad(`the hook command exited with ${run.status ?? run.signal} (${shown}): ${run.stderr.trim().slice(0, 300)}`);

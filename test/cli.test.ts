@@ -264,6 +264,23 @@ describe("uninstall --json", () => {
   });
 });
 
+describe("doctor", () => {
+  test("its probe of the hook command leaves no session behind for stats to report", () => {
+    const dir = path.join(tmp, "doctor-probe");
+    const own = path.join(tmp, "doctor-probe-state");
+    fs.mkdirSync(dir);
+    const env = { SKILLGATE_STATE: own };
+    assert.equal(sg(["install", "--project", dir, "--local", "--runtime", "node", "--with-skills"], { env }).code, 0);
+    const d = sg(["doctor", "--project", dir, "--local"], { env });
+    assert.equal(d.code, 0, d.stdout + d.stderr);
+    assert.match(d.stdout, /the hook command starts and answers/);
+    const left = fs.readdirSync(own).filter((f) => f.startsWith("skillgate-doctor"));
+    assert.deepEqual(left, [], "doctor's probe session is left in the state folder");
+    const st = sg(["stats"], { env, cwd: dir });
+    assert.doesNotMatch(st.stdout + st.stderr, /skillgate-doctor/, "stats reports doctor's probe as the latest session");
+  });
+});
+
 describe("one table, named in every verb's header", () => {
   test("from a project with .claude/triggers.json, lint, explain, stats, doctor, measure and mutate all use it", () => {
     const own = path.join(project, ".claude", "triggers.json");
