@@ -281,6 +281,24 @@ describe("doctor", () => {
   });
 });
 
+describe("lint and doctor on a table with invalid rows", () => {
+  test("each invalid row (OFF in the hook) is an error naming the file, the row and the field", () => {
+    const dir = path.join(tmp, "invalid-rows");
+    fs.mkdirSync(path.join(dir, ".claude"), { recursive: true });
+    const table = JSON.parse(fs.readFileSync(path.join(ROOT, "templates", "starter", "triggers.json"), "utf8")) as { rows: Record<string, unknown>[] };
+    table.rows = table.rows.map((r) => (r.id === "commit-gate" ? { ...r, when: { command: { name: "git", sub: "commit" } } } : r.id === "force-push-block" ? { ...r, kind: "gatez" } : r));
+    const file = path.join(dir, ".claude", "triggers.json");
+    fs.writeFileSync(file, JSON.stringify(table, null, 2));
+    const r = sg(["lint"], { cwd: dir });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const out = r.stdout + r.stderr;
+    assert.match(out, new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: row "commit-gate": field when\\.command\\.sub`));
+    assert.match(out, /row "force-push-block": field kind/);
+    const j = json(sg(["lint", "--json"], { cwd: dir })) as { errors: string[] };
+    assert.equal(j.errors.filter((e) => /row "(commit-gate|force-push-block)": field/.test(e)).length, 2, JSON.stringify(j.errors));
+  });
+});
+
 describe("one table, named in every verb's header", () => {
   test("from a project with .claude/triggers.json, lint, explain, stats, doctor, measure and mutate all use it", () => {
     const own = path.join(project, ".claude", "triggers.json");
