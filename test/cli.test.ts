@@ -299,6 +299,13 @@ describe("lint and doctor on a table with invalid rows", () => {
   });
 });
 
+describe("cases --new", () => {
+  test("an unknown row: one line, prefixed with the verb, naming the table and its rows", () => {
+    const r = sg(["cases", "--new", "no-such-row"]);
+    assertOneLineError(r, 1, /^skillgate cases: no row "no-such-row" in \S+triggers\.json \(rows: .*commit-gate/);
+  });
+});
+
 describe("one table, named in every verb's header", () => {
   test("from a project with .claude/triggers.json, lint, explain, stats, doctor, measure and mutate all use it", () => {
     const own = path.join(project, ".claude", "triggers.json");
