@@ -436,6 +436,10 @@ export async function installMain(args: string[], root: string): Promise<number>
     const how = portable ? `${handler.command} ${handler.args.join(" ")}` : `${rt.name}: ${rt.path} ${hookPath}`;
     say(`${where.file}: skillgate hooks installed for ${Object.keys(HOOK_EVENTS).length} events (${how})${saved}`);
   }
+  // Another settings file that registers skillgate too: Claude Code merges them, so every event would run it twice.
+  for (const other of otherRegistrations(where, hookPath)) {
+    console.error(`skillgate install: warning: skillgate is also installed in ${other.file}: every event now runs it twice; remove one (skillgate uninstall ${other.flags})`);
+  }
   if (json) {
     console.log(JSON.stringify({ file: where.file, changed: next !== r.text, dryRun: false, portable, launcher: launcherStale ? launcher : null, backup: savedTo }));
     return EXIT.ok;
@@ -443,6 +447,21 @@ export async function installMain(args: string[], root: string): Promise<number>
   const scopeFlag = where.scope === "user" ? " --user" : ` --project ${where.projectDir}${where.scope === "local" ? " --local" : ""}`;
   say(`check it with: skillgate doctor${scopeFlag}`);
   return EXIT.ok;
+}
+
+/** The other settings files Claude Code reads for this project that already hold skillgate's hooks, with the uninstall flags for each. */
+function otherRegistrations(where: { file: string; projectDir: string; scope: string }, hookPath: string): { file: string; flags: string }[] {
+  const [projectFile, localFile] = projectSettingsFiles(where.projectDir);
+  const candidates = [
+    { file: projectFile ?? "", flags: `--project ${where.projectDir}` },
+    { file: localFile ?? "", flags: `--project ${where.projectDir} --local` },
+    { file: settingsFileFor("user", where.projectDir, home()), flags: "--user" },
+  ];
+  return candidates.filter((c) => {
+    if (!c.file || path.resolve(c.file) === path.resolve(where.file)) return false;
+    const s = readSettings(c.file);
+    return s.ok && s.text !== undefined && inspectSettings(s.settings, hookPath).handlers.size > 0;
+  });
 }
 
 export async function uninstallMain(args: string[], root: string): Promise<number> {

@@ -266,7 +266,10 @@ test("--local writes settings.local.json; the launcher stays while settings.json
   assert.equal(fs.existsSync(p.file), false, "settings.json untouched");
   const doc = await run(t, () => doctorMain(["--project", p.dir, "--local"], ROOT));
   assert.equal(doc.code, 0, doc.out);
-  assert.equal((await run(t, () => installMain(["--project", p.dir], ROOT))).code, 0);
+  const second = await run(t, () => installMain(["--project", p.dir], ROOT));
+  assert.equal(second.code, 0, second.out);
+  // Said at install time, not only by a later doctor: every event would run skillgate twice.
+  assert.match(second.out, /warning: skillgate is also installed in .*settings\.local\.json: every event now runs it twice; remove one \(skillgate uninstall --project \S+ --local\)/);
   const twice = await run(t, () => doctorMain(["--project", p.dir], ROOT));
   assert.match(twice.out, /installed in both .*settings\.json and .*settings\.local\.json/);
   assert.equal((await run(t, () => uninstallMain(["--project", p.dir, "--local"], ROOT))).code, 0);
