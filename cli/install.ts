@@ -649,7 +649,13 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
     if (installedIn.length === 0 && asPlugin && table.source === "default") ok("the plugin's own skills are loadable as skillgate:<name>");
     else {
       const s = checkSkills(t, where.scope === "user" ? undefined : where.projectDir);
-      for (const m of s.missing) bad(`row ${m.row} needs skill "${m.skill}", which Claude Code cannot load (no ${m.skill}/SKILL.md in ${s.roots.join(" or ")}): the Skill tool would answer "Unknown skill"; run skillgate init or skillgate install --with-skills`);
+      if (s.missing.length) {
+        // One line for all: the default table without its skills would otherwise print a problem per row.
+        const rowsOf = new Map<string, string[]>();
+        for (const m of s.missing) rowsOf.set(m.skill, [...(rowsOf.get(m.skill) ?? []), m.row]);
+        const list = [...rowsOf].map(([skill, rows]) => `${skill} (row${rows.length > 1 ? "s" : ""} ${rows.join(", ")})`).join(", ");
+        bad(`the table names skills Claude Code cannot load (no <skill>/SKILL.md in ${s.roots.join(" or ")}): ${list}; the Skill tool would answer "Unknown skill": run skillgate init or skillgate install --with-skills`);
+      }
       if (!s.missing.length) ok(`every skill the table names is loadable by the Skill tool (${s.roots.join(", ")})`);
     }
   } catch (e) {
