@@ -444,8 +444,14 @@ export async function installMain(args: string[], root: string): Promise<number>
     console.log(JSON.stringify({ file: where.file, changed: next !== r.text, dryRun: false, portable, launcher: launcherStale ? launcher : null, backup: savedTo }));
     return EXIT.ok;
   }
-  const scopeFlag = where.scope === "user" ? " --user" : ` --project ${where.projectDir}${where.scope === "local" ? " --local" : ""}`;
-  say(`check it with: skillgate doctor${scopeFlag}`);
+  if (portable) {
+    // skillgate is the project's dependency: not on PATH, so npx, run from the project (npx resolves from the cwd).
+    const here = path.resolve(process.cwd()) === path.resolve(where.projectDir);
+    say(`check it with: ${here ? "" : `cd ${where.projectDir} && `}npx skillgate doctor${where.scope === "local" ? " --local" : ""}`);
+  } else {
+    const scopeFlag = where.scope === "user" ? " --user" : ` --project ${where.projectDir}${where.scope === "local" ? " --local" : ""}`;
+    say(`check it with: skillgate doctor${scopeFlag}`);
+  }
   return EXIT.ok;
 }
 

@@ -567,3 +567,17 @@ test("init: starter table with a $schema that resolves from the project, its ski
   assert.equal(ft.rows.length, (JSON.parse(fs.readFileSync(path.join(ROOT, "triggers.json"), "utf8")) as { rows: unknown[] }).rows.length);
   assert.equal(fs.readdirSync(path.join(q.dir, ".claude", "skills")).length, fs.readdirSync(path.join(ROOT, "skills")).length);
 });
+
+test("a project install's next step is a command that runs there: npx skillgate doctor, not a bare skillgate", async (t) => {
+  isolate(t);
+  const p = ready();
+  const r = await run(t, () => installMain(["--project", p.dir], ROOT));
+  assert.equal(r.code, 0, r.out);
+  const cwd = process.cwd();
+  assert.match(r.out, new RegExp(`check it with: cd ${p.dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} && npx skillgate doctor$`, "m"));
+  process.chdir(p.dir);
+  t.after(() => process.chdir(cwd));
+  const local = await run(t, () => installMain(["--local"], ROOT));
+  assert.equal(local.code, 0, local.out);
+  assert.match(local.out, /check it with: npx skillgate doctor --local$/m);
+});
