@@ -70,7 +70,10 @@ export async function initMain(args: string[], root: string): Promise<number> {
   const tableFile = path.join(claudeDir, "triggers.json");
 
   // 1. The table.
-  if (fs.existsSync(tableFile)) console.log(`${tableFile}: exists, left as is`);
+  if (fs.existsSync(tableFile)) {
+    const asked = extend ? "--extends" : full ? "--full" : "";
+    console.log(`${tableFile}: exists, left as is${asked ? ` (init never overwrites it: move it away and run init ${asked} again for that table)` : ""}`);
+  }
   else {
     const ref = schemaRefFor(projectDir, root);
     const text = extend ? extendsTableText(ref) : withSchema(fs.readFileSync(full ? path.join(root, "triggers.json") : path.join(templateDirOf(root), "triggers.json"), "utf8"), ref);

@@ -175,3 +175,13 @@ test("init --no-cases: the hint names a command that exists, not a missing READM
   assert.doesNotMatch(r.out, /README's "Cases" section/);
   assert.match(r.out, /skillgate cases --new/);
 });
+
+test("init --extends over an existing table: left as is, and the user is told how to get what they asked for", async (t) => {
+  const { dir } = freshProject(t);
+  assert.equal((await run(t, () => initMain(["--project", dir], ROOT))).code, 0);
+  const before = fs.readFileSync(path.join(dir, ".claude", "triggers.json"), "utf8");
+  const r = await run(t, () => initMain(["--project", dir, "--extends"], ROOT));
+  assert.equal(r.code, 0, r.out);
+  assert.match(r.out, /triggers\.json: exists, left as is \(init never overwrites it: move it away and run init --extends again for that table\)/);
+  assert.equal(fs.readFileSync(path.join(dir, ".claude", "triggers.json"), "utf8"), before);
+});
