@@ -578,6 +578,8 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
   const table: TableResolution = f.get("table") ? { file: tableFileOf(f.get("table"), root), source: "flag", why: "--table" } : tableFor(where.projectDir, root);
   const tableRows = await compiledTable(table.file, root).then((t) => t.rows.length, () => undefined);
   if (!json) console.log(tableHeader(table.file, tableRows));
+  // The command to tell the user: a project's own skillgate is not on PATH, npx finds it.
+  const sg = where.scope !== "user" && isProjectDependency(where.projectDir, root) && path.resolve(where.projectDir) !== path.resolve(root) ? "npx skillgate" : "skillgate";
   const userFile = settingsFileFor("user", where.projectDir, home());
   const files = f.has("user") || f.has("local") ? [where.file] : f.has("project") ? projectSettingsFiles(where.projectDir) : [...new Set([...projectSettingsFiles(where.projectDir), userFile])];
   let handler: Json | undefined;
@@ -596,7 +598,7 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
     installedIn.push(file);
     handler ??= handlers.values().next().value;
     const missing = Object.keys(HOOK_EVENTS).filter((e) => !handlers.has(e));
-    if (missing.length) bad(`${file} has no skillgate hook for ${missing.join(", ")}: run skillgate install again`);
+    if (missing.length) bad(`${file} has no skillgate hook for ${missing.join(", ")}: run ${sg} install again`);
     else ok(`${file}: skillgate hooks on all ${handlers.size} events`);
     p.forEach(bad);
     // The committed file must run on every clone.
@@ -608,7 +610,7 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
   if (installedIn.length > 1) bad(`skillgate is installed in both ${installedIn.join(" and ")}: every event runs it twice; uninstall one`);
   if (installedIn.length === 0) {
     if (asPlugin) ok("skillgate is enabled as a plugin (its hooks come from hooks/hooks.json)");
-    else bad(`no skillgate hooks in ${files.join(" or ")}: run skillgate install${f.has("user") ? " --user" : ""} (or load skillgate as a plugin)`);
+    else bad(`no skillgate hooks in ${files.join(" or ")}: run ${sg} install${f.has("user") ? " --user" : ""} (or load skillgate as a plugin)`);
   }
 
   // 2. The hook command starts and answers a SessionStart like Claude Code would send it.
@@ -616,7 +618,7 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
   const rawArgs = Array.isArray(handler?.args) ? (handler.args as unknown[]).map(String) : [hookPath];
   const hargs = expandArgs(rawArgs, where.projectDir);
   if (rawArgs.some((a) => a.includes("CLAUDE_PROJECT_DIR")) && !fs.existsSync(hargs[0] ?? "")) {
-    bad(`the launcher ${hargs[0]} named in the settings is missing: run skillgate install again (and commit .claude/hooks/skillgate.mjs)`);
+    bad(`the launcher ${hargs[0]} named in the settings is missing: run ${sg} install again (and commit .claude/hooks/skillgate.mjs)`);
   }
   const launcher = hargs[0] ?? "";
   if (rawArgs.some((a) => a.includes("CLAUDE_PROJECT_DIR")) && fs.existsSync(launcher) && fs.readFileSync(launcher, "utf8") !== fs.readFileSync(launcherSourceOf(root), "utf8")) {
@@ -660,7 +662,7 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
         const rowsOf = new Map<string, string[]>();
         for (const m of s.missing) rowsOf.set(m.skill, [...(rowsOf.get(m.skill) ?? []), m.row]);
         const list = [...rowsOf].map(([skill, rows]) => `${skill} (row${rows.length > 1 ? "s" : ""} ${rows.join(", ")})`).join(", ");
-        bad(`the table names skills Claude Code cannot load (no <skill>/SKILL.md in ${s.roots.join(" or ")}): ${list}; the Skill tool would answer "Unknown skill": run skillgate init or skillgate install --with-skills`);
+        bad(`the table names skills Claude Code cannot load (no <skill>/SKILL.md in ${s.roots.join(" or ")}): ${list}; the Skill tool would answer "Unknown skill": run ${sg} init or ${sg} install --with-skills`);
       }
       if (!s.missing.length) ok(`every skill the table names is loadable by the Skill tool (${s.roots.join(", ")})`);
     }

@@ -297,7 +297,7 @@ test("install refuses a table whose skills the client cannot load; --with-skills
   // One problem line for all of them (not one per row: the default table would print 19), naming each skill and its rows.
   const gap = doc.out.split("\n").filter((l) => /cannot load/.test(l));
   assert.equal(gap.length, 1, doc.out);
-  assert.match(gap[0] ?? "", /^PROBLEM +the table names skills Claude Code cannot load \(no <skill>\/SKILL\.md in .+\): commit \(row commit-gate\), paired-docs \(row paired-docs-write\), .*handoff \(row handoff-after-compaction\); the Skill tool would answer "Unknown skill": run skillgate init or skillgate install --with-skills$/);
+  assert.match(gap[0] ?? "", /^PROBLEM +the table names skills Claude Code cannot load \(no <skill>\/SKILL\.md in .+\): commit \(row commit-gate\), paired-docs \(row paired-docs-write\), .*handoff \(row handoff-after-compaction\); the Skill tool would answer "Unknown skill": run npx skillgate init or npx skillgate install --with-skills$/);
 
   fs.rmSync(p.file);
   const w = await run(t, () => installMain(["--project", p.dir, "--with-skills"], ROOT));
