@@ -306,6 +306,16 @@ describe("cases --new", () => {
   });
 });
 
+describe("measure --projects", () => {
+  test("a folder that does not exist: exit 3, one line naming it (not a table of zeros and exit 0)", () => {
+    const missing = path.join(tmp, "no-such-projects");
+    assertOneLineError(sg(["measure", "--projects", missing]), 3, new RegExp(`^skillgate measure: --projects ${missing.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: no such folder`));
+    const file = path.join(tmp, "a-file");
+    fs.writeFileSync(file, "x");
+    assertOneLineError(sg(["measure", "--projects", file]), 3, /--projects .*a-file: not a folder/);
+  });
+});
+
 describe("one table, named in every verb's header", () => {
   test("from a project with .claude/triggers.json, lint, explain, stats, doctor, measure and mutate all use it", () => {
     const own = path.join(project, ".claude", "triggers.json");
