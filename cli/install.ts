@@ -540,6 +540,21 @@ export async function uninstallMain(args: string[], root: string): Promise<numbe
   return done({ changed: true, removedFile: next === null, backup: saved });
 }
 
+/** The project's skillgate dependency when it is a `file:` path (a tarball or folder) outside the project. */
+function tarballOutside(projectDir: string): { spec: string; file: string } | undefined {
+  let pkg: { dependencies?: Record<string, unknown>; devDependencies?: Record<string, unknown> };
+  try {
+    pkg = JSON.parse(fs.readFileSync(path.join(projectDir, "package.json"), "utf8")) as typeof pkg;
+  } catch {
+    return undefined;
+  }
+  const spec = pkg?.devDependencies?.skillgate ?? pkg?.dependencies?.skillgate;
+  if (typeof spec !== "string" || !spec.startsWith("file:")) return undefined;
+  const file = path.resolve(projectDir, spec.slice("file:".length));
+  const rel = path.relative(projectDir, file);
+  return rel.startsWith("..") || path.isAbsolute(rel) ? { spec, file } : undefined;
+}
+
 /** The probe's session is not the user's: `stats` would report it as the latest one (state, counts, lock). */
 function forgetProbeSession(stateDir: string, sessionId: string): void {
   try {
@@ -608,6 +623,14 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
     }
   }
   if (installedIn.length > 1) bad(`skillgate is installed in both ${installedIn.join(" and ")}: every event runs it twice; uninstall one`);
+  if (where.scope !== "user") {
+    // Committed settings run the project's skillgate, so every clone must be able to npm ci it.
+    const spec = tarballOutside(where.projectDir);
+    if (spec) {
+      const say = installedIn.includes(settingsFileFor("project", where.projectDir, "")) ? bad : note;
+      say(`${path.join(where.projectDir, "package.json")} installs skillgate from ${spec.spec}, outside the project: a teammate's npm ci fails unless the tarball is at that path on their machine too; copy it into the repository (vendor/), npm install --save-dev ./vendor/${path.basename(spec.file)} and commit it`);
+    }
+  }
   if (installedIn.length === 0) {
     if (asPlugin) ok("skillgate is enabled as a plugin (its hooks come from hooks/hooks.json)");
     else bad(`no skillgate hooks in ${files.join(" or ")}: run ${sg} install${f.has("user") ? " --user" : ""} (or load skillgate as a plugin)`);

@@ -581,3 +581,18 @@ test("a project install's next step is a command that runs there: npx skillgate 
   assert.equal(local.code, 0, local.out);
   assert.match(local.out, /check it with: npx skillgate doctor --local$/m);
 });
+
+test("doctor: skillgate installed from a tarball outside the project breaks a teammate's npm ci; one inside it (vendor/) is fine", async (t) => {
+  isolate(t);
+  const p = ready();
+  assert.equal((await run(t, () => installMain(["--project", p.dir], ROOT))).code, 0);
+  const pkg = (spec: string) => fs.writeFileSync(path.join(p.dir, "package.json"), JSON.stringify({ name: "team", private: true, devDependencies: { skillgate: spec } }, null, 2));
+  pkg("file:../../skillgate-0.1.0.tgz");
+  const out = await run(t, () => doctorMain(["--project", p.dir], ROOT));
+  assert.equal(out.code, 1, out.out);
+  assert.match(out.out, /PROBLEM +.*package\.json installs skillgate from file:\.\.\/\.\.\/skillgate-0\.1\.0\.tgz, outside the project: a teammate's npm ci fails unless the tarball is at that path on their machine too; copy it into the repository \(vendor\/\), npm install --save-dev \.\/vendor\/skillgate-0\.1\.0\.tgz and commit it/);
+  pkg("file:vendor/skillgate-0.1.0.tgz");
+  const fine = await run(t, () => doctorMain(["--project", p.dir], ROOT));
+  assert.equal(fine.code, 0, fine.out);
+  assert.doesNotMatch(fine.out, /outside the project/);
+});
