@@ -447,7 +447,8 @@ export async function installMain(args: string[], root: string): Promise<number>
   if (portable) {
     // skillgate is the project's dependency: not on PATH, so npx, run from the project (npx resolves from the cwd).
     const here = path.resolve(process.cwd()) === path.resolve(where.projectDir);
-    say(`check it with: ${here ? "" : `cd ${where.projectDir} && `}npx skillgate doctor${where.scope === "local" ? " --local" : ""}`);
+    const dir = /[\s'"$`\\]/.test(where.projectDir) ? `'${where.projectDir.replaceAll("'", `'\\''`)}'` : where.projectDir;
+    say(`check it with: ${here ? "" : `cd ${dir} && `}npx skillgate doctor${where.scope === "local" ? " --local" : ""}`);
   } else {
     const scopeFlag = where.scope === "user" ? " --user" : ` --project ${where.projectDir}${where.scope === "local" ? " --local" : ""}`;
     say(`check it with: skillgate doctor${scopeFlag}`);
