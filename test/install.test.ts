@@ -460,6 +460,20 @@ test("launcher without the package: loud on session start and every prompt, quie
   assert.notEqual(launch(dir, { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "npm ci; git commit -m x" } }), undefined);
 });
 
+test("launcher without the package, on an event it cannot read: valid JSON saying both what is wrong and that skillgate is missing", () => {
+  const dir = tmp("bare-bad");
+  const launcher = path.join(dir, ".claude", "hooks", "skillgate.mjs");
+  fs.mkdirSync(path.dirname(launcher), { recursive: true });
+  fs.copyFileSync(path.join(ROOT, "hooks", "launcher.mjs"), launcher);
+  for (const input of ["not json{", "", "[1,2]", '{"session_id":"s"}']) {
+    const r = spawnSync(process.execPath, [launcher], { input, encoding: "utf8", env: { PATH: process.env.PATH, HOME: tmp("lhome"), CLAUDE_PROJECT_DIR: dir } });
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { systemMessage?: string };
+    assert.match(String(out.systemMessage), /skillgate is registered but not installed: run npm ci/, JSON.stringify(input));
+    assert.match(String(out.systemMessage), /the hook event (is not JSON|has no hook_event_name)/, JSON.stringify(input));
+  }
+});
+
 test("launcher with the package installed runs the real hook", () => {
   const p = ready();
   const out = launch(p.dir, { hook_event_name: "PreToolUse", session_id: "launch-1", transcript_path: "", cwd: p.dir, tool_name: "Bash", tool_input: { command: "git commit -m x" }, tool_use_id: "t1", permission_mode: "default" }, { SKILLGATE_STATE: tmp("lstate") });
