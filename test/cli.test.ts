@@ -316,6 +316,14 @@ describe("measure --projects", () => {
   });
 });
 
+describe("explain --loaded", () => {
+  test("a skill no row names is a usage error naming the skills the table knows (a typo would silently explain a deny)", () => {
+    const r = sg(["explain", "--loaded", "comit", "--", "git commit -m x"]);
+    assertUsageError(r, "explain", /^skillgate explain: --loaded comit: no row of \S+triggers\.json names skill "comit" \(skills: .*commit/);
+    assert.equal(sg(["explain", "--loaded", "commit", "--", "git commit -m x"]).code, 0);
+  });
+});
+
 describe("one table, named in every verb's header", () => {
   test("from a project with .claude/triggers.json, lint, explain, stats, doctor, measure and mutate all use it", () => {
     const own = path.join(project, ".claude", "triggers.json");
