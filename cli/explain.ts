@@ -1,7 +1,7 @@
 // `skillgate explain -- '<command>'`: the hook's own analysis and decision for
 // a Bash command, as a PreToolUse in the main thread. How users debug a gate.
 import { quote } from "shell-quote";
-import { colours, EXIT, parseArgs } from "./args.js";
+import { colours, EXIT, parseArgs, UsageError } from "./args.js";
 import { tableHeader, tableInUse, tableJson } from "./table-file.js";
 import type { CompiledTable } from "../hooks/core/table/compile.js";
 import { decide } from "../hooks/core/decide.js";
@@ -33,6 +33,12 @@ export async function explainMain(args: string[], root: string): Promise<number>
   const f = parseArgs("explain", args);
   const command = f.rest.join(" ");
   const { file, table } = await tableInUse(f.get("table"), root);
+  // A typo in --loaded would explain a deny that the real load lifts: name the skills the table knows.
+  const known = [...new Set(table.rows.flatMap((cr) => (cr.row.skill ? [cr.row.skill] : [])))];
+  for (const s of f.get("loaded") ?? []) {
+    const bare = s.includes(":") ? s.slice(s.lastIndexOf(":") + 1) : s;
+    if (!known.includes(bare)) throw new UsageError(`--loaded ${s}: no row of ${file} names skill "${s}" (skills: ${known.join(", ") || "none"})`);
+  }
   const r = explainCommand(command, table, f.get("loaded"), shellWorld(process.cwd(), process.env));
   // Exit 1 when the hook would refuse it: scripts can ask "would this run?".
   const code = r.decision.verdict === "deny" || r.decision.verdict === "block" ? EXIT.findings : EXIT.ok;

@@ -70,7 +70,10 @@ export async function initMain(args: string[], root: string): Promise<number> {
   const tableFile = path.join(claudeDir, "triggers.json");
 
   // 1. The table.
-  if (fs.existsSync(tableFile)) console.log(`${tableFile}: exists, left as is`);
+  if (fs.existsSync(tableFile)) {
+    const asked = extend ? "--extends" : full ? "--full" : "";
+    console.log(`${tableFile}: exists, left as is${asked ? ` (init never overwrites it: move it away and run init ${asked} again for that table)` : ""}`);
+  }
   else {
     const ref = schemaRefFor(projectDir, root);
     const text = extend ? extendsTableText(ref) : withSchema(fs.readFileSync(full ? path.join(root, "triggers.json") : path.join(templateDirOf(root), "triggers.json"), "utf8"), ref);
@@ -106,11 +109,13 @@ export async function initMain(args: string[], root: string): Promise<number> {
 
   // 3. Cases that prove each starter row (the seed's method: each row turns a case red when removed).
   const casesDir = path.join(claudeDir, "skillgate", "cases");
-  if (full || f.has("no-cases")) console.log(`no starter cases written: write one per row in ${casesDir} (see the README's "Cases" section)`);
+  if (f.has("no-cases")) console.log(`no starter cases written: write one per row with \`skillgate cases --new <row id>\` (into ${casesDir}; format: docs/cases.md in skillgate's repository)`);
   else if (fs.existsSync(casesDir)) console.log(`${casesDir}: exists, left as is`);
-  else if (extend) {
+  else if (extend || full) {
+    // The full table is the default's rows, so the default's own cases pin each of them (mutate shows it).
     const n = copyDefaultCases(root, casesDir, caseSchemaRefFor(projectDir, root));
-    console.log(`${casesDir}: ${n} cases from skillgate's own suite, which pin every row of the default table you inherit (a case that fails after an upgrade of skillgate names a default row that changed)`);
+    const whose = extend ? "the default table you inherit" : "the full table (a copy of the default)";
+    console.log(`${casesDir}: ${n} cases from skillgate's own suite, which pin every row of ${whose} (a case that fails after an upgrade of skillgate names a default row that changed)`);
   } else {
     fs.cpSync(path.join(templateDirOf(root), "cases"), casesDir, { recursive: true, errorOnExist: true, force: false });
     console.log(`${casesDir}: ${fs.readdirSync(casesDir).filter((x) => x.endsWith(".json")).length} starter cases, one or more per row`);

@@ -436,13 +436,39 @@ export async function installMain(args: string[], root: string): Promise<number>
     const how = portable ? `${handler.command} ${handler.args.join(" ")}` : `${rt.name}: ${rt.path} ${hookPath}`;
     say(`${where.file}: skillgate hooks installed for ${Object.keys(HOOK_EVENTS).length} events (${how})${saved}`);
   }
+  // Another settings file that registers skillgate too: Claude Code merges them, so every event would run it twice.
+  for (const other of otherRegistrations(where, hookPath)) {
+    console.error(`skillgate install: warning: skillgate is also installed in ${other.file}: every event now runs it twice; remove one (skillgate uninstall ${other.flags})`);
+  }
   if (json) {
     console.log(JSON.stringify({ file: where.file, changed: next !== r.text, dryRun: false, portable, launcher: launcherStale ? launcher : null, backup: savedTo }));
     return EXIT.ok;
   }
-  const scopeFlag = where.scope === "user" ? " --user" : ` --project ${where.projectDir}${where.scope === "local" ? " --local" : ""}`;
-  say(`check it with: skillgate doctor${scopeFlag}`);
+  if (portable) {
+    // skillgate is the project's dependency: not on PATH, so npx, run from the project (npx resolves from the cwd).
+    const here = path.resolve(process.cwd()) === path.resolve(where.projectDir);
+    const dir = /[\s'"$`\\]/.test(where.projectDir) ? `'${where.projectDir.replaceAll("'", `'\\''`)}'` : where.projectDir;
+    say(`check it with: ${here ? "" : `cd ${dir} && `}npx skillgate doctor${where.scope === "local" ? " --local" : ""}`);
+  } else {
+    const scopeFlag = where.scope === "user" ? " --user" : ` --project ${where.projectDir}${where.scope === "local" ? " --local" : ""}`;
+    say(`check it with: skillgate doctor${scopeFlag}`);
+  }
   return EXIT.ok;
+}
+
+/** The other settings files Claude Code reads for this project that already hold skillgate's hooks, with the uninstall flags for each. */
+function otherRegistrations(where: { file: string; projectDir: string; scope: string }, hookPath: string): { file: string; flags: string }[] {
+  const [projectFile, localFile] = projectSettingsFiles(where.projectDir);
+  const candidates = [
+    { file: projectFile ?? "", flags: `--project ${where.projectDir}` },
+    { file: localFile ?? "", flags: `--project ${where.projectDir} --local` },
+    { file: settingsFileFor("user", where.projectDir, home()), flags: "--user" },
+  ];
+  return candidates.filter((c) => {
+    if (!c.file || path.resolve(c.file) === path.resolve(where.file)) return false;
+    const s = readSettings(c.file);
+    return s.ok && s.text !== undefined && inspectSettings(s.settings, hookPath).handlers.size > 0;
+  });
 }
 
 export async function uninstallMain(args: string[], root: string): Promise<number> {
@@ -455,7 +481,8 @@ export async function uninstallMain(args: string[], root: string): Promise<numbe
   const json = f.has("json");
   const say = (line: string): void => (json ? console.error(line) : console.log(line));
   const done = (o: { changed: boolean; diff?: string[]; backup?: string | null; removedFile?: boolean }) => {
-    if (json) say(JSON.stringify({ file: where.file, dryRun, ...o }, null, o.diff ? 2 : undefined));
+    // The report is stdout's one JSON document (say() sends notes to stderr under --json).
+    if (json) console.log(JSON.stringify({ file: where.file, dryRun, ...o }, null, o.diff ? 2 : undefined));
     return EXIT.ok;
   };
   const hookPath = hookPathOf(root);
@@ -514,6 +541,30 @@ export async function uninstallMain(args: string[], root: string): Promise<numbe
   return done({ changed: true, removedFile: next === null, backup: saved });
 }
 
+/** The project's skillgate dependency when it is a `file:` path (a tarball or folder) outside the project. */
+function tarballOutside(projectDir: string): { spec: string; file: string } | undefined {
+  let pkg: { dependencies?: Record<string, unknown>; devDependencies?: Record<string, unknown> };
+  try {
+    pkg = JSON.parse(fs.readFileSync(path.join(projectDir, "package.json"), "utf8")) as typeof pkg;
+  } catch {
+    return undefined;
+  }
+  const spec = pkg?.devDependencies?.skillgate ?? pkg?.dependencies?.skillgate;
+  if (typeof spec !== "string" || !spec.startsWith("file:")) return undefined;
+  const file = path.resolve(projectDir, spec.slice("file:".length));
+  const rel = path.relative(projectDir, file);
+  return rel.startsWith("..") || path.isAbsolute(rel) ? { spec, file } : undefined;
+}
+
+/** The probe's session is not the user's: `stats` would report it as the latest one (state, counts, lock). */
+function forgetProbeSession(stateDir: string, sessionId: string): void {
+  try {
+    for (const name of fs.readdirSync(stateDir)) if (name.startsWith(`${sessionId}.json`)) fs.rmSync(path.join(stateDir, name), { force: true });
+  } catch {
+    /* no state folder: nothing was left */
+  }
+}
+
 /** The captured SessionStart payload; cases/ is not in the npm package, so an equivalent one there. */
 function sessionStartFixture(root: string): Json {
   try {
@@ -543,6 +594,8 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
   const table: TableResolution = f.get("table") ? { file: tableFileOf(f.get("table"), root), source: "flag", why: "--table" } : tableFor(where.projectDir, root);
   const tableRows = await compiledTable(table.file, root).then((t) => t.rows.length, () => undefined);
   if (!json) console.log(tableHeader(table.file, tableRows));
+  // The command to tell the user: a project's own skillgate is not on PATH, npx finds it.
+  const sg = where.scope !== "user" && isProjectDependency(where.projectDir, root) && path.resolve(where.projectDir) !== path.resolve(root) ? "npx skillgate" : "skillgate";
   const userFile = settingsFileFor("user", where.projectDir, home());
   const files = f.has("user") || f.has("local") ? [where.file] : f.has("project") ? projectSettingsFiles(where.projectDir) : [...new Set([...projectSettingsFiles(where.projectDir), userFile])];
   let handler: Json | undefined;
@@ -561,7 +614,7 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
     installedIn.push(file);
     handler ??= handlers.values().next().value;
     const missing = Object.keys(HOOK_EVENTS).filter((e) => !handlers.has(e));
-    if (missing.length) bad(`${file} has no skillgate hook for ${missing.join(", ")}: run skillgate install again`);
+    if (missing.length) bad(`${file} has no skillgate hook for ${missing.join(", ")}: run ${sg} install again`);
     else ok(`${file}: skillgate hooks on all ${handlers.size} events`);
     p.forEach(bad);
     // The committed file must run on every clone.
@@ -571,9 +624,17 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
     }
   }
   if (installedIn.length > 1) bad(`skillgate is installed in both ${installedIn.join(" and ")}: every event runs it twice; uninstall one`);
+  if (where.scope !== "user") {
+    // Committed settings run the project's skillgate, so every clone must be able to npm ci it.
+    const spec = tarballOutside(where.projectDir);
+    if (spec) {
+      const say = installedIn.includes(settingsFileFor("project", where.projectDir, "")) ? bad : note;
+      say(`${path.join(where.projectDir, "package.json")} installs skillgate from ${spec.spec}, outside the project: a teammate's npm ci fails unless the tarball is at that path on their machine too; copy it into the repository (vendor/), npm install --save-dev ./vendor/${path.basename(spec.file)} and commit it`);
+    }
+  }
   if (installedIn.length === 0) {
     if (asPlugin) ok("skillgate is enabled as a plugin (its hooks come from hooks/hooks.json)");
-    else bad(`no skillgate hooks in ${files.join(" or ")}: run skillgate install${f.has("user") ? " --user" : ""} (or load skillgate as a plugin)`);
+    else bad(`no skillgate hooks in ${files.join(" or ")}: run ${sg} install${f.has("user") ? " --user" : ""} (or load skillgate as a plugin)`);
   }
 
   // 2. The hook command starts and answers a SessionStart like Claude Code would send it.
@@ -581,7 +642,7 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
   const rawArgs = Array.isArray(handler?.args) ? (handler.args as unknown[]).map(String) : [hookPath];
   const hargs = expandArgs(rawArgs, where.projectDir);
   if (rawArgs.some((a) => a.includes("CLAUDE_PROJECT_DIR")) && !fs.existsSync(hargs[0] ?? "")) {
-    bad(`the launcher ${hargs[0]} named in the settings is missing: run skillgate install again (and commit .claude/hooks/skillgate.mjs)`);
+    bad(`the launcher ${hargs[0]} named in the settings is missing: run ${sg} install again (and commit .claude/hooks/skillgate.mjs)`);
   }
   const launcher = hargs[0] ?? "";
   if (rawArgs.some((a) => a.includes("CLAUDE_PROJECT_DIR")) && fs.existsSync(launcher) && fs.readFileSync(launcher, "utf8") !== fs.readFileSync(launcherSourceOf(root), "utf8")) {
@@ -591,6 +652,7 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
   const env = { ...process.env, CLAUDE_PROJECT_DIR: where.projectDir };
   const t0 = Date.now();
   const run = spawnSync(command, hargs, { input: JSON.stringify(payload), encoding: "utf8", cwd: where.projectDir, env, timeout: HOOK_TIMEOUT_S * 1000 });
+  forgetProbeSession(stateDirOf({ env, packageRoot: root }), payload.session_id);
   const shown = `${command} ${rawArgs.join(" ")}`;
   if (run.error) bad(`the hook command does not start (${shown}): ${run.error.message}`);
   else if (run.status !== 0) bad(`the hook command exited with ${run.status ?? run.signal} (${shown}): ${run.stderr.trim().slice(0, 300)}`);
@@ -619,7 +681,13 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
     if (installedIn.length === 0 && asPlugin && table.source === "default") ok("the plugin's own skills are loadable as skillgate:<name>");
     else {
       const s = checkSkills(t, where.scope === "user" ? undefined : where.projectDir);
-      for (const m of s.missing) bad(`row ${m.row} needs skill "${m.skill}", which Claude Code cannot load (no ${m.skill}/SKILL.md in ${s.roots.join(" or ")}): the Skill tool would answer "Unknown skill"; run skillgate init or skillgate install --with-skills`);
+      if (s.missing.length) {
+        // One line for all: the default table without its skills would otherwise print a problem per row.
+        const rowsOf = new Map<string, string[]>();
+        for (const m of s.missing) rowsOf.set(m.skill, [...(rowsOf.get(m.skill) ?? []), m.row]);
+        const list = [...rowsOf].map(([skill, rows]) => `${skill} (row${rows.length > 1 ? "s" : ""} ${rows.join(", ")})`).join(", ");
+        bad(`the table names skills Claude Code cannot load (no <skill>/SKILL.md in ${s.roots.join(" or ")}): ${list}; the Skill tool would answer "Unknown skill": run ${sg} init or ${sg} install --with-skills`);
+      }
       if (!s.missing.length) ok(`every skill the table names is loadable by the Skill tool (${s.roots.join(", ")})`);
     }
   } catch (e) {

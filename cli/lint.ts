@@ -30,6 +30,8 @@ export async function lintProject(tableFile: string, root?: string): Promise<Lin
     return r;
   }
   r.rows = table.rows.length;
+  // Rows the hook switches OFF (the rest of the table loads): each names the file, the row and the field.
+  for (const d of table.disabled) r.errors.push(`${d.error} (this row is OFF in the hook)`);
   const dir = table.skillsDir;
   const skills = fs.existsSync(dir) ? fs.readdirSync(dir).filter((d) => fs.statSync(path.join(dir, d)).isDirectory()) : [];
   if (skills.length === 0) r.errors.push(`${dir}: no skills found`);

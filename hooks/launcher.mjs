@@ -49,12 +49,14 @@ if (hook && fs.existsSync(hook)) {
 
 function missing() {
   let event = {};
+  let unreadable = "";
   try {
     event = JSON.parse(readStdin());
-  } catch {
-    /* no or bad input: still say what is wrong */
+  } catch (e) {
+    unreadable = `the hook event is not JSON (${e instanceof Error ? e.message : String(e)})`;
   }
   const name = event && typeof event.hook_event_name === "string" ? event.hook_event_name : "";
+  if (!name && !unreadable) unreadable = "the hook event has no hook_event_name";
   const what = !pkg
     ? `skillgate is registered but not installed: run npm ci (or npm install) in ${project}`
     : pkg.split(path.sep).includes("node_modules")
@@ -70,6 +72,9 @@ function missing() {
     out = { systemMessage: message, hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: `${message} Tell the user before relying on the project's skill rules.` } };
   } else if (name === "UserPromptSubmit") {
     out = { systemMessage: message };
+  } else if (unreadable) {
+    // An event nobody can read: say both what is wrong with it and what is missing.
+    out = { systemMessage: `${message} Also: ${unreadable}.` };
   }
   if (out) process.stdout.write(JSON.stringify(out) + "\n");
   process.exitCode = 0;

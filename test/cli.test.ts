@@ -243,6 +243,87 @@ describe("--json on every verb that reports, with the table in use", () => {
   });
 });
 
+describe("uninstall --json", () => {
+  test("the report is on stdout (dry run and real), the notes on stderr", () => {
+    const dir = path.join(tmp, "uninstall-json");
+    fs.mkdirSync(dir);
+    const inst = sg(["install", "--project", dir, "--runtime", "node", "--with-skills"]);
+    assert.equal(inst.code, 0, inst.stderr);
+    const dry = sg(["uninstall", "--project", dir, "--dry-run", "--json"]);
+    assert.equal(dry.code, 0, dry.stderr);
+    const d = json(dry);
+    assert.equal(d.file, path.join(dir, ".claude", "settings.json"));
+    assert.deepEqual([d.dryRun, d.changed, d.removedFile], [true, true, true]);
+    const real = sg(["uninstall", "--project", dir, "--json"]);
+    assert.equal(real.code, 0, real.stderr);
+    const j = json(real);
+    assert.deepEqual([j.dryRun, j.changed, j.removedFile], [false, true, true]);
+    assert.equal(fs.existsSync(path.join(dir, ".claude", "settings.json")), false);
+    const again = json(sg(["uninstall", "--project", dir, "--json"]));
+    assert.equal(again.changed, false);
+  });
+});
+
+describe("doctor", () => {
+  test("its probe of the hook command leaves no session behind for stats to report", () => {
+    const dir = path.join(tmp, "doctor-probe");
+    const own = path.join(tmp, "doctor-probe-state");
+    fs.mkdirSync(dir);
+    const env = { SKILLGATE_STATE: own };
+    assert.equal(sg(["install", "--project", dir, "--local", "--runtime", "node", "--with-skills"], { env }).code, 0);
+    const d = sg(["doctor", "--project", dir, "--local"], { env });
+    assert.equal(d.code, 0, d.stdout + d.stderr);
+    assert.match(d.stdout, /the hook command starts and answers/);
+    const left = fs.readdirSync(own).filter((f) => f.startsWith("skillgate-doctor"));
+    assert.deepEqual(left, [], "doctor's probe session is left in the state folder");
+    const st = sg(["stats"], { env, cwd: dir });
+    assert.doesNotMatch(st.stdout + st.stderr, /skillgate-doctor/, "stats reports doctor's probe as the latest session");
+  });
+});
+
+describe("lint and doctor on a table with invalid rows", () => {
+  test("each invalid row (OFF in the hook) is an error naming the file, the row and the field", () => {
+    const dir = path.join(tmp, "invalid-rows");
+    fs.mkdirSync(path.join(dir, ".claude"), { recursive: true });
+    const table = JSON.parse(fs.readFileSync(path.join(ROOT, "templates", "starter", "triggers.json"), "utf8")) as { rows: Record<string, unknown>[] };
+    table.rows = table.rows.map((r) => (r.id === "commit-gate" ? { ...r, when: { command: { name: "git", sub: "commit" } } } : r.id === "force-push-block" ? { ...r, kind: "gatez" } : r));
+    const file = path.join(dir, ".claude", "triggers.json");
+    fs.writeFileSync(file, JSON.stringify(table, null, 2));
+    const r = sg(["lint"], { cwd: dir });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const out = r.stdout + r.stderr;
+    assert.match(out, new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: row "commit-gate": field when\\.command\\.sub`));
+    assert.match(out, /row "force-push-block": field kind/);
+    const j = json(sg(["lint", "--json"], { cwd: dir })) as { errors: string[] };
+    assert.equal(j.errors.filter((e) => /row "(commit-gate|force-push-block)": field/.test(e)).length, 2, JSON.stringify(j.errors));
+  });
+});
+
+describe("cases --new", () => {
+  test("an unknown row: one line, prefixed with the verb, naming the table and its rows", () => {
+    const r = sg(["cases", "--new", "no-such-row"]);
+    assertOneLineError(r, 1, /^skillgate cases: no row "no-such-row" in \S+triggers\.json \(rows: .*commit-gate/);
+  });
+});
+
+describe("measure --projects", () => {
+  test("a folder that does not exist: exit 3, one line naming it (not a table of zeros and exit 0)", () => {
+    const missing = path.join(tmp, "no-such-projects");
+    assertOneLineError(sg(["measure", "--projects", missing]), 3, new RegExp(`^skillgate measure: --projects ${missing.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: no such folder`));
+    const file = path.join(tmp, "a-file");
+    fs.writeFileSync(file, "x");
+    assertOneLineError(sg(["measure", "--projects", file]), 3, /--projects .*a-file: not a folder/);
+  });
+});
+
+describe("explain --loaded", () => {
+  test("a skill no row names is a usage error naming the skills the table knows (a typo would silently explain a deny)", () => {
+    const r = sg(["explain", "--loaded", "comit", "--", "git commit -m x"]);
+    assertUsageError(r, "explain", /^skillgate explain: --loaded comit: no row of \S+triggers\.json names skill "comit" \(skills: .*commit/);
+    assert.equal(sg(["explain", "--loaded", "commit", "--", "git commit -m x"]).code, 0);
+  });
+});
+
 describe("one table, named in every verb's header", () => {
   test("from a project with .claude/triggers.json, lint, explain, stats, doctor, measure and mutate all use it", () => {
     const own = path.join(project, ".claude", "triggers.json");

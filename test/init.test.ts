@@ -144,3 +144,44 @@ test("init --extends --full: a usage error, exit 2, nothing written", async (t) 
   assert.deepEqual(fs.readdirSync(dir), []);
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+test("init --full: the full table gets skillgate's own cases, so `cases` and `mutate` run out of the box", async (t) => {
+  const { dir } = freshProject(t);
+  const r = await run(t, () => initMain(["--project", dir, "--full"], ROOT));
+  assert.equal(r.code, 0, r.out);
+  assert.doesNotMatch(r.out, /README's "Cases" section/, "points at a README section that does not exist");
+  const cases = path.join(dir, ".claude", "skillgate", "cases");
+  assert.ok(fs.existsSync(cases), `no cases written:\n${r.out}`);
+  const written = fs.readdirSync(cases).filter((f) => f.endsWith(".json"));
+  assert.ok(written.length > defaultRows().length, `${written.length} cases`);
+  process.chdir(dir);
+  t.after(() => process.chdir(ROOT));
+  const c = await run(t, () => casesMain(["--json"], ROOT));
+  assert.equal(c.code, 0, c.out);
+  const report = JSON.parse(c.out) as { table: { path: string; rows: number }; passed: number; failed: number };
+  assert.equal(report.table.path, path.join(dir, ".claude", "triggers.json"));
+  assert.deepEqual([report.passed, report.failed], [written.length, 0]);
+  // Mutation: every row of the full table turns at least one of them red.
+  const suite = await resolveSuite({ packageRoot: ROOT, cwd: dir });
+  const m = await mutate(suiteCases(suite), { compiled: suite.compiled, table: suite.table, invoke: inProcessInvoker(ROOT) });
+  assert.deepEqual(m.baseline, []);
+  assert.deepEqual(m.rows.filter((row) => row.red.length === 0).map((row) => row.row), []);
+});
+
+test("init --no-cases: the hint names a command that exists, not a missing README section", async (t) => {
+  const { dir } = freshProject(t);
+  const r = await run(t, () => initMain(["--project", dir, "--no-cases"], ROOT));
+  assert.equal(r.code, 0, r.out);
+  assert.doesNotMatch(r.out, /README's "Cases" section/);
+  assert.match(r.out, /skillgate cases --new/);
+});
+
+test("init --extends over an existing table: left as is, and the user is told how to get what they asked for", async (t) => {
+  const { dir } = freshProject(t);
+  assert.equal((await run(t, () => initMain(["--project", dir], ROOT))).code, 0);
+  const before = fs.readFileSync(path.join(dir, ".claude", "triggers.json"), "utf8");
+  const r = await run(t, () => initMain(["--project", dir, "--extends"], ROOT));
+  assert.equal(r.code, 0, r.out);
+  assert.match(r.out, /triggers\.json: exists, left as is \(init never overwrites it: move it away and run init --extends again for that table\)/);
+  assert.equal(fs.readFileSync(path.join(dir, ".claude", "triggers.json"), "utf8"), before);
+});

@@ -266,7 +266,10 @@ test("--local writes settings.local.json; the launcher stays while settings.json
   assert.equal(fs.existsSync(p.file), false, "settings.json untouched");
   const doc = await run(t, () => doctorMain(["--project", p.dir, "--local"], ROOT));
   assert.equal(doc.code, 0, doc.out);
-  assert.equal((await run(t, () => installMain(["--project", p.dir], ROOT))).code, 0);
+  const second = await run(t, () => installMain(["--project", p.dir], ROOT));
+  assert.equal(second.code, 0, second.out);
+  // Said at install time, not only by a later doctor: every event would run skillgate twice.
+  assert.match(second.out, /warning: skillgate is also installed in .*settings\.local\.json: every event now runs it twice; remove one \(skillgate uninstall --project \S+ --local\)/);
   const twice = await run(t, () => doctorMain(["--project", p.dir], ROOT));
   assert.match(twice.out, /installed in both .*settings\.json and .*settings\.local\.json/);
   assert.equal((await run(t, () => uninstallMain(["--project", p.dir, "--local"], ROOT))).code, 0);
@@ -291,7 +294,10 @@ test("install refuses a table whose skills the client cannot load; --with-skills
   fs.copyFileSync(path.join(ROOT, "hooks", "launcher.mjs"), path.join(p.dir, ".claude", "hooks", "skillgate.mjs"));
   const doc = await run(t, () => doctorMain(["--project", p.dir], ROOT));
   assert.equal(doc.code, 1);
-  assert.match(doc.out, /row commit-gate needs skill "commit", which Claude Code cannot load/);
+  // One problem line for all of them (not one per row: the default table would print 19), naming each skill and its rows.
+  const gap = doc.out.split("\n").filter((l) => /cannot load/.test(l));
+  assert.equal(gap.length, 1, doc.out);
+  assert.match(gap[0] ?? "", /^PROBLEM +the table names skills Claude Code cannot load \(no <skill>\/SKILL\.md in .+\): commit \(row commit-gate\), paired-docs \(row paired-docs-write\), .*handoff \(row handoff-after-compaction\); the Skill tool would answer "Unknown skill": run npx skillgate init or npx skillgate install --with-skills$/);
 
   fs.rmSync(p.file);
   const w = await run(t, () => installMain(["--project", p.dir, "--with-skills"], ROOT));
@@ -454,6 +460,20 @@ test("launcher without the package: loud on session start and every prompt, quie
   assert.notEqual(launch(dir, { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "npm ci; git commit -m x" } }), undefined);
 });
 
+test("launcher without the package, on an event it cannot read: valid JSON saying both what is wrong and that skillgate is missing", () => {
+  const dir = tmp("bare-bad");
+  const launcher = path.join(dir, ".claude", "hooks", "skillgate.mjs");
+  fs.mkdirSync(path.dirname(launcher), { recursive: true });
+  fs.copyFileSync(path.join(ROOT, "hooks", "launcher.mjs"), launcher);
+  for (const input of ["not json{", "", "[1,2]", '{"session_id":"s"}']) {
+    const r = spawnSync(process.execPath, [launcher], { input, encoding: "utf8", env: { PATH: process.env.PATH, HOME: tmp("lhome"), CLAUDE_PROJECT_DIR: dir } });
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { systemMessage?: string };
+    assert.match(String(out.systemMessage), /skillgate is registered but not installed: run npm ci/, JSON.stringify(input));
+    assert.match(String(out.systemMessage), /the hook event (is not JSON|has no hook_event_name)/, JSON.stringify(input));
+  }
+});
+
 test("launcher with the package installed runs the real hook", () => {
   const p = ready();
   const out = launch(p.dir, { hook_event_name: "PreToolUse", session_id: "launch-1", transcript_path: "", cwd: p.dir, tool_name: "Bash", tool_input: { command: "git commit -m x" }, tool_use_id: "t1", permission_mode: "default" }, { SKILLGATE_STATE: tmp("lstate") });
@@ -560,4 +580,33 @@ test("init: starter table with a $schema that resolves from the project, its ski
   assert.ok(fs.existsSync(path.resolve(q.dir, ".claude", ft.$schema)), ft.$schema);
   assert.equal(ft.rows.length, (JSON.parse(fs.readFileSync(path.join(ROOT, "triggers.json"), "utf8")) as { rows: unknown[] }).rows.length);
   assert.equal(fs.readdirSync(path.join(q.dir, ".claude", "skills")).length, fs.readdirSync(path.join(ROOT, "skills")).length);
+});
+
+test("a project install's next step is a command that runs there: npx skillgate doctor, not a bare skillgate", async (t) => {
+  isolate(t);
+  const p = ready();
+  const r = await run(t, () => installMain(["--project", p.dir], ROOT));
+  assert.equal(r.code, 0, r.out);
+  const cwd = process.cwd();
+  assert.match(r.out, new RegExp(`check it with: cd ${p.dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} && npx skillgate doctor$`, "m"));
+  process.chdir(p.dir);
+  t.after(() => process.chdir(cwd));
+  const local = await run(t, () => installMain(["--local"], ROOT));
+  assert.equal(local.code, 0, local.out);
+  assert.match(local.out, /check it with: npx skillgate doctor --local$/m);
+});
+
+test("doctor: skillgate installed from a tarball outside the project breaks a teammate's npm ci; one inside it (vendor/) is fine", async (t) => {
+  isolate(t);
+  const p = ready();
+  assert.equal((await run(t, () => installMain(["--project", p.dir], ROOT))).code, 0);
+  const pkg = (spec: string) => fs.writeFileSync(path.join(p.dir, "package.json"), JSON.stringify({ name: "team", private: true, devDependencies: { skillgate: spec } }, null, 2));
+  pkg("file:../../skillgate-0.1.0.tgz");
+  const out = await run(t, () => doctorMain(["--project", p.dir], ROOT));
+  assert.equal(out.code, 1, out.out);
+  assert.match(out.out, /PROBLEM +.*package\.json installs skillgate from file:\.\.\/\.\.\/skillgate-0\.1\.0\.tgz, outside the project: a teammate's npm ci fails unless the tarball is at that path on their machine too; copy it into the repository \(vendor\/\), npm install --save-dev \.\/vendor\/skillgate-0\.1\.0\.tgz and commit it/);
+  pkg("file:vendor/skillgate-0.1.0.tgz");
+  const fine = await run(t, () => doctorMain(["--project", p.dir], ROOT));
+  assert.equal(fine.code, 0, fine.out);
+  assert.doesNotMatch(fine.out, /outside the project/);
 });

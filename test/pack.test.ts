@@ -65,9 +65,14 @@ before(() => {
   fs.writeFileSync(SETTINGS, USER_SETTINGS);
   const deps = Object.keys((JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies);
   for (const d of deps) fs.cpSync(fs.realpathSync(path.join(ROOT, "node_modules", d)), path.join(PROJECT, "node_modules", d), { recursive: true, dereference: true });
-  const inst = sh("npm", ["install", "--save-dev", "--offline", "--no-audit", "--no-fund", tarball], PROJECT);
+  // As the README says for a team: the tarball in the repository (vendor/), so every clone's npm ci finds it.
+  fs.mkdirSync(path.join(PROJECT, "vendor"));
+  fs.copyFileSync(tarball, path.join(PROJECT, "vendor", path.basename(tarball)));
+  const inst = sh("npm", ["install", "--save-dev", "--offline", "--no-audit", "--no-fund", `./vendor/${path.basename(tarball)}`], PROJECT);
   assert.equal(inst.status, 0, show(inst));
   assert.doesNotMatch(inst.stderr, /Cannot find module|ERR_MODULE_NOT_FOUND|npm error/, "no failing prepare on a tarball install");
+  const spec = (JSON.parse(fs.readFileSync(path.join(PROJECT, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies.skillgate;
+  assert.equal(spec, `file:vendor/${path.basename(tarball)}`, "a path inside the project, which every clone has");
 });
 
 test("the tarball holds what a user needs and nothing from the checkout's workshop", () => {

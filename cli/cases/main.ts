@@ -66,7 +66,7 @@ export async function casesMain(args: string[], root: string): Promise<number> {
 async function newCases(suite: Suite, rows: readonly string[], root: string): Promise<number> {
   const made = await writeStarterCases(suite, rows.length === 1 && rows[0] === "all" ? "all" : [...rows], inProcessInvoker(root));
   for (const m of made) {
-    if (!m.written) console.error(`skillgate: ${m.why}`);
+    if (!m.written) console.error(`skillgate cases: ${m.why}`);
     else {
       console.log(`wrote ${m.file}`);
       if (m.ok) console.log(`it passes on ${suite.table}: edit it to pin what matters to you (see docs/cases.md)`);

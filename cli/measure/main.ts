@@ -24,6 +24,13 @@ export async function measureMain(args: string[], root: string): Promise<number>
       throw new UserError(`--compare ${compare}: ${(e as Error).message}`);
     }
   }
+  // A folder named by hand that is not there is a typo: say so, not a report of zeros.
+  const named = f.get("projects");
+  if (named !== undefined) {
+    const st = fs.statSync(named, { throwIfNoEntry: false });
+    if (!st) throw new UserError(`--projects ${path.resolve(named)}: no such folder (Claude Code keeps transcripts in ${defaultProjectsDir()})`);
+    if (!st.isDirectory()) throw new UserError(`--projects ${path.resolve(named)}: not a folder`);
+  }
   const { file: tableFile, table } = await tableInUse(f.get("table"), root);
   let result: MeasureResult;
   const progress = progressLine();
