@@ -136,3 +136,28 @@ test("an old lock is taken over even when its pid looks alive (pid reuse), and a
   assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, "s4.json"), "utf8")).loaded, ["commit"]);
   assert.equal(fs.existsSync(lock), false);
 });
+
+test("makeDir: nested folders with their mode, an existing one is fine, a file in the way or a folder under /proc is an error (never a hang)", async () => {
+  const { makeDir } = await import("../hooks/io/make-dir.ts");
+  const dir = tmp();
+  makeDir(path.join(dir, "a", "b", "c"), 0o700);
+  assert.equal(fs.statSync(path.join(dir, "a", "b", "c")).mode & 0o777, 0o700);
+  makeDir(path.join(dir, "a", "b"), 0o700);
+  fs.writeFileSync(path.join(dir, "f"), "");
+  assert.throws(() => makeDir(path.join(dir, "f", "g")), /ENOTDIR/);
+  // Node 20's recursive mkdirSync never returns here.
+  if (fs.existsSync("/proc/self")) assert.throws(() => makeDir("/proc/skillgate-nope/x", 0o700), /ENOENT/);
+});
+
+test("a state folder the hook cannot make (under /proc) is an answer with a notice, not a hang", { skip: !fs.existsSync("/proc/self") && "no /proc here" }, async () => {
+  const home = tmp();
+  const env = { PATH: process.env.PATH, HOME: home, XDG_STATE_HOME: "/proc/skillgate-nope", SKILLGATE_TABLE: defaultTable };
+  const fx = JSON.parse(fs.readFileSync(path.join(casesDir, "fixtures", "pre-tool-use-bash.json"), "utf8"));
+  const { spawnSync } = await import("node:child_process");
+  // 30 s: a hang detector, not a speed budget (the hook answers in well under a second).
+  const r = spawnSync(process.execPath, [hookBundle], { input: JSON.stringify(fx), env, encoding: "utf8", timeout: 30_000 });
+  assert.equal(r.error, undefined, "the hook returned");
+  assert.equal(r.status, 0);
+  const out = JSON.parse(r.stdout) as { hookSpecificOutput?: { permissionDecision?: string }; systemMessage?: string };
+  assert.ok(out.hookSpecificOutput?.permissionDecision === "deny" || /skillgate/.test(out.systemMessage ?? ""), r.stdout);
+});

@@ -13,6 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parsePending, parseRecord, type EvidenceRecord, type PendingRun } from "../core/evidence.js";
 import { signed, stateKey, verified } from "./state-key.js";
+import { makeDir } from "./make-dir.js";
 
 const SAFE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 const SEQ = /^(\d{12})\.json$/;
@@ -72,7 +73,7 @@ export class EvidenceStore {
 
   /** Write `text` to `file` only if it does not exist yet (temp file + link). */
   private createOnce(file: string, text: string): boolean {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    makeDir(path.dirname(file), 0o700);
     const tmp = `${file}.${process.pid}.${crypto.randomBytes(6).toString("hex")}.tmp`;
     fs.writeFileSync(tmp, text, { mode: 0o600, flag: "wx" });
     try {
@@ -243,7 +244,7 @@ export class EvidenceStore {
 
   savePending(p: PendingRun): void {
     const file = this.pendingFile(p.toolUseId);
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    makeDir(path.dirname(file), 0o700);
     // One tool call starts one run; a repeated PreToolUse (another hook entry) replaces it.
     const tmp = `${file}.${process.pid}.${crypto.randomBytes(6).toString("hex")}.tmp`;
     fs.writeFileSync(tmp, signed(this.key, JSON.stringify(p)), { mode: 0o600, flag: "wx" });

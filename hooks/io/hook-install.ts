@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Json } from "./payload.js";
+import { makeDir } from "./make-dir.js";
 
 /** One shell word (hook commands go through a shell). */
 export const shQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
@@ -49,7 +50,7 @@ export function readJsonObject(file: string, hint = ""): Json {
 }
 
 export function writeJsonObject(file: string, v: Json): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  makeDir(path.dirname(file));
   fs.writeFileSync(file, JSON.stringify(v, null, 2) + "\n");
 }
 

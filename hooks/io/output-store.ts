@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import type { ToolOutput } from "../core/types.js";
 import { removeOlderThan } from "./clean.js";
+import { makeDir } from "./make-dir.js";
 
 export type Root = { ok: true; dir: string } | { ok: false; error: string };
 
@@ -24,7 +25,7 @@ export function outputRoot(configured: string | undefined, stateDir: string, cre
       if (!create) return { ok: false, error: "no output folder yet" };
       // Web Crypto is a global: no node:crypto module to load on the hook's path.
       dir = path.join(os.tmpdir(), `skillgate-out-${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(9))).toString("hex")}`);
-      fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+      makeDir(stateDir, 0o700);
       fs.writeFileSync(memo, dir, { mode: 0o600 });
     }
   }

@@ -11,6 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { writeAtomic } from "./state-store.js";
 import { signed, stateKey, verified } from "./state-key.js";
+import { makeDir } from "./make-dir.js";
 
 /** What fingerprint.ts needs from a cache. */
 export interface DigestCache {
@@ -100,7 +101,7 @@ export class StatCache implements DigestCache {
     const prune = this.at.size > MAX_ENTRIES;
     const out: string[] = [MAGIC, this.workspace];
     for (const [rel, i] of this.at) if (!prune || this.used.has(rel)) for (let k = 0; k < W; k++) out.push(this.f[i + k] ?? "");
-    fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    makeDir(path.dirname(this.file), 0o700);
     writeAtomic(this.file, signed(this.key, out.join("\0")));
     this.dirty = false;
   }

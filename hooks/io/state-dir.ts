@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { makeDir } from "./make-dir.js";
 
 export interface StateDirHost {
   env: NodeJS.ProcessEnv;
@@ -48,7 +49,7 @@ function safeHomedir(): string {
  */
 function prepare(dir: string, oldDir: string | undefined): void {
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDir(dir, 0o700);
   } catch {
     return;
   }

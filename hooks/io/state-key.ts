@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
 import { readRegularFile } from "./state-store.js";
+import { makeDir } from "./make-dir.js";
 
 interface Hasher {
   update(data: string): Hasher;
@@ -34,7 +35,7 @@ export function stateKey(stateDir: string): Buffer {
   };
   const have = read();
   if (have) return have;
-  fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  makeDir(stateDir, 0o700);
   const key = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(32)));
   try {
     // wx: two first runs racing keep one key (the loser reads the winner's).

@@ -8,6 +8,7 @@ import { emptyState, type SessionState } from "../core/types.js";
 import type { CountIncrement } from "../core/counters.js";
 import { removeOlderThan } from "./clean.js";
 import { isProfileName } from "../core/summaries/profiles.js";
+import { makeDir } from "./make-dir.js";
 
 /** UUIDs and similar; nothing that could climb out of the state folder. */
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
@@ -67,7 +68,7 @@ export class StateStore {
    * write instead of lock, read, write, rename, unlock. `stats` adds them up.
    */
   count(sessionId: string, increments: readonly CountIncrement[]): void {
-    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    makeDir(this.dir, 0o700);
     const lines = increments.flatMap(({ counter, key, by }) => Array.from({ length: Math.min(by, 1000) }, () => `${counter === "denials" ? "d" : "t"}:${safeKey(key)}\n`)).join("");
     // Never through a link or into a FIFO planted in our folder (the append would land in the link's target, or block).
     const c = fs.constants;
@@ -96,7 +97,7 @@ export class StateStore {
 
   /** Read, transform, write, all under the session's lock. */
   update(sessionId: string, fn: (s: SessionState) => SessionState): { state: SessionState; warning?: string } {
-    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    makeDir(this.dir, 0o700);
     const file = this.file(sessionId);
     const release = acquireLock(`${file}.lock`);
     try {

@@ -11,6 +11,7 @@ import { readRegularFile, writeAtomic } from "./state-store.js";
 import { stateKey } from "./state-key.js";
 import { fastHash } from "./fast-hash.js";
 import { globRegexes, keptGlobEngine, type GlobRegex } from "../core/table/glob-regex.js";
+import { makeDir } from "./make-dir.js";
 
 /** Bump when tableSchema's shape or defaults change, or what the cache keeps (5: glob regexes), so cached validated tables are redone. */
 export const SCHEMA_REVISION = 5;
@@ -185,7 +186,7 @@ function readCache(file: string, dir: string): Validated | undefined {
 
 function writeCache(file: string, dir: string, v: Validated): void {
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    makeDir(path.dirname(file), 0o700);
     const body = JSON.stringify(v);
     writeAtomic(file, `${fastHash(body, stateKey(dir).toString("hex"))}\n${body}`);
   } catch {

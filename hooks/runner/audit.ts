@@ -11,6 +11,7 @@ import { contextOf, ownAgent } from "../core/agent-context.js";
 import { isLoaded } from "../core/skills.js";
 import { isSafeSessionId } from "../io/state-store.js";
 import { removeOlderThan } from "../io/clean.js";
+import { makeDir } from "../io/make-dir.js";
 
 /** Called for a shell call that will run. Writes the snapshot when something gated could happen unseen. */
 export async function beforeShellCall(event: Event, facts: Facts | undefined, table: CompiledTable, state: SessionState, stateDir: string): Promise<void> {
@@ -24,7 +25,7 @@ export async function beforeShellCall(event: Event, facts: Facts | undefined, ta
   if (!gitGated && watch.length === 0) return;
   const { snapshot } = await import("../io/effects-audit.js");
   const snap = snapshot(event.cwd || "/", watch);
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  makeDir(path.dirname(file), 0o700);
   fs.writeFileSync(file, JSON.stringify({ cwd: event.cwd, snap }), { mode: 0o600 });
 }
 

@@ -14,6 +14,7 @@ import path from "node:path";
 import { hookCommand, hookProblem, hooksOf, listOf, parseInstallTarget, readJsonObject, runsHook, withoutHandlers, writeJsonObject } from "../../io/hook-install.js";
 import type { Json } from "../../io/payload.js";
 import { codexHome } from "./env.js";
+import { makeDir } from "../../io/make-dir.js";
 
 export const CODEX_HOOK_TIMEOUT_S = 10;
 
@@ -162,7 +163,7 @@ export function installCodex(o: CodexInstallOptions): string[] {
   const before = fs.existsSync(config) ? fs.readFileSync(config, "utf8") : "";
   const after = withTrust(before, file, o.trust ? trustEntries(file, next, o.hookPath) : []);
   if (after !== before) {
-    fs.mkdirSync(path.dirname(config), { recursive: true });
+    makeDir(path.dirname(config));
     fs.writeFileSync(config, after);
     written.push(config);
   }

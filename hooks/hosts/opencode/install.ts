@@ -9,6 +9,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { loadTable } from "../../io/table-load.js";
 import { tableFileOf } from "./paths.js";
+import { makeDir } from "../../io/make-dir.js";
 
 export const PLUGIN_FILE = "skillgate.js";
 const MARKER = "// skillgate opencode plugin: written by `skillgate install --host opencode`";
@@ -55,7 +56,7 @@ export function installOpencode(t: OpencodeTarget, packageRoot: string, dryRun =
   if (old !== undefined && !old.startsWith(MARKER)) throw new Error(`${file} exists and was not written by skillgate; not touching it`);
   if (old === text) return { file, action: "unchanged" };
   if (!dryRun) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    makeDir(path.dirname(file));
     fs.writeFileSync(file, text);
   }
   return { file, action: old === undefined ? "installed" : "updated" };
