@@ -33,7 +33,8 @@ const MODEL = "claude-opus-5-5";
 const PROJECTS = ["-home-dev-project", "-home-dev-api", "-home-dev-site", "-home-dev-infra", "-home-dev-notes", "-home-dev-app", "-home-dev-lib", "-home-dev-tools"];
 
 // ---------- randomness ----------
-function rngOf(seed: number): () => number {
+/** mulberry32: small, seeded, reproducible (also the pre-filter test's generator). */
+export function rngOf(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

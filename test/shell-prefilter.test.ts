@@ -19,6 +19,7 @@ import { toolFacts, type Facts } from "../hooks/core/facts.ts";
 import { memoryWorld, NO_WORLD, type ShellWorld } from "../hooks/core/shell/world.ts";
 import { plainCommands, prefilter, PROGRAMS, MAX_PREFILTER_BYTES, type ProgramRules } from "../hooks/core/shell-prefilter.ts";
 import { root } from "./helpers.ts";
+import { rngOf } from "../scripts/gen-history.ts";
 
 const SEED = process.env.PREFILTER_SEED ? Number(process.env.PREFILTER_SEED) >>> 0 : 18;
 const COUNT = process.env.PREFILTER_COUNT ? Number(process.env.PREFILTER_COUNT) : 20_000;
@@ -144,17 +145,8 @@ function corpus(): CorpusCommand[] {
   return out;
 }
 
-/** mulberry32: small, seeded, reproducible. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (scripts/gen-history.ts): small, seeded, reproducible. */
+const rng = rngOf;
 
 const SAFE = Object.keys(PROGRAMS);
 const DANGEROUS = [
