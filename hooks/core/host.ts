@@ -1,6 +1,7 @@
 // The contract every host folder (hooks/hosts/<host>/) fulfils. Types only:
 // the runner drives a Host; the core never calls one.
 import type { Decision, Effects, Event } from "./types.js";
+import type { PluginCommand } from "./table/compile.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -45,6 +46,8 @@ export interface Host {
    * `skill` as the skill tool knows it (plugin-namespaced where that applies), `skillFile` its SKILL.md.
    */
   howToLoad(skill: string, skillFile: string): string;
+  /** The client's command that removes or disables a plugin, if it has one (self-protection refuses it for skillgate). */
+  pluginCommand?: PluginCommand;
   /** Whether a settings file (one of environment().settingsFiles) registers skillgate's hook. */
   registersSkillgate?(file: string): boolean;
   /** Whether a settings file switches skillgate off without removing its hook (Claude Code: `disableAllHooks`, SKILLGATE_* in `env`). */

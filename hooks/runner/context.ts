@@ -74,6 +74,7 @@ function foldEnvironment(compiled: CompiledTable, host: Host, he: HostEnvironmen
     ...(h.env.HOME ? { home: path.resolve(h.env.HOME) } : {}),
     subagentsLoadSkills: host.capabilities.subagentsLoadSkills,
     loadWording: (skill: string, file: string) => host.howToLoad(skill, file),
+    ...(host.pluginCommand ? { pluginCommand: host.pluginCommand } : {}),
     missingSkills,
     ...(pluginNamespace ? { pluginNamespace } : {}),
   };

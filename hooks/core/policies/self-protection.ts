@@ -238,13 +238,14 @@ const REMOVE_VERBS = new Set(["uninstall", "remove", "rm", "r", "un", "unlink"])
 /**
  * The agent running skillgate itself: its hook with an event it wrote (a forged
  * load), or a verb that rewrites the settings and skills (uninstall, install,
- * init), or a package manager or the client removing it.
+ * init), or a package manager or the client (its Host.pluginCommand) removing it.
  */
 function runsSkillgate(facts: Facts, cwd: string, table: CompiledTable): string | undefined {
   for (const c of facts.analysis?.commands ?? []) {
     const name = c.name.includes("@") ? c.name.replace(/@.*$/, "") : c.name;
     // (the operands are listed only for the programs that look at them)
-    const operands = name === "skillgate" || name === "claude" || PACKAGE_MANAGERS.has(name) ? c.argv.slice(1).filter((a) => !a.startsWith("-")) : [];
+    const plugin = table.pluginCommand;
+    const operands = name === "skillgate" || name === plugin?.program || PACKAGE_MANAGERS.has(name) ? c.argv.slice(1).filter((a) => !a.startsWith("-")) : [];
     if (name === "skillgate" && operands[0] !== undefined && SKILLGATE_VERBS.has(operands[0])) {
       return `running \`skillgate ${operands[0]}\` from the session is refused: ${operands[0] === "hook" ? "the hook takes its events from the client, not from the agent" : "it changes the settings, skills or tables the gate trusts"}; ${HOW}.`;
     }
@@ -270,7 +271,7 @@ function runsSkillgate(facts: Facts, cwd: string, table: CompiledTable): string 
     if (PACKAGE_MANAGERS.has(name) && c.verb >= 0 && REMOVE_VERBS.has(c.argv[c.verb] ?? "") && operands.some((a) => /^skillgate(@|$)/.test(a))) {
       return `removing the skillgate package from the session is refused: ${HOW}.`;
     }
-    if (name === "claude" && operands[0] === "plugin" && operands.some((a) => ["uninstall", "remove", "disable"].includes(a)) && operands.some((a) => /skillgate/i.test(a))) {
+    if (plugin && name === plugin.program && operands[0] === plugin.subcommand && operands.some((a) => plugin.removes.includes(a)) && operands.some((a) => /skillgate/i.test(a))) {
       return `removing or disabling the skillgate plugin from the session is refused: ${HOW}.`;
     }
   }

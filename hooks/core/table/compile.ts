@@ -17,6 +17,13 @@ export interface CompiledRow {
   subagent?: Set<string>;
 }
 
+/** `<program> <subcommand> <one of removes> …skillgate…`: the client removing or disabling skillgate's plugin. */
+export interface PluginCommand {
+  program: string;
+  subcommand: string;
+  removes: readonly string[];
+}
+
 /** A path the agent may not write (policies/self-protection.ts); `what` says why, to the model. */
 export interface ProtectedPath {
   path: string;
@@ -43,6 +50,8 @@ export interface CompiledTable {
   subagentsLoadSkills: boolean;
   /** How the host's model loads a skill, in its tool names (Host.howToLoad, folded in by the runner); absent: host-neutral words. */
   loadWording?: (skill: string, skillFile: string) => string;
+  /** The client's own command that removes or disables a plugin (Host.pluginCommand, folded in by the runner). */
+  pluginCommand?: PluginCommand;
   /** Skills rows name that exist in no trusted root (the client cannot load them): refusals say so. */
   missingSkills: string[];
   /** Rows that failed validation and are off (the rest of the table stays in force). */

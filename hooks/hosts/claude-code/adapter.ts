@@ -164,6 +164,7 @@ export const claudeCode: Host = {
   capabilities: { subagentsLoadSkills: true, rewritesToolInput: true },
   // The Skill tool takes {skill}; a whole Read (no offset/limit) of a SKILL.md in a skills folder loads it too.
   howToLoad: (skill, file) => `call the Skill tool with skill "${skill}" (or Read ${file} in full)`,
+  pluginCommand: { program: "claude", subcommand: "plugin", removes: ["uninstall", "remove", "disable"] },
   normalize,
   render,
   renderFailure,
