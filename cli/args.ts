@@ -190,6 +190,21 @@ export const SPECS = {
     },
     examples: ["skillgate measure", "skillgate measure --since 30d --save", "skillgate measure --compare ~/.local/state/skillgate/measure-2026-01-01.json --json"],
   },
+  report: {
+    summary: "one self-contained HTML page (or --json) of a team's sessions: per row and week, was the skill loaded before the first occasion; refusals and what followed; per host; the context budget targets; merges snapshots from several machines",
+    options: {
+      projects: { type: "string", value: "DIR", help: "Claude Code's transcript folder to read (default when no snapshot is named: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)" },
+      since: { type: "string", value: "AGE", help: "only sessions changed in this window: 7d, 12h, 30m, or a date", default: "30d" },
+      table: TABLE_OPT,
+      out: { type: "string", value: "FILE", help: "the HTML file to write", default: "skillgate-report.html" },
+      json: JSON_OPT,
+      save: { type: "string", value: "FILE", help: "also write this machine's snapshot (row ids, counts, days, host, machine label; no paths, no prompt text)" },
+      machine: { type: "string", value: "NAME", help: "the machine label in the snapshot (default: the host name)" },
+      installed: { type: "string", value: "DATE", help: "the day skillgate was installed here (marked on the charts)" },
+    },
+    operand: { name: "SNAPSHOT", help: "snapshot files written by --save, or folders of them (merged; a session seen twice counts once)" },
+    examples: ["skillgate report", "skillgate report --since 7d --save team/$(hostname).json --machine alice", "skillgate report team/ --out week.html"],
+  },
   stats: {
     summary: "a session's counters: tool calls, outputs capped and summarized, raw passes, characters saved, raw_fallback (from its transcript), compactions, budget level",
     options: {

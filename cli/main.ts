@@ -29,6 +29,7 @@ const VERBS: { readonly [V in VerbName]: () => Promise<Run> } = {
   uninstall: () => import("./install.js").then((m) => m.uninstallMain),
   doctor: () => import("./install.js").then((m) => m.doctorMain),
   measure: () => import("./measure/main.js").then((m) => m.measureMain),
+  report: () => import("./report/main.js").then((m) => m.reportMain),
   stats: () => import("./stats.js").then((m) => m.statsMain),
   schema: () => import("./schema.js").then((m) => m.schemaMain),
   fingerprint: () => import("./fingerprint.js").then((m) => m.main),

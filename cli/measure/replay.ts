@@ -48,6 +48,15 @@ export interface SessionReplay {
   table?: CompiledTable;
   /** Budget profiles it was in, raw-file pointers it was shown. */
   budget: SessionBudget;
+  /** Rows (by index) that refused a call in this session. */
+  refused: Set<number>;
+}
+
+/** One session's outcome per row it fired: was its skill in context at the first occasion, loaded at all, did it refuse. */
+export interface SessionRowOutcome {
+  loadedBefore: boolean;
+  loadedAny: boolean;
+  refused: boolean;
 }
 
 const FIRST = 1, LOADED_AT_FIRST = 2;
@@ -74,7 +83,7 @@ export class Replay {
 
   /** A new session, empty as the hook's state at its start (a subagent's context starts empty too). */
   session(kind: SessionKind = "main"): SessionReplay {
-    return { kind, state: emptyState(), flags: new Uint8Array(this.table.rows.length), loadedEver: new Set(), budget: newSessionBudget(this.table) };
+    return { kind, state: emptyState(), flags: new Uint8Array(this.table.rows.length), loadedEver: new Set(), budget: newSessionBudget(this.table), refused: new Set() };
   }
 
   feed(s: SessionReplay, event: Event): void {
@@ -87,6 +96,7 @@ export class Replay {
     afterDecide(this.tally[s.kind].budget, s.budget, event, table, before, out.state, out.decision);
     const fired = out.decision.rows.length ? [...new Set([...out.matched, ...out.decision.rows])] : out.matched;
     if (fired.length === 0) return;
+    if (out.decision.verdict === "deny") for (const id of out.decision.rows) if (this.index.has(id)) s.refused.add(this.index.get(id)!);
     const counts = this.tally[s.kind].counts;
     const opaque = new Set(out.opaque);
     // Loaded where the event happens: a subagent's own context, or the main thread's.
@@ -139,6 +149,17 @@ export class Replay {
       if (f & LOADED_AT_FIRST) c.loadedBefore++;
       if (s.loadedEver.has(c.skill)) c.loadedAny++;
     }
+  }
+
+  /** Per row id this session fired: how its skill stood (rows it never fired are absent). */
+  outcomes(s: SessionReplay): Record<string, SessionRowOutcome> {
+    const out: Record<string, SessionRowOutcome> = {};
+    this.table.rows.forEach(({ row }, i) => {
+      const f = s.flags[i]!;
+      if (!(f & FIRST)) return;
+      out[row.id] = { loadedBefore: (f & LOADED_AT_FIRST) !== 0, loadedAny: row.skill !== undefined && s.loadedEver.has(row.skill), refused: s.refused.has(i) };
+    });
+    return out;
   }
 
   /** Sessions of this kind that loaded each skill, most first. */

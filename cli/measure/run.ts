@@ -7,7 +7,7 @@ import type { CompiledTable } from "../../hooks/core/table/compile.js";
 import { findTranscripts, parseSince } from "./files.js";
 import { BIG_RESULT_CHARS, MetricsAcc, round, type Metrics } from "./metrics.js";
 import { Replay, type RowCount } from "./replay.js";
-import { History, type HistoryCounts } from "./sessions.js";
+import { History, type HistoryCounts, type SessionRecord } from "./sessions.js";
 import { extractFile } from "./extract.js";
 import { shortestThreshold, type BudgetResult } from "./budget.js";
 
@@ -17,6 +17,8 @@ export interface MeasureOptions {
   table: CompiledTable;
   tableFile: string;
   now?: number;
+  /** Keep one record per session (the report's input); off for measure, which only counts. */
+  records?: boolean;
   /** Called as bytes are read (for the progress line). */
   onProgress?: (p: Progress) => void;
 }
@@ -76,6 +78,8 @@ export interface MeasureResult {
     budget: BudgetResult;
   };
   warnings: string[];
+  /** One per session, main and subagent, when asked for (`records`). */
+  sessions?: SessionRecord[];
 }
 
 function totalsOf(rows: RowCount[]): Totals {
@@ -123,12 +127,13 @@ export async function measure(o: MeasureOptions): Promise<MeasureResult> {
   const found = findTranscripts(o.projects, from);
   const replay = new Replay(o.table);
   const metrics = new MetricsAcc();
-  const history = new History(replay, metrics, skillNames(o.table));
+  const history = new History(replay, metrics, skillNames(o.table), new MetricsAcc(), o.records === true);
   const totalBytes = found.files.reduce((a, f) => a + f.size, 0);
   const p: Progress = { files: 0, totalFiles: found.files.length, bytes: 0, totalBytes, sessions: 0 };
   const capChars = capCharsOf(o.table);
   // Oldest first: a session resumed into a later file continues where it left off.
   for (const f of found.files) {
+    history.fileTime = f.mtimeMs;
     const done = await extractFile(f.path, (recs, bytes) => {
       history.apply(recs);
       p.bytes += bytes;
@@ -174,5 +179,6 @@ export async function measure(o: MeasureOptions): Promise<MeasureResult> {
       budget: replay.budget("subagent"),
     },
     warnings: [...found.warnings, ...history.warnings],
+    ...(o.records ? { sessions: history.records } : {}),
   };
 }

@@ -38,7 +38,7 @@ import { skillName } from "../../hooks/core/match.js";
 import type { Event } from "../../hooks/core/types.js";
 import { isLoadCall, type FileDone, type LineCounts, type Rec, type ToolUse } from "./extract.js";
 import { MetricsAcc } from "./metrics.js";
-import type { Replay, SessionKind, SessionReplay } from "./replay.js";
+import type { Replay, SessionKind, SessionReplay, SessionRowOutcome } from "./replay.js";
 import { HashSet53 } from "./seen.js";
 
 const RECENT_MESSAGES = 16;
@@ -60,10 +60,14 @@ interface Session {
   /** A subagent's SubagentStart was replayed. */
   started: boolean;
   compactions: number;
+  /** This session's own request/tool/output counters (the report's per-week budget figures). */
+  own: MetricsAcc;
+  /** Day (UTC, YYYY-MM-DD) of the transcript file the session was first read from (its last change). */
+  day: string;
   /** Prompt size of the latest request: the context size the hook would see next. */
   contextTokens?: number;
   /** Recent message ids → metrics handle (one response can span lines, interleaved with its tool results). */
-  recent: { id: string; handle: number }[];
+  recent: { id: string; handle: number; own: number }[];
   last?: Turn;
 }
 
@@ -87,9 +91,13 @@ export class History {
   /** Sessions with lines in the file being read. */
   private touched = new Set<Session>();
   private done = false;
+  /** Set by the reader before each file: its modification time. */
+  fileTime = 0;
+  /** Filled by finish() when asked for (the report's input). */
+  readonly records: SessionRecord[] = [];
 
   /** `skills`: names that are skills (slash commands with these names load them). `subagentMetrics`: subagent sessions' own. */
-  constructor(private readonly replay: Replay, private readonly metrics: MetricsAcc, private readonly skills: Set<string>, readonly subagentMetrics = new MetricsAcc()) {}
+  constructor(private readonly replay: Replay, private readonly metrics: MetricsAcc, private readonly skills: Set<string>, readonly subagentMetrics = new MetricsAcc(), private readonly keepRecords = false) {}
 
   /** Main sessions. */
   get sessionCount(): number {
@@ -133,6 +141,7 @@ export class History {
     for (const s of this.sessions.values()) {
       this.replay.finish(s.replay);
       s.metrics.sessionDone(s.compactions);
+      if (this.keepRecords) this.records.push(recordOf(s, this.replay));
     }
   }
 
@@ -153,6 +162,7 @@ export class History {
         }
         for (const z of r.sized!) {
           s.metrics.toolResult(z.tool, z.chars);
+          s.own.toolResult(z.tool, z.chars);
           // An output a cap row may cut: the hook's PostToolUse, with the tool's response.
           if (z.input) this.emit(s, { hook_event_name: "PostToolUse", tool_name: z.tool, tool_input: z.input, ...(z.response !== undefined ? { tool_response: z.response } : {}), ...this.context(s) });
           if (z.input && z.response === undefined) this.replay.noResponse(s.replay);
@@ -177,7 +187,7 @@ export class History {
     let s = this.sessions.get(key);
     if (!s) {
       const kind: SessionKind = agent === undefined ? "main" : "subagent";
-      s = { id, agent, cwd: "", replay: this.replay.session(kind), metrics: kind === "main" ? this.metrics : this.subagentMetrics, started: false, compactions: 0, recent: [] };
+      s = { id, agent, cwd: "", replay: this.replay.session(kind), metrics: kind === "main" ? this.metrics : this.subagentMetrics, started: false, compactions: 0, own: new MetricsAcc(), day: new Date(this.fileTime || Date.now()).toISOString().slice(0, 10), recent: [] };
       this.sessions.set(key, s);
       this.kinds[kind]++;
     }
@@ -212,16 +222,20 @@ export class History {
     const id = r.mid;
     let seen = s.recent.find((m) => m.id === id);
     if (!seen) {
-      seen = { id, handle: s.metrics.request(r.size < 0 ? undefined : r.size) };
+      seen = { id, handle: s.metrics.request(r.size < 0 ? undefined : r.size), own: s.own.request(r.size < 0 ? undefined : r.size) };
       s.recent.push(seen);
       if (s.recent.length > RECENT_MESSAGES) s.recent.shift();
       s.last = { id, text: "", hasToolUse: false, stopped: false };
-    } else if (r.size >= 0) seen.handle = s.metrics.requestUsage(seen.handle, r.size);
+    } else if (r.size >= 0) {
+      seen.handle = s.metrics.requestUsage(seen.handle, r.size);
+      seen.own = s.own.requestUsage(seen.own, r.size);
+    }
     if (r.size >= 0) s.contextTokens = r.size;
     const turn = s.last?.id === id ? s.last : undefined;
     let post: ToolUse | undefined;
     for (const t of r.tools!) {
       s.metrics.toolCall(t.name);
+      s.own.toolCall(t.name);
       this.replay.toolUse(s.replay, t.input);
       if (turn) turn.hasToolUse = true;
       this.emit(s, { hook_event_name: "PreToolUse", tool_name: t.name, tool_input: t.input });
@@ -260,4 +274,45 @@ export class History {
     if (!t.hasToolUse && t.text) this.emit(s, { hook_event_name: s.agent === undefined ? "Stop" : "SubagentStop", stop_hook_active: false, last_assistant_message: t.text });
     t.text = "";
   }
+}
+
+/**
+ * What a session leaves for the team's report: ids, counts and a day, no
+ * paths, no prompt text (docs/report.md says so; a team may commit these).
+ */
+export interface SessionRecord {
+  id: string;
+  agent?: string;
+  kind: SessionKind;
+  host: string;
+  day: string;
+  rows: Record<string, SessionRowOutcome>;
+  requests: number;
+  toolCalls: number;
+  promptMedian: number | null;
+  promptMax: number | null;
+  compactions: number;
+  /** Shell and fetch outputs, and how many were over the size a cap row cuts. */
+  outputs: number;
+  outputsOver: number;
+}
+
+function recordOf(s: Session, replay: Replay): SessionRecord {
+  const m = s.own.result();
+  const b = m.bigResults.byTool;
+  return {
+    id: s.id,
+    ...(s.agent !== undefined ? { agent: s.agent } : {}),
+    kind: s.agent === undefined ? "main" : "subagent",
+    host: "claude-code",
+    day: s.day,
+    rows: replay.outcomes(s.replay),
+    requests: m.requests,
+    toolCalls: m.toolCalls,
+    promptMedian: m.promptTokens.median,
+    promptMax: m.promptTokens.max,
+    compactions: s.compactions,
+    outputs: b.Bash.calls + b.WebFetch.calls,
+    outputsOver: b.Bash.over + b.WebFetch.over,
+  };
 }
