@@ -132,13 +132,20 @@ export function parseInstallTarget(host: string, verb: string, args: string[], o
  * Returns the problem, or undefined when it answers.
  */
 export function hookProblem(hookPath: string, args: string[], payload: Json, env: NodeJS.ProcessEnv, timeoutMs: number): string | undefined {
-  const run = spawnSync(process.execPath, [hookPath, ...args], {
-    input: JSON.stringify(payload),
-    encoding: "utf8",
-    env: { ...env, SKILLGATE_STATE: fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-doctor-")) },
-    timeout: timeoutMs,
-  });
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-doctor-"));
+  const run = spawnSync(process.execPath, [hookPath, ...args], { input: JSON.stringify(payload), encoding: "utf8", env: { ...env, SKILLGATE_STATE: state }, timeout: timeoutMs });
+  // The throwaway state folder goes, and the output folder the hook may have named in it.
+  for (const dir of [outputFolderNamedIn(state), state]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
   if (run.error || run.status !== 0) return `the hook ${hookPath} does not run: ${run.error?.message ?? run.stderr.slice(0, 300)}`;
   if (run.stdout.trim() && !run.stdout.trim().startsWith("{")) return `the hook printed something that is not JSON: ${run.stdout.slice(0, 200)}`;
   return undefined;
+}
+
+function outputFolderNamedIn(stateDir: string): string | undefined {
+  try {
+    const dir = fs.readFileSync(path.join(stateDir, ".output-root"), "utf8").trim();
+    return path.basename(dir).startsWith("skillgate-out-") ? dir : undefined;
+  } catch {
+    return undefined;
+  }
 }
