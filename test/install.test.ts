@@ -12,7 +12,7 @@ import {
   removeSkillgate, uninstallMain,
 } from "../cli/install.ts";
 import { initMain } from "../cli/init.ts";
-import { installIntoText, uninstallFromText } from "../hooks/hosts/claude-code/install.ts";
+import { failsClosed, installIntoText, uninstallFromText } from "../hooks/hosts/claude-code/install.ts";
 import { parseJsonText } from "../hooks/hosts/claude-code/settings-text.ts";
 import { migrateOldState, stateDirOf, stateDirPath } from "../hooks/io/state-dir.ts";
 import { resolveTable } from "../hooks/io/table-load.ts";
@@ -116,7 +116,8 @@ test("addSkillgate: one handler per event with our matcher, other hooks and sett
     const ours = s.hooks[event]?.filter((g) => g.hooks.some((h) => isSkillgateHandler(h, HOOK))) ?? [];
     assert.equal(ours.length, 1, event);
     assert.equal(ours[0]?.matcher, matcher, event);
-    assert.deepEqual(ours[0]?.hooks, [handler]);
+    // The gate's events fail closed: a crash or timeout of the hook refuses the call instead of letting it through.
+    assert.deepEqual(ours[0]?.hooks, [failsClosed(event) ? { ...handler, onFailure: "block" } : handler], event);
   }
   assert.deepEqual(s.hooks.PreToolUse?.[0], USER_SETTINGS.hooks.PreToolUse[0]);
 });
@@ -197,6 +198,7 @@ test("the plugin's hooks/hooks.json registers the same events through the launch
     assert.equal(groups.length, 1);
     assert.equal(groups[0]?.matcher, HOOK_EVENTS[event], event);
     assert.deepEqual(groups[0]?.hooks[0]?.args, ["${CLAUDE_PLUGIN_ROOT}/hooks/launcher.mjs"]);
+    assert.equal((groups[0]?.hooks[0] as { onFailure?: string } | undefined)?.onFailure, failsClosed(event) ? "block" : undefined, event);
   }
   const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, ".claude-plugin", "plugin.json"), "utf8")) as { name: string; version: string };
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
