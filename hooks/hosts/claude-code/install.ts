@@ -57,6 +57,21 @@ export const FAIL_CLOSED_EVENTS: ReadonlySet<string> = new Set(["PreToolUse", "C
 
 export const failsClosed = (event: string): boolean => FAIL_CLOSED_EVENTS.has(event);
 
+/** The oldest Claude Code seen honouring a handler's onFailure (e2e/fail-closed.test.ts: 2.1.328 and 2.1.332). */
+export const ON_FAILURE_SINCE = "2.1.328";
+
+/** Does a `claude --version` answer ("2.1.332 (Claude Code)") name a client that honours onFailure? undefined: not a version. */
+export function honoursOnFailure(versionText: string): boolean | undefined {
+  const v = /^(\d+)\.(\d+)\.(\d+)/.exec(versionText.trim());
+  if (!v) return undefined;
+  const since = ON_FAILURE_SINCE.split(".").map(Number);
+  for (let i = 0; i < 3; i++) {
+    const d = Number(v[i + 1]) - (since[i] ?? 0);
+    if (d !== 0) return d > 0;
+  }
+  return true;
+}
+
 /** The handler as written under one event: the fail-closed ones carry onFailure. */
 export function handlerFor(event: string, handler: Handler): Handler {
   const { onFailure: _, ...base } = handler;
