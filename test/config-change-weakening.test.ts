@@ -126,6 +126,15 @@ describe("ConfigChange refuses a weakening of the installed registration", () =>
     await refused(w, w.local, /settings\.local\.json: PreToolUse: async/);
   });
 
+  test("a refused change left on disk does not become the baseline at a compaction: the next change to the file is refused too", async () => {
+    const w = await installed();
+    edit(w.settings, (s) => (preToolUse(s).matcher = "NoSuchTool"));
+    await refused(w, w.settings, /PreToolUse: the matcher no longer covers Bash/);
+    await send(w, "session-start-startup", { source: "compact" });
+    edit(w.settings, (s) => (s.env = { EDITOR: "vim" }));
+    await refused(w, w.settings, /PreToolUse: the matcher no longer covers Bash/);
+  });
+
   test("disableAllHooks in the user's settings, a layer that switches the project's hooks off", async () => {
     const w = await installed();
     edit(w.user, (s) => (s.disableAllHooks = true));

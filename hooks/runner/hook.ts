@@ -240,6 +240,8 @@ function withSettingsFacts(event: Event, host: Host, env: NodeJS.ProcessEnv, sta
   const files = host.environment(env).settingsFiles;
   const ours = { packageRoot, ...(env.CLAUDE_PROJECT_DIR ? { projectDir: env.CLAUDE_PROJECT_DIR } : {}) };
   if (event.kind === "session-start") {
+    // After a compaction or /clear the client keeps the settings it started with: so does the comparison.
+    if ((event.source === "compact" || event.source === "clear") && state.guardedSettings?.some((g) => g.startsWith(WAS))) return { ...event, guardedSettings: state.guardedSettings };
     // Files that already switch skillgate off (SKILLGATE_* in env, the user's choice) are noted as `weak:<file>`: only a new one is refused.
     // `was:<file>` and its registration deficits: a later change is compared with them, per event.
     const was = host.settingsDeficits ? files.map((f) => [`${WAS}${f}`, ...(host.settingsDeficits?.(f, ours) ?? [])].join("\n")) : [];
