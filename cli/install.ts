@@ -12,7 +12,7 @@ import { compiledTable, tableFileOf, tableHeader, tableJson } from "./table-file
 import { contentHash, resolveTable, type TableResolution } from "../hooks/io/table-load.js";
 import { stateDirOf } from "../hooks/io/state-dir.js";
 import {
-  HOOK_EVENTS, HOOK_TIMEOUT_S, SettingsShapeError, absolutePathsIn, clientSkillFile, clientSkillRoots, expandArgs, hookPathOf, inspectSettings,
+  FAIL_CLOSED_EVENTS, HOOK_EVENTS, HOOK_TIMEOUT_S, ON_FAILURE_SINCE, SettingsShapeError, honoursOnFailure, absolutePathsIn, clientSkillFile, clientSkillRoots, expandArgs, hookPathOf, inspectSettings,
   installIntoText, launcherFileOf, launcherSourceOf, makeHandler, portableHandler, projectSettingsFiles, settingsFileFor,
   uninstallFromText, type Handler, type Scope,
 } from "../hooks/hosts/claude-code/install.js";
@@ -20,7 +20,7 @@ import { JsonTextError } from "../hooks/hosts/claude-code/settings-text.js";
 import type { CompiledTable } from "../hooks/core/table/compile.js";
 
 export {
-  HOOK_EVENTS, HOOK_TIMEOUT_S, SettingsShapeError, addSkillgate, hookPathOf, inspectSettings, isSkillgateHandler, makeHandler, portableHandler, removeSkillgate,
+  FAIL_CLOSED_EVENTS, HOOK_EVENTS, HOOK_TIMEOUT_S, ON_FAILURE_SINCE, SettingsShapeError, honoursOnFailure, addSkillgate, hookPathOf, inspectSettings, isSkillgateHandler, makeHandler, portableHandler, removeSkillgate,
   type Handler,
 } from "../hooks/hosts/claude-code/install.js";
 
@@ -574,6 +574,22 @@ function sessionStartFixture(root: string): Json {
   }
 }
 
+/**
+ * Fail closed or open: do the gate's handlers carry onFailure "block", and does
+ * the `claude` on PATH honour it (a crash or timeout of the hook then refuses the call)?
+ */
+function failClosedCheck(handlers: Map<string, Json>, sg: string, ok: (s: string) => void, bad: (s: string) => void, note: (s: string) => void): void {
+  if (handlers.size === 0) return;
+  const open = [...handlers].filter(([k, h]) => FAIL_CLOSED_EVENTS.has(k.split("#").pop() ?? "") && h.onFailure !== "block").map(([k]) => k.replace("#", ": "));
+  if (open.length) return bad(`${open.join(", ")}: the hook has no "onFailure": "block", so a crash or timeout of the hook lets the call through; run ${sg} install again`);
+  const r = spawnSync("claude", ["--version"], { encoding: "utf8", timeout: 10_000 });
+  const honours = r.status === 0 ? honoursOnFailure(r.stdout) : undefined;
+  const version = r.stdout?.trim().split(/\s/)[0];
+  if (honours === true) ok(`Claude Code ${version} honours onFailure: a PreToolUse hook that crashes or times out refuses the call (fail closed)`);
+  else if (honours === false) note(`Claude Code ${version} is older than ${ON_FAILURE_SINCE}, the first seen honouring onFailure: a crash or timeout of the hook may let the call through (fail open); update Claude Code`);
+  else note(`no \`claude\` on PATH answered --version: whether the client honours onFailure is unknown (${ON_FAILURE_SINCE} and later do; older ones let the call through when the hook crashes or times out)`);
+}
+
 export async function doctorMain(args: string[], root: string): Promise<number> {
   const f = parseArgs("doctor", args);
   const other = await otherHost("doctor", f, args, root);
@@ -599,6 +615,7 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
   const userFile = settingsFileFor("user", where.projectDir, home());
   const files = f.has("user") || f.has("local") ? [where.file] : f.has("project") ? projectSettingsFiles(where.projectDir) : [...new Set([...projectSettingsFiles(where.projectDir), userFile])];
   let handler: Json | undefined;
+  const handlersSeen = new Map<string, Json>();
   const installedIn: string[] = [];
   let asPlugin = false;
   for (const file of files) {
@@ -611,6 +628,7 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
     if (Object.keys(plugins).some((k) => k.startsWith("skillgate@") && plugins[k])) asPlugin = true;
     const { handlers, problems: p } = inspectSettings(r.settings, hookPath);
     if (handlers.size === 0) continue;
+    for (const [e, h] of handlers) handlersSeen.set(`${file}#${e}`, h);
     installedIn.push(file);
     handler ??= handlers.values().next().value;
     const missing = Object.keys(HOOK_EVENTS).filter((e) => !handlers.has(e));
@@ -623,6 +641,7 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
       if (abs.length) bad(`${file} is committed with the project but its skillgate hooks name absolute paths (${abs.join(", ")}): they break on a teammate's clone; npm install --save-dev skillgate, then run npx skillgate install again`);
     }
   }
+  failClosedCheck(handlersSeen, sg, ok, bad, note);
   if (installedIn.length > 1) bad(`skillgate is installed in both ${installedIn.join(" and ")}: every event runs it twice; uninstall one`);
   if (where.scope !== "user") {
     // Committed settings run the project's skillgate, so every clone must be able to npm ci it.

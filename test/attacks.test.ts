@@ -151,7 +151,8 @@ describe("editing what the gate trusts", () => {
     assert.equal(r.out.decision, "block");
     assert.match(String(r.out.reason), /removes or alters skillgate's hook/);
     // An unrelated settings file, or one that still registers the hook, changes freely.
-    fs.writeFileSync(settings, JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "node /x/skillgate/dist/hook.mjs" }] }] }, env: { A: "1" } }));
+    // (A file that keeps the PreToolUse registration as it was; moving the hook to another event is a weakening, test/config-change-weakening.test.ts.)
+    fs.writeFileSync(settings, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "node", args: ["${CLAUDE_PROJECT_DIR}/.claude/hooks/skillgate.mjs"] }] }] }, env: { A: "1" } }));
     assert.equal((await send(w, "session-start-startup", { hook_event_name: "ConfigChange", source: "project_settings", file_path: settings })).verdict, "allow");
   });
 });

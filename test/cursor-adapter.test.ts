@@ -131,7 +131,8 @@ test("environment and install: .cursor skills and hooks.json; install keeps othe
   installCursor({ project, runtime: "/usr/bin/node", hookPath });
   const j = JSON.parse(fs.readFileSync(file, "utf8")) as { version: number; hooks: Record<string, { command: string }[]> };
   assert.equal(j.version, 1);
-  for (const e of CURSOR_EVENTS) assert.deepEqual(j.hooks[e], [{ command: "/usr/bin/node /pkg/dist/hook-cursor.cjs" }], e);
+  // The events that refuse a call fail closed: a crash or timeout of the hook blocks it.
+  for (const e of CURSOR_EVENTS) assert.deepEqual(j.hooks[e], [{ command: "/usr/bin/node /pkg/dist/hook-cursor.cjs", ...(["beforeShellExecution", "beforeReadFile", "preToolUse"].includes(e) ? { failClosed: true } : {}) }], e);
   assert.deepEqual(j.hooks.afterFileEdit, [{ command: "prettier" }]);
   uninstallCursor({ project, hookPath });
   assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")), { version: 1, hooks: { afterFileEdit: [{ command: "prettier" }] } });

@@ -12,7 +12,7 @@ import {
   removeSkillgate, uninstallMain,
 } from "../cli/install.ts";
 import { initMain } from "../cli/init.ts";
-import { installIntoText, uninstallFromText } from "../hooks/hosts/claude-code/install.ts";
+import { failsClosed, installIntoText, uninstallFromText } from "../hooks/hosts/claude-code/install.ts";
 import { parseJsonText } from "../hooks/hosts/claude-code/settings-text.ts";
 import { migrateOldState, stateDirOf, stateDirPath } from "../hooks/io/state-dir.ts";
 import { resolveTable } from "../hooks/io/table-load.ts";
@@ -116,7 +116,8 @@ test("addSkillgate: one handler per event with our matcher, other hooks and sett
     const ours = s.hooks[event]?.filter((g) => g.hooks.some((h) => isSkillgateHandler(h, HOOK))) ?? [];
     assert.equal(ours.length, 1, event);
     assert.equal(ours[0]?.matcher, matcher, event);
-    assert.deepEqual(ours[0]?.hooks, [handler]);
+    // The gate's events fail closed: a crash or timeout of the hook refuses the call instead of letting it through.
+    assert.deepEqual(ours[0]?.hooks, [failsClosed(event) ? { ...handler, onFailure: "block" } : handler], event);
   }
   assert.deepEqual(s.hooks.PreToolUse?.[0], USER_SETTINGS.hooks.PreToolUse[0]);
 });
@@ -197,6 +198,7 @@ test("the plugin's hooks/hooks.json registers the same events through the launch
     assert.equal(groups.length, 1);
     assert.equal(groups[0]?.matcher, HOOK_EVENTS[event], event);
     assert.deepEqual(groups[0]?.hooks[0]?.args, ["${CLAUDE_PLUGIN_ROOT}/hooks/launcher.mjs"]);
+    assert.equal((groups[0]?.hooks[0] as { onFailure?: string } | undefined)?.onFailure, failsClosed(event) ? "block" : undefined, event);
   }
   const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, ".claude-plugin", "plugin.json"), "utf8")) as { name: string; version: string };
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string };
@@ -609,4 +611,37 @@ test("doctor: skillgate installed from a tarball outside the project breaks a te
   const fine = await run(t, () => doctorMain(["--project", p.dir], ROOT));
   assert.equal(fine.code, 0, fine.out);
   assert.doesNotMatch(fine.out, /outside the project/);
+});
+
+test("doctor says whether the gate fails closed: onFailure on the gate's handlers, and whether the claude on PATH honours it", async (t) => {
+  isolate(t);
+  const p = project(undefined, { table: "starter", skills: STARTER_SKILLS });
+  assert.equal((await run(t, () => installMain(["--project", p.dir, "--local", "--runtime", "node"], ROOT))).code, 0);
+  const bin = tmp("bin");
+  const claude = (version: string) => {
+    fs.writeFileSync(path.join(bin, "claude"), `#!/bin/sh\necho "${version} (Claude Code)"\n`, { mode: 0o755 });
+  };
+  const doctor = async (pathVar: string) => {
+    setEnv(t, "PATH", pathVar);
+    return run(t, () => doctorMain(["--project", p.dir], ROOT));
+  };
+  const PATH = process.env.PATH ?? "";
+  claude("2.1.332");
+  const closed = await doctor(`${bin}${path.delimiter}${PATH}`);
+  assert.equal(closed.code, 0, closed.out);
+  assert.match(closed.out, /ok +Claude Code 2\.1\.332 honours onFailure: a PreToolUse hook that crashes or times out refuses the call \(fail closed\)/);
+  claude("2.1.200");
+  const old = await doctor(`${bin}${path.delimiter}${PATH}`);
+  assert.match(old.out, /note +Claude Code 2\.1\.200 is older than 2\.1\.328, the first seen honouring onFailure: .*\(fail open\)/);
+  fs.rmSync(path.join(bin, "claude"));
+  const none = await doctor(bin);
+  assert.match(none.out, /note +no `claude` on PATH answered --version: whether the client honours onFailure is unknown/);
+  // A handler without the field (an older install, or edited by hand) fails open: a problem that install fixes.
+  const local = path.join(p.dir, ".claude", "settings.local.json");
+  const s = JSON.parse(fs.readFileSync(local, "utf8"));
+  delete s.hooks.PreToolUse[0].hooks[0].onFailure;
+  fs.writeFileSync(local, JSON.stringify(s, null, 2));
+  const openDoc = await doctor(PATH);
+  assert.equal(openDoc.code, 1);
+  assert.match(openDoc.out, /PROBLEM +.*settings\.local\.json: PreToolUse: the hook has no "onFailure": "block", so a crash or timeout of the hook lets the call through; run skillgate install again/);
 });

@@ -52,4 +52,14 @@ export interface Host {
   registersSkillgate?(file: string): boolean;
   /** Whether a settings file switches skillgate off without removing its hook (Claude Code: `disableAllHooks`, SKILLGATE_* in `env`). */
   weakensSkillgate?(file: string): boolean;
+  /** What a settings file lacks of skillgate's registration as install writes it, as stable keys (recorded at session start). */
+  settingsDeficits?(file: string, ours: SkillgateAt): string[];
+  /** What a change made to a settings file weakens, compared with its deficits at session start (`before`; undefined: unknown), in words. */
+  settingsWeakenings?(file: string, before: string[] | undefined, ours: SkillgateAt): string[];
+}
+
+/** The running skillgate, so a host can tell its handlers from look-alikes. */
+export interface SkillgateAt {
+  packageRoot: string;
+  projectDir?: string;
 }

@@ -59,8 +59,11 @@ export type Event =
   | (EventBase & { kind: "stop"; finalMessage: string; continuing: boolean })
   /** `guardedSettings`: settings files that register skillgate now (read at the edge, for config-change). */
   | (EventBase & { kind: "session-start"; source: SessionSource; guardedSettings?: string[] })
-  /** A settings file changed; `removesSkillgate`: it registered skillgate's hook at session start and no longer does (read at the edge). */
-  | (EventBase & { kind: "config-change"; source: string; file?: string; removesSkillgate: boolean })
+  /**
+   * A settings file changed; `removesSkillgate`: it registered skillgate's hook at session start and no longer does,
+   * `weakenings`: what the change weakens of the registration, in words (both read at the edge).
+   */
+  | (EventBase & { kind: "config-change"; source: string; file?: string; removesSkillgate: boolean; weakenings?: string[] })
   /** A subagent (agentId) starts; what the host can add to its context goes in first. */
   | (EventBase & { kind: "subagent-start"; agentId: string; agentType: string; task?: string })
   | (EventBase & { kind: "compaction"; phase: "before" | "after" });

@@ -117,7 +117,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   const store = isSafeSessionId(given.sessionId) ? new StateStore(stateDir) : undefined;
   if (!store) notices.push(`skillgate: session id ${JSON.stringify(given.sessionId.slice(0, 40))} is not a safe file name; state is not kept for it`);
   const current = store ? store.read(given.sessionId) : { state: emptyState() };
-  const event = await afterShellCall(withLinkTargets(withSettingsFacts(await withContextTokens(given, table, transcriptPath), host, h.env, current.state)), stateDir);
+  const event = await afterShellCall(withLinkTargets(withSettingsFacts(await withContextTokens(given, table, transcriptPath), host, h.env, current.state, h.packageRoot)), stateDir);
   if (current.warning) notices.push(current.warning);
   const where = evidenceWhere(event, stateDir, h.env);
   // A finished check is recorded before anything else looks at its output.
@@ -233,25 +233,35 @@ function withLinkTargets(event: Event): Event {
  * The settings files that register the hook, read at the edge: which ones do
  * at session start, and whether a changed one no longer does.
  */
-function withSettingsFacts(event: Event, host: Host, env: NodeJS.ProcessEnv, state: SessionState): Event {
+function withSettingsFacts(event: Event, host: Host, env: NodeJS.ProcessEnv, state: SessionState, packageRoot: string): Event {
   const registers = host.registersSkillgate;
   if (!registers) return event;
   const weakens = (f: string) => host.weakensSkillgate?.(f) === true;
+  const files = host.environment(env).settingsFiles;
+  const ours = { packageRoot, ...(env.CLAUDE_PROJECT_DIR ? { projectDir: env.CLAUDE_PROJECT_DIR } : {}) };
   if (event.kind === "session-start") {
+    // After a compaction or /clear the client keeps the settings it started with: so does the comparison.
+    if ((event.source === "compact" || event.source === "clear") && state.guardedSettings?.some((g) => g.startsWith(WAS))) return { ...event, guardedSettings: state.guardedSettings };
     // Files that already switch skillgate off (SKILLGATE_* in env, the user's choice) are noted as `weak:<file>`: only a new one is refused.
-    const files = host.environment(env).settingsFiles;
-    return { ...event, guardedSettings: [...files.filter((f) => registers(f)), ...files.filter(weakens).map((f) => `${WEAK}${f}`)] };
+    // `was:<file>` and its registration deficits: a later change is compared with them, per event.
+    const was = host.settingsDeficits ? files.map((f) => [`${WAS}${f}`, ...(host.settingsDeficits?.(f, ours) ?? [])].join("\n")) : [];
+    return { ...event, guardedSettings: [...files.filter((f) => registers(f)), ...files.filter(weakens).map((f) => `${WEAK}${f}`), ...was] };
   }
-  if (event.kind === "config-change" && event.file !== undefined) {
-    const file = event.file;
-    const guarded = state.guardedSettings?.some((g) => g === file) ?? false;
-    const weakBefore = state.guardedSettings?.some((g) => g === `${WEAK}${file}`) ?? false;
+  if (event.kind === "config-change") {
+    // Without a file_path (or with one that is no settings file), every settings file is read again.
+    const changed = event.file !== undefined && files.includes(event.file) ? [event.file] : event.file !== undefined ? [event.file, ...files] : files;
+    const before = (f: string) => state.guardedSettings?.find((g) => g.split("\n")[0] === `${WAS}${f}`)?.split("\n").slice(1);
+    const weakenings = changed.flatMap((f) => (host.settingsWeakenings?.(f, before(f), ours) ?? []).map((w) => `${f}: ${w}`));
+    const guarded = (f: string) => state.guardedSettings?.some((g) => g === f) ?? false;
+    const weakBefore = (f: string) => state.guardedSettings?.some((g) => g === `${WEAK}${f}`) ?? false;
     // disableAllHooks (or SKILLGATE_* in env) switches skillgate off from any settings file, registering or not.
-    return (guarded && !registers(file)) || (!weakBefore && weakens(file)) ? { ...event, removesSkillgate: true } : event;
+    const removes = changed.some((f) => (guarded(f) && !registers(f)) || (!weakBefore(f) && weakens(f)));
+    return removes || weakenings.length ? { ...event, removesSkillgate: true, ...(weakenings.length ? { weakenings } : {}) } : event;
   }
   return event;
 }
 
+const WAS = "was:";
 const WEAK = "weak:";
 
 /** What the user should know when a session starts: which table governs it, and which skills cannot be loaded. */

@@ -7,11 +7,13 @@ export const CONFIG_GUARD_ROW = "config-guard";
 
 export const configGuard: Policy = ({ event }) => {
   if (event.kind !== "config-change" || !event.removesSkillgate) return undefined;
+  // Each weakening names its file, the event and what changed (the host compared the file with session start).
+  const what = event.weakenings?.length ? `: ${event.weakenings.join("; ")}` : "";
   return {
     refuse: [
       {
         row: CONFIG_GUARD_ROW,
-        line: `skillgate[${CONFIG_GUARD_ROW}]: the change to ${event.file ?? event.source} removes or alters skillgate's hook (or switches hooks or skillgate off), so it is refused for this session; the user removes skillgate with \`skillgate uninstall\`, outside the session.`,
+        line: `skillgate[${CONFIG_GUARD_ROW}]: the change to ${event.file ?? event.source} removes or alters skillgate's hook (or switches hooks or skillgate off)${what}. It is refused for this session; the user changes skillgate's registration with \`skillgate install\` or removes it with \`skillgate uninstall\`, outside the session.`,
       },
     ],
   };

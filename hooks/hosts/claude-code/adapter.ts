@@ -4,7 +4,7 @@
 import type { Decision, Effects, Event, SessionSource, ToolCall, ToolKind, ToolOutput } from "../../core/types.js";
 import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
-import { registersSkillgate, weakensSkillgate } from "./settings.js";
+import { registersSkillgate, settingsDeficits, settingsWeakenings, weakensSkillgate } from "./settings.js";
 import { str, obj, own, optional, payloadHead, type Json } from "../../io/payload.js";
 
 const HOOK_EVENTS = new Set([
@@ -172,4 +172,6 @@ export const claudeCode: Host = {
   environment,
   registersSkillgate,
   weakensSkillgate,
+  settingsDeficits,
+  settingsWeakenings,
 };

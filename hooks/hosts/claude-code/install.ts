@@ -16,6 +16,8 @@ export interface Handler {
   command: string;
   args: string[];
   timeout: number;
+  /** "block": a crash, a timeout or an answer that is not JSON refuses the call instead of letting it through (FAIL_CLOSED_EVENTS). */
+  onFailure?: "block";
 }
 
 /**
@@ -43,6 +45,38 @@ export const HOOK_EVENTS: Readonly<Record<string, string | undefined>> = {
 
 /** Seconds; the hook takes ~0.1 s, this only bounds a hung process. */
 export const HOOK_TIMEOUT_S = 10;
+
+/**
+ * Events whose handler is written with `"onFailure": "block"`: when the hook
+ * crashes, times out or prints something that is not its answer, Claude Code
+ * (2.1.328 and later; e2e/config-change.test.ts) refuses the tool call or the
+ * settings change instead of letting it through. The other events only
+ * inform (hints, loads, caps): a failure there must not block the user's prompt.
+ */
+export const FAIL_CLOSED_EVENTS: ReadonlySet<string> = new Set(["PreToolUse", "ConfigChange"]);
+
+export const failsClosed = (event: string): boolean => FAIL_CLOSED_EVENTS.has(event);
+
+/** The oldest Claude Code seen honouring a handler's onFailure (e2e/fail-closed.test.ts: 2.1.328 and 2.1.332). */
+export const ON_FAILURE_SINCE = "2.1.328";
+
+/** Does a `claude --version` answer ("2.1.332 (Claude Code)") name a client that honours onFailure? undefined: not a version. */
+export function honoursOnFailure(versionText: string): boolean | undefined {
+  const v = /^(\d+)\.(\d+)\.(\d+)/.exec(versionText.trim());
+  if (!v) return undefined;
+  const since = ON_FAILURE_SINCE.split(".").map(Number);
+  for (let i = 0; i < 3; i++) {
+    const d = Number(v[i + 1]) - (since[i] ?? 0);
+    if (d !== 0) return d > 0;
+  }
+  return true;
+}
+
+/** The handler as written under one event: the fail-closed ones carry onFailure. */
+export function handlerFor(event: string, handler: Handler): Handler {
+  const { onFailure: _, ...base } = handler;
+  return failsClosed(event) ? { ...base, onFailure: "block" } : base;
+}
 
 /** project: .claude/settings.json (committed); local: .claude/settings.local.json (personal); user: ~/.claude/settings.json. */
 export type Scope = "project" | "local" | "user";
@@ -123,7 +157,8 @@ export class SettingsShapeError extends Error {}
 
 function groupFor(event: string, handler: Handler): Json {
   const matcher = HOOK_EVENTS[event];
-  return matcher === undefined ? { hooks: [handler] } : { matcher, hooks: [handler] };
+  const h = handlerFor(event, handler);
+  return matcher === undefined ? { hooks: [h] } : { matcher, hooks: [h] };
 }
 
 // ---------------------------------------------------------------- settings as objects (the meaning)
@@ -172,7 +207,7 @@ export function addSkillgate(settings: Json, handler: Handler, hookPath = handle
       const group = obj(g);
       if (!group || !Array.isArray(group.hooks) || !group.hooks.some((h) => isSkillgateHandler(h, hookPath))) return [g];
       const mine = !placed && group.matcher === HOOK_EVENTS[event];
-      const rest = group.hooks.flatMap((h: unknown) => (!isSkillgateHandler(h, hookPath) ? [h] : mine && !placed ? ((placed = true), [handler]) : []));
+      const rest = group.hooks.flatMap((h: unknown) => (!isSkillgateHandler(h, hookPath) ? [h] : mine && !placed ? ((placed = true), [handlerFor(event, handler)]) : []));
       return rest.length ? [{ ...group, hooks: rest }] : [];
     });
     if (!placed) next.push(groupFor(event, handler));
@@ -229,7 +264,8 @@ function installStep(text: string, handler: Handler, hookPath: string): string {
     const extra = ours.find((o) => o !== keeper);
     if (extra) return extra.handlersNode.kind === "array" && extra.handlersNode.elements.length === 1 ? removeItem(text, m.value, extra.group) : removeItem(text, extra.handlersNode, extra.handler);
     if (!keeper) return appendItem(text, m.value, groupFor(event, handler));
-    if (canonical(valueAt(text, keeper.node)) !== canonical(handler)) return replaceValue(text, keeper.node, handler);
+    const want = handlerFor(event, handler);
+    if (canonical(valueAt(text, keeper.node)) !== canonical(want)) return replaceValue(text, keeper.node, want);
   }
   return text;
 }

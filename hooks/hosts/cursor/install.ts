@@ -14,6 +14,14 @@ export function cursorHookPathOf(root: string): string {
 
 const isOurs = (h: unknown, hookPath: string): boolean => runsHook(h, hookPath);
 
+/**
+ * The events that refuse a call get `"failClosed": true` (Cursor's hooks
+ * documentation): a hook that crashes, times out or answers something
+ * unreadable then blocks the call instead of letting it through. Not run under
+ * a real Cursor here (DOCUMENTED SHAPE ONLY, as the rest of this file).
+ */
+export const CURSOR_FAIL_CLOSED: ReadonlySet<string> = new Set(["beforeShellExecution", "beforeReadFile", "preToolUse"]);
+
 export function hooksFileOf(w: { project?: string; user?: boolean; env?: NodeJS.ProcessEnv }): string {
   if (w.user) {
     const home = (w.env ?? process.env).HOME;
@@ -35,7 +43,7 @@ export function installCursor(w: { project?: string; user?: boolean; env?: NodeJ
   const cur = read(file);
   const hooks: Json = { ...((cur.hooks ?? {}) as Json) };
   for (const event of CURSOR_EVENTS) {
-    hooks[event] = [...listOf(hooks, event, file).filter((h) => !isOurs(h, w.hookPath)), { command: hookCommand(w.runtime, w.hookPath) }];
+    hooks[event] = [...listOf(hooks, event, file).filter((h) => !isOurs(h, w.hookPath)), { command: hookCommand(w.runtime, w.hookPath), ...(CURSOR_FAIL_CLOSED.has(event) ? { failClosed: true } : {}) }];
   }
   writeJsonObject(file, { ...cur, version: 1, hooks });
   return file;
