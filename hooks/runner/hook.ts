@@ -417,7 +417,7 @@ export async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>
 export async function finishEvidence(event: Extract<Event, { kind: "tool-result" | "tool-failure" }>, table: CompiledTable, where: Where | undefined): Promise<string | undefined> {
   if (event.tool.kind !== "shell" || event.agentId !== undefined || !event.toolUseId || !where || !hasEvidenceRows(table)) return undefined;
   // No evidence folder yet: no check was ever started, so there is nothing to finish (and nothing to load).
-  if (!(await import("node:fs")).existsSync(`${where.stateDir}/evidence`)) return undefined;
+  if (!fs.existsSync(`${where.stateDir}/evidence`)) return undefined;
   try {
     const { finishCheck } = await import("../io/evidence-run.js");
     const failed = event.kind === "tool-failure";
