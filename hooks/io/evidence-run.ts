@@ -19,7 +19,9 @@ import {
   type Inventory,
   type PendingRun,
   type ReuseDecision,
+  type CheckCommand,
 } from "../core/evidence.js";
+import { runCounts } from "../core/evidence-observed.js";
 import { fingerprint, FingerprintError } from "./fingerprint.js";
 import { StatCache } from "./stat-cache.js";
 import { EvidenceStore, type Published } from "./evidence-store.js";
@@ -34,6 +36,8 @@ export interface CheckSpec {
   reuse?: boolean;
   /** The program the check runs (the row's `when.command.name`): its real path is an environment prerequisite. */
   program?: string;
+  /** The row's `when.command`: a run counts only when the line's last command is it (core/evidence-observed.ts). */
+  command?: CheckCommand;
 }
 
 export interface Where {
@@ -126,6 +130,8 @@ export interface CallInfo {
   command: string;
   /** The directory it runs in. */
   cwd: string;
+  /** The host runs it detached: its result will not carry the command's exit status. */
+  background?: boolean;
   now?: Date;
 }
 
@@ -141,6 +147,8 @@ export type BeginResult =
  * for PostToolUse.
  */
 export function reuseOrBegin(spec: CheckSpec, w: Where, call: CallInfo): BeginResult {
+  const observed = observable(spec, w, call);
+  if (observed) return { kind: "not-recorded", why: `this run will not count as evidence: ${observed}` };
   const env = envFacts(w.workspace, spec.program);
   if (spec.reuse) {
     const d = reuseDecision(currentFreshness(spec, w, env), { command: call.command, cwd: call.cwd, check: spec.id });
@@ -173,6 +181,14 @@ export function reuseOrBegin(spec: CheckSpec, w: Where, call: CallInfo): BeginRe
   return { kind: "started", pending };
 }
 
+/** Why the host's result for this call cannot be the check's exit status; "" when it can. */
+function observable(spec: CheckSpec, w: Where, call: CallInfo): string {
+  if (call.background) return "it runs in the background, so its result is not the check's exit status";
+  if (!spec.command) return "";
+  const r = runCounts({ command: call.command, cwd: call.cwd, workspace: w.workspace, check: spec.command });
+  return r.counts ? "" : r.why;
+}
+
 export interface FinishInfo {
   toolUseId: string;
   /** PostToolUseFailure. */
@@ -180,11 +196,14 @@ export interface FinishInfo {
   /** stdout + stderr, or the failure's error text. */
   output: string;
   durationMs?: number;
+  /** The host says the call did not run to its end (interrupted, or moved to the background): nothing is recorded. */
+  unfinished?: "interrupted" | "background";
   now?: Date;
 }
 
 export type FinishResult =
   | { kind: "none" }
+  | { kind: "unfinished"; check: string; why: string }
   | { kind: "unreadable"; why: string }
   | { kind: "recorded"; record: EvidenceRecord; published: Published };
 
@@ -195,6 +214,8 @@ export function finishCheck(w: Where, f: FinishInfo): FinishResult {
   if (t.unreadable) return { kind: "unreadable", why: t.unreadable };
   const p = t.pending;
   if (!p) return { kind: "none" };
+  // What did not finish proves neither a pass nor a failure: the run is dropped, the latest record stays.
+  if (f.unfinished) return { kind: "unfinished", check: p.check, why: f.unfinished === "interrupted" ? "it was interrupted" : "it went to the background" };
   let after: Inventory | undefined;
   try {
     after = inventory(w, p.scope, p.inventory.entries.map((e) => e.path));

@@ -403,7 +403,7 @@ export async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>
     try {
       // A host that cannot rewrite the call runs it for real: then it is recorded like any run.
       const spec = canRewrite ? checkOf(row) : { ...checkOf(row), reuse: false };
-      const r = reuseOrBegin(spec, where, { sessionId: event.sessionId, toolUseId: event.toolUseId, command: event.tool.command, cwd: event.cwd });
+      const r = reuseOrBegin(spec, where, { sessionId: event.sessionId, toolUseId: event.toolUseId, command: event.tool.command, cwd: event.cwd, ...(event.tool.background ? { background: true } : {}) });
       if (r.kind === "reuse") return { updatedInput: { ...(event.input ?? {}), command: r.decision.command } };
       if (r.kind === "not-recorded") notices.push(`skillgate[${row.id}]: ${r.why}`);
     } catch (e) {
@@ -424,7 +424,9 @@ export async function finishEvidence(event: Extract<Event, { kind: "tool-result"
     let output = "";
     if (event.kind === "tool-failure") output = event.error ?? "";
     else if (event.output) output = (await import("../io/output-store.js")).wholeText(event.output);
-    const r = finishCheck(where, { toolUseId: event.toolUseId, failed, output, ...(event.durationMs !== undefined ? { durationMs: event.durationMs } : {}) });
+    const unfinished = event.kind === "tool-result" ? event.unfinished : undefined;
+    const r = finishCheck(where, { toolUseId: event.toolUseId, failed, output, ...(event.durationMs !== undefined ? { durationMs: event.durationMs } : {}), ...(unfinished ? { unfinished } : {}) });
+    if (r.kind === "unfinished") return `skillgate[${r.check}]: this run does not count as evidence: ${r.why}, so its exit status was not seen`;
     return r.kind === "unreadable" ? `skillgate: a started check could not be recorded (${r.why})` : undefined;
   } catch (e) {
     return `skillgate: a check's run was not recorded (${(e as Error).message})`;
