@@ -13,6 +13,7 @@ import {
   isFullRun,
   normalizeRel,
   reuseDecision,
+  underRoot,
   type EnvFacts,
   type EvidenceRecord,
   type Freshness,
@@ -22,6 +23,7 @@ import {
   type CheckCommand,
 } from "../core/evidence.js";
 import { runCounts } from "../core/evidence-observed.js";
+import { definitionFiles } from "../core/evidence-definition.js";
 import { fingerprint, FingerprintError } from "./fingerprint.js";
 import { StatCache } from "./stat-cache.js";
 import { EvidenceStore, type Published } from "./evidence-store.js";
@@ -82,12 +84,21 @@ function whichReal(program: string, PATH: string): string | undefined {
   return undefined;
 }
 
-function scopeOf(spec: CheckSpec): string[] {
-  return spec.scope.map((s) => {
+/** The row's paths plus the files that define its check (core/evidence-definition.ts), normalized, each once. */
+export function scopeOf(spec: CheckSpec, w: Where): string[] {
+  const declared = spec.scope.map((s) => {
     const n = normalizeRel(s);
     if (!n.ok) throw new FingerprintError(s, `scope ${n.error}`);
     return n.path;
   });
+  let top: string[] = [];
+  try {
+    top = fs.readdirSync(w.workspace);
+  } catch {
+    /* no listing: the fixed names still count */
+  }
+  const defining = definitionFiles(spec.program, top).filter((f) => !declared.some((d) => underRoot(f, d)));
+  return [...new Set([...declared, ...defining])];
 }
 
 function inventory(w: Where, roots: string[], previous?: readonly string[]): Inventory {
@@ -107,7 +118,7 @@ export function currentFreshness(spec: CheckSpec, w: Where, env: EnvFacts = envF
   const l = store.latest(spec.id);
   let scope: string[];
   try {
-    scope = scopeOf(spec);
+    scope = scopeOf(spec, w);
   } catch (e) {
     return { status: "missing", note: `the check's scope is not usable (${(e as Error).message})` };
   }
@@ -157,7 +168,7 @@ export function reuseOrBegin(spec: CheckSpec, w: Where, call: CallInfo): BeginRe
   const store = new EvidenceStore(w.stateDir, w.workspace);
   let inv: Inventory;
   try {
-    inv = inventory(w, scopeOf(spec));
+    inv = inventory(w, scopeOf(spec, w));
   } catch (e) {
     if (!(e instanceof FingerprintError)) throw e;
     return { kind: "not-recorded", why: `the scope of check "${spec.id}" cannot be fingerprinted (${e.message}); this run will not count as evidence` };
