@@ -181,3 +181,23 @@ test("a symlink in scope is hashed by what it points to: its target changing aft
   fs.writeFileSync(path.join(p.ws, "data/cases.json"), "[]\n"); // outside the row's paths; the link in scope reads it
   assert.match(commit(p) ?? "", /test\/cases\.json \(modified\)/);
 });
+
+test("Codex: its PostToolUse carries no exit status, so a red run is never recorded as a pass", () => {
+  const p = project();
+  const codexHook = path.join(path.dirname(hookBundle), "hook-codex.cjs");
+  const codexFixture = JSON.parse(fs.readFileSync(path.join(casesDir, "..", "test", "fixtures", "codex", "PreToolUse-Bash.json"), "utf8")) as Record<string, unknown>;
+  const env = { ...p.env, CLAUDE_PROJECT_DIR: undefined };
+  const run = (payload: Record<string, unknown>) => {
+    const r = spawnSync(process.execPath, [codexHook], { input: JSON.stringify({ ...codexFixture, cwd: p.ws, ...payload }), env, encoding: "utf8", cwd: p.ws });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout ? (JSON.parse(r.stdout) as Record<string, any>) : {};
+  };
+  const pre = run({ tool_input: { command: "npm test" }, tool_use_id: "call_t1" });
+  assert.match(pre.systemMessage ?? "", /does not tell hooks a command's exit status/);
+  const real = spawnSync("bash", ["-c", "npm test"], { cwd: p.ws, encoding: "utf8" });
+  assert.notEqual(real.status, 0, "the project's tests are red");
+  run({ hook_event_name: "PostToolUse", tool_input: { command: "npm test" }, tool_use_id: "call_t1", tool_response: `${real.stdout}${real.stderr}` });
+  const commitOut = run({ tool_input: { command: "git commit -m x" }, tool_use_id: "call_c1" });
+  assert.equal(commitOut.hookSpecificOutput?.permissionDecision, "deny");
+  assert.match(commitOut.hookSpecificOutput?.permissionDecisionReason ?? "", /none is recorded/);
+});

@@ -179,7 +179,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   lap("save");
   // A check about to run (and allowed to): answer it from a fresh record, or note the tree it runs on.
   if (event.kind === "tool-call" && outcome.decision.verdict !== "deny") {
-    const b = await beginEvidence(event, table, outcome, where, host.capabilities.rewritesToolInput === true);
+    const b = await beginEvidence(event, table, outcome, where, host.capabilities.rewritesToolInput === true, host.capabilities.reportsExitStatus === true);
     if (b.updatedInput) effects = { ...effects, updatedInput: b.updatedInput };
     if (b.notice) notices.push(b.notice);
   }
@@ -393,9 +393,11 @@ export async function withEvidence(event: Event, table: CompiledTable, facts: Fa
 }
 
 /** PreToolUse of a check's command in the main thread: reuse a fresh record, or start a pending run. */
-export async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>, table: CompiledTable, outcome: Outcome, where: Where | undefined, canRewrite: boolean): Promise<{ updatedInput?: Record<string, unknown>; notice?: string }> {
+export async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>, table: CompiledTable, outcome: Outcome, where: Where | undefined, canRewrite: boolean, reportsExit = true): Promise<{ updatedInput?: Record<string, unknown>; notice?: string }> {
   if (event.tool.kind !== "shell" || event.agentId !== undefined || !event.toolUseId || !where || !hasEvidenceRows(table)) return {};
   const rows = table.rows.map((r) => r.row).filter((r) => r.kind === "evidence" && outcome.matched.includes(r.id) && !outcome.opaque.includes(r.id));
+  // A result without an exit status would record every run as a pass (Codex: openai/codex#34289).
+  if (!reportsExit) return rows.length ? { notice: rows.map((r) => `skillgate[${r.id}]: this run will not count as evidence: this client does not tell hooks a command's exit status`).join("\n") } : {};
   const notices: string[] = [];
   const { reuseOrBegin } = await import("../io/evidence-run.js");
   for (const row of rows) {

@@ -167,7 +167,7 @@ export function renderFailure(message: string, refuseToolCall: boolean): Json {
 export const claudeCode: Host = {
   name: "claude-code",
   // 2.1.328: a general-purpose subagent's tools include Skill (e2e/FINDINGS.md).
-  capabilities: { subagentsLoadSkills: true, rewritesToolInput: true },
+  capabilities: { subagentsLoadSkills: true, rewritesToolInput: true, reportsExitStatus: true },
   // The Skill tool takes {skill}; a whole Read (no offset/limit) of a SKILL.md in a skills folder loads it too.
   howToLoad: (skill, file) => `call the Skill tool with skill "${skill}" (or Read ${file} in full)`,
   pluginCommand: { program: "claude", subcommand: "plugin", removes: ["uninstall", "remove", "disable"] },
