@@ -323,7 +323,7 @@ export function reuseDecision(f: Freshness, o: { command: string; cwd: string; c
     `skillgate: not re-running — check "${o.check}" already passed on this exact tree.`,
     `command: ${r.command} (in ${r.cwd})`,
     `exit 0 at ${r.finishedAt}, took ${(r.durationMs / 1000).toFixed(1)} s`,
-    `fingerprint: ${r.fingerprint} over ${r.scope.join(", ")}; nothing in its scope changed since.`,
+    `fingerprint: ${r.fingerprint} over ${r.scope.slice(0, MAX_LISTED).join(", ")}${r.scope.length > MAX_LISTED ? ` and ${r.scope.length - MAX_LISTED} more` : ""}; nothing in its scope changed since.`,
     ...(r.outputTail.length ? ["last lines of that run:", ...r.outputTail] : []),
     `(to run it anyway: SKILLGATE_RERUN=1 ${r.command})`,
   ].join("\n");
