@@ -304,7 +304,7 @@ test("CLI: skillgate evidence --json lists the table's checks with their freshne
 test("glue: an evidence row as a check; a gate's refusal line, none when fresh", async () => {
   const { checkOfRow, evidenceRefusal } = await import("../hooks/core/evidence.ts");
   const c = checkOfRow({ id: "tests", when: { command: { name: "npm", sub: ["test"] } }, scope: ["src"] });
-  assert.deepEqual(c, { id: "tests", scope: ["src"], reuse: false, program: "npm", run: "npm test" });
+  assert.deepEqual(c, { id: "tests", scope: ["src"], reuse: false, program: "npm", command: { name: "npm", sub: ["test"] }, run: "npm test" });
   assert.equal(checkOfRow({ id: "t", when: { command: { name: "npm", sub: ["test"] } }, scope: ["src"], full: ["npm run test:all"], reuse: true }).run, "npm run test:all");
   const fresh = freshness({ record: record(), scope: ["src", "test"], current: inv("f", record().entries), env: ENV });
   assert.equal(evidenceRefusal("commit-needs-tests", c, fresh, "git commit"), undefined);

@@ -10,7 +10,8 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fingerprint, FingerprintError, normalizeTasks } from "../hooks/io/fingerprint.ts";
+import { createHash } from "node:crypto";
+import { fingerprint, FingerprintError, linkDigest, MAX_LINKED_FOLDER_ENTRIES, normalizeTasks } from "../hooks/io/fingerprint.ts";
 import { StatCache, isRacy } from "../hooks/io/stat-cache.ts";
 import { byUtf8 } from "../hooks/core/evidence.ts";
 import { root } from "./helpers.ts";
@@ -32,7 +33,8 @@ const D = {
   gitignore: "ce39427f3da8d48656229713bbc8803448c95881aebd33e06bd967a0cda737d1", // 'ign*\n'
   a: "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03", // 'hello\n'
   run: "299001868fb8c02fd431c336c6d058f5558c5dff5b5af5e6fe04b870a6a9cbba", // '#!/bin/sh\necho hi\n'
-  link: "18b7cb099a9ea3f50ba899b5ba81e0d377a5f3b16f8f6eeb8b3e58cd4692b993", // 'a.txt' (the link target's bytes)
+  // 'link\0a.txt\0file\0' + the digest of a.txt: a symlink is hashed by its text and what it points to
+  link: "87a8946a2d6e80505c70860525dc26db9e8867c9bf72463a36de35ab5afaec31",
   ignored: "2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b", // 'secret'
   e: "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881", // 'x'
   f: "252f10c83610ebca1a059c0bae8255eba2f95be4d1d7bcfa89d7248a82d9f111", // 'f'
@@ -76,7 +78,7 @@ test("V1: executable, symlink, non-ASCII paths, an ignored file named explicitly
       `run.sh|file|100755|${D.run}`,
     ],
   );
-  assert.equal(inv.fingerprint, "sha256:239007483afb7212b500a48e9f8996dbf20a7713028ff7c356bf70e765f56477");
+  assert.equal(inv.fingerprint, "sha256:9216a4ee03635bed62483bb1572d11be6f5edeb5908ff36f984da77d38d6050b");
   assert.deepEqual(inv.roots, [".", "ignored.txt"]);
   assert.equal(inv.cwd, d);
 });
@@ -84,7 +86,7 @@ test("V1: executable, symlink, non-ASCII paths, an ignored file named explicitly
 test("V1: the ignored file is out unless named; a folder root takes only its files", () => {
   const d = treeV1();
   // entries: .gitignore a.txt dir/é dir/ｆ dir/😀 link run.sh
-  assert.equal(fingerprint({ cwd: d, roots: ["."] }).fingerprint, "sha256:69d12ef52669597c7f77827a3af5e9d751d3e1de8c656233afbbe08f7467d326");
+  assert.equal(fingerprint({ cwd: d, roots: ["."] }).fingerprint, "sha256:e1369a3a42037b7649af9fccbbc422b12cfeda7aff8165ed5067e5936feb0be1");
   // entries: dir/é dir/ｆ dir/😀 — same result for "dir", "dir/", "./dir"
   for (const r of ["dir", "dir/", "./dir"]) assert.equal(fingerprint({ cwd: d, roots: [r] }).fingerprint, "sha256:35a2012d777ca0336316823fe00351ce33c083352ba6ccfd9911ab7ac28696c7", r);
 });
@@ -314,11 +316,11 @@ test("CLI: prints the fingerprint, --json the inventory, --previous brings back 
   const d = treeV1();
   const plain = cli(["--cwd", d, ".", "ignored.txt"]);
   assert.equal(plain.code, 0, plain.err);
-  assert.equal(plain.out, "sha256:239007483afb7212b500a48e9f8996dbf20a7713028ff7c356bf70e765f56477\n");
+  assert.equal(plain.out, "sha256:9216a4ee03635bed62483bb1572d11be6f5edeb5908ff36f984da77d38d6050b\n");
   const j = cli(["--cwd", d, "--json", "ignored.txt", "."]);
   const inv = JSON.parse(j.out) as { fingerprint: string; entries: unknown[]; roots: string[]; cwd: string };
   assert.deepEqual(Object.keys(inv), ["fingerprint", "entries", "roots", "cwd"]);
-  assert.equal(inv.fingerprint, "sha256:239007483afb7212b500a48e9f8996dbf20a7713028ff7c356bf70e765f56477");
+  assert.equal(inv.fingerprint, "sha256:9216a4ee03635bed62483bb1572d11be6f5edeb5908ff36f984da77d38d6050b");
   assert.equal(inv.cwd, d);
   const prev = path.join(tmp(), "prev.json");
   fs.writeFileSync(prev, j.out);
@@ -392,4 +394,43 @@ test("generated trees agree with an independent bash + coreutils reading of the 
     }
   }
   assert.equal(compared, 24);
+});
+
+test("a symlink is hashed by what it points to: the target's content, a folder's files, dangling, a loop", () => {
+  const d = tmp();
+  git(d, "init", "-q", ".");
+  write(d, "data/cases.json", "[1]\n");
+  write(d, "fix/one.txt", "1");
+  fs.mkdirSync(path.join(d, "test"));
+  fs.symlinkSync("../data/cases.json", path.join(d, "test/cases.json"));
+  fs.symlinkSync("../fix", path.join(d, "test/fix"));
+  fs.symlinkSync("nowhere", path.join(d, "test/dangling"));
+  fs.symlinkSync("loop-b", path.join(d, "test/loop-a"));
+  fs.symlinkSync("loop-a", path.join(d, "test/loop-b"));
+  const digests = () => Object.fromEntries(fingerprint({ cwd: d, roots: ["test"] }).entries.map((e) => [e.path, e.digest]));
+  const before = digests();
+  assert.deepEqual(Object.keys(before), ["test/cases.json", "test/dangling", "test/fix", "test/loop-a", "test/loop-b"]);
+  // The same link text with a changed target is a changed entry; the scope never named data/ or fix/.
+  write(d, "data/cases.json", "[]\n");
+  write(d, "fix/one.txt", "2");
+  const after = digests();
+  assert.notEqual(after["test/cases.json"], before["test/cases.json"]);
+  assert.notEqual(after["test/fix"], before["test/fix"]);
+  assert.equal(after["test/dangling"], before["test/dangling"]);
+  write(d, "fix/two.txt", "new");
+  assert.notEqual(digests()["test/fix"], after["test/fix"], "a file added to a linked folder");
+  // Dangling and a loop hash as such, and differently from each other and from a resolved target.
+  assert.equal(before["test/dangling"], createHash("sha256").update("link\0nowhere\0dangling").digest("hex"));
+  assert.equal(before["test/loop-a"], createHash("sha256").update("link\0loop-b\0loop").digest("hex"));
+  write(d, "test/nowhere", "now here");
+  assert.notEqual(linkDigest(path.join(d, "test/dangling"), "test/dangling"), before["test/dangling"], "the link stops dangling");
+});
+
+test("a link to a huge folder is refused with the path named, not walked without end", () => {
+  const d = tmp();
+  git(d, "init", "-q", ".");
+  fs.mkdirSync(path.join(d, "big"));
+  for (let i = 0; i <= MAX_LINKED_FOLDER_ENTRIES; i++) fs.writeFileSync(path.join(d, "big", String(i)), "");
+  fs.symlinkSync("big", path.join(d, "all"));
+  assert.throws(() => fingerprint({ cwd: d, roots: ["all"] }), (e: Error) => e instanceof FingerprintError && /^all: links to a folder of more than 10000 entries/.test(e.message));
 });

@@ -323,7 +323,7 @@ export function reuseDecision(f: Freshness, o: { command: string; cwd: string; c
     `skillgate: not re-running — check "${o.check}" already passed on this exact tree.`,
     `command: ${r.command} (in ${r.cwd})`,
     `exit 0 at ${r.finishedAt}, took ${(r.durationMs / 1000).toFixed(1)} s`,
-    `fingerprint: ${r.fingerprint} over ${r.scope.join(", ")}; nothing in its scope changed since.`,
+    `fingerprint: ${r.fingerprint} over ${r.scope.slice(0, MAX_LISTED).join(", ")}${r.scope.length > MAX_LISTED ? ` and ${r.scope.length - MAX_LISTED} more` : ""}; nothing in its scope changed since.`,
     ...(r.outputTail.length ? ["last lines of that run:", ...r.outputTail] : []),
     `(to run it anyway: SKILLGATE_RERUN=1 ${r.command})`,
   ].join("\n");
@@ -443,7 +443,7 @@ export function parsePending(x: unknown): PendingRun | undefined {
 /** The part of an evidence row (`kind: "evidence"`) that evidence needs. */
 export interface EvidenceRowLike {
   id: string;
-  when: { command?: { name: string; sub?: readonly string[] } };
+  when: { command?: { name: string; sub?: readonly string[]; args?: readonly string[] } };
   /** Workspace-relative roots the check's result depends on. */
   scope: readonly string[];
   /** Exact command lines that are a full run (others the row matches are partial). */
@@ -452,9 +452,18 @@ export interface EvidenceRowLike {
 }
 
 /** An evidence row as a check: what to fingerprint, and the command to tell the model to run. */
-export function checkOfRow(row: EvidenceRowLike): { id: string; scope: string[]; full?: string[]; reuse: boolean; program?: string; run: string } {
+export function checkOfRow(row: EvidenceRowLike): { id: string; scope: string[]; full?: string[]; reuse: boolean; program?: string; command?: CheckCommand; run: string } {
   const run = row.full?.[0] ?? (row.when.command ? commandText(row.when.command) : row.id);
-  return { id: row.id, scope: [...row.scope], ...(row.full ? { full: [...row.full] } : {}), reuse: row.reuse === true, ...(row.when.command ? { program: row.when.command.name } : {}), run };
+  const c = row.when.command;
+  const command = c ? { name: c.name, ...(c.sub ? { sub: [...c.sub] } : {}), ...(c.args ? { args: [...c.args] } : {}) } : undefined;
+  return { id: row.id, scope: [...row.scope], ...(row.full ? { full: [...row.full] } : {}), reuse: row.reuse === true, ...(c ? { program: c.name, command } : {}), run };
+}
+
+/** The command an evidence row runs (its `when.command`): what the last command of a counted line must be. */
+export interface CheckCommand {
+  name: string;
+  sub?: string[];
+  args?: string[];
 }
 
 /**

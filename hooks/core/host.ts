@@ -28,6 +28,8 @@ export interface HostCapabilities {
   subagentsLoadSkills: boolean;
   /** The host runs a tool call with an input the hook rewrote (Effects.updatedInput); needed for evidence reuse. */
   rewritesToolInput?: boolean;
+  /** A shell call's result says whether the command exited 0 (a failure event, an exit code); needed to record a check's run as evidence. */
+  reportsExitStatus?: boolean;
 }
 
 export interface Host {

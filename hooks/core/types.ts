@@ -10,7 +10,8 @@ export type ToolKind = "shell" | "write" | "edit" | "read" | "fetch" | "skill" |
 
 /** A tool call as the core sees it: one variant per kind, carrying only what policies use. */
 export type ToolCall =
-  | { kind: "shell"; name: string; command: string }
+  /** `background`: the host runs it detached (the call returns before the command ends, so its result is no exit status). */
+  | { kind: "shell"; name: string; command: string; background?: true }
   | { kind: "write" | "edit"; name: string; paths: string[] }
   /** `whole`: the file is read entirely (a slice of a SKILL.md is not the skill). */
   | { kind: "read"; name: string; path?: string; whole: boolean }
@@ -48,6 +49,8 @@ export type Event =
       audit?: AuditFinding[];
       /** How long the tool ran, as the host measured it. */
       durationMs?: number;
+      /** The host says the tool did not run to its end: interrupted, or moved to the background. */
+      unfinished?: "interrupted" | "background";
     })
   /** `error`: the failure text the host reports (a shell: "Exit code N\n..." and the output). */
   | (EventBase & { kind: "tool-failure"; tool: ToolCall; toolUseId?: string; error?: string; durationMs?: number; audit?: AuditFinding[] })

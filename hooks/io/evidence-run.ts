@@ -13,13 +13,17 @@ import {
   isFullRun,
   normalizeRel,
   reuseDecision,
+  underRoot,
   type EnvFacts,
   type EvidenceRecord,
   type Freshness,
   type Inventory,
   type PendingRun,
   type ReuseDecision,
+  type CheckCommand,
 } from "../core/evidence.js";
+import { runCounts } from "../core/evidence-observed.js";
+import { definitionFiles } from "../core/evidence-definition.js";
 import { fingerprint, FingerprintError } from "./fingerprint.js";
 import { StatCache } from "./stat-cache.js";
 import { EvidenceStore, type Published } from "./evidence-store.js";
@@ -34,6 +38,8 @@ export interface CheckSpec {
   reuse?: boolean;
   /** The program the check runs (the row's `when.command.name`): its real path is an environment prerequisite. */
   program?: string;
+  /** The row's `when.command`: a run counts only when the line's last command is it (core/evidence-observed.ts). */
+  command?: CheckCommand;
 }
 
 export interface Where {
@@ -78,12 +84,21 @@ function whichReal(program: string, PATH: string): string | undefined {
   return undefined;
 }
 
-function scopeOf(spec: CheckSpec): string[] {
-  return spec.scope.map((s) => {
+/** The row's paths plus the files that define its check (core/evidence-definition.ts), normalized, each once. */
+export function scopeOf(spec: CheckSpec, w: Where): string[] {
+  const declared = spec.scope.map((s) => {
     const n = normalizeRel(s);
     if (!n.ok) throw new FingerprintError(s, `scope ${n.error}`);
     return n.path;
   });
+  let top: string[] = [];
+  try {
+    top = fs.readdirSync(w.workspace);
+  } catch {
+    /* no listing: the fixed names still count */
+  }
+  const defining = definitionFiles(spec.program, top).filter((f) => !declared.some((d) => underRoot(f, d)));
+  return [...new Set([...declared, ...defining])];
 }
 
 function inventory(w: Where, roots: string[], previous?: readonly string[]): Inventory {
@@ -103,7 +118,7 @@ export function currentFreshness(spec: CheckSpec, w: Where, env: EnvFacts = envF
   const l = store.latest(spec.id);
   let scope: string[];
   try {
-    scope = scopeOf(spec);
+    scope = scopeOf(spec, w);
   } catch (e) {
     return { status: "missing", note: `the check's scope is not usable (${(e as Error).message})` };
   }
@@ -126,6 +141,8 @@ export interface CallInfo {
   command: string;
   /** The directory it runs in. */
   cwd: string;
+  /** The host runs it detached: its result will not carry the command's exit status. */
+  background?: boolean;
   now?: Date;
 }
 
@@ -141,6 +158,8 @@ export type BeginResult =
  * for PostToolUse.
  */
 export function reuseOrBegin(spec: CheckSpec, w: Where, call: CallInfo): BeginResult {
+  const observed = observable(spec, w, call);
+  if (observed) return { kind: "not-recorded", why: `this run will not count as evidence: ${observed}` };
   const env = envFacts(w.workspace, spec.program);
   if (spec.reuse) {
     const d = reuseDecision(currentFreshness(spec, w, env), { command: call.command, cwd: call.cwd, check: spec.id });
@@ -149,7 +168,7 @@ export function reuseOrBegin(spec: CheckSpec, w: Where, call: CallInfo): BeginRe
   const store = new EvidenceStore(w.stateDir, w.workspace);
   let inv: Inventory;
   try {
-    inv = inventory(w, scopeOf(spec));
+    inv = inventory(w, scopeOf(spec, w));
   } catch (e) {
     if (!(e instanceof FingerprintError)) throw e;
     return { kind: "not-recorded", why: `the scope of check "${spec.id}" cannot be fingerprinted (${e.message}); this run will not count as evidence` };
@@ -173,6 +192,14 @@ export function reuseOrBegin(spec: CheckSpec, w: Where, call: CallInfo): BeginRe
   return { kind: "started", pending };
 }
 
+/** Why the host's result for this call cannot be the check's exit status; "" when it can. */
+function observable(spec: CheckSpec, w: Where, call: CallInfo): string {
+  if (call.background) return "it runs in the background, so its result is not the check's exit status";
+  if (!spec.command) return "";
+  const r = runCounts({ command: call.command, cwd: call.cwd, workspace: w.workspace, check: spec.command });
+  return r.counts ? "" : r.why;
+}
+
 export interface FinishInfo {
   toolUseId: string;
   /** PostToolUseFailure. */
@@ -180,11 +207,14 @@ export interface FinishInfo {
   /** stdout + stderr, or the failure's error text. */
   output: string;
   durationMs?: number;
+  /** The host says the call did not run to its end (interrupted, or moved to the background): nothing is recorded. */
+  unfinished?: "interrupted" | "background";
   now?: Date;
 }
 
 export type FinishResult =
   | { kind: "none" }
+  | { kind: "unfinished"; check: string; why: string }
   | { kind: "unreadable"; why: string }
   | { kind: "recorded"; record: EvidenceRecord; published: Published };
 
@@ -195,6 +225,8 @@ export function finishCheck(w: Where, f: FinishInfo): FinishResult {
   if (t.unreadable) return { kind: "unreadable", why: t.unreadable };
   const p = t.pending;
   if (!p) return { kind: "none" };
+  // What did not finish proves neither a pass nor a failure: the run is dropped, the latest record stays.
+  if (f.unfinished) return { kind: "unfinished", check: p.check, why: f.unfinished === "interrupted" ? "it was interrupted" : "it went to the background" };
   let after: Inventory | undefined;
   try {
     after = inventory(w, p.scope, p.inventory.entries.map((e) => e.path));

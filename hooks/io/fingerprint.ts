@@ -59,7 +59,7 @@ export function fingerprint(o: FingerprintOptions): Inventory {
   for (const r of roots) {
     const st = r === "." ? walk.stat(".") : walk.parentsAreDirs(r) ? walk.stat(r) : undefined;
     if (!st) {
-      if (![...wanted.keys()].some((p) => underRoot(p, r))) o.warn?.(`root ${r} matched no files`);
+      if (o.warn && ![...wanted.keys()].some((p) => underRoot(p, r))) o.warn(`root ${r} matched no files`);
       continue;
     }
     if (st.isFile() || st.isSymbolicLink()) wanted.set(r, wanted.get(r) ?? false); // named explicitly: in even when ignored or outside Git
@@ -214,15 +214,7 @@ function entryOf(walk: Walker, rel: string, fromPrevious: boolean, isTasks: bool
   const missing: Entry = { path: rel, kind: "missing", mode: "-", digest: "-" };
   // Absent: a previous path is `missing`; a Git candidate deleted in the work tree is simply not an input (as if the deletion were staged).
   if (!st) return fromPrevious ? missing : undefined;
-  if (st.isSymbolicLink()) {
-    let target: Buffer;
-    try {
-      target = fs.readlinkSync(walk.abs(rel), { encoding: "buffer" });
-    } catch (e) {
-      throw new FingerprintError(rel, `symlink cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-    }
-    return { path: rel, kind: "symlink", mode: "120000", digest: sha256(target) };
-  }
+  if (st.isSymbolicLink()) return { path: rel, kind: "symlink", mode: "120000", digest: linkDigest(walk.abs(rel), rel) };
   if (st.isFile()) {
     const mode = st.mode & 0o111 ? "100755" : "100644";
     const abs = walk.abs(rel);
@@ -237,6 +229,69 @@ function entryOf(walk: Walker, rel: string, fromPrevious: boolean, isTasks: bool
   if (st.isDirectory() && fromPrevious) return missing;
   if (st.isDirectory()) return "folder";
   throw new FingerprintError(rel, `is a special file (${kindOf(st)}); it cannot be an input`);
+}
+
+/** Entries a symlinked folder may hold before fingerprinting it is refused (name its files instead). */
+export const MAX_LINKED_FOLDER_ENTRIES = 10_000;
+
+/**
+ * A symlink's digest covers what it points to, not only its text: SHA-256 of
+ * `link\0<text>\0` then the resolved target — `file\0<sha256 of its bytes>`,
+ * `dir\0<listing digest>`, `dangling`, `loop` (the kernel's bound on a chain
+ * or cycle of links, ELOOP), or `special\0<kind>`. A target outside the
+ * workspace is read too: the check reads it through the link.
+ */
+export function linkDigest(abs: string, rel: string): string {
+  const fail = (e: unknown, what: string) => new FingerprintError(rel, `${what} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  const h = crypto.createHash("sha256");
+  try {
+    h.update("link\0", "latin1").update(fs.readlinkSync(abs, { encoding: "buffer" })).update("\0", "latin1");
+  } catch (e) {
+    throw fail(e, "symlink cannot be read");
+  }
+  let st: fs.Stats;
+  let real: string;
+  try {
+    st = fs.statSync(abs);
+    real = fs.realpathSync(abs);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return h.update("dangling", "latin1").digest("hex");
+    if (code === "ELOOP") return h.update("loop", "latin1").digest("hex");
+    throw fail(e, "symlink target cannot be read");
+  }
+  if (st.isFile()) h.update(`file\0${hashFile(real, rel)}`, "latin1");
+  else if (st.isDirectory()) h.update(`dir\0${folderDigest(real, rel)}`, "latin1");
+  else h.update(`special\0${kindOf(st)}`, "latin1");
+  return h.digest("hex");
+}
+
+/** A folder reached through a link: its files by relative path and content, links inside by their text only (bounded, no cycles). */
+function folderDigest(root: string, rel: string): string {
+  const h = crypto.createHash("sha256");
+  let seen = 0;
+  const walk = (dir: string, prefix: string) => {
+    let names: string[];
+    try {
+      names = fs.readdirSync(dir).sort((a, b) => byUtf8(a, b));
+    } catch (e) {
+      throw new FingerprintError(rel, `linked folder ${prefix || "."} cannot be listed (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    for (const n of names) {
+      if (++seen > MAX_LINKED_FOLDER_ENTRIES) throw new FingerprintError(rel, `links to a folder of more than ${MAX_LINKED_FOLDER_ENTRIES} entries; name the files it needs instead`);
+      const abs = `${dir}/${n}`;
+      const p = prefix ? `${prefix}/${n}` : n;
+      const st = fs.lstatSync(abs);
+      if (st.isSymbolicLink()) h.update(`${p}\0l\0`).update(fs.readlinkSync(abs, { encoding: "buffer" })).update("\0", "latin1");
+      else if (st.isFile()) h.update(`${p}\0f\0${st.mode & 0o111 ? "x" : "-"}${hashFile(abs, rel)}\0`);
+      else if (st.isDirectory()) {
+        h.update(`${p}\0d\0`);
+        walk(abs, p);
+      } else h.update(`${p}\0s\0${kindOf(st)}\0`);
+    }
+  };
+  walk(root, "");
+  return h.digest("hex");
 }
 
 function kindOf(st: fs.Stats): string {

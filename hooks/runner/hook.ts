@@ -179,7 +179,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   lap("save");
   // A check about to run (and allowed to): answer it from a fresh record, or note the tree it runs on.
   if (event.kind === "tool-call" && outcome.decision.verdict !== "deny") {
-    const b = await beginEvidence(event, table, outcome, where, host.capabilities.rewritesToolInput === true);
+    const b = await beginEvidence(event, table, outcome, where, host.capabilities.rewritesToolInput === true, host.capabilities.reportsExitStatus === true);
     if (b.updatedInput) effects = { ...effects, updatedInput: b.updatedInput };
     if (b.notice) notices.push(b.notice);
   }
@@ -403,9 +403,11 @@ export async function withEvidence(event: Event, table: CompiledTable, facts: Fa
 }
 
 /** PreToolUse of a check's command in the main thread: reuse a fresh record, or start a pending run. */
-export async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>, table: CompiledTable, outcome: Outcome, where: Where | undefined, canRewrite: boolean): Promise<{ updatedInput?: Record<string, unknown>; notice?: string }> {
+export async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>, table: CompiledTable, outcome: Outcome, where: Where | undefined, canRewrite: boolean, reportsExit = true): Promise<{ updatedInput?: Record<string, unknown>; notice?: string }> {
   if (event.tool.kind !== "shell" || event.agentId !== undefined || !event.toolUseId || !where || !hasEvidenceRows(table)) return {};
   const rows = table.rows.map((r) => r.row).filter((r) => r.kind === "evidence" && outcome.matched.includes(r.id) && !outcome.opaque.includes(r.id));
+  // A result without an exit status would record every run as a pass (Codex: openai/codex#34289).
+  if (!reportsExit) return rows.length ? { notice: rows.map((r) => `skillgate[${r.id}]: this run will not count as evidence: this client does not tell hooks a command's exit status`).join("\n") } : {};
   const notices: string[] = [];
   const { reuseOrBegin } = await import("../io/evidence-run.js");
   for (const row of rows) {
@@ -413,7 +415,7 @@ export async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>
     try {
       // A host that cannot rewrite the call runs it for real: then it is recorded like any run.
       const spec = canRewrite ? checkOf(row) : { ...checkOf(row), reuse: false };
-      const r = reuseOrBegin(spec, where, { sessionId: event.sessionId, toolUseId: event.toolUseId, command: event.tool.command, cwd: event.cwd });
+      const r = reuseOrBegin(spec, where, { sessionId: event.sessionId, toolUseId: event.toolUseId, command: event.tool.command, cwd: event.cwd, ...(event.tool.background ? { background: true } : {}) });
       if (r.kind === "reuse") return { updatedInput: { ...(event.input ?? {}), command: r.decision.command } };
       if (r.kind === "not-recorded") notices.push(`skillgate[${row.id}]: ${r.why}`);
     } catch (e) {
@@ -427,14 +429,16 @@ export async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>
 export async function finishEvidence(event: Extract<Event, { kind: "tool-result" | "tool-failure" }>, table: CompiledTable, where: Where | undefined): Promise<string | undefined> {
   if (event.tool.kind !== "shell" || event.agentId !== undefined || !event.toolUseId || !where || !hasEvidenceRows(table)) return undefined;
   // No evidence folder yet: no check was ever started, so there is nothing to finish (and nothing to load).
-  if (!(await import("node:fs")).existsSync(`${where.stateDir}/evidence`)) return undefined;
+  if (!fs.existsSync(`${where.stateDir}/evidence`)) return undefined;
   try {
     const { finishCheck } = await import("../io/evidence-run.js");
     const failed = event.kind === "tool-failure";
     let output = "";
     if (event.kind === "tool-failure") output = event.error ?? "";
     else if (event.output) output = (await import("../io/output-store.js")).wholeText(event.output);
-    const r = finishCheck(where, { toolUseId: event.toolUseId, failed, output, ...(event.durationMs !== undefined ? { durationMs: event.durationMs } : {}) });
+    const unfinished = event.kind === "tool-result" ? event.unfinished : undefined;
+    const r = finishCheck(where, { toolUseId: event.toolUseId, failed, output, ...(event.durationMs !== undefined ? { durationMs: event.durationMs } : {}), ...(unfinished ? { unfinished } : {}) });
+    if (r.kind === "unfinished") return `skillgate[${r.check}]: this run does not count as evidence: ${r.why}, so its exit status was not seen`;
     return r.kind === "unreadable" ? `skillgate: a started check could not be recorded (${r.why})` : undefined;
   } catch (e) {
     return `skillgate: a check's run was not recorded (${(e as Error).message})`;

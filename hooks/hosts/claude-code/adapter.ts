@@ -38,7 +38,7 @@ export function normalize(payload: unknown): Normalized {
       return ok({
         ...base, kind: "tool-result", tool, loads: skillLoads(tool, p.tool_response),
         ...optional("toolUseId", str(p.tool_use_id)), ...optional("output", outputOf(p.tool_response)), ...optional("contextTokens", tokens),
-        ...optional("durationMs", duration),
+        ...optional("durationMs", duration), ...optional("unfinished", unfinishedOf(p.tool_response)),
       });
     }
     case "PostToolUseFailure":
@@ -83,7 +83,7 @@ function toolOf(p: Json): ToolCall {
   const kind = own(TOOL_KINDS, name) ?? "other";
   switch (kind) {
     case "shell":
-      return { kind, name, command: str(input.command) ?? "" };
+      return { kind, name, command: str(input.command) ?? "", ...(input.run_in_background === true ? { background: true as const } : {}) };
     case "write":
     case "edit": {
       const file = str(input[own(PATH_FIELD, name) ?? "file_path"]);
@@ -106,6 +106,12 @@ function skillLoads(tool: ToolCall, response: unknown): string[] {
   if (tool.kind !== "skill" || !tool.skill) return [];
   const r = obj(response);
   return r.success === true && r.status !== "forked" ? [tool.skill] : [];
+}
+
+/** A Bash result that is no exit status (2.1.328 shape): the user interrupted it, or it went to the background (`backgroundTaskId`). */
+function unfinishedOf(response: unknown): "interrupted" | "background" | undefined {
+  const r = obj(response);
+  return r.interrupted === true ? "interrupted" : typeof r.backgroundTaskId === "string" ? "background" : undefined;
 }
 
 /** Text fields of a tool result, in the order the model reads them (Bash: stdout then stderr). */
@@ -161,7 +167,7 @@ export function renderFailure(message: string, refuseToolCall: boolean): Json {
 export const claudeCode: Host = {
   name: "claude-code",
   // 2.1.328: a general-purpose subagent's tools include Skill (e2e/FINDINGS.md).
-  capabilities: { subagentsLoadSkills: true, rewritesToolInput: true },
+  capabilities: { subagentsLoadSkills: true, rewritesToolInput: true, reportsExitStatus: true },
   // The Skill tool takes {skill}; a whole Read (no offset/limit) of a SKILL.md in a skills folder loads it too.
   howToLoad: (skill, file) => `call the Skill tool with skill "${skill}" (or Read ${file} in full)`,
   pluginCommand: { program: "claude", subcommand: "plugin", removes: ["uninstall", "remove", "disable"] },
