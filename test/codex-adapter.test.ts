@@ -47,8 +47,12 @@ test("Bash is a shell call; apply_patch carries the envelope's paths", () => {
   const addOnly = normalize({ ...fixture("PreToolUse-apply-patch"), tool_input: { command: "*** Begin Patch\n*** Add File: x_RU.md\n+a\n*** End Patch" } });
   assert.ok(addOnly.ok && addOnly.event.kind === "tool-call");
   assert.deepEqual(addOnly.event.tool, { kind: "write", name: "apply_patch", paths: ["x_RU.md"] });
+  // An MCP tool that writes is a write of its path (test/mcp-adapter.test.ts); one that reads is not.
   const mcp = normalize({ ...fixture("PreToolUse-Bash"), tool_name: "mcp__fs__write", tool_input: { path: "a" } });
-  assert.ok(mcp.ok && mcp.event.kind === "tool-call" && mcp.event.tool.kind === "other");
+  assert.ok(mcp.ok && mcp.event.kind === "tool-call");
+  assert.deepEqual(mcp.event.tool, { kind: "write", name: "mcp__fs__write", paths: ["a"] });
+  const read = normalize({ ...fixture("PreToolUse-Bash"), tool_name: "mcp__fs__read_file", tool_input: { path: "a" } });
+  assert.ok(read.ok && read.event.kind === "tool-call" && read.event.tool.kind === "other");
 });
 
 test("patch parser: add, update, delete, move; indented headers; hunk lines are not headers", () => {

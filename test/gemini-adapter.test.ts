@@ -56,7 +56,8 @@ test("tools: shell command, write/replace paths, whole vs sliced read, the skill
   const slice = tool("read_file", { tool_input: { file_path: "/x/SKILL.md", start_line: 1, end_line: 5 } });
   assert.ok(slice.kind === "read" && !slice.whole);
   assert.deepEqual(tool("activate_skill"), { kind: "skill", name: "activate_skill", skill: "commit" });
-  assert.equal(tool("run_shell_command", { tool_name: "mcp_fs_write" }).kind, "other");
+  assert.deepEqual(tool("run_shell_command", { tool_name: "mcp_fs_write", tool_input: { path: "a" } }), { kind: "write", name: "mcp_fs_write", paths: ["a"] });
+  assert.equal(tool("run_shell_command", { tool_name: "mcp_fs_read_file", tool_input: { path: "a" } }).kind, "other");
 });
 
 test("activate_skill loads only in its success shape", () => {

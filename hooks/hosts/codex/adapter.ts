@@ -18,6 +18,7 @@ import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
 import { patchPaths } from "../../core/apply-patch.js";
 import { str, obj, optional, payloadHead, type Json } from "../../io/payload.js";
+import { mcpToolCall, mcpToolPart } from "../../core/mcp-tools.js";
 
 const HOOK_EVENTS = new Set(["PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "PreCompact", "PostCompact", "Stop", "SubagentStop"]);
 const SOURCES = new Set<SessionSource>(["startup", "resume", "clear", "compact", "fork"]);
@@ -71,6 +72,8 @@ function toolOf(p: Json): ToolCall {
     // A patch that only adds files writes; anything else edits what is there.
     return { kind: changed.length ? "edit" : "write", name, paths: [...added, ...changed] };
   }
+  // An MCP tool is `mcp__<server>__<tool>`, its arguments the tool_input.
+  if (name.startsWith("mcp__")) return mcpToolCall(name, mcpToolPart(name.slice("mcp__".length), "__") ?? "", input);
   return { kind: "other", name };
 }
 

@@ -22,7 +22,8 @@ export const CODEX_HOOK_TIMEOUT_S = 10;
 export const CODEX_EVENTS: Readonly<Record<string, string | undefined>> = {
   SessionStart: undefined,
   UserPromptSubmit: undefined,
-  PreToolUse: "^(Bash|apply_patch)$",
+  // MCP tools too (`mcp__<server>__<tool>`): an MCP server's write_file writes as apply_patch does.
+  PreToolUse: "^(Bash|apply_patch|mcp__.*)$",
   PostToolUse: "^Bash$",
   PreCompact: undefined,
   PostCompact: undefined,

@@ -22,6 +22,7 @@ import type { Host, Normalized } from "../../core/host.js";
 import { patchPaths } from "../../core/apply-patch.js";
 import { environment } from "./env.js";
 import { str, obj, optional, type Json } from "../../io/payload.js";
+import { mcpToolCall, mcpToolPart } from "../../core/mcp-tools.js";
 
 /** The events skillgate registers (install.ts) and handles. */
 export const COPILOT_EVENTS = ["sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "postToolUseFailure", "preCompact", "agentStop", "subagentStart", "subagentStop"] as const;
@@ -96,8 +97,11 @@ function toolOf(p: Json): ToolCall {
       return { kind: "subagent", name, subagentType: str(args.agent_type) ?? "general-purpose", ...optional("prompt", str(args.prompt)) };
     case "web_fetch":
       return { kind: "fetch", name };
-    default:
-      return { kind: "other", name };
+    default: {
+      // Any other tool with a `-` is an MCP tool, `<server>-<tool>` (1.0.102's own: `github-mcp-server-search_code`).
+      const tool = mcpToolPart(name, "-");
+      return tool !== undefined ? mcpToolCall(name, tool, args) : { kind: "other", name };
+    }
   }
 }
 

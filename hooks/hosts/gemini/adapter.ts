@@ -18,6 +18,7 @@ import type { Decision, Effects, Event, SessionSource, ToolCall, ToolOutput } fr
 import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
 import { str, obj, optional, payloadHead, type Json } from "../../io/payload.js";
+import { mcpToolCall, mcpToolPart } from "../../core/mcp-tools.js";
 
 /** Set by the entry on an `auto` PreCompress that will compress (compression.ts). */
 export const COMPRESSES = "skillgate_compresses";
@@ -65,7 +66,9 @@ export function normalize(payload: unknown): Normalized {
 function toolOf(p: Json): ToolCall {
   const name = str(p.tool_name) ?? "";
   const input = obj(p.tool_input);
-  const kind = KINDS[name] ?? "other";
+  // An MCP tool is `mcp_<server>_<tool>`; the payload's mcp_context names the server's own tool (0.61: extractMcpContext).
+  if (name.startsWith("mcp_")) return mcpToolCall(name, str(obj(p.mcp_context).tool_name) ?? mcpToolPart(name.slice("mcp_".length), "_") ?? "", input);
+  const kind = Object.hasOwn(KINDS, name) ? (KINDS[name] ?? "other") : "other";
   switch (kind) {
     case "shell":
       return { kind, name, command: str(input.command) ?? "" };

@@ -17,10 +17,11 @@ export const HOOK_NAME = "skillgate";
 export const GEMINI_EVENTS: Readonly<Record<string, string | undefined>> = {
   SessionStart: undefined,
   BeforeAgent: undefined,
-  // Every tool a row can gate or block (shell, writes, edits, reads, the skill tool, fetches).
-  BeforeTool: "^(run_shell_command|write_file|replace|read_file|activate_skill|web_fetch)$",
-  // Loads (activate_skill, a SKILL.md read) and caps (shell, read, fetch outputs).
-  AfterTool: "^(run_shell_command|read_file|activate_skill|web_fetch)$",
+  // Every tool a row can gate or block (shell, writes, edits, reads, the skill tool, fetches, MCP tools:
+  // `mcp_<server>_<tool>`), and invoke_agent, which starts a subagent (hook.ts tracks it).
+  BeforeTool: "^(run_shell_command|write_file|replace|read_file|activate_skill|web_fetch|invoke_agent|mcp_.*)$",
+  // Loads (activate_skill, a SKILL.md read), caps (shell, read, fetch outputs) and a subagent's end (invoke_agent).
+  AfterTool: "^(run_shell_command|read_file|activate_skill|web_fetch|invoke_agent)$",
   AfterAgent: undefined,
   PreCompress: undefined,
 };

@@ -10,6 +10,7 @@ import path from "node:path";
 import type { Decision, Effects, Event, ToolCall, ToolKind, ToolOutput } from "../../core/types.js";
 import type { Env, Host, HostEnvironment, Normalized } from "../../core/host.js";
 import { str, obj, own, optional, type Json } from "../../io/payload.js";
+import { mcpToolCall, mcpToolPart } from "../../core/mcp-tools.js";
 
 /** opencode 1.18.33's tool ids → kinds (apply_patch: GPT-family models edit through it instead of edit/write). */
 const TOOL_KINDS: Record<string, ToolKind> = {
@@ -83,6 +84,11 @@ export function normalize(payload: unknown, cwd = ""): Normalized {
 
 function toolOf(name: string, args: Json): ToolCall {
   const kind = own(TOOL_KINDS, name) ?? "other";
+  if (kind === "other") {
+    // Any other tool with a `_` is an MCP tool, `<server>_<tool>` (1.18.33: both parts with [^a-zA-Z0-9_-] → `_`).
+    const tool = mcpToolPart(name, "_");
+    if (tool !== undefined) return mcpToolCall(name, tool, args);
+  }
   switch (kind) {
     case "shell":
       return { kind, name, command: str(args.command) ?? "" };
