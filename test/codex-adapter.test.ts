@@ -218,21 +218,33 @@ test("install/uninstall on disk: project hooks.json and user config.toml", () =>
   assert.equal(fs.readFileSync(path.join(dir, "home", "config.toml"), "utf8"), "");
 });
 
-test("codexInstallMain: flags, errors, the trust advice", () => {
+test("codexInstallMain: flags, errors, the trust advice; the table's skills go to .agents/skills with --with-skills, else nothing is written", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-codex-main-"));
   const lines: string[] = [];
-  const env = { CODEX_HOME: path.join(dir, "home") };
-  assert.equal(codexInstallMain("install", ["--project", dir], "/opt/sg", env, (s) => lines.push(s)), 0);
+  const env = { CODEX_HOME: path.join(dir, "home"), HOME: dir, SKILLGATE_TABLE: path.join(ROOT, "triggers.json") };
+  // The shipped table names skills Codex does not have: refused, nothing written, the flag named.
+  assert.equal(await codexInstallMain("install", ["--project", dir], "/opt/sg", env, (s) => lines.push(s)), 1);
+  assert.match(lines.join("\n"), /names skills Codex cannot load: .*commit.*--with-skills.*\.agents\/skills/s);
+  assert.ok(!fs.existsSync(path.join(dir, ".codex", "hooks.json")), "nothing written");
+  lines.length = 0;
+  assert.equal(await codexInstallMain("install", ["--project", dir, "--with-skills"], "/opt/sg", env, (s) => lines.push(s)), 0, lines.join("\n"));
+  assert.equal(fs.readFileSync(path.join(dir, ".agents", "skills", "commit", "SKILL.md"), "utf8"), fs.readFileSync(path.join(ROOT, "skills", "commit", "SKILL.md"), "utf8"));
+  assert.ok(lines.some((l) => /copied skills into .*\.agents\/skills: .*commit/.test(l)), lines.join("\n"));
   assert.ok(lines.some((l) => l.includes("/hooks")), lines.join("\n"));
   const hooks = JSON.parse(fs.readFileSync(path.join(dir, ".codex", "hooks.json"), "utf8")) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
   assert.match(hooks.hooks.PreToolUse?.[0]?.hooks[0]?.command ?? "", /\/opt\/sg\/dist\/hook-codex\.cjs$/);
-  assert.equal(codexInstallMain("install", ["--project", dir, "--user"], "/opt/sg", env, () => {}), 2);
-  assert.equal(codexInstallMain("install", ["--bogus"], "/opt/sg", env, () => {}), 2);
-  assert.equal(codexInstallMain("uninstall", ["--project", dir], "/opt/sg", env, () => {}), 0);
+  // Now loadable: a plain install passes and copies nothing.
+  lines.length = 0;
+  assert.equal(await codexInstallMain("install", ["--project", dir], "/opt/sg", env, (s) => lines.push(s)), 0);
+  assert.ok(!lines.some((l) => l.includes("copied")), lines.join("\n"));
+  assert.equal(await codexInstallMain("install", ["--project", dir, "--user"], "/opt/sg", env, () => {}), 2);
+  assert.equal(await codexInstallMain("install", ["--bogus"], "/opt/sg", env, () => {}), 2);
+  assert.equal(await codexInstallMain("uninstall", ["--project", dir, "--with-skills"], "/opt/sg", env, () => {}), 2, "--with-skills is an install flag");
+  assert.equal(await codexInstallMain("uninstall", ["--project", dir], "/opt/sg", env, () => {}), 0);
   assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, ".codex", "hooks.json"), "utf8")), { hooks: {} });
 });
 
-test("codexDoctorMain: reports missing trust and an untrusted project; passes once both are there", () => {
+test("codexDoctorMain: reports missing trust and an untrusted project; passes once both are there", async () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "sg-codex-doc-root-"));
   // A stand-in package root whose dist/hook-codex.cjs is the real built hook.
   copyBuiltHook(root, "codex");
@@ -242,13 +254,13 @@ test("codexDoctorMain: reports missing trust and an untrusted project; passes on
   const proj = fs.mkdtempSync(path.join(os.tmpdir(), "sg-codex-doc-proj-"));
   const env = { CODEX_HOME: path.join(proj, "home"), HOME: proj, PATH: process.env.PATH ?? "" };
   const lines: string[] = [];
-  codexInstallMain("install", ["--project", proj], root, env, () => {});
+  assert.equal(await codexInstallMain("install", ["--project", proj, "--with-skills"], root, env, () => {}), 0);
   assert.equal(codexDoctorMain(["--project", proj], root, env, (s) => lines.push(s)), 1);
   assert.ok(lines.some((l) => l.includes("not trusted")), lines.join("\n"));
   assert.ok(lines.some((l) => l.includes("is not marked trusted")), lines.join("\n"));
   fs.mkdirSync(path.join(proj, "home"), { recursive: true });
   fs.appendFileSync(path.join(proj, "home", "config.toml"), `\n[projects.${JSON.stringify(proj)}]\ntrust_level = "trusted"\n`);
-  codexInstallMain("install", ["--project", proj, "--trust"], root, env, () => {});
+  assert.equal(await codexInstallMain("install", ["--project", proj, "--trust"], root, env, () => {}), 0);
   lines.length = 0;
   assert.equal(codexDoctorMain(["--project", proj], root, env, (s) => lines.push(s)), 0, lines.join("\n"));
   assert.match(lines.join("\n"), /7 Codex hook events/);

@@ -134,26 +134,32 @@ test("settings.json: install adds one group per event, keeps the user's, uninsta
   assert.throws(() => addToSettings({ hooks: { BeforeTool: {} } }, "x", "y"), /not a list/);
 });
 
-test("install --host gemini writes .gemini/settings.json; doctor finds every event; uninstall clears it", () => {
+test("install --host gemini writes .gemini/settings.json (and with --with-skills the table's skills into .gemini/skills); doctor finds every event; uninstall clears it", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-gemini-inst-"));
   const lines: string[] = [];
   const out = (s: string) => lines.push(s);
-  assert.equal(geminiInstallMain("install", ["--host", "gemini", "--project", dir], ROOT, { HOME: dir }, out), 0);
   const file = path.join(dir, ".gemini", "settings.json");
+  // The shipped table names skills Gemini does not have: activate_skill would answer "must be equal to one of the allowed values".
+  assert.equal(await geminiInstallMain("install", ["--host", "gemini", "--project", dir], ROOT, { HOME: dir }, out), 1);
+  assert.match(lines.join("\n"), /names skills Gemini CLI cannot load: .*commit.*--with-skills.*\.gemini\/skills/s);
+  assert.ok(!fs.existsSync(file), "nothing written");
+  assert.equal(await geminiInstallMain("install", ["--host", "gemini", "--project", dir, "--with-skills"], ROOT, { HOME: dir }, out), 0, lines.join("\n"));
   assert.ok(fs.existsSync(file));
+  assert.ok(fs.existsSync(path.join(dir, ".gemini", "skills", "commit", "SKILL.md")));
+  assert.match(lines.join("\n"), /copied skills into \S+\.gemini\/skills: .*commit/);
   assert.match(lines.join("\n"), /trusted folder/);
   const doctorLines: string[] = [];
   // The doctor also runs dist/hook-gemini.cjs: only its registration part is asserted without a build.
   geminiDoctorMain(["--project", dir], ROOT, { HOME: dir }, (s) => doctorLines.push(s));
   assert.doesNotMatch(doctorLines.join("\n"), /does not run skillgate on/);
-  assert.equal(geminiInstallMain("uninstall", ["--project", dir], ROOT, { HOME: dir }, out), 0);
+  assert.equal(await geminiInstallMain("uninstall", ["--project", dir], ROOT, { HOME: dir }, out), 0);
   assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")), { hooks: {} });
   const after: string[] = [];
   assert.equal(geminiDoctorMain(["--project", dir], ROOT, { HOME: dir }, (s) => after.push(s)), 1);
   assert.match(after.join("\n"), /does not run skillgate on BeforeTool/);
-  assert.equal(geminiInstallMain("install", ["--project", dir, "--user"], ROOT, { HOME: dir }, out), 2);
+  assert.equal(await geminiInstallMain("install", ["--project", dir, "--user"], ROOT, { HOME: dir }, out), 2);
   fs.writeFileSync(file, "{ // comment\n}");
-  assert.equal(geminiInstallMain("install", ["--project", dir], ROOT, { HOME: dir }, out), 1);
+  assert.equal(await geminiInstallMain("install", ["--project", dir], ROOT, { HOME: dir }, out), 1);
   assert.match(lines.at(-1) ?? "", /not plain JSON/);
 });
 

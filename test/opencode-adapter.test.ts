@@ -11,7 +11,7 @@ import {
 } from "../hooks/hosts/opencode/adapter.ts";
 import type { Event } from "../hooks/core/types.ts";
 import { SkillgatePlugin } from "../hooks/hosts/opencode/plugin.ts";
-import { installOpencode, uninstallOpencode, doctorOpencode, pluginFileOf } from "../hooks/hosts/opencode/install.ts";
+import { installOpencode, uninstallOpencode, doctorOpencode, opencodeSkills, pluginFileOf } from "../hooks/hosts/opencode/install.ts";
 import { defaultTable, root } from "./helpers.ts";
 
 interface Line {
@@ -316,3 +316,21 @@ test("plugin budget rows: the prompt size from opencode's assistant message toke
   await tokens(160_000);
   assert.match(await after(), /past 150,000 tokens/);
 });
+
+test("install --host opencode: the table's skills are refused while opencode cannot load them; --with-skills copies them into .opencode/skills", async () => {
+  const project = fs.mkdtempSync(path.join(os.tmpdir(), "sg-oc-skills-"));
+  const env = { HOME: project, XDG_CONFIG_HOME: path.join(project, "config") };
+  await assert.rejects(opencodeSkills({ project, env }, root, false), /names skills opencode cannot load: .*commit.*--with-skills.*\.opencode\/skills/s);
+  assert.deepEqual(await opencodeSkills({ project, env }, root, true, true), [`would copy skills into ${path.join(project, ".opencode", "skills")}: ${(await namesMissing())}`]);
+  assert.ok(!fs.existsSync(path.join(project, ".opencode", "skills")), "a dry run copies nothing");
+  const lines = await opencodeSkills({ project, env }, root, true);
+  assert.match(lines.join("\n"), /copied skills into \S+\.opencode\/skills: .*commit/);
+  assert.equal(fs.readFileSync(path.join(project, ".opencode", "skills", "commit", "SKILL.md"), "utf8"), fs.readFileSync(path.join(root, "skills", "commit", "SKILL.md"), "utf8"));
+  assert.deepEqual(await opencodeSkills({ project, env }, root, false), [], "now loadable: nothing to do");
+});
+
+/** The skills the shipped table's rows name, in row order. */
+async function namesMissing(): Promise<string> {
+  const t = JSON.parse(fs.readFileSync(path.join(root, "triggers.json"), "utf8")) as { rows: { skill?: string; disabled?: boolean }[] };
+  return [...new Set(t.rows.flatMap((r) => (r.skill ? [r.skill] : [])))].join(", ");
+}
