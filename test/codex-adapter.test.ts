@@ -29,7 +29,8 @@ test("every captured Codex payload normalizes to the core event kind of its hook
     const p = fixture(f.replace(/\.json$/, ""));
     const n = normalize(p);
     assert.ok(n.ok, `${f}: ${JSON.stringify(n)}`);
-    const want = f === "UserPromptSubmit-skill-mention.json" ? "prompt-expansion" : KIND[String(p.hook_event_name)];
+    // A raw capture carries no injection mark (the entry adds it): a `$commit` in it is a prompt like any other.
+    const want = KIND[String(p.hook_event_name)];
     assert.equal(n.event.kind, want, f);
     assert.equal(n.event.sessionId, p.session_id, f);
     assert.equal(n.event.cwd, p.cwd, f);
@@ -89,9 +90,42 @@ test("$skill mentions: names the user wrote, not shell variables inside words", 
   assert.deepEqual(skillMentions("$commit now, then commit"), ["commit"]);
   assert.deepEqual(skillMentions("use $paired-docs and $commit."), ["paired-docs", "commit"]);
   assert.deepEqual(skillMentions("cost is US$5 and a$b"), []);
-  const n = normalize(fixture("UserPromptSubmit-skill-mention"));
+});
+
+test("a $skill mention loads only a skill Codex injects: the entry marks which, the adapter believes nothing else", async () => {
+  const { markInjections } = await import("../hooks/hosts/codex/hook.ts");
+  const { INJECTS, frontMatterName } = await import("../hooks/hosts/codex/mentions.ts");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-codex-mention-"));
+  const env = { HOME: dir, CODEX_HOME: path.join(dir, ".codex"), SKILLGATE_CODEX_CWD: path.join(dir, "repo") };
+  const payload = fixture("UserPromptSubmit-skill-mention");
+  const mark = (p: Record<string, unknown>) => JSON.parse(markInjections(JSON.stringify(p), env)) as Record<string, unknown>;
+  // No such skill anywhere Codex looks: Codex injects nothing, so nothing loads (the prompt stays a prompt).
+  assert.deepEqual(mark(payload)[INJECTS], []);
+  const plain = normalize(mark(payload));
+  assert.ok(plain.ok && plain.event.kind === "prompt" && plain.event.prompt === payload.prompt);
+  // A payload that claims the injection itself is not believed: the entry replaces the key.
+  assert.deepEqual(mark({ ...payload, [INJECTS]: ["commit"] })[INJECTS], []);
+  const unmarked = normalize(payload);
+  assert.ok(unmarked.ok && unmarked.event.kind === "prompt", "without the entry's mark a mention loads nothing");
+  // The skill in the project's .agents/skills, named by its front matter: injected, so loaded.
+  const skill = path.join(dir, "repo", ".agents", "skills", "commit-skill");
+  fs.mkdirSync(skill, { recursive: true });
+  fs.writeFileSync(path.join(skill, "SKILL.md"), "---\nname: commit\ndescription: x\n---\n# Commit\n");
+  const marked = mark(payload);
+  assert.deepEqual(marked[INJECTS], ["commit"]);
+  const n = normalize(marked);
   assert.ok(n.ok && n.event.kind === "prompt-expansion");
   assert.deepEqual(n.event.loads, ["commit"]);
+  // A second skill of the same name makes the mention ambiguous: Codex selects neither.
+  const twin = path.join(dir, ".agents", "skills", "commit");
+  fs.mkdirSync(twin, { recursive: true });
+  fs.writeFileSync(path.join(twin, "SKILL.md"), "---\nname: \"commit\"\n---\n");
+  assert.deepEqual(mark(payload)[INJECTS], []);
+  // Other events pass untouched.
+  const bash = JSON.stringify(fixture("PreToolUse-Bash"));
+  assert.equal(markInjections(bash, env), bash);
+  assert.equal(frontMatterName("# no front matter\nname: x"), undefined);
+  assert.equal(frontMatterName("---\ndescription: d\n---\nname: x"), undefined);
 });
 
 test("Stop and compaction events carry what the core needs", () => {
