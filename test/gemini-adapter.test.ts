@@ -208,3 +208,45 @@ test("compression check: the transcript's last prompt size against threshold × 
   assert.equal(autoCompresses(path.join(dir, "missing.jsonl"), dir, undefined), false);
   assert.equal(autoCompresses(undefined, dir, undefined), false);
 });
+
+test("subagents: tool calls between invoke_agent's BeforeTool and AfterTool are the subagent's, with a context of their own", async () => {
+  const { annotate } = await import("../hooks/hosts/gemini/hook.ts");
+  const { SUBAGENT } = await import("../hooks/hosts/gemini/subagents.ts");
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), "sg-gemini-sub-"));
+  const env = { SKILLGATE_STATE: state, HOME: state, SKILLGATE_GEMINI_CWD: "/tmp/gm/repo" };
+  // What the entry does before the runner parses the event (dist/hook-gemini.cjs).
+  const send = (payload: Record<string, unknown>) => {
+    const text = annotate(JSON.stringify(payload), "/tmp/gm/repo", env);
+    return runHook(text, { env, packageRoot: ROOT, host: gemini }).then((r) => (r.stdout ? (JSON.parse(r.stdout) as Record<string, unknown>) : undefined));
+  };
+  const commit = { ...fixture("BeforeTool-run_shell_command"), tool_input: { command: "git commit -m x" } };
+  const invoke = { ...fixture("BeforeTool-run_shell_command"), tool_name: "invoke_agent", tool_input: { agent_name: "generalist", prompt: "commit the change" } };
+  const invoked = { ...fixture("AfterTool-run_shell_command"), tool_name: "invoke_agent", tool_input: invoke.tool_input, tool_response: { llmContent: "done" } };
+  // The main thread loads the skill: its own commit is allowed.
+  await send(fixture("AfterTool-activate_skill"));
+  assert.equal(await send(commit), undefined);
+  // A subagent starts: its commit does not ride on the main thread's load.
+  assert.equal(await send(invoke), undefined, "invoke_agent itself is allowed");
+  const marked = JSON.parse(annotate(JSON.stringify(commit), "/tmp/gm/repo", env)) as Record<string, unknown>;
+  assert.match(String(marked[SUBAGENT]), /^agent-/);
+  const n = normalize(marked);
+  assert.ok(n.ok && n.event.agentId === marked[SUBAGENT]);
+  const sub = await send(commit);
+  assert.equal(sub?.decision, "deny", "the subagent has not loaded the skill");
+  assert.match(String(sub?.reason), /activate_skill/);
+  // The subagent loads it itself: then its commit is allowed.
+  await send(fixture("AfterTool-activate_skill"));
+  assert.equal(await send(commit), undefined);
+  // It ends: the main thread's calls are its own again, with the main thread's load.
+  await send(invoked);
+  assert.equal((JSON.parse(annotate(JSON.stringify(commit), "/tmp/gm/repo", env)) as Record<string, unknown>)[SUBAGENT], undefined);
+  assert.equal(await send(commit), undefined);
+  // An invoke_agent that never came back (refused, cancelled) is forgotten at the next user prompt.
+  await send(invoke);
+  assert.equal((await send(commit))?.decision, "deny");
+  await send(fixture("BeforeAgent"));
+  assert.equal(await send(commit), undefined);
+  // A payload cannot name its own agent: the key is the entry's.
+  const forged = JSON.parse(annotate(JSON.stringify({ ...commit, [SUBAGENT]: "x" }), "/tmp/gm/repo", env)) as Record<string, unknown>;
+  assert.equal(forged[SUBAGENT], undefined);
+});

@@ -19,6 +19,7 @@ import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
 import { str, obj, optional, payloadHead, type Json } from "../../io/payload.js";
 import { mcpToolCall, mcpToolPart } from "../../core/mcp-tools.js";
+import { SUBAGENT } from "./subagents.js";
 
 /** Set by the entry on an `auto` PreCompress that will compress (compression.ts). */
 export const COMPRESSES = "skillgate_compresses";
@@ -36,7 +37,8 @@ export function normalize(payload: unknown): Normalized {
   const head = payloadHead(p, HOOK_EVENTS);
   if ("ok" in head) return head;
   const { name, sessionId } = head;
-  const base = { sessionId, cwd: str(p.cwd) ?? "" };
+  // A subagent's tool call: the entry (hook.ts, subagents.ts) marks it while an invoke_agent runs.
+  const base = { sessionId, cwd: str(p.cwd) ?? "", ...optional("agentId", str(p[SUBAGENT])) };
   const transcriptPath = str(p.transcript_path) || undefined;
   const ok = (event: Event): Normalized => ({ ok: true, event, ...optional("transcriptPath", transcriptPath) });
 
@@ -139,7 +141,8 @@ export function renderFailure(message: string, refuseToolCall: boolean): Json {
 
 export const gemini: Host = {
   name: "gemini",
-  // Gemini's subagents share the tool registry, activate_skill included.
+  // Gemini's subagents share the tool registry, activate_skill included; each gets its own context
+  // (agentId from the entry's SUBAGENT mark), so the main thread's loads do not pass into it.
   capabilities: { subagentsLoadSkills: true },
   // 0.61.0's tools: activate_skill ({name}); read_file ({file_path}, start_line/end_line for a slice).
   howToLoad: (skill, file) => `call activate_skill with name "${skill}" (or read_file ${file} whole, no start_line/end_line)`,
