@@ -160,7 +160,10 @@ test("the hook refuses a captured commit payload and lets a captured skill load 
   assert.equal(out.permissionDecision, "deny");
   assert.match(String(out.permissionDecisionReason), /commit/);
   // Copilot's own tools: `skill` ({skill}) and `view` (whole without view_range), never Claude Code's Skill/Read.
-  assert.match(String(out.permissionDecisionReason), /call the skill tool with skill "commit" \(or view \S+\/commit\/SKILL\.md whole, without view_range\)/);
+  // skillgate's own copy is outside the repository, where a headless view is refused: only the skill tool is named.
+  assert.match(String(out.permissionDecisionReason), /call the skill tool with skill "commit"/);
+  assert.doesNotMatch(String(out.permissionDecisionReason), /view /);
+  assert.equal(copilotHost("preToolUse").howToLoad("commit", "/r/.github/skills/commit/SKILL.md"), 'call the skill tool with skill "commit" (or view /r/.github/skills/commit/SKILL.md whole, without view_range)');
   assert.doesNotMatch(String(out.permissionDecisionReason), /Skill tool|Read /);
   await runHook(JSON.stringify({ ...fixture("postToolUse-skill"), cwd: project }), { env, packageRoot: ROOT, host: copilotHost("postToolUse") });
   const allow = await runHook(JSON.stringify(commit), { env, packageRoot: ROOT, host: copilotHost("preToolUse") });

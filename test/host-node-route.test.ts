@@ -55,7 +55,7 @@ const HOSTS: Record<string, HostCase> = {
     event: (command, cwd) => ({ ...fixture("copilot", "preToolUse-bash.json"), cwd, toolArgs: { command, description: "t" } }),
     table: ".github/skillgate/triggers.json",
     deny: /^\{"permissionDecision":"deny"/,
-    loadWords: /without view_range/,
+    loadWords: /call the skill tool with skill \\"commit\\"/,
   },
   cursor: {
     args: [],

@@ -111,7 +111,8 @@ test("render: a refusal as the tool's error, a cap's output, a hint as context; 
   assert.equal(chat.parts.length, 2);
   const host = opencodeHost(directory);
   // opencode's own tool names: `skill` with {name}, `read` with {filePath} (a slice has offset/limit).
-  assert.equal(host.howToLoad("commit", "/s/commit/SKILL.md"), 'call the skill tool with name "commit" (or read /s/commit/SKILL.md whole with the read tool, no offset/limit)');
+  assert.equal(host.howToLoad("commit", "/s/commit/SKILL.md"), 'call the skill tool with name "commit"', "a file outside opencode's skill folders: the read would ask first");
+  assert.equal(host.howToLoad("commit", "/p/.opencode/skills/commit/SKILL.md"), 'call the skill tool with name "commit" (or read /p/.opencode/skills/commit/SKILL.md whole with the read tool, no offset/limit)');
   assert.equal(host.looksLikeToolCall(JSON.stringify(call("tool.execute.before", "toolu_e2e_1"))), true);
   assert.deepEqual(host.renderFailure("bad", true), { refuse: "bad", notice: "bad" });
   assert.ok(host.environment({ HOME: "/h" }).skillRoots.includes(path.join(directory, ".opencode", "skills")));

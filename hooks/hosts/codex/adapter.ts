@@ -167,7 +167,7 @@ export const codex: Host = {
   // Codex subagents have the same shell, so they can read a SKILL.md themselves.
   // No skill tool: a skill is loaded by printing its SKILL.md (or by the user's `$skill`).
   capabilities: { subagentsLoadSkills: true },
-  // The shell is the only tool the hooks see: printing the SKILL.md whole loads it (wholeFileRead).
+  // The shell is the only tool the hooks see: printing the SKILL.md whole loads it (wholeFileRead), wherever it is.
   howToLoad: (_skill, file) => `read ${file} in full (\`cat\` it)`,
   normalize,
   render,

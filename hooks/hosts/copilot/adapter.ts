@@ -159,8 +159,11 @@ export function copilotHost(eventName: string): Host {
     name: "copilot",
     // Subagents (`task`) are offered the `skill` tool too (the tools list of 1.0.102's requests).
     capabilities: { subagentsLoadSkills: true },
-    // 1.0.102's tools: `skill` ({skill}), `view` ({path, view_range}); a view without view_range is a whole read.
-    howToLoad: (skill, file) => `call the skill tool with skill "${skill}" (or view ${file} whole, without view_range)`,
+    // 1.0.102's tools: `skill` ({skill}; install --with-skills puts the skills in .github/skills), `view` ({path,
+    // view_range}; a view without view_range is a whole read). Headless, view is refused outside the repository,
+    // so that route is named only for a file in a skills folder of Copilot's.
+    howToLoad: (skill, file) =>
+      `call the skill tool with skill "${skill}"${/[/\\]\.(github|claude|agents|copilot)[/\\]skills[/\\]/.test(file) ? ` (or view ${file} whole, without view_range)` : ""}`,
     normalize: (payload) => normalize(eventName, payload),
     render,
     renderFailure,

@@ -144,8 +144,11 @@ export const gemini: Host = {
   // Gemini's subagents share the tool registry, activate_skill included; each gets its own context
   // (agentId from the entry's SUBAGENT mark), so the main thread's loads do not pass into it.
   capabilities: { subagentsLoadSkills: true },
-  // 0.61.0's tools: activate_skill ({name}); read_file ({file_path}, start_line/end_line for a slice).
-  howToLoad: (skill, file) => `call activate_skill with name "${skill}" (or read_file ${file} whole, no start_line/end_line)`,
+  // 0.61.0's tools: activate_skill ({name}, one of the skills Gemini found: install --with-skills puts them in
+  // .gemini/skills); read_file ({file_path}, start_line/end_line for a slice) only inside the workspace, so that
+  // route is named only for a file in a skills folder of Gemini's, not for skillgate's own copy.
+  howToLoad: (skill, file) =>
+    `call activate_skill with name "${skill}"${/[/\\]\.(gemini|agents)[/\\]skills[/\\]/.test(file) ? ` (or read_file ${file} whole, no start_line/end_line)` : ""}`,
   normalize,
   render,
   renderFailure,

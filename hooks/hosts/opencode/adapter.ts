@@ -195,8 +195,11 @@ export function opencodeHost(directory: string): Host {
     name: "opencode",
     // 1.18.33: the general subagent has the skill tool (e2e: a subagent's skill call succeeds).
     capabilities: { subagentsLoadSkills: true },
-    // 1.18.33's tools: `skill` ({name}); `read` ({filePath}, offset/limit for a slice).
-    howToLoad: (skill, file) => `call the skill tool with name "${skill}" (or read ${file} whole with the read tool, no offset/limit)`,
+    // 1.18.33's tools: `skill` ({name}; install --with-skills puts the skills in .opencode/skills); `read`
+    // ({filePath}, offset/limit for a slice), which asks before reading outside the project: that route is named
+    // only for a file in a skills folder of opencode's.
+    howToLoad: (skill, file) =>
+      `call the skill tool with name "${skill}"${/[/\\](\.opencode|\.claude|\.agents|opencode)[/\\]skills?[/\\]/.test(file) ? ` (or read ${file} whole with the read tool, no offset/limit)` : ""}`,
     normalize: (payload) => normalize(payload, directory),
     render: (event, d, effects) => render(event, d, effects) as Record<string, unknown> | undefined,
     renderFailure: (message, refuse) => renderFailure(message, refuse) as Record<string, unknown>,
