@@ -318,20 +318,19 @@ test("plugin budget rows: the prompt size from opencode's assistant message toke
   assert.match(await after(), /past 150,000 tokens/);
 });
 
-test("install --host opencode: the table's skills are refused while opencode cannot load them; --with-skills copies them into .opencode/skills", async () => {
+test("install --host opencode: the table's skillsDir loads through the plugin; a skill missing there is refused, or copied into .opencode/skills with --with-skills", async () => {
   const project = fs.mkdtempSync(path.join(os.tmpdir(), "sg-oc-skills-"));
   const env = { HOME: project, XDG_CONFIG_HOME: path.join(project, "config") };
-  await assert.rejects(opencodeSkills({ project, env }, root, false), /names skills opencode cannot load: .*commit.*--with-skills.*\.opencode\/skills/s);
-  assert.deepEqual(await opencodeSkills({ project, env }, root, true, true), [`would copy skills into ${path.join(project, ".opencode", "skills")}: ${(await namesMissing())}`]);
+  // The shipped table: its skillsDir is skillgate's skills/, which the plugin adds to opencode's skill paths.
+  assert.deepEqual(await opencodeSkills({ project, env }, root, false), []);
+  assert.deepEqual(await opencodeSkills({ project, env }, root, true), ["the table's skills are loadable by opencode already: nothing to copy"]);
+  // A project table whose skillsDir lacks the skill it names.
+  fs.mkdirSync(path.join(project, ".opencode", "empty"), { recursive: true });
+  fs.writeFileSync(path.join(project, ".opencode", "triggers.json"), JSON.stringify({ version: 1, skillsDir: "empty", rows: [{ id: "commit-gate", kind: "gate", skill: "commit", when: { command: { name: "git", sub: ["commit"] } } }] }));
+  await assert.rejects(opencodeSkills({ project, env }, root, false), /names skills opencode cannot load: commit .*--with-skills.*\.opencode\/skills/s);
+  assert.deepEqual(await opencodeSkills({ project, env }, root, true, true), [`would copy skills into ${path.join(project, ".opencode", "skills")}: commit`]);
   assert.ok(!fs.existsSync(path.join(project, ".opencode", "skills")), "a dry run copies nothing");
-  const lines = await opencodeSkills({ project, env }, root, true);
-  assert.match(lines.join("\n"), /copied skills into \S+\.opencode\/skills: .*commit/);
+  assert.match((await opencodeSkills({ project, env }, root, true)).join("\n"), /copied skills into \S+\.opencode\/skills: commit/);
   assert.equal(fs.readFileSync(path.join(project, ".opencode", "skills", "commit", "SKILL.md"), "utf8"), fs.readFileSync(path.join(root, "skills", "commit", "SKILL.md"), "utf8"));
   assert.deepEqual(await opencodeSkills({ project, env }, root, false), [], "now loadable: nothing to do");
 });
-
-/** The skills the shipped table's rows name, in row order. */
-async function namesMissing(): Promise<string> {
-  const t = JSON.parse(fs.readFileSync(path.join(root, "triggers.json"), "utf8")) as { rows: { skill?: string; disabled?: boolean }[] };
-  return [...new Set(t.rows.flatMap((r) => (r.skill ? [r.skill] : [])))].join(", ");
-}

@@ -168,6 +168,8 @@ export interface SkillsTarget {
   roots: string[];
   /** Where --with-skills copies them: a folder the host reads. */
   dest: string;
+  /** The host loads the table's skillsDir itself (opencode: the plugin adds it to the skill paths). */
+  loadsSkillsDir?: boolean;
   withSkills: boolean;
   packageRoot: string;
   env: NodeJS.ProcessEnv;
@@ -182,10 +184,10 @@ export interface SkillsTarget {
 export async function ensureSkills(t: SkillsTarget, dryRun = false): Promise<{ ok: true; lines: string[] } | { ok: false; error: string }> {
   const table = await loadTable(t.tableFile, undefined, t.env, { defaultTable: path.join(t.packageRoot, "triggers.json") });
   if (!table.ok) return { ok: false, error: `the table ${t.tableFile} does not validate: ${table.error} (fix it first: skillgate lint)` };
-  const roots = [...new Set([...t.roots, t.dest])];
+  const roots = [...new Set([...t.roots, t.dest, ...(t.loadsSkillsDir ? [table.compiled.skillsDir] : [])])];
   const names = [...new Set(table.compiled.rows.flatMap((r) => (r.row.skill ? [r.row.skill] : [])))];
   const missing = names.filter((n) => !roots.some((r) => fs.existsSync(path.join(r, n, "SKILL.md"))));
-  if (!missing.length) return { ok: true, lines: [] };
+  if (!missing.length) return { ok: true, lines: t.withSkills && names.length ? [`the table's skills are loadable by ${t.host} already: nothing to copy`] : [] };
   if (!t.withSkills) {
     return {
       ok: false,

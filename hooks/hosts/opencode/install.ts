@@ -65,7 +65,8 @@ export function installOpencode(t: OpencodeTarget, packageRoot: string, dryRun =
 }
 
 /**
- * The skills the table names, loadable by opencode 1.18.33's `skill` tool: missing ones copied (with
+ * The skills the table names, loadable by opencode 1.18.33's `skill` tool (the table's skillsDir is, through
+ * the plugin; a skill missing there is not): missing ones copied (with
  * --with-skills) into the project's .opencode/skills (--user: $XDG_CONFIG_HOME/opencode/skills),
  * else an Error naming them and the flag. Returns what to print.
  */
@@ -75,7 +76,8 @@ export async function opencodeSkills(t: OpencodeTarget, packageRoot: string, wit
   const config = env.XDG_CONFIG_HOME ?? path.join(env.HOME ?? os.homedir(), ".config");
   const dest = directory ? path.join(directory, ".opencode", "skills") : path.join(config, "opencode", "skills");
   const tableFile = tableFileOf(env, directory ?? path.resolve("."), packageRoot);
-  const r = await ensureSkills({ host: "opencode", tableFile, roots: skillRootsOf(env, directory), dest, withSkills, packageRoot, env }, dryRun);
+  // The plugin adds the table's skillsDir to opencode's skill paths (plugin.ts `config`): those load as they are.
+  const r = await ensureSkills({ host: "opencode", tableFile, roots: skillRootsOf(env, directory), dest, loadsSkillsDir: true, withSkills, packageRoot, env }, dryRun);
   if (!r.ok) throw new Error(r.error);
   return r.lines;
 }
