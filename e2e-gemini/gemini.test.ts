@@ -3,7 +3,7 @@
 // model was told (the function responses and user turns of later requests).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ROOT, functionResponses, project, run, textsOf, type RunResult } from './harness.ts';
@@ -87,6 +87,27 @@ test('a generalist subagent (invoke_agent) does not commit on the main thread\'s
   const refused = functionResponses(sub?.body).find((f) => f.name === 'run_shell_command')?.response ?? '';
   assert.match(refused, /skillgate\[commit-gate\]/, `the subagent's commit was refused: ${refused}`);
   assert.deepEqual(log(p.repo), ['init'], 'no commit from the subagent');
+});
+
+test('an MCP server\'s write_file (mcp_fs_write_file) to a *_RU.md is refused; to another file it runs', async () => {
+  const p = await project(['paired-docs']);
+  const settings = join(p.repo, '.gemini', 'settings.json');
+  const s = JSON.parse(readFileSync(settings, 'utf8')) as Record<string, unknown>;
+  writeFileSync(settings, JSON.stringify({ ...s, mcpServers: { fs: { command: process.execPath, args: [join(import.meta.dirname, 'mcp-fs-server.mjs')], cwd: p.repo, trust: true } } }, null, 2));
+  const r = await run(p, {
+    prompt: 'write the docs',
+    script: [
+      { calls: { name: 'mcp_fs_write_file', args: { path: join(p.repo, 'docs', 'x_RU.md'), content: 'привет' } } },
+      { calls: { name: 'mcp_fs_write_file', args: { path: join(p.repo, 'notes.md'), content: 'ok' } } },
+      { text: 'done' },
+    ],
+  });
+  ok(r);
+  const offered = (r.main[0]?.body?.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((d) => d.name));
+  assert.ok(offered.includes('mcp_fs_write_file'), `Gemini offers the MCP tool: ${offered.join(', ')}`);
+  assert.match(responseOf(r, 0), /paired-docs/);
+  assert.equal(existsSync(join(p.repo, 'docs', 'x_RU.md')), false, 'the MCP write did not happen');
+  assert.equal(readFileSync(join(p.repo, 'notes.md'), 'utf8'), 'ok', 'a write no row names runs');
 });
 
 test('write_file to a *_RU.md refused; read_file of it allowed', async () => {
