@@ -319,6 +319,7 @@ async function opencodeVerb(verb: "install" | "uninstall" | "doctor", f: { get(n
       for (const line of d.lines) console.log(line);
       return d.ok ? EXIT.ok : EXIT.findings;
     }
+    if (verb === "install") for (const line of await oc.opencodeSkills(target, root, f.has("with-skills"), f.has("dry-run"))) console.log(line);
     const r = verb === "install" ? oc.installOpencode(target, root, f.has("dry-run")) : oc.uninstallOpencode(target, f.has("dry-run"));
     console.log(`${r.action}: ${r.file}`);
     return EXIT.ok;

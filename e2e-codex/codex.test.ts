@@ -7,6 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CODEX_BIN, callOutput, messages, project, run, type RunResult } from './harness.ts';
+import { codexInstallMain } from '../hooks/hosts/codex/install.ts';
 
 const sh = (cmd: string, callId: string) => ({ name: 'exec_command', arguments: { cmd }, callId });
 const patch = (text: string, callId: string) => ({ name: 'apply_patch', input: text, callId });
@@ -89,6 +90,33 @@ test('$commit in the prompt loads the skill (Codex injects it), so the commit is
   ok(r);
   assert.ok(messages(r.main[0]?.body, 'user').some((m) => m.includes('<skill>') && m.includes('<name>commit</name>')), 'Codex injected the skill');
   assert.deepEqual(log(p.repo), ['feat: y', 'init']);
+});
+
+test('$commit for a skill Codex does not have: nothing is injected, so the commit stays refused', async () => {
+  const p = await project([]);
+  const r = await run(p, {
+    prompt: '$commit then commit',
+    script: [{ calls: sh('git commit --allow-empty -m "feat: y"', 'c1') }, { text: 'refused' }],
+  });
+  ok(r);
+  assert.ok(!messages(r.main[0]?.body, 'user').some((m) => m.includes('<skill>')), 'Codex injected no skill');
+  assert.match(outputOf(r, 'c1'), /Command blocked by PreToolUse hook/);
+  assert.deepEqual(log(p.repo), ['init']);
+});
+
+test('install --host codex --with-skills copies the skills into .agents/skills: Codex then injects $commit and the commit runs', async () => {
+  const p = await project([]);
+  const lines: string[] = [];
+  const env = { HOME: p.home, CODEX_HOME: p.codexHome, PATH: process.env.PATH ?? '' };
+  assert.equal(await codexInstallMain('install', ['--project', p.repo, '--trust', '--with-skills'], join(import.meta.dirname, '..'), env, (l) => lines.push(l)), 0, lines.join('\n'));
+  assert.ok(existsSync(join(p.repo, '.agents', 'skills', 'commit', 'SKILL.md')), lines.join('\n'));
+  const r = await run(p, {
+    prompt: '$commit then commit',
+    script: [{ calls: sh('git commit --allow-empty -m "feat: z"', 'c1') }, { text: 'committed' }],
+  });
+  ok(r);
+  assert.ok(messages(r.main[0]?.body, 'user').some((m) => m.includes('<skill>') && m.includes('<name>commit</name>')), 'Codex injected the skill');
+  assert.deepEqual(log(p.repo), ['feat: z', 'init']);
 });
 
 test('apply_patch writing a *_RU.md is refused (paths from the envelope); reading it is allowed', async () => {

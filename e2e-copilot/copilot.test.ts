@@ -7,6 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { COPILOT_BIN, ROOT, bodyText, callOutput, project, run, type RunResult } from './harness.ts';
+import { copilotInstallMain } from '../hooks/hosts/copilot/install.ts';
 
 const sh = (command: string, callId: string) => ({ name: 'bash', arguments: { command, description: 'run' }, callId });
 const view = (path: string, callId: string) => ({ name: 'view', arguments: { path }, callId });
@@ -55,6 +56,21 @@ test('skill loaded with the skill tool, then the commit is allowed', async () =>
   assert.match(outputOf(r, 's1'), /loaded successfully/);
   assert.doesNotMatch(outputOf(r, 'c2'), /Denied/);
   assert.deepEqual(log(p.repo), ['feat: x', 'init']);
+});
+
+test('install --host copilot --with-skills puts the skills in .github/skills: the skill tool then loads commit and the commit runs', async () => {
+  const p = await project([], { install: false });
+  const lines: string[] = [];
+  assert.equal(await copilotInstallMain('install', ['--project', p.repo, '--with-skills'], ROOT, { HOME: p.state }, (l) => lines.push(l)), 0, lines.join('\n'));
+  assert.ok(existsSync(join(p.repo, '.github', 'skills', 'commit', 'SKILL.md')), lines.join('\n'));
+  const r = await run(p, {
+    prompt: 'make a commit',
+    script: [{ calls: skill('commit', 's1') }, { calls: sh('git commit --allow-empty -m "feat: w"', 'c2') }, { text: 'committed' }],
+  });
+  ok(r);
+  assert.match(outputOf(r, 's1'), /loaded successfully/);
+  assert.doesNotMatch(outputOf(r, 'c2'), /Denied/);
+  assert.deepEqual(log(p.repo), ['feat: w', 'init']);
 });
 
 test('skill loaded by viewing its SKILL.md whole; a view_range slice loads nothing', async () => {

@@ -3,10 +3,11 @@
 // model was told (the function responses and user turns of later requests).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { functionResponses, project, run, textsOf, type RunResult } from './harness.ts';
+import { ROOT, functionResponses, project, run, textsOf, type RunResult } from './harness.ts';
+import { geminiInstallMain } from '../hooks/hosts/gemini/install.ts';
 
 const sh = (command: string) => ({ calls: { name: 'run_shell_command', args: { command, description: 'e2e' } } });
 const log = (repo: string) => execFileSync('git', ['log', '--format=%s'], { cwd: repo, encoding: 'utf8' }).trim().split('\n');
@@ -52,6 +53,61 @@ test('skill loaded through activate_skill, then the commit is allowed', async ()
   assert.match(responseOf(r, 0), /activated_skill name=\\"commit\\"/);
   assert.doesNotMatch(responseOf(r, 1), /skillgate\[/);
   assert.deepEqual(log(p.repo), ['feat: x', 'init']);
+});
+
+test('install --host gemini --with-skills puts the skills in .gemini/skills: activate_skill then offers and loads commit, and the commit runs', async () => {
+  const p = await project([]);
+  const lines: string[] = [];
+  assert.equal(await geminiInstallMain('install', ['--project', p.repo, '--with-skills'], ROOT, { HOME: p.home }, (l) => lines.push(l)), 0, lines.join('\n'));
+  assert.ok(existsSync(join(p.repo, '.gemini', 'skills', 'commit', 'SKILL.md')), lines.join('\n'));
+  const r = await run(p, {
+    prompt: 'make a commit',
+    script: [{ calls: { name: 'activate_skill', args: { name: 'commit' } } }, sh('git commit --allow-empty -m "feat: w"'), { text: 'committed' }],
+  });
+  ok(r);
+  assert.match(responseOf(r, 0), /activated_skill name=\\"commit\\"/);
+  assert.deepEqual(log(p.repo), ['feat: w', 'init']);
+});
+
+test('a generalist subagent (invoke_agent) does not commit on the main thread\'s load', async () => {
+  const p = await project(['commit']);
+  const r = await run(p, {
+    prompt: 'make a commit',
+    script: [
+      { calls: { name: 'activate_skill', args: { name: 'commit' } } },
+      { calls: { name: 'invoke_agent', args: { agent_name: 'generalist', prompt: 'commit the change' } } },
+      // The subagent's own requests (it has the same tools):
+      sh('git commit --allow-empty -m "feat: sub"'),
+      { calls: { name: 'complete_task', args: { result: { response: 'could not commit' } } } },
+      { text: 'the subagent was refused' },
+    ],
+  });
+  ok(r);
+  const sub = r.main.find((q) => functionResponses(q.body).some((f) => f.name === 'run_shell_command'));
+  const refused = functionResponses(sub?.body).find((f) => f.name === 'run_shell_command')?.response ?? '';
+  assert.match(refused, /skillgate\[commit-gate\]/, `the subagent's commit was refused: ${refused}`);
+  assert.deepEqual(log(p.repo), ['init'], 'no commit from the subagent');
+});
+
+test('an MCP server\'s write_file (mcp_fs_write_file) to a *_RU.md is refused; to another file it runs', async () => {
+  const p = await project(['paired-docs']);
+  const settings = join(p.repo, '.gemini', 'settings.json');
+  const s = JSON.parse(readFileSync(settings, 'utf8')) as Record<string, unknown>;
+  writeFileSync(settings, JSON.stringify({ ...s, mcpServers: { fs: { command: process.execPath, args: [join(import.meta.dirname, 'mcp-fs-server.mjs')], cwd: p.repo, trust: true } } }, null, 2));
+  const r = await run(p, {
+    prompt: 'write the docs',
+    script: [
+      { calls: { name: 'mcp_fs_write_file', args: { path: join(p.repo, 'docs', 'x_RU.md'), content: 'привет' } } },
+      { calls: { name: 'mcp_fs_write_file', args: { path: join(p.repo, 'notes.md'), content: 'ok' } } },
+      { text: 'done' },
+    ],
+  });
+  ok(r);
+  const offered = (r.main[0]?.body?.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((d) => d.name));
+  assert.ok(offered.includes('mcp_fs_write_file'), `Gemini offers the MCP tool: ${offered.join(', ')}`);
+  assert.match(responseOf(r, 0), /paired-docs/);
+  assert.equal(existsSync(join(p.repo, 'docs', 'x_RU.md')), false, 'the MCP write did not happen');
+  assert.equal(readFileSync(join(p.repo, 'notes.md'), 'utf8'), 'ok', 'a write no row names runs');
 });
 
 test('write_file to a *_RU.md refused; read_file of it allowed', async () => {

@@ -29,7 +29,8 @@ test("every captured Codex payload normalizes to the core event kind of its hook
     const p = fixture(f.replace(/\.json$/, ""));
     const n = normalize(p);
     assert.ok(n.ok, `${f}: ${JSON.stringify(n)}`);
-    const want = f === "UserPromptSubmit-skill-mention.json" ? "prompt-expansion" : KIND[String(p.hook_event_name)];
+    // A raw capture carries no injection mark (the entry adds it): a `$commit` in it is a prompt like any other.
+    const want = KIND[String(p.hook_event_name)];
     assert.equal(n.event.kind, want, f);
     assert.equal(n.event.sessionId, p.session_id, f);
     assert.equal(n.event.cwd, p.cwd, f);
@@ -47,8 +48,12 @@ test("Bash is a shell call; apply_patch carries the envelope's paths", () => {
   const addOnly = normalize({ ...fixture("PreToolUse-apply-patch"), tool_input: { command: "*** Begin Patch\n*** Add File: x_RU.md\n+a\n*** End Patch" } });
   assert.ok(addOnly.ok && addOnly.event.kind === "tool-call");
   assert.deepEqual(addOnly.event.tool, { kind: "write", name: "apply_patch", paths: ["x_RU.md"] });
+  // An MCP tool that writes is a write of its path (test/mcp-adapter.test.ts); one that reads is not.
   const mcp = normalize({ ...fixture("PreToolUse-Bash"), tool_name: "mcp__fs__write", tool_input: { path: "a" } });
-  assert.ok(mcp.ok && mcp.event.kind === "tool-call" && mcp.event.tool.kind === "other");
+  assert.ok(mcp.ok && mcp.event.kind === "tool-call");
+  assert.deepEqual(mcp.event.tool, { kind: "write", name: "mcp__fs__write", paths: ["a"] });
+  const read = normalize({ ...fixture("PreToolUse-Bash"), tool_name: "mcp__fs__read_file", tool_input: { path: "a" } });
+  assert.ok(read.ok && read.event.kind === "tool-call" && read.event.tool.kind === "other");
 });
 
 test("patch parser: add, update, delete, move; indented headers; hunk lines are not headers", () => {
@@ -85,9 +90,42 @@ test("$skill mentions: names the user wrote, not shell variables inside words", 
   assert.deepEqual(skillMentions("$commit now, then commit"), ["commit"]);
   assert.deepEqual(skillMentions("use $paired-docs and $commit."), ["paired-docs", "commit"]);
   assert.deepEqual(skillMentions("cost is US$5 and a$b"), []);
-  const n = normalize(fixture("UserPromptSubmit-skill-mention"));
+});
+
+test("a $skill mention loads only a skill Codex injects: the entry marks which, the adapter believes nothing else", async () => {
+  const { markInjections } = await import("../hooks/hosts/codex/hook.ts");
+  const { INJECTS, frontMatterName } = await import("../hooks/hosts/codex/mentions.ts");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-codex-mention-"));
+  const env = { HOME: dir, CODEX_HOME: path.join(dir, ".codex"), SKILLGATE_CODEX_CWD: path.join(dir, "repo") };
+  const payload = fixture("UserPromptSubmit-skill-mention");
+  const mark = (p: Record<string, unknown>) => JSON.parse(markInjections(JSON.stringify(p), env)) as Record<string, unknown>;
+  // No such skill anywhere Codex looks: Codex injects nothing, so nothing loads (the prompt stays a prompt).
+  assert.deepEqual(mark(payload)[INJECTS], []);
+  const plain = normalize(mark(payload));
+  assert.ok(plain.ok && plain.event.kind === "prompt" && plain.event.prompt === payload.prompt);
+  // A payload that claims the injection itself is not believed: the entry replaces the key.
+  assert.deepEqual(mark({ ...payload, [INJECTS]: ["commit"] })[INJECTS], []);
+  const unmarked = normalize(payload);
+  assert.ok(unmarked.ok && unmarked.event.kind === "prompt", "without the entry's mark a mention loads nothing");
+  // The skill in the project's .agents/skills, named by its front matter: injected, so loaded.
+  const skill = path.join(dir, "repo", ".agents", "skills", "commit-skill");
+  fs.mkdirSync(skill, { recursive: true });
+  fs.writeFileSync(path.join(skill, "SKILL.md"), "---\nname: commit\ndescription: x\n---\n# Commit\n");
+  const marked = mark(payload);
+  assert.deepEqual(marked[INJECTS], ["commit"]);
+  const n = normalize(marked);
   assert.ok(n.ok && n.event.kind === "prompt-expansion");
   assert.deepEqual(n.event.loads, ["commit"]);
+  // A second skill of the same name makes the mention ambiguous: Codex selects neither.
+  const twin = path.join(dir, ".agents", "skills", "commit");
+  fs.mkdirSync(twin, { recursive: true });
+  fs.writeFileSync(path.join(twin, "SKILL.md"), "---\nname: \"commit\"\n---\n");
+  assert.deepEqual(mark(payload)[INJECTS], []);
+  // Other events pass untouched.
+  const bash = JSON.stringify(fixture("PreToolUse-Bash"));
+  assert.equal(markInjections(bash, env), bash);
+  assert.equal(frontMatterName("# no front matter\nname: x"), undefined);
+  assert.equal(frontMatterName("---\ndescription: d\n---\nname: x"), undefined);
 });
 
 test("Stop and compaction events carry what the core needs", () => {
@@ -214,21 +252,33 @@ test("install/uninstall on disk: project hooks.json and user config.toml", () =>
   assert.equal(fs.readFileSync(path.join(dir, "home", "config.toml"), "utf8"), "");
 });
 
-test("codexInstallMain: flags, errors, the trust advice", () => {
+test("codexInstallMain: flags, errors, the trust advice; the table's skills go to .agents/skills with --with-skills, else nothing is written", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-codex-main-"));
   const lines: string[] = [];
-  const env = { CODEX_HOME: path.join(dir, "home") };
-  assert.equal(codexInstallMain("install", ["--project", dir], "/opt/sg", env, (s) => lines.push(s)), 0);
+  const env = { CODEX_HOME: path.join(dir, "home"), HOME: dir, SKILLGATE_TABLE: path.join(ROOT, "triggers.json") };
+  // The shipped table names skills Codex does not have: refused, nothing written, the flag named.
+  assert.equal(await codexInstallMain("install", ["--project", dir], "/opt/sg", env, (s) => lines.push(s)), 1);
+  assert.match(lines.join("\n"), /names skills Codex cannot load: .*commit.*--with-skills.*\.agents\/skills/s);
+  assert.ok(!fs.existsSync(path.join(dir, ".codex", "hooks.json")), "nothing written");
+  lines.length = 0;
+  assert.equal(await codexInstallMain("install", ["--project", dir, "--with-skills"], "/opt/sg", env, (s) => lines.push(s)), 0, lines.join("\n"));
+  assert.equal(fs.readFileSync(path.join(dir, ".agents", "skills", "commit", "SKILL.md"), "utf8"), fs.readFileSync(path.join(ROOT, "skills", "commit", "SKILL.md"), "utf8"));
+  assert.ok(lines.some((l) => /copied skills into .*\.agents\/skills: .*commit/.test(l)), lines.join("\n"));
   assert.ok(lines.some((l) => l.includes("/hooks")), lines.join("\n"));
   const hooks = JSON.parse(fs.readFileSync(path.join(dir, ".codex", "hooks.json"), "utf8")) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
   assert.match(hooks.hooks.PreToolUse?.[0]?.hooks[0]?.command ?? "", /\/opt\/sg\/dist\/hook-codex\.cjs$/);
-  assert.equal(codexInstallMain("install", ["--project", dir, "--user"], "/opt/sg", env, () => {}), 2);
-  assert.equal(codexInstallMain("install", ["--bogus"], "/opt/sg", env, () => {}), 2);
-  assert.equal(codexInstallMain("uninstall", ["--project", dir], "/opt/sg", env, () => {}), 0);
+  // Now loadable: a plain install passes and copies nothing.
+  lines.length = 0;
+  assert.equal(await codexInstallMain("install", ["--project", dir], "/opt/sg", env, (s) => lines.push(s)), 0);
+  assert.ok(!lines.some((l) => l.includes("copied")), lines.join("\n"));
+  assert.equal(await codexInstallMain("install", ["--project", dir, "--user"], "/opt/sg", env, () => {}), 2);
+  assert.equal(await codexInstallMain("install", ["--bogus"], "/opt/sg", env, () => {}), 2);
+  assert.equal(await codexInstallMain("uninstall", ["--project", dir, "--with-skills"], "/opt/sg", env, () => {}), 2, "--with-skills is an install flag");
+  assert.equal(await codexInstallMain("uninstall", ["--project", dir], "/opt/sg", env, () => {}), 0);
   assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, ".codex", "hooks.json"), "utf8")), { hooks: {} });
 });
 
-test("codexDoctorMain: reports missing trust and an untrusted project; passes once both are there", () => {
+test("codexDoctorMain: reports missing trust and an untrusted project; passes once both are there", async () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "sg-codex-doc-root-"));
   // A stand-in package root whose dist/hook-codex.cjs is the real built hook.
   copyBuiltHook(root, "codex");
@@ -238,13 +288,13 @@ test("codexDoctorMain: reports missing trust and an untrusted project; passes on
   const proj = fs.mkdtempSync(path.join(os.tmpdir(), "sg-codex-doc-proj-"));
   const env = { CODEX_HOME: path.join(proj, "home"), HOME: proj, PATH: process.env.PATH ?? "" };
   const lines: string[] = [];
-  codexInstallMain("install", ["--project", proj], root, env, () => {});
+  assert.equal(await codexInstallMain("install", ["--project", proj, "--with-skills"], root, env, () => {}), 0);
   assert.equal(codexDoctorMain(["--project", proj], root, env, (s) => lines.push(s)), 1);
   assert.ok(lines.some((l) => l.includes("not trusted")), lines.join("\n"));
   assert.ok(lines.some((l) => l.includes("is not marked trusted")), lines.join("\n"));
   fs.mkdirSync(path.join(proj, "home"), { recursive: true });
   fs.appendFileSync(path.join(proj, "home", "config.toml"), `\n[projects.${JSON.stringify(proj)}]\ntrust_level = "trusted"\n`);
-  codexInstallMain("install", ["--project", proj, "--trust"], root, env, () => {});
+  assert.equal(await codexInstallMain("install", ["--project", proj, "--trust"], root, env, () => {}), 0);
   lines.length = 0;
   assert.equal(codexDoctorMain(["--project", proj], root, env, (s) => lines.push(s)), 0, lines.join("\n"));
   assert.match(lines.join("\n"), /7 Codex hook events/);

@@ -160,7 +160,10 @@ test("the hook refuses a captured commit payload and lets a captured skill load 
   assert.equal(out.permissionDecision, "deny");
   assert.match(String(out.permissionDecisionReason), /commit/);
   // Copilot's own tools: `skill` ({skill}) and `view` (whole without view_range), never Claude Code's Skill/Read.
-  assert.match(String(out.permissionDecisionReason), /call the skill tool with skill "commit" \(or view \S+\/commit\/SKILL\.md whole, without view_range\)/);
+  // skillgate's own copy is outside the repository, where a headless view is refused: only the skill tool is named.
+  assert.match(String(out.permissionDecisionReason), /call the skill tool with skill "commit"/);
+  assert.doesNotMatch(String(out.permissionDecisionReason), /view /);
+  assert.equal(copilotHost("preToolUse").howToLoad("commit", "/r/.github/skills/commit/SKILL.md"), 'call the skill tool with skill "commit" (or view /r/.github/skills/commit/SKILL.md whole, without view_range)');
   assert.doesNotMatch(String(out.permissionDecisionReason), /Skill tool|Read /);
   await runHook(JSON.stringify({ ...fixture("postToolUse-skill"), cwd: project }), { env, packageRoot: ROOT, host: copilotHost("postToolUse") });
   const allow = await runHook(JSON.stringify(commit), { env, packageRoot: ROOT, host: copilotHost("preToolUse") });
@@ -176,7 +179,7 @@ test("lastAssistantMessage reads the last assistant.message of an events.jsonl; 
   assert.equal(lastAssistantMessage(path.join(dir, "none.jsonl")), "");
 });
 
-test("install writes .github/hooks/skillgate.json with every event (other hooks kept); uninstall removes it; --user merges config.json", () => {
+test("install writes .github/hooks/skillgate.json with every event (other hooks kept); uninstall removes it; --user merges config.json", async () => {
   const project = tmp("inst");
   const hookPath = "/pkg/dist/hook-copilot.cjs";
   const [file] = installCopilot({ project, runtime: "/usr/bin/node", hookPath });
@@ -201,11 +204,30 @@ test("install writes .github/hooks/skillgate.json with every event (other hooks 
   assert.deepEqual(JSON.parse(fs.readFileSync(cfg, "utf8")), { model: "x", hooks: { preToolUse: [{ type: "command", bash: "other" }] } });
   assert.deepEqual(withoutSkillgate(withSkillgate({}, "node", hookPath), hookPath), {});
   const lines: string[] = [];
-  assert.equal(copilotInstallMain("install", ["--project", project, "--user"], ROOT, {}, (s) => lines.push(s)), 2);
+  assert.equal(await copilotInstallMain("install", ["--project", project, "--user"], ROOT, {}, (s) => lines.push(s)), 2);
   assert.match(lines.join("\n"), /not both/);
 });
 
-test("the built hook executable answers a captured preToolUse with a deny and exits 0; doctor sees a missing and a complete install", () => {
+test("install --host copilot: refused while the table's skills are not loadable; --with-skills copies them into .github/skills", async () => {
+  const project = tmp("skills");
+  const lines: string[] = [];
+  const env = { HOME: tmp("h") };
+  assert.equal(await copilotInstallMain("install", ["--project", project], ROOT, env, (s) => lines.push(s)), 1);
+  assert.match(lines.join("\n"), /names skills Copilot CLI cannot load: .*commit.*--with-skills/s);
+  assert.ok(!fs.existsSync(path.join(project, ".github", "hooks", "skillgate.json")), "nothing written");
+  lines.length = 0;
+  assert.equal(await copilotInstallMain("install", ["--project", project, "--with-skills"], ROOT, env, (s) => lines.push(s)), 0, lines.join("\n"));
+  assert.ok(fs.existsSync(path.join(project, ".github", "skills", "commit", "SKILL.md")));
+  assert.ok(fs.existsSync(path.join(project, ".github", "hooks", "skillgate.json")));
+  // A skill already in a folder Copilot reads (.claude/skills) is not copied again.
+  const other = tmp("skills-claude");
+  fs.cpSync(path.join(ROOT, "skills"), path.join(other, ".claude", "skills"), { recursive: true });
+  lines.length = 0;
+  assert.equal(await copilotInstallMain("install", ["--project", other], ROOT, env, (s) => lines.push(s)), 0, lines.join("\n"));
+  assert.ok(!fs.existsSync(path.join(other, ".github", "skills")));
+});
+
+test("the built hook executable answers a captured preToolUse with a deny and exits 0; doctor sees a missing and a complete install", async () => {
   const root = tmp("root");
   const out = copyBuiltHook(root, "copilot");
   fs.copyFileSync(path.join(ROOT, "triggers.json"), path.join(root, "triggers.json"));
@@ -224,7 +246,8 @@ test("the built hook executable answers a captured preToolUse with a deny and ex
   const lines: string[] = [];
   assert.equal(copilotDoctorMain(["--project", project], root, env, (s) => lines.push(s)), 1);
   assert.match(lines.join("\n"), /does not run skillgate on preToolUse/);
-  assert.equal(copilotInstallMain("install", ["--project", project], root, env, () => undefined), 0);
+  fs.cpSync(path.join(ROOT, "skills"), path.join(root, "skills"), { recursive: true });
+  assert.equal(await copilotInstallMain("install", ["--project", project, "--with-skills"], root, env, () => undefined), 0);
   lines.length = 0;
   assert.equal(copilotDoctorMain(["--project", project], root, env, (s) => lines.push(s)), 0, lines.join("\n"));
   assert.match(lines.join("\n"), new RegExp(`✓ skillgate runs on ${COPILOT_EVENTS.length} Copilot CLI hook events`));

@@ -56,7 +56,8 @@ test("tools: shell command, write/replace paths, whole vs sliced read, the skill
   const slice = tool("read_file", { tool_input: { file_path: "/x/SKILL.md", start_line: 1, end_line: 5 } });
   assert.ok(slice.kind === "read" && !slice.whole);
   assert.deepEqual(tool("activate_skill"), { kind: "skill", name: "activate_skill", skill: "commit" });
-  assert.equal(tool("run_shell_command", { tool_name: "mcp_fs_write" }).kind, "other");
+  assert.deepEqual(tool("run_shell_command", { tool_name: "mcp_fs_write", tool_input: { path: "a" } }), { kind: "write", name: "mcp_fs_write", paths: ["a"] });
+  assert.equal(tool("run_shell_command", { tool_name: "mcp_fs_read_file", tool_input: { path: "a" } }).kind, "other");
 });
 
 test("activate_skill loads only in its success shape", () => {
@@ -133,26 +134,32 @@ test("settings.json: install adds one group per event, keeps the user's, uninsta
   assert.throws(() => addToSettings({ hooks: { BeforeTool: {} } }, "x", "y"), /not a list/);
 });
 
-test("install --host gemini writes .gemini/settings.json; doctor finds every event; uninstall clears it", () => {
+test("install --host gemini writes .gemini/settings.json (and with --with-skills the table's skills into .gemini/skills); doctor finds every event; uninstall clears it", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-gemini-inst-"));
   const lines: string[] = [];
   const out = (s: string) => lines.push(s);
-  assert.equal(geminiInstallMain("install", ["--host", "gemini", "--project", dir], ROOT, { HOME: dir }, out), 0);
   const file = path.join(dir, ".gemini", "settings.json");
+  // The shipped table names skills Gemini does not have: activate_skill would answer "must be equal to one of the allowed values".
+  assert.equal(await geminiInstallMain("install", ["--host", "gemini", "--project", dir], ROOT, { HOME: dir }, out), 1);
+  assert.match(lines.join("\n"), /names skills Gemini CLI cannot load: .*commit.*--with-skills.*\.gemini\/skills/s);
+  assert.ok(!fs.existsSync(file), "nothing written");
+  assert.equal(await geminiInstallMain("install", ["--host", "gemini", "--project", dir, "--with-skills"], ROOT, { HOME: dir }, out), 0, lines.join("\n"));
   assert.ok(fs.existsSync(file));
+  assert.ok(fs.existsSync(path.join(dir, ".gemini", "skills", "commit", "SKILL.md")));
+  assert.match(lines.join("\n"), /copied skills into \S+\.gemini\/skills: .*commit/);
   assert.match(lines.join("\n"), /trusted folder/);
   const doctorLines: string[] = [];
   // The doctor also runs dist/hook-gemini.cjs: only its registration part is asserted without a build.
   geminiDoctorMain(["--project", dir], ROOT, { HOME: dir }, (s) => doctorLines.push(s));
   assert.doesNotMatch(doctorLines.join("\n"), /does not run skillgate on/);
-  assert.equal(geminiInstallMain("uninstall", ["--project", dir], ROOT, { HOME: dir }, out), 0);
+  assert.equal(await geminiInstallMain("uninstall", ["--project", dir], ROOT, { HOME: dir }, out), 0);
   assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")), { hooks: {} });
   const after: string[] = [];
   assert.equal(geminiDoctorMain(["--project", dir], ROOT, { HOME: dir }, (s) => after.push(s)), 1);
   assert.match(after.join("\n"), /does not run skillgate on BeforeTool/);
-  assert.equal(geminiInstallMain("install", ["--project", dir, "--user"], ROOT, { HOME: dir }, out), 2);
+  assert.equal(await geminiInstallMain("install", ["--project", dir, "--user"], ROOT, { HOME: dir }, out), 2);
   fs.writeFileSync(file, "{ // comment\n}");
-  assert.equal(geminiInstallMain("install", ["--project", dir], ROOT, { HOME: dir }, out), 1);
+  assert.equal(await geminiInstallMain("install", ["--project", dir], ROOT, { HOME: dir }, out), 1);
   assert.match(lines.at(-1) ?? "", /not plain JSON/);
 });
 
@@ -167,7 +174,10 @@ test("through the runner: commit refused naming activate_skill's route; activate
   const commit = { ...fixture("BeforeTool-run_shell_command"), tool_input: { command: "git commit -m x" } };
   const first = await hook(commit, env);
   assert.equal(first?.decision, "deny");
-  assert.match(String(first?.reason), /call activate_skill with name "commit" \(or read_file \S+\/skills\/commit\/SKILL\.md whole/);
+  // skillgate's own copy of the skill is outside the workspace, where read_file refuses: only activate_skill is named.
+  assert.match(String(first?.reason), /call activate_skill with name "commit"/);
+  assert.doesNotMatch(String(first?.reason), /read_file/);
+  assert.equal(gemini.howToLoad("commit", "/r/.gemini/skills/commit/SKILL.md"), 'call activate_skill with name "commit" (or read_file /r/.gemini/skills/commit/SKILL.md whole, no start_line/end_line)');
   assert.doesNotMatch(String(first?.reason), /Skill tool/);
   await hook(fixture("AfterTool-activate_skill"), env);
   assert.equal(await hook(commit, env), undefined, "allowed after activate_skill");
@@ -200,4 +210,46 @@ test("compression check: the transcript's last prompt size against threshold × 
   assert.equal(tokenLimit("gemma-4-31b-it"), 256_000);
   assert.equal(autoCompresses(path.join(dir, "missing.jsonl"), dir, undefined), false);
   assert.equal(autoCompresses(undefined, dir, undefined), false);
+});
+
+test("subagents: tool calls between invoke_agent's BeforeTool and AfterTool are the subagent's, with a context of their own", async () => {
+  const { annotate } = await import("../hooks/hosts/gemini/hook.ts");
+  const { SUBAGENT } = await import("../hooks/hosts/gemini/subagents.ts");
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), "sg-gemini-sub-"));
+  const env = { SKILLGATE_STATE: state, HOME: state, SKILLGATE_GEMINI_CWD: "/tmp/gm/repo" };
+  // What the entry does before the runner parses the event (dist/hook-gemini.cjs).
+  const send = (payload: Record<string, unknown>) => {
+    const text = annotate(JSON.stringify(payload), "/tmp/gm/repo", env);
+    return runHook(text, { env, packageRoot: ROOT, host: gemini }).then((r) => (r.stdout ? (JSON.parse(r.stdout) as Record<string, unknown>) : undefined));
+  };
+  const commit = { ...fixture("BeforeTool-run_shell_command"), tool_input: { command: "git commit -m x" } };
+  const invoke = { ...fixture("BeforeTool-run_shell_command"), tool_name: "invoke_agent", tool_input: { agent_name: "generalist", prompt: "commit the change" } };
+  const invoked = { ...fixture("AfterTool-run_shell_command"), tool_name: "invoke_agent", tool_input: invoke.tool_input, tool_response: { llmContent: "done" } };
+  // The main thread loads the skill: its own commit is allowed.
+  await send(fixture("AfterTool-activate_skill"));
+  assert.equal(await send(commit), undefined);
+  // A subagent starts: its commit does not ride on the main thread's load.
+  assert.equal(await send(invoke), undefined, "invoke_agent itself is allowed");
+  const marked = JSON.parse(annotate(JSON.stringify(commit), "/tmp/gm/repo", env)) as Record<string, unknown>;
+  assert.match(String(marked[SUBAGENT]), /^agent-/);
+  const n = normalize(marked);
+  assert.ok(n.ok && n.event.agentId === marked[SUBAGENT]);
+  const sub = await send(commit);
+  assert.equal(sub?.decision, "deny", "the subagent has not loaded the skill");
+  assert.match(String(sub?.reason), /activate_skill/);
+  // The subagent loads it itself: then its commit is allowed.
+  await send(fixture("AfterTool-activate_skill"));
+  assert.equal(await send(commit), undefined);
+  // It ends: the main thread's calls are its own again, with the main thread's load.
+  await send(invoked);
+  assert.equal((JSON.parse(annotate(JSON.stringify(commit), "/tmp/gm/repo", env)) as Record<string, unknown>)[SUBAGENT], undefined);
+  assert.equal(await send(commit), undefined);
+  // An invoke_agent that never came back (refused, cancelled) is forgotten at the next user prompt.
+  await send(invoke);
+  assert.equal((await send(commit))?.decision, "deny");
+  await send(fixture("BeforeAgent"));
+  assert.equal(await send(commit), undefined);
+  // A payload cannot name its own agent: the key is the entry's.
+  const forged = JSON.parse(annotate(JSON.stringify({ ...commit, [SUBAGENT]: "x" }), "/tmp/gm/repo", env)) as Record<string, unknown>;
+  assert.equal(forged[SUBAGENT], undefined);
 });

@@ -55,7 +55,7 @@ const HOSTS: Record<string, HostCase> = {
     event: (command, cwd) => ({ ...fixture("copilot", "preToolUse-bash.json"), cwd, toolArgs: { command, description: "t" } }),
     table: ".github/skillgate/triggers.json",
     deny: /^\{"permissionDecision":"deny"/,
-    loadWords: /without view_range/,
+    loadWords: /call the skill tool with skill \\"commit\\"/,
   },
   cursor: {
     args: [],
@@ -126,11 +126,11 @@ test("hookPathsOf: a .cjs hook path also owns the .mjs an older install wrote; n
 });
 
 /** Each host's install on top of an older install's .mjs entry, and a foreign tool's hook of the same file name. */
-const REINSTALLS: Record<string, { file: (dir: string) => string; older: (dir: string, hookPath: string) => void; main: (verb: "install" | "uninstall", dir: string, root: string) => number; foreign: (dir: string) => void; events: number }> = {
+const REINSTALLS: Record<string, { file: (dir: string) => string; older: (dir: string, hookPath: string) => void; main: (verb: "install" | "uninstall", dir: string, root: string) => number | Promise<number>; foreign: (dir: string) => void; events: number }> = {
   codex: {
     file: (d) => path.join(d, ".codex", "hooks.json"),
     older: (d, hookPath) => void installCodex({ project: d, runtime: "node", hookPath, trust: true, env: { CODEX_HOME: path.join(d, "home") } }),
-    main: (verb, d, root) => codexInstallMain(verb, ["--project", d, ...(verb === "install" ? ["--trust"] : [])], root, { CODEX_HOME: path.join(d, "home") }, () => undefined),
+    main: (verb, d, root) => codexInstallMain(verb, ["--project", d, ...(verb === "install" ? ["--trust", "--with-skills"] : [])], root, { CODEX_HOME: path.join(d, "home"), SKILLGATE_TABLE: TABLE, HOME: d }, () => undefined),
     foreign: (d) => {
       const f = path.join(d, ".codex", "hooks.json");
       const j = JSON.parse(fs.readFileSync(f, "utf8")) as { hooks: Record<string, unknown[]> };
@@ -142,7 +142,7 @@ const REINSTALLS: Record<string, { file: (dir: string) => string; older: (dir: s
   gemini: {
     file: (d) => path.join(d, ".gemini", "settings.json"),
     older: (d, hookPath) => void installGemini({ project: d, runtime: "node", hookPath, env: { HOME: d } }),
-    main: (verb, d, root) => geminiInstallMain(verb, ["--project", d], root, { HOME: d }, () => undefined),
+    main: (verb, d, root) => geminiInstallMain(verb, ["--project", d, ...(verb === "install" ? ["--with-skills"] : [])], root, { HOME: d, SKILLGATE_TABLE: TABLE }, () => undefined),
     foreign: (d) => {
       const f = path.join(d, ".gemini", "settings.json");
       const j = JSON.parse(fs.readFileSync(f, "utf8")) as { hooks: Record<string, unknown[]> };
@@ -154,7 +154,7 @@ const REINSTALLS: Record<string, { file: (dir: string) => string; older: (dir: s
   copilot: {
     file: (d) => path.join(d, "home", "config.json"),
     older: (d, hookPath) => void installCopilot({ user: true, runtime: "node", hookPath, env: { COPILOT_HOME: path.join(d, "home") } }),
-    main: (verb, d, root) => copilotInstallMain(verb, ["--user"], root, { COPILOT_HOME: path.join(d, "home") }, () => undefined),
+    main: (verb, d, root) => copilotInstallMain(verb, ["--user", ...(verb === "install" ? ["--with-skills"] : [])], root, { COPILOT_HOME: path.join(d, "home"), SKILLGATE_TABLE: TABLE }, () => undefined),
     foreign: (d) => {
       const f = path.join(d, "home", "config.json");
       const j = JSON.parse(fs.readFileSync(f, "utf8")) as { hooks: Record<string, unknown[]> };
@@ -178,9 +178,11 @@ const REINSTALLS: Record<string, { file: (dir: string) => string; older: (dir: s
 };
 
 const count = (text: string, s: string) => text.split(s).length - 1;
+/** The shipped table: the install at the made-up root /opt/sg copies its skills (--with-skills) from this checkout. */
+const TABLE = path.join(ROOT, "triggers.json");
 
 for (const [host, r] of Object.entries(REINSTALLS)) {
-  test(`${host}: install replaces an older install's dist/hook-${host}.mjs with the .cjs; uninstall removes either, never a foreign tool's`, () => {
+  test(`${host}: install replaces an older install's dist/hook-${host}.mjs with the .cjs; uninstall removes either, never a foreign tool's`, async () => {
     const dir = tmp(`reinstall-${host}`);
     const root = "/opt/sg";
     const older = `${root}/dist/hook-${host}.mjs`;
@@ -190,7 +192,7 @@ for (const [host, r] of Object.entries(REINSTALLS)) {
     assert.ok(entries > 0, "the older install wrote its entries");
     if (r.events) assert.equal(entries, r.events);
     r.foreign(dir);
-    assert.equal(r.main("install", dir, root), 0);
+    assert.equal(await r.main("install", dir, root), 0);
     const after = fs.readFileSync(r.file(dir), "utf8");
     assert.equal(count(after, older), 0, "no older entry left");
     assert.equal(count(after, `${root}/dist/hook-${host}.cjs`), entries, "one new entry per older one");
@@ -202,7 +204,7 @@ for (const [host, r] of Object.entries(REINSTALLS)) {
     // Uninstall on top of the older install alone also removes it.
     const dir2 = tmp(`uninstall-${host}`);
     r.older(dir2, older);
-    assert.equal(r.main("uninstall", dir2, root), 0);
+    assert.equal(await r.main("uninstall", dir2, root), 0);
     const left = fs.existsSync(r.file(dir2)) ? fs.readFileSync(r.file(dir2), "utf8") : "";
     assert.equal(count(left, older), 0, left);
   });

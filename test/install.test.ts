@@ -388,7 +388,7 @@ test("--dry-run prints a diff and writes nothing", async (t) => {
   const r = await run(t, () => installMain(["--project", p.dir, "--dry-run"], ROOT));
   assert.equal(r.code, 0);
   assert.match(r.out, /^\+\+\+ .*\(after install\)$/m);
-  assert.match(r.out, /^\+ +"matcher": "Bash\|Write\|Edit\|MultiEdit\|NotebookEdit\|Agent\|Task",$/m);
+  assert.match(r.out, /^\+ +"matcher": "Bash\|Write\|Edit\|MultiEdit\|NotebookEdit\|Agent\|Task\|mcp__\.\*",$/m);
   assert.match(r.out, /would write the launcher/);
   assert.match(r.out, /dry run: nothing written/);
   assert.equal(p.text(), before);

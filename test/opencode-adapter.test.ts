@@ -11,7 +11,7 @@ import {
 } from "../hooks/hosts/opencode/adapter.ts";
 import type { Event } from "../hooks/core/types.ts";
 import { SkillgatePlugin } from "../hooks/hosts/opencode/plugin.ts";
-import { installOpencode, uninstallOpencode, doctorOpencode, pluginFileOf } from "../hooks/hosts/opencode/install.ts";
+import { installOpencode, uninstallOpencode, doctorOpencode, opencodeSkills, pluginFileOf } from "../hooks/hosts/opencode/install.ts";
 import { defaultTable, root } from "./helpers.ts";
 
 interface Line {
@@ -111,7 +111,8 @@ test("render: a refusal as the tool's error, a cap's output, a hint as context; 
   assert.equal(chat.parts.length, 2);
   const host = opencodeHost(directory);
   // opencode's own tool names: `skill` with {name}, `read` with {filePath} (a slice has offset/limit).
-  assert.equal(host.howToLoad("commit", "/s/commit/SKILL.md"), 'call the skill tool with name "commit" (or read /s/commit/SKILL.md whole with the read tool, no offset/limit)');
+  assert.equal(host.howToLoad("commit", "/s/commit/SKILL.md"), 'call the skill tool with name "commit"', "a file outside opencode's skill folders: the read would ask first");
+  assert.equal(host.howToLoad("commit", "/p/.opencode/skills/commit/SKILL.md"), 'call the skill tool with name "commit" (or read /p/.opencode/skills/commit/SKILL.md whole with the read tool, no offset/limit)');
   assert.equal(host.looksLikeToolCall(JSON.stringify(call("tool.execute.before", "toolu_e2e_1"))), true);
   assert.deepEqual(host.renderFailure("bad", true), { refuse: "bad", notice: "bad" });
   assert.ok(host.environment({ HOME: "/h" }).skillRoots.includes(path.join(directory, ".opencode", "skills")));
@@ -315,4 +316,21 @@ test("plugin budget rows: the prompt size from opencode's assistant message toke
   assert.equal(await after(), "ok\n", "once per level");
   await tokens(160_000);
   assert.match(await after(), /past 150,000 tokens/);
+});
+
+test("install --host opencode: the table's skillsDir loads through the plugin; a skill missing there is refused, or copied into .opencode/skills with --with-skills", async () => {
+  const project = fs.mkdtempSync(path.join(os.tmpdir(), "sg-oc-skills-"));
+  const env = { HOME: project, XDG_CONFIG_HOME: path.join(project, "config") };
+  // The shipped table: its skillsDir is skillgate's skills/, which the plugin adds to opencode's skill paths.
+  assert.deepEqual(await opencodeSkills({ project, env }, root, false), []);
+  assert.deepEqual(await opencodeSkills({ project, env }, root, true), ["the table's skills are loadable by opencode already: nothing to copy"]);
+  // A project table whose skillsDir lacks the skill it names.
+  fs.mkdirSync(path.join(project, ".opencode", "empty"), { recursive: true });
+  fs.writeFileSync(path.join(project, ".opencode", "triggers.json"), JSON.stringify({ version: 1, skillsDir: "empty", rows: [{ id: "commit-gate", kind: "gate", skill: "commit", when: { command: { name: "git", sub: ["commit"] } } }] }));
+  await assert.rejects(opencodeSkills({ project, env }, root, false), /names skills opencode cannot load: commit .*--with-skills.*\.opencode\/skills/s);
+  assert.deepEqual(await opencodeSkills({ project, env }, root, true, true), [`would copy skills into ${path.join(project, ".opencode", "skills")}: commit`]);
+  assert.ok(!fs.existsSync(path.join(project, ".opencode", "skills")), "a dry run copies nothing");
+  assert.match((await opencodeSkills({ project, env }, root, true)).join("\n"), /copied skills into \S+\.opencode\/skills: commit/);
+  assert.equal(fs.readFileSync(path.join(project, ".opencode", "skills", "commit", "SKILL.md"), "utf8"), fs.readFileSync(path.join(root, "skills", "commit", "SKILL.md"), "utf8"));
+  assert.deepEqual(await opencodeSkills({ project, env }, root, false), [], "now loadable: nothing to do");
 });

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Json } from "./payload.js";
 import { makeDir } from "./make-dir.js";
+import { loadTable } from "./table-load.js";
 
 /** One shell word (hook commands go through a shell). */
 export const shQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
@@ -95,17 +96,20 @@ export interface InstallTarget {
   runtime: string;
   /** Codex only: also record the hooks as trusted. */
   trust: boolean;
+  /** Copy the skills the table names into the host's skill folder when the host cannot load them. */
+  withSkills: boolean;
 }
 
 /**
- * `[--project DIR | --user] [--runtime PATH]` (and `--trust` where the host has it) after
+ * `[--project DIR | --user] [--runtime PATH]` (and `--trust`, `--with-skills` where the host has them) after
  * `skillgate <verb> --host <host>`; neither flag: the project in the current folder.
  * Returns the target, or the exit code (2) after saying what is wrong.
  */
-export function parseInstallTarget(host: string, verb: string, args: string[], out: (s: string) => void, o: { trust?: boolean } = {}): InstallTarget | 2 {
+export function parseInstallTarget(host: string, verb: string, args: string[], out: (s: string) => void, o: { trust?: boolean; skills?: boolean } = {}): InstallTarget | 2 {
   let project: string | undefined;
   let user = false;
   let trust = false;
+  let withSkills = false;
   let runtime = process.execPath;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -114,6 +118,7 @@ export function parseInstallTarget(host: string, verb: string, args: string[], o
     else if (a === "--user") user = true;
     else if (a === "--trust" && o.trust && verb === "install") trust = true;
     else if (a === "--runtime" && verb === "install") runtime = args[++i] ?? runtime;
+    else if (a === "--with-skills" && o.skills && verb === "install") withSkills = true;
     else {
       out(`skillgate ${verb} --host ${host}: unknown argument ${a}`);
       return 2;
@@ -123,7 +128,79 @@ export function parseInstallTarget(host: string, verb: string, args: string[], o
     out(`skillgate ${verb} --host ${host}: give --project DIR or --user, not both`);
     return 2;
   }
-  return { ...(user ? {} : { project: project ?? "." }), user, runtime, trust };
+  return { ...(user ? {} : { project: project ?? "." }), user, runtime, trust, withSkills };
+}
+
+/** The table a host's hook will use for a project: its own project table, else $SKILLGATE_TABLE, else skillgate's default. */
+export function hostTableFile(projectTable: string | undefined, env: NodeJS.ProcessEnv, packageRoot: string): string {
+  if (projectTable && fs.existsSync(projectTable)) return projectTable;
+  if (env.SKILLGATE_TABLE) return path.resolve(env.SKILLGATE_TABLE);
+  return path.join(packageRoot, "triggers.json");
+}
+
+/**
+ * Copy skills into `dest` (never over one already there): from the first source
+ * holding `<name>/SKILL.md`. Returns what was copied and what no source has.
+ */
+export function copySkills(names: string[], sources: string[], dest: string): { copied: string[]; unknown: string[] } {
+  const copied: string[] = [], unknown: string[] = [];
+  for (const name of [...new Set(names)]) {
+    const to = path.join(dest, name);
+    if (fs.existsSync(path.join(to, "SKILL.md"))) continue;
+    const from = sources.map((s) => path.join(s, name)).find((d) => fs.existsSync(path.join(d, "SKILL.md")));
+    if (!from) {
+      unknown.push(name);
+      continue;
+    }
+    makeDir(dest);
+    fs.cpSync(from, to, { recursive: true, errorOnExist: false, force: false });
+    copied.push(name);
+  }
+  return { copied, unknown };
+}
+
+export interface SkillsTarget {
+  /** The host's name as the user types it (`--host gemini`). */
+  host: string;
+  /** The table the hook will use (hostTableFile). */
+  tableFile: string;
+  /** Every folder the host loads `<skill>/SKILL.md` skills from (its environment's skillRoots). */
+  roots: string[];
+  /** Where --with-skills copies them: a folder the host reads. */
+  dest: string;
+  /** The host loads the table's skillsDir itself (opencode: the plugin adds it to the skill paths). */
+  loadsSkillsDir?: boolean;
+  withSkills: boolean;
+  packageRoot: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Every skill the table's rows name must be loadable by the host, or a refusal's
+ * advice names a skill the host does not know. Missing ones: with --with-skills,
+ * copied from the table's skillsDir (else skillgate's own skills) into `dest`;
+ * without, an error naming them and the flag. Returns the lines to print, or the error.
+ */
+export async function ensureSkills(t: SkillsTarget, dryRun = false): Promise<{ ok: true; lines: string[] } | { ok: false; error: string }> {
+  const table = await loadTable(t.tableFile, undefined, t.env, { defaultTable: path.join(t.packageRoot, "triggers.json") });
+  if (!table.ok) return { ok: false, error: `the table ${t.tableFile} does not validate: ${table.error} (fix it first: skillgate lint)` };
+  const roots = [...new Set([...t.roots, t.dest, ...(t.loadsSkillsDir ? [table.compiled.skillsDir] : [])])];
+  const names = [...new Set(table.compiled.rows.flatMap((r) => (r.row.skill ? [r.row.skill] : [])))];
+  const missing = names.filter((n) => !roots.some((r) => fs.existsSync(path.join(r, n, "SKILL.md"))));
+  if (!missing.length) return { ok: true, lines: t.withSkills && names.length ? [`the table's skills are loadable by ${t.host} already: nothing to copy`] : [] };
+  if (!t.withSkills) {
+    return {
+      ok: false,
+      error:
+        `the table ${t.tableFile} names skills ${t.host} cannot load: ${missing.join(", ")} (not in ${roots.join(" or ")}); ` +
+        `a refusal would tell the model to load a skill the client does not know. Install again with --with-skills to copy them into ${t.dest}. Nothing was written.`,
+    };
+  }
+  if (dryRun) return { ok: true, lines: [`would copy skills into ${t.dest}: ${missing.join(", ")}`] };
+  const sources = [table.compiled.skillsDir, path.join(t.packageRoot, "skills")];
+  const c = copySkills(missing, sources, t.dest);
+  if (c.unknown.length) return { ok: false, error: `no source for skills ${c.unknown.join(", ")} (looked in ${sources.join(" and ")}); write them into ${t.dest}/<name>/SKILL.md` };
+  return { ok: true, lines: [`copied skills into ${t.dest}: ${c.copied.join(", ")}`] };
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
 import { registersSkillgate, settingsDeficits, settingsWeakenings, weakensSkillgate } from "./settings.js";
 import { str, obj, own, optional, payloadHead, type Json } from "../../io/payload.js";
+import { mcpToolCall, mcpToolPart } from "../../core/mcp-tools.js";
 
 const HOOK_EVENTS = new Set([
   "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "UserPromptExpansion",
@@ -80,6 +81,8 @@ export function normalize(payload: unknown): Normalized {
 function toolOf(p: Json): ToolCall {
   const name = str(p.tool_name) ?? "";
   const input = obj(p.tool_input);
+  // An MCP tool is `mcp__<server>__<tool>` (a plugin's server: `mcp__plugin_<plugin>_<server>__<tool>`).
+  if (name.startsWith("mcp__")) return mcpToolCall(name, mcpToolPart(name.slice("mcp__".length), "__") ?? "", input);
   const kind = own(TOOL_KINDS, name) ?? "other";
   switch (kind) {
     case "shell":

@@ -21,12 +21,20 @@ export interface Handler {
 }
 
 /**
+ * The tools PreToolUse is sent: every tool that runs a command, writes a file or starts a
+ * subagent, MCP tools included (an MCP server's write_file writes as Write does). With `.*`
+ * this is an unanchored regex, so a few more tools (TodoWrite) reach the hook too; it answers
+ * nothing for them. doctor checks coverage name by name, split on `|`.
+ */
+export const PRE_TOOL_USE_MATCHER = "Bash|Write|Edit|MultiEdit|NotebookEdit|Agent|Task|mcp__.*";
+
+/**
  * Every event the engine reads, with the matcher that limits it to the tools it
  * cares about (undefined: no matcher, i.e. every source/tool). hooks/hooks.json
  * must register the same set; test/install.test.ts checks that.
  */
 export const HOOK_EVENTS: Readonly<Record<string, string | undefined>> = {
-  PreToolUse: "Bash|Write|Edit|MultiEdit|NotebookEdit|Agent|Task",
+  PreToolUse: PRE_TOOL_USE_MATCHER,
   // Every tool: skill loads (Skill, Read), output caps (Bash, WebFetch), budget reminders and tool-call stats.
   PostToolUse: undefined,
   PostToolUseFailure: undefined,

@@ -7,8 +7,9 @@
 //   `apply_patch` (tool_input.command is the raw patch envelope), MCP tools.
 //   File reads are not a tool: the model reads files, SKILL.md included, with the shell.
 // - A skill is loaded by reading its SKILL.md (Codex lists skills with their paths in
-//   the instructions), or by the user naming it as `$skill` in the prompt (Codex then
-//   puts the file into the turn itself).
+//   the instructions), or by the user naming it as `$skill` in the prompt when Codex has
+//   that skill (it then puts the file into the turn itself; the entry marks which
+//   mentions those are, mentions.ts). A `$name` Codex has no skill for loads nothing.
 // - PostToolUse fires only after a successful call, and its tool_response is the
 //   output text; it cannot replace a shell's output, so outputs are never capped here.
 // - Output JSON is parsed strictly per event: only the fields each event accepts are sent.
@@ -18,6 +19,8 @@ import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
 import { patchPaths } from "../../core/apply-patch.js";
 import { str, obj, optional, payloadHead, type Json } from "../../io/payload.js";
+import { mcpToolCall, mcpToolPart } from "../../core/mcp-tools.js";
+import { INJECTS } from "./mentions.js";
 
 const HOOK_EVENTS = new Set(["PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "PreCompact", "PostCompact", "Stop", "SubagentStop"]);
 const SOURCES = new Set<SessionSource>(["startup", "resume", "clear", "compact", "fork"]);
@@ -42,9 +45,11 @@ export function normalize(payload: unknown): Normalized {
     }
     case "UserPromptSubmit": {
       const prompt = str(p.prompt) ?? "";
-      // `$commit` in the prompt: Codex itself puts that skill's SKILL.md into the turn.
-      const mentioned = skillMentions(prompt);
-      if (mentioned.length) return ok({ ...base, kind: "prompt-expansion", loads: mentioned });
+      // `$commit` in the prompt: Codex puts that skill's SKILL.md into the turn, if it has the skill.
+      // Only the mentions the entry found Codex injects (INJECTS) load; without the mark, none do.
+      const injects = Array.isArray(p[INJECTS]) ? (p[INJECTS] as unknown[]).filter((n): n is string => typeof n === "string") : [];
+      const loaded = skillMentions(prompt).filter((n) => injects.includes(n));
+      if (loaded.length) return ok({ ...base, kind: "prompt-expansion", loads: loaded });
       return ok({ ...base, kind: "prompt", prompt });
     }
     case "SessionStart": {
@@ -71,6 +76,8 @@ function toolOf(p: Json): ToolCall {
     // A patch that only adds files writes; anything else edits what is there.
     return { kind: changed.length ? "edit" : "write", name, paths: [...added, ...changed] };
   }
+  // An MCP tool is `mcp__<server>__<tool>`, its arguments the tool_input.
+  if (name.startsWith("mcp__")) return mcpToolCall(name, mcpToolPart(name.slice("mcp__".length), "__") ?? "", input);
   return { kind: "other", name };
 }
 
@@ -160,7 +167,7 @@ export const codex: Host = {
   // Codex subagents have the same shell, so they can read a SKILL.md themselves.
   // No skill tool: a skill is loaded by printing its SKILL.md (or by the user's `$skill`).
   capabilities: { subagentsLoadSkills: true },
-  // The shell is the only tool the hooks see: printing the SKILL.md whole loads it (wholeFileRead).
+  // The shell is the only tool the hooks see: printing the SKILL.md whole loads it (wholeFileRead), wherever it is.
   howToLoad: (_skill, file) => `read ${file} in full (\`cat\` it)`,
   normalize,
   render,

@@ -11,9 +11,9 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { hookCommand, hookProblem, hooksOf, listOf, parseInstallTarget, readJsonObject, runsHook, withoutHandlers, writeJsonObject } from "../../io/hook-install.js";
+import { ensureSkills, hookCommand, hookProblem, hooksOf, hostTableFile, listOf, parseInstallTarget, readJsonObject, runsHook, withoutHandlers, writeJsonObject, type SkillsTarget } from "../../io/hook-install.js";
 import type { Json } from "../../io/payload.js";
-import { codexHome } from "./env.js";
+import { codexHome, environment } from "./env.js";
 import { makeDir } from "../../io/make-dir.js";
 
 export const CODEX_HOOK_TIMEOUT_S = 10;
@@ -22,7 +22,8 @@ export const CODEX_HOOK_TIMEOUT_S = 10;
 export const CODEX_EVENTS: Readonly<Record<string, string | undefined>> = {
   SessionStart: undefined,
   UserPromptSubmit: undefined,
-  PreToolUse: "^(Bash|apply_patch)$",
+  // MCP tools too (`mcp__<server>__<tool>`): an MCP server's write_file writes as apply_patch does.
+  PreToolUse: "^(Bash|apply_patch|mcp__.*)$",
   PostToolUse: "^Bash$",
   PreCompact: undefined,
   PostCompact: undefined,
@@ -196,15 +197,36 @@ export function codexHookPathOf(root: string): string {
 }
 
 /**
- * `skillgate install --host codex [--project DIR | --user] [--trust] [--runtime PATH]`
+ * Where Codex 0.171 loads the table's skills from for this target, and where --with-skills copies them:
+ * the project's .agents/skills (listed in Codex's skills instructions; a `$name` mention injects it),
+ * or with --user ~/.agents/skills.
+ */
+export function codexSkills(o: { project?: string; env: NodeJS.ProcessEnv; withSkills: boolean }, root: string): SkillsTarget {
+  const project = o.project !== undefined ? path.resolve(o.project) : undefined;
+  const hostEnv = environment({ ...o.env, ...(project ? { SKILLGATE_CODEX_CWD: project } : {}) });
+  const dest = project ? path.join(project, ".agents", "skills") : o.env.HOME ? path.join(o.env.HOME, ".agents", "skills") : "";
+  if (!dest) throw new Error("HOME is not set: cannot find ~/.agents/skills");
+  return { host: "Codex", tableFile: hostTableFile(hostEnv.projectTable, o.env, root), roots: hostEnv.skillRoots, dest, withSkills: o.withSkills, packageRoot: root, env: o.env };
+}
+
+/**
+ * `skillgate install --host codex [--project DIR | --user] [--trust] [--runtime PATH] [--with-skills]`
  * and `skillgate uninstall --host codex [--project DIR | --user]`. Returns the exit code.
  */
-export function codexInstallMain(verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): number {
-  const t = parseInstallTarget("codex", verb, args, out, { trust: true });
+export async function codexInstallMain(verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): Promise<number> {
+  const t = parseInstallTarget("codex", verb, args, out, { trust: true, skills: true });
   if (t === 2) return 2;
   const { project, user, trust, runtime } = t;
   const hookPath = codexHookPathOf(root);
   try {
+    if (verb === "install") {
+      const skills = await ensureSkills(codexSkills({ ...(project !== undefined ? { project } : {}), env, withSkills: t.withSkills }, root));
+      if (!skills.ok) {
+        out(`skillgate install --host codex: ${skills.error}`);
+        return 1;
+      }
+      skills.lines.forEach(out);
+    }
     const files = verb === "install" ? installCodex({ ...(project !== undefined ? { project } : {}), user, runtime, hookPath, trust, env }) : uninstallCodex({ ...(project !== undefined ? { project } : {}), user, hookPath, env });
     for (const f of files) out(`wrote ${f}`);
     if (verb === "install" && !trust) out("Codex runs new hooks only once trusted: open /hooks in codex and trust skillgate's entries, or re-run with --trust.");

@@ -22,6 +22,7 @@ import type { Host, Normalized } from "../../core/host.js";
 import { patchPaths } from "../../core/apply-patch.js";
 import { environment } from "./env.js";
 import { str, obj, optional, type Json } from "../../io/payload.js";
+import { mcpToolCall, mcpToolPart } from "../../core/mcp-tools.js";
 
 /** The events skillgate registers (install.ts) and handles. */
 export const COPILOT_EVENTS = ["sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "postToolUseFailure", "preCompact", "agentStop", "subagentStart", "subagentStop"] as const;
@@ -96,8 +97,11 @@ function toolOf(p: Json): ToolCall {
       return { kind: "subagent", name, subagentType: str(args.agent_type) ?? "general-purpose", ...optional("prompt", str(args.prompt)) };
     case "web_fetch":
       return { kind: "fetch", name };
-    default:
-      return { kind: "other", name };
+    default: {
+      // Any other tool with a `-` is an MCP tool, `<server>-<tool>` (1.0.102's own: `github-mcp-server-search_code`).
+      const tool = mcpToolPart(name, "-");
+      return tool !== undefined ? mcpToolCall(name, tool, args) : { kind: "other", name };
+    }
   }
 }
 
@@ -155,8 +159,11 @@ export function copilotHost(eventName: string): Host {
     name: "copilot",
     // Subagents (`task`) are offered the `skill` tool too (the tools list of 1.0.102's requests).
     capabilities: { subagentsLoadSkills: true },
-    // 1.0.102's tools: `skill` ({skill}), `view` ({path, view_range}); a view without view_range is a whole read.
-    howToLoad: (skill, file) => `call the skill tool with skill "${skill}" (or view ${file} whole, without view_range)`,
+    // 1.0.102's tools: `skill` ({skill}; install --with-skills puts the skills in .github/skills), `view` ({path,
+    // view_range}; a view without view_range is a whole read). Headless, view is refused outside the repository,
+    // so that route is named only for a file in a skills folder of Copilot's.
+    howToLoad: (skill, file) =>
+      `call the skill tool with skill "${skill}"${/[/\\]\.(github|claude|agents|copilot)[/\\]skills[/\\]/.test(file) ? ` (or view ${file} whole, without view_range)` : ""}`,
     normalize: (payload) => normalize(eventName, payload),
     render,
     renderFailure,

@@ -8,10 +8,10 @@
 // also trusts the working directory.
 import fs from "node:fs";
 import path from "node:path";
-import { hookCommand, hookProblem, listOf, parseInstallTarget, readJsonObject, runsHook, writeJsonObject } from "../../io/hook-install.js";
+import { ensureSkills, hookCommand, hookProblem, hostTableFile, listOf, parseInstallTarget, readJsonObject, runsHook, writeJsonObject, type SkillsTarget } from "../../io/hook-install.js";
 import type { Json } from "../../io/payload.js";
 import { COPILOT_EVENTS } from "./adapter.js";
-import { copilotHome, HOOKS_FILE } from "./env.js";
+import { copilotHome, environment, HOOKS_FILE } from "./env.js";
 
 export const COPILOT_HOOK_TIMEOUT_S = 10;
 
@@ -88,14 +88,36 @@ export function uninstallCopilot(w: Where & { hookPath: string }): string[] {
   return [file];
 }
 
-const parseWhere = (verb: string, args: string[], out: (s: string) => void) => parseInstallTarget("copilot", verb, args, out);
+const parseWhere = (verb: string, args: string[], out: (s: string) => void) => parseInstallTarget("copilot", verb, args, out, { skills: true });
 
-/** `skillgate install|uninstall --host copilot [--project DIR | --user] [--runtime PATH]`. Returns the exit code. */
-export function copilotInstallMain(verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): number {
+/**
+ * Where Copilot CLI 1.0.102 loads the table's skills from for this target, and where --with-skills
+ * copies them: the project's .github/skills (the `skill` tool knows them; `view` reaches them, they
+ * are in the repository), or with --user $COPILOT_HOME/skills.
+ */
+export function copilotSkills(o: { project?: string; user: boolean; env: NodeJS.ProcessEnv; withSkills: boolean }, root: string): SkillsTarget {
+  const project = o.user ? undefined : path.resolve(o.project ?? ".");
+  const hostEnv = environment({ ...o.env, COPILOT_PROJECT_DIR: project });
+  const home = copilotHome(o.env);
+  const dest = project ? path.join(project, ".github", "skills") : home ? path.join(home, "skills") : "";
+  if (!dest) throw new Error("neither COPILOT_HOME nor HOME is set");
+  return { host: "Copilot CLI", tableFile: hostTableFile(hostEnv.projectTable, o.env, root), roots: hostEnv.skillRoots, dest, withSkills: o.withSkills, packageRoot: root, env: o.env };
+}
+
+/** `skillgate install|uninstall --host copilot [--project DIR | --user] [--runtime PATH] [--with-skills]`. Returns the exit code. */
+export async function copilotInstallMain(verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): Promise<number> {
   const w = parseWhere(verb, args, out);
   if (typeof w === "number") return w;
   const hookPath = copilotHookPathOf(root);
   try {
+    if (verb === "install") {
+      const skills = await ensureSkills(copilotSkills({ ...w, env }, root));
+      if (!skills.ok) {
+        out(`skillgate install --host copilot: ${skills.error}`);
+        return 1;
+      }
+      skills.lines.forEach(out);
+    }
     const files = verb === "install" ? installCopilot({ ...w, hookPath, env }) : uninstallCopilot({ ...w, hookPath, env });
     for (const f of files) out(`${verb === "install" ? "wrote" : "removed skillgate from"} ${f}`);
     if (verb === "install" && !w.user) out("Copilot CLI loads a repository's hooks only in a trusted folder: trust it when copilot asks (or pass --trust-folder with -p).");

@@ -18,6 +18,8 @@ import type { Decision, Effects, Event, SessionSource, ToolCall, ToolOutput } fr
 import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
 import { str, obj, optional, payloadHead, type Json } from "../../io/payload.js";
+import { mcpToolCall, mcpToolPart } from "../../core/mcp-tools.js";
+import { SUBAGENT } from "./subagents.js";
 
 /** Set by the entry on an `auto` PreCompress that will compress (compression.ts). */
 export const COMPRESSES = "skillgate_compresses";
@@ -35,7 +37,8 @@ export function normalize(payload: unknown): Normalized {
   const head = payloadHead(p, HOOK_EVENTS);
   if ("ok" in head) return head;
   const { name, sessionId } = head;
-  const base = { sessionId, cwd: str(p.cwd) ?? "" };
+  // A subagent's tool call: the entry (hook.ts, subagents.ts) marks it while an invoke_agent runs.
+  const base = { sessionId, cwd: str(p.cwd) ?? "", ...optional("agentId", str(p[SUBAGENT])) };
   const transcriptPath = str(p.transcript_path) || undefined;
   const ok = (event: Event): Normalized => ({ ok: true, event, ...optional("transcriptPath", transcriptPath) });
 
@@ -65,7 +68,9 @@ export function normalize(payload: unknown): Normalized {
 function toolOf(p: Json): ToolCall {
   const name = str(p.tool_name) ?? "";
   const input = obj(p.tool_input);
-  const kind = KINDS[name] ?? "other";
+  // An MCP tool is `mcp_<server>_<tool>`; the payload's mcp_context names the server's own tool (0.61: extractMcpContext).
+  if (name.startsWith("mcp_")) return mcpToolCall(name, str(obj(p.mcp_context).tool_name) ?? mcpToolPart(name.slice("mcp_".length), "_") ?? "", input);
+  const kind = Object.hasOwn(KINDS, name) ? (KINDS[name] ?? "other") : "other";
   switch (kind) {
     case "shell":
       return { kind, name, command: str(input.command) ?? "" };
@@ -136,10 +141,14 @@ export function renderFailure(message: string, refuseToolCall: boolean): Json {
 
 export const gemini: Host = {
   name: "gemini",
-  // Gemini's subagents share the tool registry, activate_skill included.
+  // Gemini's subagents share the tool registry, activate_skill included; each gets its own context
+  // (agentId from the entry's SUBAGENT mark), so the main thread's loads do not pass into it.
   capabilities: { subagentsLoadSkills: true },
-  // 0.61.0's tools: activate_skill ({name}); read_file ({file_path}, start_line/end_line for a slice).
-  howToLoad: (skill, file) => `call activate_skill with name "${skill}" (or read_file ${file} whole, no start_line/end_line)`,
+  // 0.61.0's tools: activate_skill ({name}, one of the skills Gemini found: install --with-skills puts them in
+  // .gemini/skills); read_file ({file_path}, start_line/end_line for a slice) only inside the workspace, so that
+  // route is named only for a file in a skills folder of Gemini's, not for skillgate's own copy.
+  howToLoad: (skill, file) =>
+    `call activate_skill with name "${skill}"${/[/\\]\.(gemini|agents)[/\\]skills[/\\]/.test(file) ? ` (or read_file ${file} whole, no start_line/end_line)` : ""}`,
   normalize,
   render,
   renderFailure,

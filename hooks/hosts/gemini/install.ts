@@ -6,9 +6,9 @@
 // GEMINI_CLI_TRUST_WORKSPACE=true. It then warns that project hooks will run.
 import fs from "node:fs";
 import path from "node:path";
-import { hookCommand, hookProblem, hooksOf, listOf, parseInstallTarget, readJsonObject, runsHook, withoutHandlers, writeJsonObject } from "../../io/hook-install.js";
+import { ensureSkills, hookCommand, hookProblem, hooksOf, hostTableFile, listOf, parseInstallTarget, readJsonObject, runsHook, withoutHandlers, writeJsonObject, type SkillsTarget } from "../../io/hook-install.js";
 import type { Json } from "../../io/payload.js";
-import { geminiHome } from "./env.js";
+import { environment, geminiHome } from "./env.js";
 
 export const GEMINI_HOOK_TIMEOUT_MS = 10_000;
 export const HOOK_NAME = "skillgate";
@@ -17,10 +17,11 @@ export const HOOK_NAME = "skillgate";
 export const GEMINI_EVENTS: Readonly<Record<string, string | undefined>> = {
   SessionStart: undefined,
   BeforeAgent: undefined,
-  // Every tool a row can gate or block (shell, writes, edits, reads, the skill tool, fetches).
-  BeforeTool: "^(run_shell_command|write_file|replace|read_file|activate_skill|web_fetch)$",
-  // Loads (activate_skill, a SKILL.md read) and caps (shell, read, fetch outputs).
-  AfterTool: "^(run_shell_command|read_file|activate_skill|web_fetch)$",
+  // Every tool a row can gate or block (shell, writes, edits, reads, the skill tool, fetches, MCP tools:
+  // `mcp_<server>_<tool>`), and invoke_agent, which starts a subagent (hook.ts tracks it).
+  BeforeTool: "^(run_shell_command|write_file|replace|read_file|activate_skill|web_fetch|invoke_agent|mcp_.*)$",
+  // Loads (activate_skill, a SKILL.md read), caps (shell, read, fetch outputs) and a subagent's end (invoke_agent).
+  AfterTool: "^(run_shell_command|read_file|activate_skill|web_fetch|invoke_agent)$",
   AfterAgent: undefined,
   PreCompress: undefined,
 };
@@ -87,15 +88,37 @@ export function geminiHookPathOf(root: string): string {
 }
 
 /**
- * `skillgate install --host gemini [--project DIR | --user] [--runtime PATH]`
+ * Where Gemini 0.61 loads the table's skills from for this target, and where --with-skills copies them:
+ * the project's .gemini/skills (activate_skill then offers them; read_file reaches them, they are in the
+ * workspace), or with --user ~/.gemini/skills.
+ */
+export function geminiSkills(o: GeminiTarget & { withSkills: boolean }, root: string): SkillsTarget {
+  const project = o.project !== undefined ? path.resolve(o.project) : undefined;
+  const hostEnv = environment({ ...o.env, ...(project ? { SKILLGATE_GEMINI_CWD: project } : {}) });
+  const home = geminiHome(o.env);
+  const dest = project ? path.join(project, ".gemini", "skills") : home ? path.join(home, "skills") : "";
+  if (!dest) throw new Error("neither GEMINI_CLI_HOME nor HOME is set: cannot find Gemini's folder");
+  return { host: "Gemini CLI", tableFile: hostTableFile(hostEnv.projectTable, o.env, root), roots: hostEnv.skillRoots, dest, withSkills: o.withSkills, packageRoot: root, env: o.env };
+}
+
+/**
+ * `skillgate install --host gemini [--project DIR | --user] [--runtime PATH] [--with-skills]`
  * and `skillgate uninstall --host gemini [--project DIR | --user]`. Returns the exit code.
  */
-export function geminiInstallMain(verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): number {
-  const t = parseInstallTarget("gemini", verb, args, out);
+export async function geminiInstallMain(verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): Promise<number> {
+  const t = parseInstallTarget("gemini", verb, args, out, { skills: true });
   if (t === 2) return 2;
   const hookPath = geminiHookPathOf(root);
   const target = { ...(t.project !== undefined ? { project: t.project } : {}), user: t.user, env };
   try {
+    if (verb === "install") {
+      const skills = await ensureSkills(geminiSkills({ ...target, withSkills: t.withSkills }, root));
+      if (!skills.ok) {
+        out(`skillgate install --host gemini: ${skills.error}`);
+        return 1;
+      }
+      skills.lines.forEach(out);
+    }
     const file = verb === "install" ? installGemini({ ...target, runtime: t.runtime, hookPath }) : uninstallGemini({ ...target, hookPath });
     out(file ? `wrote ${file}` : "nothing to remove");
     if (verb === "install" && t.project !== undefined) out(`Gemini loads ${path.resolve(t.project)}/.gemini/settings.json only in a trusted folder (trust it once in gemini, or GEMINI_CLI_TRUST_WORKSPACE=true headless).`);

@@ -10,6 +10,7 @@ import path from "node:path";
 import type { Decision, Effects, Event, ToolCall, ToolKind, ToolOutput } from "../../core/types.js";
 import type { Env, Host, HostEnvironment, Normalized } from "../../core/host.js";
 import { str, obj, own, optional, type Json } from "../../io/payload.js";
+import { mcpToolCall, mcpToolPart } from "../../core/mcp-tools.js";
 
 /** opencode 1.18.33's tool ids → kinds (apply_patch: GPT-family models edit through it instead of edit/write). */
 const TOOL_KINDS: Record<string, ToolKind> = {
@@ -83,6 +84,11 @@ export function normalize(payload: unknown, cwd = ""): Normalized {
 
 function toolOf(name: string, args: Json): ToolCall {
   const kind = own(TOOL_KINDS, name) ?? "other";
+  if (kind === "other") {
+    // Any other tool with a `_` is an MCP tool, `<server>_<tool>` (1.18.33: both parts with [^a-zA-Z0-9_-] → `_`).
+    const tool = mcpToolPart(name, "_");
+    if (tool !== undefined) return mcpToolCall(name, tool, args);
+  }
   switch (kind) {
     case "shell":
       return { kind, name, command: str(args.command) ?? "" };
@@ -189,8 +195,11 @@ export function opencodeHost(directory: string): Host {
     name: "opencode",
     // 1.18.33: the general subagent has the skill tool (e2e: a subagent's skill call succeeds).
     capabilities: { subagentsLoadSkills: true },
-    // 1.18.33's tools: `skill` ({name}); `read` ({filePath}, offset/limit for a slice).
-    howToLoad: (skill, file) => `call the skill tool with name "${skill}" (or read ${file} whole with the read tool, no offset/limit)`,
+    // 1.18.33's tools: `skill` ({name}; install --with-skills puts the skills in .opencode/skills); `read`
+    // ({filePath}, offset/limit for a slice), which asks before reading outside the project: that route is named
+    // only for a file in a skills folder of opencode's.
+    howToLoad: (skill, file) =>
+      `call the skill tool with name "${skill}"${/[/\\](\.opencode|\.claude|\.agents|opencode)[/\\]skills?[/\\]/.test(file) ? ` (or read ${file} whole with the read tool, no offset/limit)` : ""}`,
     normalize: (payload) => normalize(payload, directory),
     render: (event, d, effects) => render(event, d, effects) as Record<string, unknown> | undefined,
     renderFailure: (message, refuse) => renderFailure(message, refuse) as Record<string, unknown>,

@@ -10,6 +10,8 @@ import { pathToFileURL } from "node:url";
 import { loadTable } from "../../io/table-load.js";
 import { tableFileOf } from "./paths.js";
 import { makeDir } from "../../io/make-dir.js";
+import { ensureSkills } from "../../io/hook-install.js";
+import { skillRootsOf } from "./adapter.js";
 
 export const PLUGIN_FILE = "skillgate.js";
 const MARKER = "// skillgate opencode plugin: written by `skillgate install --host opencode`";
@@ -60,6 +62,24 @@ export function installOpencode(t: OpencodeTarget, packageRoot: string, dryRun =
     fs.writeFileSync(file, text);
   }
   return { file, action: old === undefined ? "installed" : "updated" };
+}
+
+/**
+ * The skills the table names, loadable by opencode 1.18.33's `skill` tool (the table's skillsDir is, through
+ * the plugin; a skill missing there is not): missing ones copied (with
+ * --with-skills) into the project's .opencode/skills (--user: $XDG_CONFIG_HOME/opencode/skills),
+ * else an Error naming them and the flag. Returns what to print.
+ */
+export async function opencodeSkills(t: OpencodeTarget, packageRoot: string, withSkills: boolean, dryRun = false): Promise<string[]> {
+  const env = t.env ?? process.env;
+  const directory = t.user ? undefined : path.resolve(t.project ?? ".");
+  const config = env.XDG_CONFIG_HOME ?? path.join(env.HOME ?? os.homedir(), ".config");
+  const dest = directory ? path.join(directory, ".opencode", "skills") : path.join(config, "opencode", "skills");
+  const tableFile = tableFileOf(env, directory ?? path.resolve("."), packageRoot);
+  // The plugin adds the table's skillsDir to opencode's skill paths (plugin.ts `config`): those load as they are.
+  const r = await ensureSkills({ host: "opencode", tableFile, roots: skillRootsOf(env, directory), dest, loadsSkillsDir: true, withSkills, packageRoot, env }, dryRun);
+  if (!r.ok) throw new Error(r.error);
+  return r.lines;
 }
 
 /** Remove exactly our plugin file; a foreign file of the same name is left alone (and said so). */
