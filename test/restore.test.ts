@@ -164,6 +164,22 @@ describe("what the gate trusts is put back whatever is loaded", () => {
     assert.deepEqual((JSON.parse(fs.readFileSync(stateFile, "utf8")) as { loaded: string[] }).loaded, ["commit"]);
   });
 
+  test("settings: a change that removes skillgate's hook is put back; one that keeps it (a permission granted) stays", () => {
+    const w = world();
+    const settings = path.join(w.project, ".claude", "settings.local.json");
+    const registered = { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "node /opt/skillgate/dist/hook.cjs" }] }] } };
+    fs.writeFileSync(settings, JSON.stringify(registered));
+    const grant = program(w, "grant.js", [settings], "const fs = require('fs'); const s = JSON.parse(fs.readFileSync(T[0], 'utf8')); s.permissions = { allow: ['Bash(npm test)'] }; fs.writeFileSync(T[0], JSON.stringify(s));");
+    const first = bash(w, grant).post;
+    assert.ok(!first.rows.includes("effects-restore"), `rows: ${first.rows}`);
+    assert.deepEqual(JSON.parse(fs.readFileSync(settings, "utf8")).permissions, { allow: ["Bash(npm test)"] });
+    const kept = fs.readFileSync(settings, "utf8");
+    const off = program(w, "off.js", [settings], "const fs = require('fs'); const s = JSON.parse(fs.readFileSync(T[0], 'utf8')); delete s.hooks; fs.writeFileSync(T[0], JSON.stringify(s));");
+    const post = bash(w, off).post;
+    assert.equal(fs.readFileSync(settings, "utf8"), kept);
+    assert.match(post.context, /changed .*settings\.local\.json, claude-code settings that register skillgate's hook; skillgate put it back/);
+  });
+
   test("a SKILL.md written into a skill's folder is removed", () => {
     const w = world();
     const userSkill = path.join(w.env.HOME ?? "", ".claude", "skills", "commit", "SKILL.md");
