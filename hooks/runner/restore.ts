@@ -112,9 +112,12 @@ function snapshot(base: Baseline | undefined, root: string, rows: CompiledRow[],
   if (rows.length > 0) {
     const listed = listGuarded(root, rows, r);
     out.partial ||= listed.partial;
+    const restorable = rows.filter((cr) => cr.row.kind !== "risk");
     for (const rel of listed.files) {
       const abs = path.join(root, rel);
-      if (!(abs in out.files)) out.files[abs] = entryOf(abs, keeper);
+      if (abs in out.files) continue;
+      // A file only a risk row guards is never put back: its stamp (ctime cannot be set back) tells a change.
+      out.files[abs] = restorable.some((cr) => cr.writes?.(rel)) ? entryOf(abs, keeper) : entryOf(abs);
     }
     out.rows.push(...rows.map((cr) => cr.row.id).filter((id) => !out.rows.includes(id)));
   }
@@ -216,10 +219,13 @@ export async function checkSession(event: Event, r: RestoreInput, reloaded: () =
   const lingers = names.filter((n) => n.startsWith("linger-"));
   const ownHeld = own !== undefined && names.includes(own);
   const late = !ownHeld;
-  underLock(r.stateDir, event.sessionId, () => {
-    const f = checkState(key, dir, r.stateDir, event.sessionId);
-    if (f) out.findings.push({ ...f, ...(late ? { late: true } : {}) });
-  });
+  // Read first without the lock (the usual answer: as the hook wrote it); a difference is confirmed and undone under it.
+  if (checkState(key, dir, r.stateDir, event.sessionId, true)) {
+    underLock(r.stateDir, event.sessionId, () => {
+      const f = checkState(key, dir, r.stateDir, event.sessionId);
+      if (f) out.findings.push({ ...f, ...(late ? { late: true } : {}) });
+    });
+  }
   if (!ownHeld && lingers.length === 0) return out;
 
   const agents = [...(ownHeld && own ? [own] : []), ...lingers].map((n) => readSmall(path.join(dir, n)));
@@ -296,7 +302,7 @@ function writeWitness(key: Buffer, file: string, text: string | undefined): void
 }
 
 /** The state file as the hook last wrote it; put back when something else changed it. */
-function checkState(key: Buffer, dir: string, stateDir: string, sessionId: string): RestoreFinding | undefined {
+function checkState(key: Buffer, dir: string, stateDir: string, sessionId: string, lookOnly = false): RestoreFinding | undefined {
   const file = path.join(stateDir, `${sessionId}.json`);
   const w = readRegularFile(path.join(dir, "state.witness"), 8 * 1024 * 1024);
   const body = w.ok ? verified(key, w.text) : undefined;
@@ -309,6 +315,7 @@ function checkState(key: Buffer, dir: string, stateDir: string, sessionId: strin
   const have = readState(stateDir, sessionId);
   if (have === want) return undefined;
   const change = want === undefined ? "created" : have === undefined ? "deleted" : "changed";
+  if (lookOnly) return { path: file, change, rows: [], protects: what, outcome: "left" };
   try {
     if (want === undefined) fs.rmSync(file, { force: true });
     else writeAtomic(file, want);
