@@ -220,3 +220,33 @@ describe("risk and work that outlives the call", () => {
     assert.equal(fs.existsSync(path.join(w.state, "restore")), false);
   });
 });
+
+describe("the listing cache", () => {
+  test("a warm listing reads no folder, still sees a file added later, and a tampered cache is not believed", async () => {
+    const { listMatching } = await import("../hooks/io/guarded-files.ts");
+    const { ListingCache } = await import("../hooks/io/stat-cache.ts");
+    const repo = fs.mkdtempSync(path.join(os.tmpdir(), "sg-listing-"));
+    const state = fs.mkdtempSync(path.join(os.tmpdir(), "sg-listing-state-"));
+    for (const d of ["a", "a/b", "c", "node_modules/x", ".git"]) fs.mkdirSync(path.join(repo, d), { recursive: true });
+    for (const f of ["a/one_RU.md", "a/b/two_RU.md", "c/other.ts", "node_modules/x/three_RU.md"]) fs.writeFileSync(path.join(repo, f), "x");
+    const match = (rel: string) => rel.endsWith("_RU.md");
+    // Past the racy window: folders changed within 2 s are never cached.
+    const old = (Date.now() - 10_000) / 1000;
+    for (const d of ["", "a", "a/b", "c"]) fs.utimesSync(path.join(repo, d), old, old);
+    await new Promise((r) => setTimeout(r, 2_100));
+    const c1 = ListingCache.load(state, repo, "k");
+    assert.deepEqual(listMatching(repo, match, { cache: c1 }).files.sort(), ["a/b/two_RU.md", "a/one_RU.md"]);
+    c1.save();
+    const warm = listMatching(repo, match, { cache: ListingCache.load(state, repo, "k") });
+    assert.equal(warm.read, 0, "every folder answered by the cache");
+    fs.writeFileSync(path.join(repo, "c", "new_RU.md"), "x");
+    const after = listMatching(repo, match, { cache: ListingCache.load(state, repo, "k") });
+    assert.deepEqual(after.files.sort(), ["a/b/two_RU.md", "a/one_RU.md", "c/new_RU.md"]);
+    assert.equal(after.read, 1, "only the changed folder is read");
+    const file = ListingCache.load(state, repo, "k").file;
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("one_RU.md", "won_RU.md"));
+    const forged = ListingCache.load(state, repo, "k");
+    assert.match(forged.warning ?? "", /failed its check/);
+    assert.ok(listMatching(repo, match, { cache: forged }).files.includes("a/one_RU.md"));
+  });
+});
