@@ -109,7 +109,9 @@ function snapshot(base: Baseline | undefined, root: string, rows: CompiledRow[],
   const cache = StatCache.load(r.stateDir, `restore:${root}`);
   const keeper: Keeper = { blobs: blobDir(r.stateDir), cache, kept: 0 };
   const out: Baseline = base ? { ...base, rows: [...base.rows], files: { ...base.files }, protected: { ...base.protected }, skillDirs: { ...base.skillDirs } } : { version: 1, root, rows: [], partial: false, files: {}, protected: {}, skillDirs: {} };
-  if (rows.length > 0) {
+  // No repository to speak of (a call from `/` or the home folder): only the protected files, never a walk of the disk.
+  const wholeDisk = root === path.parse(root).root || (r.env.HOME !== undefined && root === path.resolve(r.env.HOME));
+  if (rows.length > 0 && !wholeDisk) {
     const listed = listGuarded(root, rows, r);
     out.partial ||= listed.partial;
     const restorable = rows.filter((cr) => cr.row.kind !== "risk");
@@ -264,7 +266,7 @@ export async function checkSession(event: Event, r: RestoreInput, reloaded: () =
 
 function checkRows(base: Baseline, table: CompiledTable, agents: string[], event: Event, r: RestoreInput, blobs: string, keepDir: string, late: boolean): RestoreFinding[] {
   const rows = table.rows.filter((cr) => cr.writes && base.rows.includes(cr.row.id));
-  if (rows.length === 0) return [];
+  if (rows.length === 0 || base.rows.length === 0) return [];
   const state = new StateStore(r.stateDir).read(event.sessionId).state;
   // Lifted when loaded in the context of any call holding the baseline (the writer is not known).
   const loaded = (skill: string) => agents.some((a) => isLoaded(contextOf(state, a === "" ? undefined : a), skill));
