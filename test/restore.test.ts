@@ -250,3 +250,23 @@ describe("the listing cache", () => {
     assert.ok(listMatching(repo, match, { cache: forged }).files.includes("a/one_RU.md"));
   });
 });
+
+describe("git's own work-tree commands", () => {
+  test("files a checkout brings are git's and stay; a program run after it is still watched", () => {
+    const w = world();
+    const git = (...a: string[]) => assert.equal(spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...a], { cwd: w.project }).status, 0, a.join(" "));
+    fs.rmSync(path.join(w.project, ".git"), { recursive: true });
+    git("init", "-q", "-b", "main");
+    git("add", "docs");
+    git("commit", "-qm", "one");
+    git("checkout", "-qb", "other");
+    fs.writeFileSync(path.join(w.project, "docs", "a_RU.md"), "другая ветка\n");
+    git("commit", "-qam", "two");
+    git("checkout", "-q", "main");
+    bash(w, "git checkout -q other");
+    assert.equal(fs.readFileSync(path.join(w.project, "docs", "a_RU.md"), "utf8"), "другая ветка\n", "the branch's version stays");
+    const cmd = program(w, "gen.js", ["docs/a_RU.md"], "require('fs').writeFileSync(T[0], 'unseen');");
+    bash(w, `git checkout -q main && ${cmd}`);
+    assert.equal(fs.readFileSync(path.join(w.project, "docs", "a_RU.md"), "utf8"), "другая ветка\n", "with another program in the command, the file is put back as it was before the call");
+  });
+});

@@ -75,7 +75,7 @@ export interface RestoreInput {
 // ─── Before the call ─────────────────────────────────────────────────────
 
 /** PreToolUse of a shell call that will run and is not proven read-only: note the baseline and hold it. */
-export function holdForCall(event: Extract<Event, { kind: "tool-call" }>, toolUseId: string, state: SessionState, agent: string | undefined, r: RestoreInput): void {
+export function holdForCall(event: Extract<Event, { kind: "tool-call" }>, toolUseId: string, state: SessionState, agent: string | undefined, r: RestoreInput, treeOp = false): void {
   const dir = sessionFolder(r.stateDir, event.sessionId);
   if (!dir || !/^[A-Za-z0-9_-]{1,128}$/.test(toolUseId)) return;
   const context = contextOf(state, agent);
@@ -94,7 +94,7 @@ export function holdForCall(event: Extract<Event, { kind: "tool-call" }>, toolUs
       const next = snapshot(base, root, base ? missingRows : rows, r);
       writeAtomic(file, signed(key, JSON.stringify(next)));
     }
-    fs.writeFileSync(path.join(dir, `hold-${toolUseId}`), agent ?? "", { mode: 0o600 });
+    fs.writeFileSync(path.join(dir, `hold-${toolUseId}`), `${agent ?? ""}\n${treeOp ? "tree" : ""}`, { mode: 0o600 });
   });
 }
 
@@ -230,7 +230,10 @@ export async function checkSession(event: Event, r: RestoreInput, reloaded: () =
   }
   if (!ownHeld && lingers.length === 0) return out;
 
-  const agents = [...(ownHeld && own ? [own] : []), ...lingers].map((n) => readSmall(path.join(dir, n)));
+  const holders = [...(ownHeld && own ? [own] : []), ...lingers].map((n) => readSmall(path.join(dir, n)).split("\n"));
+  const agents = holders.map((h) => h[0] ?? "");
+  // A git command that changes the work tree (checkout, pull, merge…) brings files git has: those are not put back.
+  const treeOp = holders.some((h) => h[1] === "tree");
   const base = readBaseline(key, path.join(dir, "baseline.json"));
   const keepDir = path.join(r.stateDir, "restore", "found", event.sessionId);
   const blobs = blobDir(r.stateDir);
@@ -253,7 +256,7 @@ export async function checkSession(event: Event, r: RestoreInput, reloaded: () =
       }
     }
     const table = (out.reload ? await reloaded() : undefined) ?? r.table;
-    out.findings.push(...checkRows(base, table, agents, event, r, blobs, keepDir, late));
+    out.findings.push(...checkRows(base, table, agents, event, r, blobs, keepDir, late, treeOp));
   }
   // This event was the lingering calls' next event; the call that just ended lingers until the next one.
   underLock(r.stateDir, event.sessionId, () => {
@@ -264,7 +267,7 @@ export async function checkSession(event: Event, r: RestoreInput, reloaded: () =
   return out;
 }
 
-function checkRows(base: Baseline, table: CompiledTable, agents: string[], event: Event, r: RestoreInput, blobs: string, keepDir: string, late: boolean): RestoreFinding[] {
+function checkRows(base: Baseline, table: CompiledTable, agents: string[], event: Event, r: RestoreInput, blobs: string, keepDir: string, late: boolean, treeOp: boolean): RestoreFinding[] {
   const rows = table.rows.filter((cr) => cr.writes && base.rows.includes(cr.row.id));
   if (rows.length === 0 || base.rows.length === 0) return [];
   const state = new StateStore(r.stateDir).read(event.sessionId).state;
@@ -281,7 +284,7 @@ function checkRows(base: Baseline, table: CompiledTable, agents: string[], event
     const by = rows.filter((cr) => cr.writes?.(rel));
     const undo = by.filter((cr) => cr.row.kind !== "risk" && guards(cr, loaded));
     const risk = by.filter((cr) => cr.row.kind === "risk");
-    if (undo.length > 0) out.push(finding(file, was, d.now, [...undo, ...risk].map((cr) => cr.row.id), putBack(file, was, blobs, keepDir), undefined, late));
+    if (undo.length > 0 && !treeOp) out.push(finding(file, was, d.now, [...undo, ...risk].map((cr) => cr.row.id), putBack(file, was, blobs, keepDir), undefined, late));
     else if (risk.length > 0) out.push({ ...finding(file, was, d.now, risk.map((cr) => cr.row.id), undefined, undefined, late), outcome: "left" });
   }
   return out.sort((a, b) => a.path.localeCompare(b.path));
