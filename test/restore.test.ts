@@ -202,11 +202,15 @@ describe("risk and work that outlives the call", () => {
 
   test("a background writer is caught at the session's next event", async () => {
     const w = world();
-    const cmd = program(w, "later.js", ["docs/late_RU.md"], "require('child_process').spawn(process.execPath, ['-e', `setTimeout(() => require('fs').writeFileSync(${JSON.stringify(T[0])}, 'later'), 800)`], { detached: true, stdio: 'ignore' }).unref();");
+    // The job writes once the test says so (after the call's result): however slow the machine, it outlives the call.
+    const go = path.join(w.base, "go");
+    const cmd = program(w, "later.js", ["docs/late_RU.md", go], "require('child_process').spawn(process.execPath, ['-e', `const fs = require('fs'); const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(T[1])})) { fs.writeFileSync(${JSON.stringify(T[0])}, 'later'); clearInterval(t); } }, 50); setTimeout(() => process.exit(0), 60000)`], { detached: true, stdio: 'ignore' }).unref();");
     const { post } = bash(w, cmd);
-    assert.ok(!post.rows.includes("effects-restore"), "nothing written yet when the call ends");
     const late = path.join(w.project, "docs", "late_RU.md");
-    for (let i = 0; i < 50 && !fs.existsSync(late); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(fs.existsSync(late), false, "nothing written yet when the call ends");
+    assert.ok(!post.rows.includes("effects-restore"), `rows: ${post.rows}`);
+    fs.writeFileSync(go, "");
+    for (let i = 0; i < 300 && !fs.existsSync(late); i++) await new Promise((r) => setTimeout(r, 100));
     assert.ok(fs.existsSync(late), "the background job wrote");
     const next = hook(w, "user-prompt-submit", { prompt: "next" });
     assert.equal(fs.existsSync(late), false);
