@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentText, mainRequests } from './harness.ts';
 import { installed, play } from './project.ts';
@@ -22,4 +22,17 @@ test('a commit the analysis could not see is reported to the model in the next r
   assert.match(next, /skillgate\[effects-audit\]: a commit \(main: \\?"commit: chore: via tool\\?"\)/);
   assert.match(next, /Load skill \\?"commit\\?" now/);
   assert.ok(contentText(mainRequests(r)[1]?.body?.messages?.at(-1)?.content).length > 0);
+});
+
+test('a write to docs/x_RU.md by a program the analysis does not know is put back, and the model is told', async () => {
+  const p = installed(['paired-docs']);
+  mkdirSync(join(p.repo, 'tools'));
+  // The path is decoded at run time: no word of the program names the file.
+  const hex = Buffer.from('docs/x_RU.md').toString('hex');
+  writeFileSync(join(p.repo, 'tools', 'gen.js'), `const f = Buffer.from('${hex}', 'hex').toString();\nrequire('fs').mkdirSync(require('path').dirname(f), { recursive: true });\nrequire('fs').writeFileSync(f, 'unseen');\nconsole.log('generated');\n`);
+  const r = await play(p, { prompt: 'generate the docs', script: [bash('node tools/gen.js', 'toolu_gen'), { text: 'ok' }] });
+  assert.equal(existsSync(join(p.repo, 'docs', 'x_RU.md')), false, 'the file the program wrote is gone');
+  const next = JSON.stringify(mainRequests(r)[1]?.body ?? {});
+  assert.match(next, /skillgate\[effects-restore\]: that shell command created [^"]*docs\/x_RU\.md, which rule paired-docs-write keeps for skill \\?"paired-docs\\?" \(not loaded\); skillgate removed it/);
+  assert.match(next, /Load skill \\?"paired-docs\\?" first/);
 });

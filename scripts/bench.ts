@@ -2,7 +2,7 @@
 // against a baseline measured in the same run with samples alternating, so a
 // noisy machine moves both sides together. Targets are printed, not asserted.
 //   --smoke      few samples (CI runs this; no thresholds)
-//   --only S     one section: processes, split, in-process, analysis, cap, measure
+//   --only S     one section: processes, split, in-process, analysis, cap, measure, restore
 //   --samples N  process samples per command (default 30)
 //   --ccusage    also time ccusage over the measure history (fetched by npx on first use)
 // The hook runs as `install` writes it: node dist/hook.cjs, bun dist/hook.bun.cjs.
@@ -339,7 +339,7 @@ async function main(): Promise<void> {
   if (!fs.existsSync(hook)) throw new Error("dist/hook.cjs is missing: run npm run build");
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-bench-state-"));
   const env = { ...process.env, SKILLGATE_STATE: stateDir, SKILLGATE_TABLE: path.join(root, "triggers.json") };
-  // `--only processes|split|in-process|analysis|cap|measure`: one section, for work on it (the README's table is from a whole run).
+  // `--only processes|split|in-process|analysis|cap|measure|restore`: one section, for work on it (the README's table is from a whole run).
   const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1] : undefined;
   const sections: [string, () => string[] | Promise<string[]>][] = [
     ["processes", () => hookProcesses(env)],
@@ -348,6 +348,7 @@ async function main(): Promise<void> {
     ["analysis", analysis],
     ["cap", capPath],
     ["measure", measureThroughput],
+    ["restore", async () => (await import("./bench-restore.js")).benchRestore({ smoke, root })],
   ];
   if (only !== undefined && !sections.some(([name]) => name === only)) throw new Error(`--only wants one of ${sections.map(([n]) => n).join(", ")}`);
   const lines = [

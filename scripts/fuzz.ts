@@ -1039,6 +1039,13 @@ export function checkSandbox(sb: Sandbox, sentIds: Set<string>, corruptedIds: Se
       if ((st.mode & 0o077) !== 0) problems.push(`audit snapshot readable by others (mode ${(st.mode & 0o777).toString(8)}): ${file}`);
       continue;
     }
+    // The restore's baselines, kept copies and blobs, and its stat and listing caches: private files only.
+    if (/^(restore|listing-cache|fingerprint-cache)\//.test(name)) {
+      const st = fs.lstatSync(path.join(sb.stateDir, name));
+      if (!st.isFile() && !st.isDirectory()) problems.push(`not a file or folder in the state folder: ${name}`);
+      if ((st.mode & 0o077) !== 0) problems.push(`restore or cache entry readable by others (mode ${(st.mode & 0o777).toString(8)}): ${name}`);
+      continue;
+    }
     if (name.endsWith("/") || name.includes("/")) {
       problems.push(`a folder inside the state folder: ${name}`);
       continue;

@@ -27,6 +27,8 @@ interface EventBase {
   cwd: string;
   /** The user prompt this event belongs to (one turn). */
   promptId?: string;
+  /** Guarded files a shell command changed unseen, and what the restore did (read and done at the edge, before deciding). */
+  restored?: RestoreFinding[];
 }
 
 /** How a session (re)started: a compaction or a clear empties the context. */
@@ -76,6 +78,27 @@ export type EventOf<K extends EventKind> = Extract<Event, { kind: K }>;
 
 /** What the effects audit saw happen during a shell call: a new commit, a moved remote-tracking ref, a changed file. */
 export type AuditFinding = { kind: "commit"; ref: string; message: string } | { kind: "push"; ref: string } | { kind: "write"; path: string };
+
+/**
+ * A guarded file that changed during a shell call the analysis could not
+ * prove read-only (or during work it left running), and what the restore did.
+ */
+export interface RestoreFinding {
+  /** Absolute path. */
+  path: string;
+  change: "changed" | "created" | "deleted";
+  /** Rows whose write globs guard it (gate, block, risk), in table order. */
+  rows: string[];
+  /** A file skillgate protects whatever is loaded (a table, settings, a skill, its state): what it is. */
+  protects?: string;
+  /** `left`: not put back (a risk row's file only). */
+  outcome: "restored" | "removed" | "recreated" | "left" | "failed";
+  why?: string;
+  /** Where the version the command left was copied before the file was put back. */
+  keptAt?: string;
+  /** Found at a later event: work that outlived its call (a background job). */
+  late?: boolean;
+}
 
 /** A tool result we may cap: the text fields in the tool's own result shape (rendered back by the host). */
 export interface ToolOutput {

@@ -1,4 +1,4 @@
-// Stat cache for fingerprints: (path, size, mtime, ctime, inode, mode) →
+// Stat cache for fingerprints (and the restore's digests of guarded files): (path, size, mtime, ctime, inode, mode) →
 // SHA-256 of the content, so a warm fingerprint reads only changed files.
 // Git's racy-timestamp rule: a file whose mtime or ctime is not clearly older
 // than the moment we stat'ed it could change again within the same timestamp
@@ -6,12 +6,12 @@
 // The cache lives in the state folder, one file per workspace, 0600, signed
 // with the state folder's key and shape-checked on read: an edited cache is
 // dropped (a cold run), never believed.
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { writeAtomic } from "./state-store.js";
+import { readRegularFile, writeAtomic } from "./state-store.js";
 import { signed, stateKey, verified } from "./state-key.js";
 import { makeDir } from "./make-dir.js";
+import { sha256hex } from "./sha256.js";
 
 /** What fingerprint.ts needs from a cache. */
 export interface DigestCache {
@@ -53,7 +53,7 @@ export class StatCache implements DigestCache {
   /** The cache of one workspace (an absolute directory). Never throws on a bad cache file: it starts empty. */
   static load(stateDir: string, workspace: string): StatCache {
     const dir = path.join(stateDir, "fingerprint-cache");
-    const name = crypto.createHash("sha256").update(workspace).digest("hex").slice(0, 32);
+    const name = sha256hex(workspace).slice(0, 32);
     const c = new StatCache(path.join(dir, `${name}.bin`), stateKey(stateDir), workspace);
     let text: string;
     try {
@@ -125,3 +125,80 @@ function parseBody(body: string, workspace: string): { f: string[]; at: Map<stri
   }
   return { f, at };
 }
+
+/**
+ * Listing cache for the restore's walk over a repository (io/guarded-files.ts):
+ * folder → its subfolders and the names in it that a set of globs matches,
+ * valid while the folder's (mtime, ctime, inode) stay the same. Adding,
+ * removing or renaming an entry changes a folder's mtime and ctime, and ctime
+ * cannot be set back by a user, so a warm walk stats each folder instead of
+ * reading it and matching every name again. Same racy rule, signing and
+ * shape check as StatCache; one file per (root, glob set).
+ */
+export class ListingCache {
+  /** rel folder → [mtimeMs, ctimeMs, ino, dirs, hits] */
+  private m = new Map<string, [string, string, string, string[], string[]]>();
+  private used = new Set<string>();
+  private dirty = false;
+  warning?: string;
+
+  private constructor(
+    readonly file: string,
+    private readonly key: Buffer,
+    private readonly id: string,
+  ) {}
+
+  /** `globKey` names the glob set the hits were matched with: another set is another cache. */
+  static load(stateDir: string, root: string, globKey: string): ListingCache {
+    const id = `${root}\0${globKey}`;
+    const c = new ListingCache(path.join(stateDir, "listing-cache", `${sha256hex(id).slice(0, 32)}.bin`), stateKey(stateDir), id);
+    const r = readRegularFile(c.file, 64 * 1024 * 1024);
+    if (!r.ok && r.missing) {
+      c.dirty = true;
+      return c;
+    }
+    const body = r.ok ? verified(c.key, r.text) : undefined;
+    const all = body?.split("\0");
+    if (!all || all[0] !== LIST_MAGIC || `${all[1]}\0${all[2]}` !== id || (all.length - 3) % LW !== 0) {
+      c.warning = `skillgate: listing cache ${c.file} failed its check; listing every folder`;
+      c.dirty = true;
+      return c;
+    }
+    for (let i = 3; i < all.length; i += LW) {
+      const split = (s: string | undefined) => (s ? s.split("/") : []);
+      c.m.set(all[i] ?? "", [all[i + 1] ?? "", all[i + 2] ?? "", all[i + 3] ?? "", split(all[i + 4]), split(all[i + 5])]);
+    }
+    return c;
+  }
+
+  get(rel: string, st: fs.Stats): { dirs: string[]; hits: string[] } | undefined {
+    const e = this.m.get(rel);
+    if (!e || e[0] !== String(st.mtimeMs) || e[1] !== String(st.ctimeMs) || e[2] !== String(st.ino)) return undefined;
+    this.used.add(rel);
+    return { dirs: e[3], hits: e[4] };
+  }
+
+  set(rel: string, st: fs.Stats, dirs: string[], hits: string[], statAtMs: number): void {
+    if (isRacy(st, statAtMs)) {
+      if (this.m.delete(rel)) this.dirty = true;
+      return;
+    }
+    this.m.set(rel, [String(st.mtimeMs), String(st.ctimeMs), String(st.ino), dirs, hits]);
+    this.used.add(rel);
+    this.dirty = true;
+  }
+
+  /** Write the cache if anything changed (atomic, 0600); folders not seen in this walk are dropped. */
+  save(): void {
+    if (!this.dirty && this.used.size === this.m.size) return;
+    const out: string[] = [LIST_MAGIC, this.id];
+    for (const [rel, e] of this.m) if (this.used.has(rel)) out.push(rel, e[0], e[1], e[2], e[3].join("/"), e[4].join("/"));
+    makeDir(path.dirname(this.file), 0o700);
+    writeAtomic(this.file, signed(this.key, out.join("\0")));
+    this.dirty = false;
+  }
+}
+
+const LIST_MAGIC = "skillgate-listing-cache-v1";
+/** Fields per folder record: rel, mtimeMs, ctimeMs, ino, subfolders, hits. */
+const LW = 6;

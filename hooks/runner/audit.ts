@@ -1,7 +1,9 @@
 // The effects audit's I/O around one shell call: a snapshot before the call
-// (only when a gate on commits or pushes is not lifted, or the command names
-// files a write gate protects), compared after it. The snapshot waits in the
-// state folder under the call's id, 0600, and is read once.
+// (only when a gate on commits or pushes is not lifted), compared after it.
+// The snapshot waits in the state folder under the call's id, 0600, and is
+// read once. Files are the restore's (runner/restore.ts): it notes them in the
+// same place, for the same calls, and puts them back rather than reporting.
+// A command the shell pre-filter vouches for as read-only gets neither.
 import fs from "node:fs";
 import path from "node:path";
 import type { AuditFinding, Event, SessionState } from "../core/types.js";
@@ -9,22 +11,41 @@ import type { CompiledTable } from "../core/table/compile.js";
 import type { Facts } from "../core/facts.js";
 import { contextOf, ownAgent } from "../core/agent-context.js";
 import { isLoaded } from "../core/skills.js";
+import { PROGRAMS, plainCommands } from "../core/shell-prefilter.js";
 import { isSafeSessionId } from "../io/state-store.js";
 import { removeOlderThan } from "../io/clean.js";
 import { makeDir } from "../io/make-dir.js";
+import { writeAtomic } from "../io/state-store.js";
+import { signed, stateKey } from "../io/state-key.js";
+import type { RestoreInput } from "./restore.js";
+
+/** A shell call about to run that the pre-filter cannot vouch for as read-only: it may change anything. */
+export function mayWrite(event: Event): boolean {
+  return event.kind === "tool-call" && event.tool.kind === "shell" && !plainCommands(event.tool.command).skip;
+}
+
+/** git subcommands that rewrite the work tree from what git holds: the files they bring are git's, not the agent's writes. */
+const TREE_OPS = new Set(["checkout", "switch", "pull", "merge", "rebase", "reset", "stash", "restore", "cherry-pick", "revert", "am", "clone", "worktree", "bisect"]);
+
+/** Only git (and read-only programs) run, and one of them is such a git command: `git checkout x && node gen.js` is not. */
+function changesWorkTree(facts: Facts | undefined): boolean {
+  const commands = facts?.analysis?.commands ?? [];
+  return commands.some((c) => c.name === "git" && c.verb >= 0 && TREE_OPS.has(c.argv[c.verb] ?? "")) && commands.every((c) => c.name === "git" || Object.hasOwn(PROGRAMS, c.name));
+}
 
 /** Called for a shell call that will run. Writes the snapshot when something gated could happen unseen. */
-export async function beforeShellCall(event: Event, facts: Facts | undefined, table: CompiledTable, state: SessionState, stateDir: string): Promise<void> {
-  if (event.kind !== "tool-call" || event.tool.kind !== "shell" || !event.toolUseId) return;
+export async function beforeShellCall(event: Event, facts: Facts | undefined, table: CompiledTable, state: SessionState, stateDir: string, restore?: Omit<RestoreInput, "table">): Promise<void> {
+  if (event.kind !== "tool-call" || event.tool.kind !== "shell" || !event.toolUseId || !mayWrite(event)) return;
   const file = snapshotFile(stateDir, event.sessionId, event.toolUseId);
   if (!file) return;
-  const context = contextOf(state, ownAgent(event, table));
+  const agent = ownAgent(event, table);
+  const context = contextOf(state, agent);
+  if (restore) (await import("./restore.js")).holdForCall(event, event.toolUseId, state, agent, { ...restore, table }, changesWorkTree(facts));
   // Gates only: a block's effect (a push of HEAD, a forced push) cannot be told from a plain push after the fact.
   const gitGated = table.rows.some(({ row }) => row.kind === "gate" && row.skill !== undefined && !isLoaded(context, row.skill) && row.when.command?.name === "git" && (row.when.command.sub ?? []).some((s) => s === "commit" || s === "push"));
-  const watch = (facts?.mentions ?? []).filter((m) => table.rows.some((cr) => cr.row.kind === "gate" && cr.row.skill !== undefined && !isLoaded(context, cr.row.skill) && cr.writes?.(m))).slice(0, 50);
-  if (!gitGated && watch.length === 0) return;
+  if (!gitGated) return;
   const { snapshot } = await import("../io/effects-audit.js");
-  const snap = snapshot(event.cwd || "/", watch);
+  const snap = snapshot(event.cwd || "/");
   makeDir(path.dirname(file), 0o700);
   fs.writeFileSync(file, JSON.stringify({ cwd: event.cwd, snap }), { mode: 0o600 });
 }
@@ -51,10 +72,31 @@ function snapshotFile(stateDir: string, sessionId: string, toolUseId: string): s
 }
 
 /** Snapshots of calls whose result never came (refused by another hook, interrupted) are dropped after a day. */
-export function cleanAuditSnapshots(stateDir: string): void {
+export async function cleanAuditSnapshots(stateDir: string): Promise<void> {
   try {
     removeOlderThan(path.join(stateDir, "audit"), 1);
+    if (fs.existsSync(path.join(stateDir, "restore"))) (await import("./restore.js")).cleanRestore(stateDir);
   } catch {
     /* housekeeping only */
+  }
+}
+
+/** The session's restore has something pending (one lstat: the hot path when nothing is). */
+export function restorePending(stateDir: string, sessionId: string): boolean {
+  if (!isSafeSessionId(sessionId)) return false;
+  return fs.lstatSync(path.join(stateDir, "restore", sessionId), { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+/**
+ * The hook wrote the session state (called inside the state lock): while a
+ * restore is pending, these bytes are what the state is compared with
+ * (runner/restore.ts, the witness), so the hook's own writes are never undone.
+ */
+export function noteStateWrite(stateDir: string, sessionId: string, text: string): void {
+  if (!restorePending(stateDir, sessionId)) return;
+  try {
+    writeAtomic(path.join(stateDir, "restore", sessionId, "state.witness"), signed(stateKey(stateDir), `present\n${text}`));
+  } catch {
+    /* the folder went away meanwhile: nothing pending */
   }
 }

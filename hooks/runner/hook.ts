@@ -20,10 +20,10 @@ import { isSafeSessionId, StateStore } from "../io/state-store.js";
 import { stateDirOf } from "../io/state-dir.js";
 import { claudeCode } from "../hosts/claude-code/adapter.js";
 import { loadContext, type HookEnv } from "./context.js";
-import { afterShellCall, beforeShellCall, cleanAuditSnapshots } from "./audit.js";
+import { afterShellCall, beforeShellCall, cleanAuditSnapshots, mayWrite, noteStateWrite, restorePending } from "./audit.js";
 import { needsWriteGlobs, shellFactsBeforeTable, shellFactsWithTable } from "./call-facts.js";
 import { plainCommands } from "../core/shell-prefilter.js";
-import { EFFECTS_AUDIT_ROW } from "../core/policies/effects-audit.js";
+import { EFFECTS_AUDIT_ROW, EFFECTS_RESTORE_ROW } from "../core/policies/effects-audit.js";
 import { lap, note } from "./timings.js";
 
 export { stateDirOf, type HookEnv };
@@ -95,7 +95,9 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   lap("facts");
   const canRefuse = given.kind === "tool-call" || given.kind === "stop" || given.kind === "session-start";
   // Write globs (picomatch) only for a call that writes something: most shell calls write nothing.
-  const globs = given.kind === "tool-call" && needsWriteGlobs(facts ?? toolFacts(given));
+  // (and for the restore: a shell call that may write notes the files write rows guard; a pending check lists them again)
+  const pending = restorePending(stateDirOf(h), given.sessionId);
+  const globs = (given.kind === "tool-call" && (needsWriteGlobs(facts ?? toolFacts(given)) || mayWrite(given))) || pending;
   // The real spellings of protected paths cost a few file system calls: only for a call that can write.
   const realPaths = globs || (given.kind === "tool-call" && given.tool.kind === "other");
   const contextOptions = { checkSkills: canRefuse, protect: given.kind === "tool-call" };
@@ -110,8 +112,19 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   if (shellCommandOf(given) !== undefined) note("skip", shell.pending && facts === shell.facts ? 1 : 0);
   fc.failMode = ctx.ok ? ctx.table.table.failMode : ctx.failMode;
   if (!ctx.ok) return failure(`skillgate: trigger table unusable, ${ctx.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${ctx.error}`, ctx.failMode === "closed", fc);
-  const { table, stateDir, host } = ctx;
   const notices: string[] = [];
+  if (pending) {
+    // Guarded files a shell command changed unseen are put back before the state or the table is trusted (runner/restore.ts).
+    const ok = ctx;
+    const r = await (await import("./restore.js")).withRestore(given, ok, { stateDir: ok.stateDir, host: ok.host, env: h.env, packageRoot: h.packageRoot, tableFile: ok.tableFile }, async () => {
+      const again = await loadContext({ ...h, host: fc.host }, { globs: true, realPaths, ...contextOptions });
+      return again.ok ? again : undefined;
+    });
+    given = r.event;
+    ctx = r.ctx;
+    if (r.notice) notices.push(r.notice);
+  }
+  const { table, stateDir, host } = ctx;
 
   // A hostile session id never becomes a path: decide from empty state, store nothing.
   const store = isSafeSessionId(given.sessionId) ? new StateStore(stateDir) : undefined;
@@ -147,7 +160,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
     // Housekeeping once per session: old session files, old capped outputs.
     if (store && event.source === "startup") {
       store.cleanOld(table.table.stateMaxAgeDays);
-      cleanAuditSnapshots(stateDir);
+      await cleanAuditSnapshots(stateDir);
     }
     if (table.rows.some((r) => r.row.kind === "cap")) await cleanOutputs(table.table, stateDir, h.env);
   }
@@ -169,6 +182,8 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
         const again = decide(event, table, fresh, decideFacts);
         const decision = again.decision.verdict === "cap" && !effects.updatedOutput ? withoutCap(again.decision) : again.decision;
         outcome = { ...again, decision, state: record ? record(again.state) : again.state };
+        // What the hook writes is what the restore compares the state file with.
+        if (outcome.state !== fresh) noteStateWrite(stateDir, event.sessionId, JSON.stringify(outcome.state));
         return outcome.state;
       });
     } catch (e) {
@@ -185,14 +200,16 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   }
   if (outcome.decision.verdict !== "deny") {
     try {
-      await beforeShellCall(event, facts, table, outcome.state, stateDir);
+      await beforeShellCall(event, facts, table, outcome.state, stateDir, { stateDir, host, env: h.env, packageRoot: h.packageRoot, tableFile: ctx.tableFile });
     } catch (e) {
       notices.push(`skillgate: effects audit snapshot not taken (${(e as Error).message})`);
     }
   }
-  if (outcome.decision.rows.includes(EFFECTS_AUDIT_ROW) && "message" in outcome.decision && outcome.decision.message) {
-    // The user hears of it too, not only the model.
-    notices.push(outcome.decision.message.split("\n").filter((l) => l.startsWith(`skillgate[${EFFECTS_AUDIT_ROW}]`)).join("\n"));
+  for (const row of [EFFECTS_AUDIT_ROW, EFFECTS_RESTORE_ROW]) {
+    if (outcome.decision.rows.includes(row) && "message" in outcome.decision && outcome.decision.message) {
+      // The user hears of it too, not only the model.
+      notices.push(outcome.decision.message.split("\n").filter((l) => l.startsWith(`skillgate[${row}]`)).join("\n"));
+    }
   }
   const decision: Decision = notices.length ? { ...outcome.decision, notice: notices.join("\n") } : outcome.decision;
   lap("after");
