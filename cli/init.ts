@@ -8,6 +8,7 @@ import path from "node:path";
 import { EXIT, parseArgs } from "./args.js";
 import { compiledTable } from "./table-file.js";
 import { copySkills, isProjectDependency } from "./install.js";
+import { gitHooksVerb } from "./git-hooks.js";
 
 /** The starter table and its cases (templates/starter), or skillgate's whole demonstration table. */
 export function templateDirOf(root: string): string {
@@ -120,6 +121,9 @@ export async function initMain(args: string[], root: string): Promise<number> {
     fs.cpSync(path.join(templateDirOf(root), "cases"), casesDir, { recursive: true, errorOnExist: true, force: false });
     console.log(`${casesDir}: ${fs.readdirSync(casesDir).filter((x) => x.endsWith(".json")).length} starter cases, one or more per row`);
   }
+
+  // 4. The git hooks: an agent's commit or push is checked where git makes it.
+  gitHooksVerb({ verb: "install", project: projectDir, root, say: (l) => console.log(l) });
 
   const rel = path.relative(process.cwd(), projectDir) || ".";
   const at = rel === "." ? "" : ` --project ${rel}`;

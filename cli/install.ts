@@ -18,6 +18,7 @@ import {
 } from "../hooks/hosts/claude-code/install.js";
 import { JsonTextError } from "../hooks/hosts/claude-code/settings-text.js";
 import type { CompiledTable } from "../hooks/core/table/compile.js";
+import { gitHooksVerb } from "./git-hooks.js";
 
 export {
   FAIL_CLOSED_EVENTS, HOOK_EVENTS, HOOK_TIMEOUT_S, ON_FAILURE_SINCE, SettingsShapeError, honoursOnFailure, addSkillgate, hookPathOf, inspectSettings, isSkillgateHandler, makeHandler, portableHandler, removeSkillgate,
@@ -289,8 +290,16 @@ function tableFor(projectDir: string, root: string, flag?: string): TableResolut
 
 // ---------------------------------------------------------------- verbs
 
-/** Another host's install lives in its own folder (hooks/hosts/<host>/install.ts). */
+/** Another host's verb, then the project's git hooks (hooks/io/git-hooks.ts), which every host shares. */
 async function otherHost(verb: "install" | "uninstall" | "doctor", f: { get(name: string): string | undefined; has(name: string): boolean }, args: string[], root: string): Promise<number | undefined> {
+  const r = await otherHostVerb(verb, f, args, root);
+  if (r === undefined || r !== EXIT.ok) return r;
+  const problems = gitHooksVerb({ verb, project: f.has("user") ? undefined : (f.get("project") ?? "."), root, dryRun: f.has("dry-run"), say: (l) => console.log(l) });
+  return problems ? EXIT.findings : r;
+}
+
+/** Another host's install lives in its own folder (hooks/hosts/<host>/install.ts). */
+async function otherHostVerb(verb: "install" | "uninstall" | "doctor", f: { get(name: string): string | undefined; has(name: string): boolean }, args: string[], root: string): Promise<number | undefined> {
   if (f.get("host") === "opencode") return opencodeVerb(verb, f, root);
   if (f.get("host") === "copilot") {
     const c = await import("../hooks/hosts/copilot/install.js");
@@ -441,6 +450,7 @@ export async function installMain(args: string[], root: string): Promise<number>
   for (const other of otherRegistrations(where, hookPath)) {
     console.error(`skillgate install: warning: skillgate is also installed in ${other.file}: every event now runs it twice; remove one (skillgate uninstall ${other.flags})`);
   }
+  gitHooksVerb({ verb: "install", project: where.scope === "user" ? undefined : where.projectDir, root, say });
   if (json) {
     console.log(JSON.stringify({ file: where.file, changed: next !== r.text, dryRun: false, portable, launcher: launcherStale ? launcher : null, backup: savedTo }));
     return EXIT.ok;
@@ -481,6 +491,7 @@ export async function uninstallMain(args: string[], root: string): Promise<numbe
   const dryRun = f.has("dry-run");
   const json = f.has("json");
   const say = (line: string): void => (json ? console.error(line) : console.log(line));
+  gitHooksVerb({ verb: "uninstall", project: where.scope === "user" ? undefined : where.projectDir, root, dryRun, say });
   const done = (o: { changed: boolean; diff?: string[]; backup?: string | null; removedFile?: boolean }) => {
     // The report is stdout's one JSON document (say() sends notes to stderr under --json).
     if (json) console.log(JSON.stringify({ file: where.file, dryRun, ...o }, null, o.diff ? 2 : undefined));
@@ -726,6 +737,9 @@ export async function doctorMain(args: string[], root: string): Promise<number> 
     bad(`the state folder ${stateDir} is not writable (${(e as Error).message}): set SKILLGATE_STATE to a folder the hook can write`);
   }
   if (path.resolve(stateDir).startsWith(path.resolve(root) + path.sep)) bad(`the state folder ${stateDir} is inside the skillgate package: npm ci wipes it; unset SKILLGATE_STATE or point it elsewhere`);
+
+  // 5. The git hooks that check an agent's commits and pushes where git makes them.
+  gitHooksVerb({ verb: "doctor", project: where.scope === "user" ? undefined : where.projectDir, root, say: ok, bad });
 
   if (json) console.log(JSON.stringify({ table: tableJson(table.file, tableRows), problems: problems.length, checks }, null, 2));
   else console.log(problems.length ? `\n${problems.length} problem(s): skillgate will not work as intended until they are fixed` : "\nall good");

@@ -24,6 +24,7 @@ import { normalize } from "../hooks/hosts/claude-code/adapter.js";
 import { emptyState, type Event } from "../hooks/core/types.js";
 import { compiledTable } from "../cli/table-file.js";
 import { findBun } from "../cli/install.js";
+import { gitCommitBench } from "./bench-git.js";
 
 const root = findPackageRoot();
 const argv = process.argv.slice(2);
@@ -339,7 +340,7 @@ async function main(): Promise<void> {
   if (!fs.existsSync(hook)) throw new Error("dist/hook.cjs is missing: run npm run build");
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-bench-state-"));
   const env = { ...process.env, SKILLGATE_STATE: stateDir, SKILLGATE_TABLE: path.join(root, "triggers.json") };
-  // `--only processes|split|in-process|analysis|cap|measure|restore`: one section, for work on it (the README's table is from a whole run).
+  // `--only processes|split|in-process|analysis|cap|measure|restore|git`: one section, for work on it (the performance page is from a whole run).
   const only = argv.includes("--only") ? argv[argv.indexOf("--only") + 1] : undefined;
   const sections: [string, () => string[] | Promise<string[]>][] = [
     ["processes", () => hookProcesses(env)],
@@ -349,6 +350,7 @@ async function main(): Promise<void> {
     ["cap", capPath],
     ["measure", measureThroughput],
     ["restore", async () => (await import("./bench-restore.js")).benchRestore({ smoke, root })],
+    ["git", () => gitCommitBench(samples)],
   ];
   if (only !== undefined && !sections.some(([name]) => name === only)) throw new Error(`--only wants one of ${sections.map(([n]) => n).join(", ")}`);
   const lines = [

@@ -40,6 +40,8 @@ await build({
   entryPoints: { "opencode-plugin": "hooks/hosts/opencode/plugin.ts" },
   chunkNames: "chunks/hosts-[name]-[hash]",
 });
+// The git hooks' check (hooks/effects/git-hook.ts): run only for an agent's commit or push.
+await build({ ...common, entryPoints: { "git-hook": "hooks/effects/git-hook.ts" } });
 buildForBun(tmp);
 const old = `dist.old-${process.pid}`;
 try {

@@ -1046,6 +1046,15 @@ export function checkSandbox(sb: Sandbox, sentIds: Set<string>, corruptedIds: Se
       if ((st.mode & 0o077) !== 0) problems.push(`restore or cache entry readable by others (mode ${(st.mode & 0o777).toString(8)}): ${name}`);
       continue;
     }
+    // Tickets of shell calls for the git hooks (hooks/io/tickets.ts): one 0600 file per call, live or done.
+    if (name === "tickets/" || name === "tickets/done/") continue;
+    if (name.startsWith("tickets/")) {
+      const file = name.slice("tickets/".length).replace(/^done\//, "");
+      const st = fs.lstatSync(path.join(sb.stateDir, name));
+      if (!st.isFile() || !/^[A-Za-z0-9_-]{1,100}--[A-Za-z0-9_-]{1,100}\.json$/.test(file)) problems.push(`unexpected entry in the tickets folder: ${JSON.stringify(name)}`);
+      if ((st.mode & 0o077) !== 0) problems.push(`ticket readable by others (mode ${(st.mode & 0o777).toString(8)}): ${name}`);
+      continue;
+    }
     if (name.endsWith("/") || name.includes("/")) {
       problems.push(`a folder inside the state folder: ${name}`);
       continue;

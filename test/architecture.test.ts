@@ -92,8 +92,10 @@ export function ruleBroken(from: string, to: string): string {
     if (worldly(to)) return `hooks/core is pure: no ${to} (inject what it needs from hooks/io)`;
   }
   if (under(from, "hooks/io")) {
-    for (const d of ["hooks/runner", "hooks/hosts", "cli", "scripts"]) if (under(to, d)) return `hooks/io must not import ${d}`;
+    for (const d of ["hooks/runner", "hooks/hosts", "hooks/effects", "cli", "scripts"]) if (under(to, d)) return `hooks/io must not import ${d}`;
   }
+  // hooks/effects/ is the git hooks' entry (like a host's hook.ts): nothing else in hooks/ depends on it.
+  if (under(to, "hooks/effects") && under(from, "hooks") && !under(from, "hooks/effects")) return "only hooks/effects imports hooks/effects (an entry, like cli/)";
   const a = hostOf(from), b = hostOf(to);
   if (a && b && a !== b) return `host ${a} must not import host ${b}`;
   if (under(from, "hooks")) {
@@ -166,7 +168,7 @@ const graph = importGraph();
 const rawSpecs = (file: string) => specifiersOf(fs.readFileSync(path.join(ROOT, file), "utf8")).map((s) => (s.startsWith(".") ? resolveRelative(path.join(ROOT, file), s) : s));
 
 test("the import graph is read: every layer has files and imports", () => {
-  for (const d of ["hooks/core", "hooks/io", "hooks/runner", "hooks/hosts", "cli", "scripts"]) {
+  for (const d of ["hooks/core", "hooks/io", "hooks/runner", "hooks/hosts", "hooks/effects", "cli", "scripts"]) {
     assert.ok([...graph.edges.keys()].some((f) => under(f, d)), `no source files found under ${d}`);
   }
   // Spot checks of the parser itself, so a regex that silently finds nothing cannot pass the rules below.
@@ -187,6 +189,11 @@ test("each rule catches what it is for", () => {
   assert.equal(ruleBroken("hooks/hosts/claude-code/a.ts", "hooks/hosts/claude-code/b.ts"), "");
   assert.match(ruleBroken("hooks/runner/hook.ts", "cli/main.ts"), /hooks\/ must not import cli/);
   assert.match(ruleBroken("cli/main.ts", "scripts/fuzz.ts"), /dev tools/);
+  assert.match(ruleBroken("hooks/runner/hook.ts", "hooks/effects/caller.ts"), /only hooks\/effects imports hooks\/effects/);
+  assert.match(ruleBroken("hooks/io/tickets.ts", "hooks/effects/refs.ts"), /io must not|only hooks\/effects/);
+  assert.match(ruleBroken("hooks/effects/git-hook.ts", "cli/main.ts"), /hooks\/ must not import cli/);
+  assert.equal(ruleBroken("hooks/effects/check.ts", "hooks/runner/context.ts"), "", "the git hook entry wires runner, io and hosts");
+  assert.equal(ruleBroken("cli/git-hooks.ts", "hooks/effects/caller.ts"), "");
   assert.equal(ruleBroken("scripts/bench.ts", "cli/install.ts"), "");
   const g: Graph = { edges: new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a", "node:fs"]], ["d", ["d"]], ["e", ["a"]]]) };
   assert.deepEqual(cycles(g).map((c) => c.cycle), [["a", "b", "c", "a"], ["d", "d"]]);

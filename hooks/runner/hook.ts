@@ -25,6 +25,7 @@ import { needsWriteGlobs, shellFactsBeforeTable, shellFactsWithTable } from "./c
 import { plainCommands } from "../core/shell-prefilter.js";
 import { EFFECTS_AUDIT_ROW, EFFECTS_RESTORE_ROW } from "../core/policies/effects-audit.js";
 import { lap, note } from "./timings.js";
+import { noteShellCall } from "../io/tickets.js";
 
 export { stateDirOf, type HookEnv };
 
@@ -203,6 +204,14 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
       await beforeShellCall(event, facts, table, outcome.state, stateDir, { stateDir, host, env: h.env, packageRoot: h.packageRoot, tableFile: ctx.tableFile });
     } catch (e) {
       notices.push(`skillgate: effects audit snapshot not taken (${(e as Error).message})`);
+    }
+  }
+  // The git hooks tell this call's commits from a person's by its ticket (docs/git-hooks.md).
+  if ("tool" in event && store) {
+    try {
+      noteShellCall(event, outcome.decision.verdict === "deny", stateDir, { host: host.name, packageRoot: h.packageRoot, env: h.env, tableFile: ctx.tableFile });
+    } catch (e) {
+      notices.push(`skillgate: the git hooks will not know this call (${(e as Error).message})`);
     }
   }
   for (const row of [EFFECTS_AUDIT_ROW, EFFECTS_RESTORE_ROW]) {

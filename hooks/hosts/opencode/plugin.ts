@@ -21,6 +21,7 @@ import { emptyState, type Decision, type Effects, type Event, type SessionState 
 import type { CompiledTable } from "../../core/table/compile.js";
 import { outputRoot, saveCapped } from "../../io/output-store.js";
 import { isSafeSessionId, StateStore } from "../../io/state-store.js";
+import { noteShellCall, procStat } from "../../io/tickets.js";
 import { loadContext } from "../../runner/context.js";
 import { beginEvidence, evidenceWhere, finishEvidence, withEvidence } from "../../runner/hook.js";
 import {
@@ -193,12 +194,24 @@ export const SkillgatePlugin = async (input: PluginInput) => {
       after = recordCap(after, event.tool.name, c.result);
     }
     keep(event.sessionId, before, after);
+    if ("tool" in event && event.tool.kind === "shell") gitHookTicket(event, decision.verdict === "deny");
     if (usesEvidence && event.kind === "tool-call" && decision.verdict !== "deny") {
       // opencode's args could be rewritten, but no capture proves the rewritten call is what runs: no reuse here.
       const b = await beginEvidence(event, table, out, where, false);
       if (b.notice) warn(b.notice);
     }
     return { event, rendered: render(event, decision, effects) };
+  };
+
+  /** The git hooks tell this call's commits from a person's by its ticket; they read the state from disk, so it is saved first (docs/git-hooks.md). */
+  const self = procStat(process.pid);
+  const gitHookTicket = (event: Event & { tool: { kind: string; name: string } }, refused: boolean): void => {
+    try {
+      if (event.kind === "tool-call" && !refused) flush();
+      noteShellCall(event, refused, stateDir, { host: host.name, packageRoot, env, tableFile: ctx.tableFile, ...(self ? { client: { pid: self.pid, start: self.start } } : {}) });
+    } catch (e) {
+      warn(`skillgate: the git hooks will not know this call (${(e as Error).message})`);
+    }
   };
 
   const takePending = (event: Event | undefined): string[] => {
