@@ -29,7 +29,7 @@ export function githubSlug(heading: string): string {
   return text
     .trim()
     .toLowerCase()
-    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "")
+    .replace(/[^\p{L}\p{M}\p{Nd}\p{Nl}\p{Pc} -]/gu, "") // as github-slugger: letters, marks, digits, connectors, "-" and " " stay
     .replace(/ /g, "-");
 }
 

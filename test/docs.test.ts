@@ -20,6 +20,13 @@ test("the README is under 10 KB", () => {
   assert.ok(size < 10_000, `README.md is ${size} bytes; move detail into a docs/ page`);
 });
 
+test("the README shows the report's screenshot, kept small", () => {
+  const images = linksOf(read(readme)).filter((l) => l.target.endsWith(".png"));
+  assert.deepEqual(images.map((l) => l.target), ["docs/img/report.png"]);
+  const size = fs.statSync(path.join(root, "docs", "img", "report.png")).size;
+  assert.ok(size > 10_000 && size < 300_000, `docs/img/report.png is ${size} bytes`);
+});
+
 test("the README opens with the two commands", () => {
   const lines = read(readme).split("\n");
   const body = lines.slice(lines.findIndex((l) => l.startsWith("# ")) + 1).filter((l) => l.trim() !== "");
