@@ -220,7 +220,7 @@ export const SPECS = {
     examples: ["skillgate schema > triggers.schema.json", "skillgate schema --write"],
   },
   fingerprint: {
-    summary: "seed 000 content fingerprint of reviewed roots (tracked and non-ignored files, staged or not)",
+    summary: "content fingerprint of reviewed roots (tracked and non-ignored files, staged or not)",
     options: {
       cwd: { type: "string", value: "DIR", help: "the workspace (default: the current folder)" },
       previous: { type: "string", value: "FILE", help: "an earlier --json output: its paths are kept (a vanished file stays as missing)" },
