@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { test } from 'node:test';
 import { installOpencode } from '../hooks/hosts/opencode/install.ts';
 import {
@@ -14,7 +14,14 @@ import {
 } from './harness.ts';
 
 if (!existsSync(OPENCODE_BIN)) throw new Error(`opencode binary missing at ${OPENCODE_BIN}: run (cd e2e-opencode && npm install)`);
+// opencode's skill tool lists the skill's files with ripgrep: without `rg` on PATH it downloads one, which fails offline
+// and every skill-tool load comes back as the error "ripgrep execution failed".
+if (!onPath('rg')) throw new Error('ripgrep (rg) missing on PATH: opencode\'s skill tool needs it (apt-get install ripgrep)');
 if (!existsSync(join(ROOT, 'dist', 'opencode-plugin.mjs'))) throw new Error('dist/opencode-plugin.mjs missing: run npm run build');
+
+function onPath(program: string): boolean {
+  return (process.env['PATH'] ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, program)));
+}
 
 interface Project {
   repo: string;
@@ -157,6 +164,9 @@ test("opencode's own compaction (context overflow) forgets the loaded skill: the
     ],
   });
   assert.ok(r.requests.some((q) => q.kind === 'side' && bodyText(q).includes('<conversation>')), 'opencode sent a compaction request');
+  // The compaction summarizes the load's result away: the JSON stream still has it.
+  const load = toolParts(r).find((t) => t.tool === 'skill');
+  assert.equal(load?.state?.['status'], 'completed', `the skill loaded before the compaction: ${JSON.stringify(load?.state).slice(0, 300)}`);
   const refused = resultFor(r, 'toolu_e2e_2');
   assert.equal(refused.isError, true);
   assert.match(refused.text, /skillgate\[commit-gate\]/);
@@ -196,6 +206,9 @@ test("a subagent's (task tool) skill load does not open the main session's gate"
     subagentScripts: { 'SUB-LOAD': [{ toolUse: { name: 'skill', input: { name: 'commit' } } }, { text: 'loaded' }] },
   });
   assert.ok(r.requests.some((q) => q.kind === 'subagent'), 'the subagent ran');
+  const subLoad = r.requests.filter((q) => q.kind === 'subagent').flatMap((q) => toolResults(q.body));
+  assert.ok(subLoad.length > 0 && subLoad.every((b) => b.is_error !== true), 'the subagent\'s skill load succeeded');
+  assert.match(contentText(subLoad[0]?.content), /<skill_content name="commit">/);
   const res = resultFor(r, 'toolu_e2e_3');
   assert.equal(res.isError, true);
   assert.match(res.text, /skillgate\[commit-gate\]/);
