@@ -177,7 +177,7 @@ test("opencode's own compaction (context overflow) forgets the loaded skill: the
   assert.deepEqual(state.loaded, []);
 });
 
-test('a long bash output is capped: the model gets the head and a pointer, the whole output is in a 0600 file', async () => {
+test('a long bash output is capped: the model gets a summary and a pointer, the whole output is in a 0600 file', async () => {
   const p = installed();
   const r = await play(p, {
     prompt: 'make noise',
@@ -185,13 +185,15 @@ test('a long bash output is capped: the model gets the head and a pointer, the w
   });
   const res = resultFor(r, 'toolu_e2e_1');
   assert.equal(res.isError, false);
-  const m = /output capped: showing the first 4,000 of 30,000 characters; the full output is in (\S+) —/.exec(res.text);
-  assert.ok(m?.[1], `capped note in: ${res.text.slice(-300)}`);
+  // The cap every host gets (runner/hook.ts): a summary naming the whole output's file.
+  assert.match(res.text, /\[skillgate\[output-cap\]: long output summarized under budget profile \w+\]/);
+  const m = /raw_evidence (\S+) \(30,000 chars/.exec(res.text);
+  assert.ok(m?.[1], `summary header in: ${res.text.slice(0, 300)}`);
   assert.ok(res.text.length < 5_000, `the model got ${res.text.length} chars`);
   assert.equal(readFileSync(m[1], 'utf8'), 'x'.repeat(30_000));
   assert.equal(execFileSync('stat', ['-c', '%a', m[1]], { encoding: 'utf8' }).trim(), '600');
   const part = toolParts(r).find((t) => t.tool === 'bash');
-  assert.match(String(part?.state?.['output'] ?? ''), /output capped/, 'opencode stored the capped output too');
+  assert.match(String(part?.state?.['output'] ?? ''), /long output summarized/, 'opencode stored the capped output too');
 });
 
 test("a subagent's (task tool) skill load does not open the main session's gate", async () => {
