@@ -304,7 +304,7 @@ function analysis(): string[] {
 
 /** The output cap path: a PostToolUse Bash with 1 MB of stdout, in-process (file written, head returned). */
 async function capPath(): Promise<string[]> {
-  const { runHook } = await import("../hooks/runner/hook.js");
+  const { runHook } = await import("../hooks/entries/claude-code.js");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-bench-cap-"));
   const base = JSON.parse(fixture("post-tool-use-bash"));
   const stdout = "0123456789abcdef\n".repeat(1_048_576 / 17);

@@ -16,7 +16,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, 
 import { createRequire } from "node:module";
 import path from "node:path";
 
-/** The hook executables besides Claude Code's: dist/hook-<host>.cjs runs hooks/hosts/<host>/hook.ts's `main`. */
+/** The hook executables besides Claude Code's: dist/hook-<host>.cjs runs hooks/entries/<host>.ts's `main`. */
 const NODE_HOSTS = ["codex", "gemini", "copilot", "cursor"];
 
 const tmp = `dist.tmp-${process.pid}`;
@@ -34,10 +34,10 @@ const common = {
 };
 await buildForNode(tmp);
 await build({ ...common, entryPoints: { cli: "cli/main.ts" } });
-// opencode's in-process plugin (the other hosts' hooks are in the Node bundle: buildForNode).
+// opencode's in-process plugin, hooks/entries/opencode-plugin.ts (the other hosts' hooks are in the Node bundle: buildForNode).
 await build({
   ...common,
-  entryPoints: { "opencode-plugin": "hooks/hosts/opencode/plugin.ts" },
+  entryPoints: { "opencode-plugin": "hooks/entries/opencode-plugin.ts" },
   chunkNames: "chunks/hosts-[name]-[hash]",
 });
 // The git hooks' check (hooks/effects/git-hook.ts): run only for an agent's commit or push.
@@ -82,9 +82,9 @@ async function buildForNode(outdir) {
   writeFileSync(
     entry,
     [
-      `export { hookMain } from ${from("hooks/runner/process.ts")};`,
-      `export { runHook } from ${from("hooks/runner/hook.ts")};`,
-      ...NODE_HOSTS.map((h) => `import * as ${h} from ${from(`hooks/hosts/${h}/hook.ts`)};`),
+      // Claude Code's entry: `hookMain` is what dist/hook.cjs runs, `runHook` what the code cache runs in-process.
+      `export { main as hookMain, runHook } from ${from("hooks/entries/claude-code.ts")};`,
+      ...NODE_HOSTS.map((h) => `import * as ${h} from ${from(`hooks/entries/${h}.ts`)};`),
       `export const hosts = { ${NODE_HOSTS.join(", ")} };`,
       "",
     ].join("\n"),

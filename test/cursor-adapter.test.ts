@@ -9,7 +9,7 @@ import path from "node:path";
 import { CURSOR_EVENTS, cursor, normalize, render } from "../hooks/hosts/cursor/adapter.ts";
 import { environment } from "../hooks/hosts/cursor/env.ts";
 import { installCursor, uninstallCursor, cursorInstallMain } from "../hooks/hosts/cursor/install.ts";
-import { runHook } from "../hooks/runner/hook.ts";
+import { runHook } from "../hooks/entries/claude-code.ts";
 
 const FIX = path.join(import.meta.dirname, "fixtures", "cursor");
 const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(FIX, `${name}.json`), "utf8"));

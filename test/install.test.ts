@@ -16,6 +16,7 @@ import { failsClosed, installIntoText, uninstallFromText } from "../hooks/hosts/
 import { parseJsonText } from "../hooks/hosts/claude-code/settings-text.ts";
 import { migrateOldState, stateDirOf, stateDirPath } from "../hooks/io/state-dir.ts";
 import { resolveTable } from "../hooks/io/table-load.ts";
+import { environment as claudeEnvironment, projectTables } from "../hooks/hosts/claude-code/env.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const HOOK = hookPathOf(ROOT);
@@ -490,8 +491,10 @@ test("launcher with the package installed runs the real hook", () => {
 // ---------------------------------------------------------------- state folder and table resolution
 
 test("state folder: $SKILLGATE_STATE, plugin data, $XDG_STATE_HOME/skillgate, ~/.local/state/skillgate; created 0700; old <package>/state moved once", () => {
-  assert.equal(stateDirPath({ SKILLGATE_STATE: "/s", CLAUDE_PLUGIN_DATA: "/p", HOME: "/h" }), path.resolve("/s"));
-  assert.equal(stateDirPath({ CLAUDE_PLUGIN_DATA: "/p", XDG_STATE_HOME: "/x", HOME: "/h" }), path.join("/p", "state"));
+  // The host's data folder for its plugin (Claude Code: $CLAUDE_PLUGIN_DATA, hooks/hosts/claude-code/env.ts dataDir).
+  assert.equal(stateDirPath({ SKILLGATE_STATE: "/s", HOME: "/h" }, "/p"), path.resolve("/s"));
+  assert.equal(stateDirPath({ XDG_STATE_HOME: "/x", HOME: "/h" }, "/p"), path.join("/p", "state"));
+  assert.equal(claudeEnvironment({ CLAUDE_PLUGIN_DATA: "/p", HOME: "/h" }).dataDir, "/p");
   assert.equal(stateDirPath({ XDG_STATE_HOME: "/x", HOME: "/h" }), path.join("/x", "skillgate"));
   assert.equal(stateDirPath({ XDG_STATE_HOME: "relative", HOME: "/h" }), path.join("/h", ".local", "state", "skillgate"), "a relative XDG path is ignored, as the spec says");
   assert.equal(stateDirPath({ HOME: "/h" }), path.join("/h", ".local", "state", "skillgate"));
@@ -533,7 +536,8 @@ test("one table resolution: --table, $SKILLGATE_TABLE, the project's (from $CLAU
   fs.mkdirSync(path.join(proj, ".claude"), { recursive: true });
   fs.mkdirSync(path.join(proj, "src", "deep"), { recursive: true });
   fs.writeFileSync(path.join(proj, ".claude", "triggers.json"), "{}");
-  const r = (env: NodeJS.ProcessEnv, o: { flag?: string; cwd?: string } = {}) => resolveTable({ env: { HOME: home, ...env }, packageRoot: ROOT, ...o });
+  // Claude Code's project table: in $CLAUDE_PROJECT_DIR when it is set, else above the verb's cwd (hooks/hosts/claude-code/env.ts).
+  const r = (env: NodeJS.ProcessEnv, o: { flag?: string; cwd?: string } = {}) => resolveTable({ env: { HOME: home, ...env }, packageRoot: ROOT, project: projectTables(env.CLAUDE_PROJECT_DIR), ...o });
   assert.deepEqual([r({ SKILLGATE_TABLE: "/e.json" }, { flag: "f.json" }).source, r({ SKILLGATE_TABLE: "/e.json" }).source], ["flag", "env"]);
   assert.equal(r({ CLAUDE_PROJECT_DIR: proj }).file, path.join(proj, ".claude", "triggers.json"));
   assert.equal(r({}, { cwd: path.join(proj, "src", "deep") }).file, path.join(proj, ".claude", "triggers.json"), "a verb run in a subfolder finds the project's table");
