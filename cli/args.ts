@@ -15,9 +15,9 @@ export const EXIT = { ok: 0, findings: 1, usage: 2, config: 3 } as const;
 
 export const EXIT_HELP: readonly [number, string][] = [
   [EXIT.ok, "ok"],
-  [EXIT.findings, "findings: lint errors, a command explain says would be refused, a failing case, a doctor problem"],
-  [EXIT.usage, "usage: unknown option, missing or invalid value"],
-  [EXIT.config, "configuration or I/O: a table that does not load, a file that cannot be read or written"],
+  [EXIT.findings, "findings: lint errors, a command explain says would be refused, a failing case, a doctor problem, a git hook install could not put in place"],
+  [EXIT.usage, "usage: unknown option, missing or invalid value, an option of another host (the message and the usage line on stderr)"],
+  [EXIT.config, "configuration or I/O: a table that does not load, a file that cannot be read or written, skills a host cannot load (install without --with-skills)"],
 ];
 
 /** Wrong command line: printed as one line plus the verb's usage line, exit 2. */
@@ -78,7 +78,7 @@ const HOST_OPT = {
   value: "HOST",
   help:
     "the agent CLI: claude-code (Claude Code, the default), codex (Codex), gemini (Gemini CLI), copilot (Copilot CLI), opencode, cursor (Cursor); " +
-    "all: every host whose config folder the project already has (.claude, .codex or .agents, .gemini, .github/hooks or .github/skills, opencode.json or .opencode, .cursor) or whose command is on PATH",
+    "all: every host whose config folder the project already has (.claude, .codex or .agents, .gemini, .github/hooks, .github/skills or .github/copilot-instructions.md, opencode.json or .opencode, .cursor) or whose command is on PATH (claude, codex, gemini, copilot, opencode, cursor-agent)",
   choices: [...HOST_NAMES, "all"],
 } as const;
 const TRUST_OPT = { type: "flag", help: "codex: record the hooks as trusted in $CODEX_HOME/config.toml (Codex skips untrusted hooks silently)" } as const;
@@ -184,6 +184,7 @@ export const SPECS = {
       trust: TRUST_OPT,
     },
     exclusive: [["project", "user"], ["local", "user"]],
+    findings: "a git hook could not be installed (another one is in the way)",
     examples: ["skillgate install", "skillgate install --host codex --trust", "skillgate install --host=all --with-skills", "skillgate install --local", "skillgate install --project ~/src/app --dry-run", "skillgate install --user --with-skills"],
   },
   uninstall: {
@@ -191,6 +192,7 @@ export const SPECS = {
     options: { project: PROJECT_OPT, local: LOCAL_OPT, user: USER_OPT, "dry-run": DRY_RUN_OPT, json: JSON_OPT, host: HOST_OPT },
     exclusive: [["project", "user"], ["local", "user"]],
     examples: ["skillgate uninstall", "skillgate uninstall --host gemini", "skillgate uninstall --user --dry-run"],
+    findings: "a git hook could not be restored",
   },
   doctor: {
     summary: "check the installed hooks (on the host named by --host, or all), the hook command and launcher, the table, its skills, the state folder and the git hooks",
@@ -242,7 +244,7 @@ export const SPECS = {
     examples: ["skillgate schema > triggers.schema.json", "skillgate schema --write"],
   },
   fingerprint: {
-    summary: "seed 000 content fingerprint of reviewed roots (tracked and non-ignored files, staged or not)",
+    summary: "the content fingerprint of reviewed roots (tracked and non-ignored files, staged or not): one hash that changes when any of their contents does",
     options: {
       cwd: { type: "string", value: "DIR", help: "the workspace (default: the current folder)" },
       previous: { type: "string", value: "FILE", help: "an earlier --json output: its paths are kept (a vanished file stays as missing)" },

@@ -197,6 +197,8 @@ async function doctorWith(f: ArgsOf<"doctor">, root: string, io: Io): Promise<nu
   const env = io.env;
   const hosts = hostsOf(f, base(f, env), env);
   const all = hostFlag(f) === "all";
+  // One JSON document per run: each host's doctor writes its own.
+  if (all && f.has("json")) throw new UsageError("--json takes one host: run doctor --host <host> --json for each");
   let code: number = EXIT.ok;
   const claudeToo = hosts.some((h) => h.host.id === "claude-code");
   for (const { host, why } of hosts) {

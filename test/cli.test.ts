@@ -19,7 +19,7 @@ import { parseWith, usageLine, UsageError } from "../cli/args.ts";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = path.join(ROOT, "bin", "skillgate.mjs");
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
-const VERBS = ["hook", "explain", "lint", "cases", "mutate", "demo", "install", "uninstall", "doctor", "measure", "stats", "schema"];
+const VERBS = ["hook", "explain", "lint", "cases", "mutate", "demo", "install", "uninstall", "doctor", "measure", "stats", "schema", "report", "fingerprint", "evidence"];
 
 let tmp = "";
 /** The runs' temp folder (TMPDIR): what a run leaves in it is a leak (the test at the end checks). */
@@ -157,6 +157,34 @@ describe("skillgate (top level)", () => {
     const r = bin(["frobnicate"]);
     assert.equal(r.code, 2);
     assert.match(lines(r.stderr)[0] ?? "", /unknown verb "frobnicate"/);
+  });
+});
+
+describe("--help", () => {
+  const HOSTS = ["claude-code", "codex", "gemini", "copilot", "opencode", "cursor"];
+  test("names every host, and where --with-skills puts each host's skills", async (t) => {
+    const top = await inProcess(t, ["--help"]);
+    for (const label of ["Claude Code", "Codex", "Gemini CLI", "Copilot CLI", "opencode", "Cursor"]) assert.match(top.stdout, new RegExp(label), `${label} missing from --help`);
+    const install = (await inProcess(t, ["install", "--help"])).stdout;
+    for (const host of HOSTS) assert.match(install, new RegExp(`--host [^\\n]*\\b${host}\\b`), `--host does not list ${host}`);
+    const withSkills = install.split("\n").find((l) => l.trimStart().startsWith("--with-skills")) ?? "";
+    for (const [host, dir] of [["claude-code", ".claude/skills"], ["codex", ".agents/skills"], ["gemini", ".gemini/skills"], ["copilot", ".github/skills"], ["opencode", ".opencode/skills"], ["cursor", ".cursor/skills"]]) {
+      assert.ok(withSkills.includes(`${host} ${dir}`), `--with-skills does not say ${host} → ${dir}: ${withSkills}`);
+    }
+    assert.match(install, /^exit codes: 0 ok, 1 .+, 2 usage, 3 configuration or I\/O$/m);
+  });
+
+  test("the hook verb reads one event of the host named by --host, not only Claude Code's", async (t) => {
+    const hook = (await inProcess(t, ["hook", "--help"])).stdout;
+    assert.doesNotMatch(hook, /Claude Code hook event/);
+    assert.match(hook, /one hook event/);
+    assert.match(hook, /--host claude-code\|codex\|copilot\|cursor\|gemini/);
+  });
+
+  test("no verb's help speaks of how the project was made (issue, seed, round, wave)", async (t) => {
+    const texts = [(await inProcess(t, ["--help"])).stdout];
+    for (const v of VERBS) texts.push((await inProcess(t, [v, "--help"])).stdout);
+    for (const text of texts) assert.doesNotMatch(text, /\b(issues?|seeds?|round\d*|waves?)\b/i, text.split("\n")[0]);
   });
 });
 
