@@ -188,6 +188,18 @@ describe("--help", () => {
   });
 });
 
+describe("hook --host", () => {
+  test("reads the event as the named host's entry does, and answers in that host's shape", async () => {
+    const payload = fs.readFileSync(path.join(ROOT, "test", "fixtures", "copilot", "preToolUse-bash-2.json"), "utf8");
+    const copilot = await sg(["hook", "--host", "copilot", "--event", "preToolUse"], { input: payload });
+    assert.equal(copilot.code, 0, copilot.stderr);
+    assert.equal((JSON.parse(copilot.stdout) as { permissionDecision?: string }).permissionDecision, "deny", copilot.stdout);
+    // Read as Claude Code's (no --host), the same payload names no event.
+    const claude = await sg(["hook"], { input: payload });
+    assert.match(claude.stdout, /no hook_event_name/);
+  });
+});
+
 describe("options", () => {
   // These two loops run in-process through cli() (the same code the binary bundles): 24 process starts
   // would cost seconds and prove nothing more than the binary runs below.

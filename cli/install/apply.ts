@@ -140,7 +140,8 @@ export function applyChanges(changes: readonly FileChange[], o: ApplyOptions): A
     const result: Applied = { file: c.file, changed, removedFile: changed && c.after === null, created: changed && c.before === null, diff, backup: null };
     out.push(result);
     if (!changed) {
-      o.say(`${c.file}: ${o.verb === "install" ? "skillgate's entries are already installed; nothing to change" : "no skillgate entries in it; nothing to change"}`);
+      if (c.before === null) o.say(`${c.file} does not exist: nothing to change`);
+      else o.say(`${c.file}: ${o.verb === "install" ? "skillgate's entries are already installed; nothing to change" : "no skillgate entries in it; nothing to change"}`);
       continue;
     }
     if (o.dryRun) {

@@ -161,10 +161,10 @@ export function codexInstallChanges(o: CodexInstallOptions): FileChange[] {
   const config = configTomlOf(o.env);
   const before = readText(config);
   const after = withTrust(before ?? "", file, o.trust ? trustEntries(file, next, o.hookPath) : []);
-  return [
-    { file, before: readText(file), after: jsonText(next), fresh: trustEntries(file, cur, o.hookPath).length === 0 },
-    { file: config, before, after: before === null && after === "" ? null : after },
-  ];
+  const changes: FileChange[] = [{ file, before: readText(file), after: jsonText(next), fresh: trustEntries(file, cur, o.hookPath).length === 0 }];
+  // No config.toml and nothing to trust: nothing to say about it either.
+  if (before !== null || after !== "") changes.push({ file: config, before, after, fresh: before === null || recordedTrust(before).size === 0 });
+  return changes;
 }
 
 /** The file changes that take skillgate's hooks and their trust entries out again. */
