@@ -15,9 +15,9 @@ export const EXIT = { ok: 0, findings: 1, usage: 2, config: 3 } as const;
 
 export const EXIT_HELP: readonly [number, string][] = [
   [EXIT.ok, "ok"],
-  [EXIT.findings, "findings: lint errors, a command explain says would be refused, a failing case, a doctor problem"],
-  [EXIT.usage, "usage: unknown option, missing or invalid value"],
-  [EXIT.config, "configuration or I/O: a table that does not load, a file that cannot be read or written"],
+  [EXIT.findings, "findings: lint errors, a command explain says would be refused, a failing case, a doctor problem, a git hook install could not put in place"],
+  [EXIT.usage, "usage: unknown option, missing or invalid value, an option of another host (the message and the usage line on stderr)"],
+  [EXIT.config, "configuration or I/O: a table that does not load, a file that cannot be read or written, skills a host cannot load (install without --with-skills)"],
 ];
 
 /** Wrong command line: printed as one line plus the verb's usage line, exit 2. */
@@ -65,11 +65,30 @@ const TABLE_OPT = {
   value: "FILE",
   help: "the trigger table (else $SKILLGATE_TABLE, else .claude/triggers.json in the project — $CLAUDE_PROJECT_DIR or the current folder —, else the bundled triggers.json)",
 } as const;
-const PROJECT_OPT = { type: "string", value: "DIR", help: "the project whose .claude/settings.json to use (default: the current folder)" } as const;
-const LOCAL_OPT = { type: "flag", help: "use the project's .claude/settings.local.json (personal, not committed)" } as const;
-const USER_OPT = { type: "flag", help: "use ~/.claude/settings.json (every project of this user)" } as const;
-const HOST_OPT = { type: "string", value: "HOST", help: "the agent CLI to install into (default: claude-code)", choices: ["claude-code", "codex", "copilot", "cursor", "gemini", "opencode"] } as const;
+const PROJECT_OPT = { type: "string", value: "DIR", help: "the project to install into (default: the current folder)" } as const;
+const LOCAL_OPT = { type: "flag", help: "claude-code: use the project's .claude/settings.local.json (personal, not committed)" } as const;
+const USER_OPT = {
+  type: "flag",
+  help: "install for the user, in every project: ~/.claude/settings.json, $CODEX_HOME/hooks.json, ~/.gemini/settings.json, $COPILOT_HOME/config.json, ~/.config/opencode/plugins/, ~/.cursor/hooks.json",
+} as const;
+/** The hosts install knows (cli/install/hosts.ts has one entry per name). */
+export const HOST_NAMES = ["claude-code", "codex", "copilot", "cursor", "gemini", "opencode"] as const;
+const HOST_OPT = {
+  type: "string",
+  value: "HOST",
+  help:
+    "the agent CLI: claude-code (Claude Code, the default), codex (Codex), gemini (Gemini CLI), copilot (Copilot CLI), opencode, cursor (Cursor); " +
+    "all: every host whose config folder the project already has (.claude, .codex or .agents, .gemini, .github/hooks, .github/skills or .github/copilot-instructions.md, opencode.json or .opencode, .cursor) or whose command is on PATH (claude, codex, gemini, copilot, opencode, cursor-agent)",
+  choices: [...HOST_NAMES, "all"],
+} as const;
 const TRUST_OPT = { type: "flag", help: "codex: record the hooks as trusted in $CODEX_HOME/config.toml (Codex skips untrusted hooks silently)" } as const;
+const WITH_SKILLS_OPT = {
+  type: "flag",
+  help:
+    "copy the skills the table names where the host loads them, when it cannot load them yet (without it, install refuses and names them): " +
+    "claude-code .claude/skills, codex .agents/skills, gemini .gemini/skills, copilot .github/skills, opencode .opencode/skills, cursor .cursor/skills " +
+    "(--user: ~/.claude/skills, ~/.agents/skills, ~/.gemini/skills, $COPILOT_HOME/skills, ~/.config/opencode/skills, ~/.cursor/skills)",
+} as const;
 const DRY_RUN_OPT = { type: "flag", help: "show the change as a diff; write nothing" } as const;
 const CASES_DIR_OPT = {
   type: "string",
@@ -83,9 +102,12 @@ const CASES_DIR_OPT = {
  */
 export const SPECS = {
   hook: {
-    summary: "read one Claude Code hook event on stdin and answer on stdout (what the hook executable does)",
-    options: {},
-    examples: ["skillgate hook < cases/fixtures/pre-tool-use-bash.json"],
+    summary: "read one hook event on stdin and answer on stdout, as the hook executable does, for the host named by --host (the installed entries dist/hook-<host>.cjs name theirs)",
+    options: {
+      host: { type: "string", value: "HOST", help: "the host whose event this is (default: claude-code; opencode runs in-process as a plugin, without a hook command)", choices: ["claude-code", "codex", "copilot", "cursor", "gemini"] },
+      event: { type: "string", value: "EVENT", help: "copilot: the event's name (Copilot's payload does not carry it), e.g. preToolUse" },
+    },
+    examples: ["skillgate hook < cases/fixtures/pre-tool-use-bash.json", "skillgate hook --host codex < event.json", "skillgate hook --host copilot --event preToolUse < event.json"],
   },
   explain: {
     summary: "show what a Bash command runs and writes, and which rows would fire",
@@ -148,33 +170,35 @@ export const SPECS = {
     examples: ["skillgate init", "skillgate init --extends", "skillgate init --project ~/src/app --full"],
   },
   install: {
-    summary: "add skillgate's hooks to a Claude Code settings file (portable in a project, minimal edits, backup first)",
+    summary: "add skillgate's hooks to an agent CLI's settings (Claude Code, Codex, Gemini CLI, Copilot CLI, opencode, Cursor; --host all: every one the project uses), and the git hooks; minimal edits, backup first",
     options: {
       project: PROJECT_OPT,
       local: LOCAL_OPT,
       user: USER_OPT,
-      "with-skills": { type: "flag", help: "copy the skills the table names into .claude/skills/ (~/.claude/skills with --user) when the client cannot load them" },
+      "with-skills": WITH_SKILLS_OPT,
       table: TABLE_OPT,
-      runtime: { type: "string", value: "RUNTIME", help: "the runtime the hook runs under (default: node in a project, bun when installed for --user)", choices: ["bun", "node"] },
+      runtime: { type: "string", value: "RUNTIME", help: "the runtime the hook runs under (claude-code default: node in a project, bun when installed for --user; other hosts: this node)", choices: ["bun", "node"] },
       "dry-run": DRY_RUN_OPT,
       json: JSON_OPT,
       host: HOST_OPT,
       trust: TRUST_OPT,
     },
     exclusive: [["project", "user"], ["local", "user"]],
-    examples: ["skillgate install", "skillgate install --host codex --trust", "skillgate install --local", "skillgate install --project ~/src/app --dry-run", "skillgate install --user --with-skills"],
+    findings: "a git hook could not be installed (another one is in the way)",
+    examples: ["skillgate install", "skillgate install --host codex --trust", "skillgate install --host=all --with-skills", "skillgate install --local", "skillgate install --project ~/src/app --dry-run", "skillgate install --user --with-skills"],
   },
   uninstall: {
     summary: "remove exactly the hooks skillgate install added (byte-identical when nothing else changed)",
     options: { project: PROJECT_OPT, local: LOCAL_OPT, user: USER_OPT, "dry-run": DRY_RUN_OPT, json: JSON_OPT, host: HOST_OPT },
     exclusive: [["project", "user"], ["local", "user"]],
-    examples: ["skillgate uninstall", "skillgate uninstall --user --dry-run"],
+    examples: ["skillgate uninstall", "skillgate uninstall --host gemini", "skillgate uninstall --user --dry-run"],
+    findings: "a git hook could not be restored",
   },
   doctor: {
-    summary: "check the installed hooks, the hook command and launcher, the table, its skills and the state folder",
+    summary: "check the installed hooks (on the host named by --host, or all), the hook command and launcher, the table, its skills, the state folder and the git hooks",
     options: { project: PROJECT_OPT, local: LOCAL_OPT, user: USER_OPT, table: TABLE_OPT, json: JSON_OPT, host: HOST_OPT },
     exclusive: [["project", "user"], ["local", "user"]],
-    examples: ["skillgate doctor", "skillgate doctor --user --json"],
+    examples: ["skillgate doctor", "skillgate doctor --host codex", "skillgate doctor --user --json"],
     findings: "a problem was found",
   },
   measure: {
@@ -220,7 +244,7 @@ export const SPECS = {
     examples: ["skillgate schema > triggers.schema.json", "skillgate schema --write"],
   },
   fingerprint: {
-    summary: "content fingerprint of reviewed roots (tracked and non-ignored files, staged or not)",
+    summary: "the content fingerprint of reviewed roots (tracked and non-ignored files, staged or not): one hash that changes when any of their contents does",
     options: {
       cwd: { type: "string", value: "DIR", help: "the workspace (default: the current folder)" },
       previous: { type: "string", value: "FILE", help: "an earlier --json output: its paths are kept (a vanished file stays as missing)" },

@@ -1,5 +1,5 @@
 // `skillgate fingerprint [--cwd DIR] [--previous FILE] [--tasks-approval PATH]... [--json] [--no-cache] ROOT...`
-// Seed 000's content fingerprint of the reviewed roots. Exit 0 with the
+// The content fingerprint of the reviewed roots. Exit 0 with the
 // fingerprint; 2 for a usage error; 3 when an input blocks the binding (the
 // path is named) — no approximate fingerprint is ever printed.
 import fs from "node:fs";

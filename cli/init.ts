@@ -108,7 +108,7 @@ export async function initMain(args: string[], root: string): Promise<number> {
   if (path.resolve(skillsDir) !== path.resolve(dest)) console.log(`note: the table's skillsDir is ${skillsDir}; the Skill tool loads skills from ${dest} and ~/.claude/skills`);
   for (const name of c.unknown) console.log(`skill "${name}" is yours to write: ${path.join(dest, name, "SKILL.md")} (skillgate ships no skill by that name)`);
 
-  // 3. Cases that prove each starter row (the seed's method: each row turns a case red when removed).
+  // 3. Cases that prove each starter row (each row turns a case red when removed: skillgate mutate checks it).
   const casesDir = path.join(claudeDir, "skillgate", "cases");
   if (f.has("no-cases")) console.log(`no starter cases written: write one per row with \`skillgate cases --new <row id>\` (into ${casesDir}; format: docs/cases.md in skillgate's repository)`);
   else if (fs.existsSync(casesDir)) console.log(`${casesDir}: exists, left as is`);

@@ -18,7 +18,7 @@ import { findPackageRoot } from "../hooks/runner/process.js";
 type Run = (argv: string[], root: string) => Promise<number>;
 
 const VERBS: { readonly [V in VerbName]: () => Promise<Run> } = {
-  hook: () => import("../hooks/entries/claude-code.js").then((m) => async () => (await m.main(), EXIT.ok)),
+  hook: () => import("./hook.js").then((m) => m.hookVerb),
   explain: () => import("./explain.js").then((m) => m.explainMain),
   lint: () => import("./lint.js").then((m) => m.lintMain),
   cases: () => import("./cases/main.js").then((m) => m.casesMain),

@@ -7,7 +7,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CODEX_BIN, callOutput, messages, project, run, type RunResult } from './harness.ts';
-import { codexInstallMain } from '../hooks/hosts/codex/install.ts';
+import { installVerb } from '../cli/install.ts';
+
+/** `skillgate <verb> --host codex …` in-process (cli/install.ts installVerb), with its own environment and output. */
+const codexInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb(verb, ["--host", "codex", ...args], root, { env, out, err: out });
 
 const sh = (cmd: string, callId: string) => ({ name: 'exec_command', arguments: { cmd }, callId });
 const patch = (text: string, callId: string) => ({ name: 'apply_patch', input: text, callId });

@@ -7,7 +7,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { COPILOT_BIN, ROOT, bodyText, callOutput, project, run, type RunResult } from './harness.ts';
-import { copilotInstallMain } from '../hooks/hosts/copilot/install.ts';
+import { installVerb } from '../cli/install.ts';
+
+/** `skillgate <verb> --host copilot …` in-process (cli/install.ts installVerb), with its own environment and output. */
+const copilotInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb(verb, ["--host", "copilot", ...args], root, { env, out, err: out });
 
 const sh = (command: string, callId: string) => ({ name: 'bash', arguments: { command, description: 'run' }, callId });
 const view = (path: string, callId: string) => ({ name: 'view', arguments: { path }, callId });

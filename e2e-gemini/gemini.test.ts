@@ -7,7 +7,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ROOT, functionResponses, project, run, textsOf, type RunResult } from './harness.ts';
-import { geminiInstallMain } from '../hooks/hosts/gemini/install.ts';
+import { installVerb } from '../cli/install.ts';
+
+/** `skillgate <verb> --host gemini …` in-process (cli/install.ts installVerb), with its own environment and output. */
+const geminiInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb(verb, ["--host", "gemini", ...args], root, { env, out, err: out });
 
 const sh = (command: string) => ({ calls: { name: 'run_shell_command', args: { command, description: 'e2e' } } });
 const log = (repo: string) => execFileSync('git', ['log', '--format=%s'], { cwd: repo, encoding: 'utf8' }).trim().split('\n');

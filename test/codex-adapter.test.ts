@@ -9,9 +9,14 @@ import path from "node:path";
 import { codex, normalize, render, skillMentions, wholeFileRead } from "../hooks/hosts/codex/adapter.ts";
 import { environment } from "../hooks/hosts/codex/env.ts";
 import { patchPaths } from "../hooks/core/apply-patch.ts";
-import { addToHooksJson, codexCommand, codexDoctorMain, codexInstallMain, installCodex, removeFromHooksJson, trustEntries, trustHash, uninstallCodex, withTrust } from "../hooks/hosts/codex/install.ts";
+import { addToHooksJson, codexCommand, installCodex, removeFromHooksJson, trustEntries, trustHash, uninstallCodex, withTrust } from "../hooks/hosts/codex/install.ts";
 import { runHook } from "../hooks/entries/claude-code.ts";
 import { copyBuiltHook } from "./built-hook.ts";
+import { installVerb } from "../cli/install.ts";
+
+/** `skillgate <verb> --host codex …` in-process (cli/install.ts installVerb), with its own environment and output. */
+const codexInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb(verb, ["--host", "codex", ...args], root, { env, out, err: out });
+const codexDoctorMain = (args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb("doctor", ["--host", "codex", ...args], root, { env, out, err: out });
 
 const FIX = path.join(import.meta.dirname, "fixtures", "codex");
 const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(FIX, `${name}.json`), "utf8"));
@@ -257,7 +262,7 @@ test("codexInstallMain: flags, errors, the trust advice; the table's skills go t
   const lines: string[] = [];
   const env = { CODEX_HOME: path.join(dir, "home"), HOME: dir, SKILLGATE_TABLE: path.join(ROOT, "triggers.json") };
   // The shipped table names skills Codex does not have: refused, nothing written, the flag named.
-  assert.equal(await codexInstallMain("install", ["--project", dir], "/opt/sg", env, (s) => lines.push(s)), 1);
+  assert.equal(await codexInstallMain("install", ["--project", dir], "/opt/sg", env, (s) => lines.push(s)), 3);
   assert.match(lines.join("\n"), /names skills Codex cannot load: .*commit.*--with-skills.*\.agents\/skills/s);
   assert.ok(!fs.existsSync(path.join(dir, ".codex", "hooks.json")), "nothing written");
   lines.length = 0;
@@ -275,7 +280,8 @@ test("codexInstallMain: flags, errors, the trust advice; the table's skills go t
   assert.equal(await codexInstallMain("install", ["--bogus"], "/opt/sg", env, () => {}), 2);
   assert.equal(await codexInstallMain("uninstall", ["--project", dir, "--with-skills"], "/opt/sg", env, () => {}), 2, "--with-skills is an install flag");
   assert.equal(await codexInstallMain("uninstall", ["--project", dir], "/opt/sg", env, () => {}), 0);
-  assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, ".codex", "hooks.json"), "utf8")), { hooks: {} });
+  // Nothing else changed it since install created it: uninstall puts back no file, as Claude Code's does.
+  assert.equal(fs.existsSync(path.join(dir, ".codex", "hooks.json")), false);
 });
 
 test("codexDoctorMain: reports missing trust and an untrusted project; passes once both are there", async () => {
@@ -289,13 +295,13 @@ test("codexDoctorMain: reports missing trust and an untrusted project; passes on
   const env = { CODEX_HOME: path.join(proj, "home"), HOME: proj, PATH: process.env.PATH ?? "" };
   const lines: string[] = [];
   assert.equal(await codexInstallMain("install", ["--project", proj, "--with-skills"], root, env, () => {}), 0);
-  assert.equal(codexDoctorMain(["--project", proj], root, env, (s) => lines.push(s)), 1);
+  assert.equal(await codexDoctorMain(["--project", proj], root, env, (s) => lines.push(s)), 1);
   assert.ok(lines.some((l) => l.includes("not trusted")), lines.join("\n"));
   assert.ok(lines.some((l) => l.includes("is not marked trusted")), lines.join("\n"));
   fs.mkdirSync(path.join(proj, "home"), { recursive: true });
   fs.appendFileSync(path.join(proj, "home", "config.toml"), `\n[projects.${JSON.stringify(proj)}]\ntrust_level = "trusted"\n`);
   assert.equal(await codexInstallMain("install", ["--project", proj, "--trust"], root, env, () => {}), 0);
   lines.length = 0;
-  assert.equal(codexDoctorMain(["--project", proj], root, env, (s) => lines.push(s)), 0, lines.join("\n"));
+  assert.equal(await codexDoctorMain(["--project", proj], root, env, (s) => lines.push(s)), 0, lines.join("\n"));
   assert.match(lines.join("\n"), /7 Codex hook events/);
 });

@@ -9,10 +9,15 @@ import os from "node:os";
 import path from "node:path";
 import { COPILOT_EVENTS, copilotHost, normalize, render } from "../hooks/hosts/copilot/adapter.ts";
 import { environment } from "../hooks/hosts/copilot/env.ts";
-import { copilotDoctorMain, copilotInstallMain, installCopilot, uninstallCopilot, withSkillgate, withoutSkillgate } from "../hooks/hosts/copilot/install.ts";
+import { installCopilot, uninstallCopilot, withSkillgate, withoutSkillgate } from "../hooks/hosts/copilot/install.ts";
 import { lastAssistantMessage } from "../hooks/hosts/copilot/transcript.ts";
 import { runHook } from "../hooks/entries/claude-code.ts";
 import { copyBuiltHook } from "./built-hook.ts";
+import { installVerb } from "../cli/install.ts";
+
+/** `skillgate <verb> --host copilot …` in-process (cli/install.ts installVerb), with its own environment and output. */
+const copilotInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb(verb, ["--host", "copilot", ...args], root, { env, out, err: out });
+const copilotDoctorMain = (args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb("doctor", ["--host", "copilot", ...args], root, { env, out, err: out });
 
 const FIX = path.join(import.meta.dirname, "fixtures", "copilot");
 const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(FIX, `${name}.json`), "utf8"));
@@ -205,14 +210,14 @@ test("install writes .github/hooks/skillgate.json with every event (other hooks 
   assert.deepEqual(withoutSkillgate(withSkillgate({}, "node", hookPath), hookPath), {});
   const lines: string[] = [];
   assert.equal(await copilotInstallMain("install", ["--project", project, "--user"], ROOT, {}, (s) => lines.push(s)), 2);
-  assert.match(lines.join("\n"), /not both/);
+  assert.match(lines.join("\n"), /--project and --user cannot be used together/);
 });
 
 test("install --host copilot: refused while the table's skills are not loadable; --with-skills copies them into .github/skills", async () => {
   const project = tmp("skills");
   const lines: string[] = [];
   const env = { HOME: tmp("h") };
-  assert.equal(await copilotInstallMain("install", ["--project", project], ROOT, env, (s) => lines.push(s)), 1);
+  assert.equal(await copilotInstallMain("install", ["--project", project], ROOT, env, (s) => lines.push(s)), 3);
   assert.match(lines.join("\n"), /names skills Copilot CLI cannot load: .*commit.*--with-skills/s);
   assert.ok(!fs.existsSync(path.join(project, ".github", "hooks", "skillgate.json")), "nothing written");
   lines.length = 0;
@@ -244,11 +249,11 @@ test("the built hook executable answers a captured preToolUse with a deny and ex
   assert.equal(bad.status, 0);
 
   const lines: string[] = [];
-  assert.equal(copilotDoctorMain(["--project", project], root, env, (s) => lines.push(s)), 1);
+  assert.equal(await copilotDoctorMain(["--project", project], root, env, (s) => lines.push(s)), 1);
   assert.match(lines.join("\n"), /does not run skillgate on preToolUse/);
   fs.cpSync(path.join(ROOT, "skills"), path.join(root, "skills"), { recursive: true });
   assert.equal(await copilotInstallMain("install", ["--project", project, "--with-skills"], root, env, () => undefined), 0);
   lines.length = 0;
-  assert.equal(copilotDoctorMain(["--project", project], root, env, (s) => lines.push(s)), 0, lines.join("\n"));
-  assert.match(lines.join("\n"), new RegExp(`✓ skillgate runs on ${COPILOT_EVENTS.length} Copilot CLI hook events`));
+  assert.equal(await copilotDoctorMain(["--project", project], root, env, (s) => lines.push(s)), 0, lines.join("\n"));
+  assert.match(lines.join("\n"), new RegExp(`skillgate runs on ${COPILOT_EVENTS.length} Copilot CLI hook events`));
 });

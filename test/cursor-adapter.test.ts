@@ -8,8 +8,12 @@ import os from "node:os";
 import path from "node:path";
 import { CURSOR_EVENTS, cursor, normalize, render } from "../hooks/hosts/cursor/adapter.ts";
 import { environment } from "../hooks/hosts/cursor/env.ts";
-import { installCursor, uninstallCursor, cursorInstallMain } from "../hooks/hosts/cursor/install.ts";
+import { installCursor, uninstallCursor } from "../hooks/hosts/cursor/install.ts";
 import { runHook } from "../hooks/entries/claude-code.ts";
+import { installVerb } from "../cli/install.ts";
+
+/** `skillgate <verb> --host cursor …` in-process (cli/install.ts installVerb), with its own environment and output. */
+const cursorInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb(verb, ["--host", "cursor", ...args], root, { env, out, err: out });
 
 const FIX = path.join(import.meta.dirname, "fixtures", "cursor");
 const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(FIX, `${name}.json`), "utf8"));
@@ -117,7 +121,7 @@ test("on documented payloads the gate refuses a commit, blocks push HEAD, refuse
   assert.equal(after.permission, "allow", JSON.stringify(after));
 });
 
-test("environment and install: .cursor skills and hooks.json; install keeps other hooks, is idempotent, uninstall removes only skillgate", () => {
+test("environment and install: .cursor skills and hooks.json; install keeps other hooks, is idempotent, uninstall removes only skillgate", async () => {
   const he = environment({ HOME: "/h", SKILLGATE_CURSOR_CWD: "/p" });
   assert.ok(he.skillRoots.includes("/p/.cursor/skills"));
   assert.ok(he.settingsFiles.includes("/p/.cursor/hooks.json"));
@@ -137,6 +141,6 @@ test("environment and install: .cursor skills and hooks.json; install keeps othe
   uninstallCursor({ project, hookPath });
   assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")), { version: 1, hooks: { afterFileEdit: [{ command: "prettier" }] } });
   const lines: string[] = [];
-  assert.equal(cursorInstallMain("install", ["--bogus"], ROOT, {}, (s) => lines.push(s)), 2);
-  assert.match(lines.join(""), /unknown argument --bogus/);
+  assert.equal(await cursorInstallMain("install", ["--bogus"], ROOT, {}, (s) => lines.push(s)), 2);
+  assert.match(lines.join(""), /unknown option --bogus/);
 });

@@ -8,9 +8,14 @@ import os from "node:os";
 import path from "node:path";
 import { gemini, normalize, render } from "../hooks/hosts/gemini/adapter.ts";
 import { environment } from "../hooks/hosts/gemini/env.ts";
-import { addToSettings, geminiCommand, geminiInstallMain, geminiDoctorMain, removeFromSettings, GEMINI_EVENTS } from "../hooks/hosts/gemini/install.ts";
+import { addToSettings, geminiCommand, removeFromSettings, GEMINI_EVENTS } from "../hooks/hosts/gemini/install.ts";
 import { runHook } from "../hooks/entries/claude-code.ts";
 import { DEFAULT_PROFILE } from "../hooks/core/summaries/profiles.ts";
+import { installVerb } from "../cli/install.ts";
+
+/** `skillgate <verb> --host gemini …` in-process (cli/install.ts installVerb), with its own environment and output. */
+const geminiInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb(verb, ["--host", "gemini", ...args], root, { env, out, err: out });
+const geminiDoctorMain = (args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb("doctor", ["--host", "gemini", ...args], root, { env, out, err: out });
 
 const FIX = path.join(import.meta.dirname, "fixtures", "gemini");
 const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(FIX, `${name}.json`), "utf8"));
@@ -140,7 +145,7 @@ test("install --host gemini writes .gemini/settings.json (and with --with-skills
   const out = (s: string) => lines.push(s);
   const file = path.join(dir, ".gemini", "settings.json");
   // The shipped table names skills Gemini does not have: activate_skill would answer "must be equal to one of the allowed values".
-  assert.equal(await geminiInstallMain("install", ["--host", "gemini", "--project", dir], ROOT, { HOME: dir }, out), 1);
+  assert.equal(await geminiInstallMain("install", ["--host", "gemini", "--project", dir], ROOT, { HOME: dir }, out), 3);
   assert.match(lines.join("\n"), /names skills Gemini CLI cannot load: .*commit.*--with-skills.*\.gemini\/skills/s);
   assert.ok(!fs.existsSync(file), "nothing written");
   assert.equal(await geminiInstallMain("install", ["--host", "gemini", "--project", dir, "--with-skills"], ROOT, { HOME: dir }, out), 0, lines.join("\n"));
@@ -150,16 +155,17 @@ test("install --host gemini writes .gemini/settings.json (and with --with-skills
   assert.match(lines.join("\n"), /trusted folder/);
   const doctorLines: string[] = [];
   // The doctor also runs dist/hook-gemini.cjs: only its registration part is asserted without a build.
-  geminiDoctorMain(["--project", dir], ROOT, { HOME: dir }, (s) => doctorLines.push(s));
+  await geminiDoctorMain(["--project", dir], ROOT, { HOME: dir }, (s) => doctorLines.push(s));
   assert.doesNotMatch(doctorLines.join("\n"), /does not run skillgate on/);
   assert.equal(await geminiInstallMain("uninstall", ["--project", dir], ROOT, { HOME: dir }, out), 0);
-  assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")), { hooks: {} });
+  // Nothing else changed it since install created it: uninstall puts back no file.
+  assert.equal(fs.existsSync(file), false);
   const after: string[] = [];
-  assert.equal(geminiDoctorMain(["--project", dir], ROOT, { HOME: dir }, (s) => after.push(s)), 1);
+  assert.equal(await geminiDoctorMain(["--project", dir], ROOT, { HOME: dir }, (s) => after.push(s)), 1);
   assert.match(after.join("\n"), /does not run skillgate on BeforeTool/);
   assert.equal(await geminiInstallMain("install", ["--project", dir, "--user"], ROOT, { HOME: dir }, out), 2);
   fs.writeFileSync(file, "{ // comment\n}");
-  assert.equal(await geminiInstallMain("install", ["--project", dir], ROOT, { HOME: dir }, out), 1);
+  assert.equal(await geminiInstallMain("install", ["--project", dir], ROOT, { HOME: dir }, out), 3);
   assert.match(lines.at(-1) ?? "", /not plain JSON/);
 });
 

@@ -10,12 +10,25 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { codexInstallMain, installCodex } from "../hooks/hosts/codex/install.ts";
-import { copilotInstallMain, installCopilot } from "../hooks/hosts/copilot/install.ts";
-import { cursorInstallMain, installCursor } from "../hooks/hosts/cursor/install.ts";
-import { geminiInstallMain, installGemini } from "../hooks/hosts/gemini/install.ts";
+import { installCodex } from "../hooks/hosts/codex/install.ts";
+import { installCopilot } from "../hooks/hosts/copilot/install.ts";
+import { installCursor } from "../hooks/hosts/cursor/install.ts";
+import { installGemini } from "../hooks/hosts/gemini/install.ts";
 import { hookPathsOf } from "../hooks/io/hook-install.ts";
 import { copyBuiltHook } from "./built-hook.ts";
+import { installVerb } from "../cli/install.ts";
+
+/** `skillgate <verb> --host codex …` in-process (cli/install.ts installVerb), with its own environment and output. */
+const codexInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb(verb, ["--host", "codex", ...args], root, { env, out, err: out });
+
+/** `skillgate <verb> --host copilot …` in-process (cli/install.ts installVerb), with its own environment and output. */
+const copilotInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb(verb, ["--host", "copilot", ...args], root, { env, out, err: out });
+
+/** `skillgate <verb> --host cursor …` in-process (cli/install.ts installVerb), with its own environment and output. */
+const cursorInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb(verb, ["--host", "cursor", ...args], root, { env, out, err: out });
+
+/** `skillgate <verb> --host gemini …` in-process (cli/install.ts installVerb), with its own environment and output. */
+const geminiInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb(verb, ["--host", "gemini", ...args], root, { env, out, err: out });
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const DIST = path.join(ROOT, "dist");
@@ -154,7 +167,7 @@ const REINSTALLS: Record<string, { file: (dir: string) => string; older: (dir: s
   copilot: {
     file: (d) => path.join(d, "home", "config.json"),
     older: (d, hookPath) => void installCopilot({ user: true, runtime: "node", hookPath, env: { COPILOT_HOME: path.join(d, "home") } }),
-    main: (verb, d, root) => copilotInstallMain(verb, ["--user", ...(verb === "install" ? ["--with-skills"] : [])], root, { COPILOT_HOME: path.join(d, "home"), SKILLGATE_TABLE: TABLE }, () => undefined),
+    main: (verb, d, root) => copilotInstallMain(verb, ["--user", ...(verb === "install" ? ["--with-skills"] : [])], root, { COPILOT_HOME: path.join(d, "home"), HOME: d, SKILLGATE_TABLE: TABLE }, () => undefined),
     foreign: (d) => {
       const f = path.join(d, "home", "config.json");
       const j = JSON.parse(fs.readFileSync(f, "utf8")) as { hooks: Record<string, unknown[]> };
@@ -166,7 +179,7 @@ const REINSTALLS: Record<string, { file: (dir: string) => string; older: (dir: s
   cursor: {
     file: (d) => path.join(d, ".cursor", "hooks.json"),
     older: (d, hookPath) => void installCursor({ project: d, runtime: "node", hookPath }),
-    main: (verb, d, root) => cursorInstallMain(verb, ["--project", d], root, {}, () => undefined),
+    main: (verb, d, root) => cursorInstallMain(verb, ["--project", d, ...(verb === "install" ? ["--with-skills"] : [])], root, { HOME: d, SKILLGATE_TABLE: TABLE }, () => undefined),
     foreign: (d) => {
       const f = path.join(d, ".cursor", "hooks.json");
       const j = JSON.parse(fs.readFileSync(f, "utf8")) as { hooks: Record<string, unknown[]> };

@@ -12,6 +12,8 @@ import {
   removeSkillgate, uninstallMain,
 } from "../cli/install.ts";
 import { initMain } from "../cli/init.ts";
+import { installVerb } from "../cli/install.ts";
+import { hookProblem } from "../hooks/io/hook-install.ts";
 import { failsClosed, installIntoText, uninstallFromText } from "../hooks/hosts/claude-code/install.ts";
 import { parseJsonText } from "../hooks/hosts/claude-code/settings-text.ts";
 import { migrateOldState, stateDirOf, stateDirPath } from "../hooks/io/state-dir.ts";
@@ -387,7 +389,7 @@ test("--dry-run prints a diff and writes nothing", async (t) => {
   const p = ready(USER_SETTINGS);
   const before = p.text();
   const r = await run(t, () => installMain(["--project", p.dir, "--dry-run"], ROOT));
-  assert.equal(r.code, 0);
+  assert.equal(r.code, 0, r.out);
   assert.match(r.out, /^\+\+\+ .*\(after install\)$/m);
   assert.match(r.out, /^\+ +"matcher": "Bash\|Write\|Edit\|MultiEdit\|NotebookEdit\|Agent\|Task\|mcp__\.\*",$/m);
   assert.match(r.out, /would write the launcher/);
@@ -648,4 +650,138 @@ test("doctor says whether the gate fails closed: onFailure on the gate's handler
   const openDoc = await doctor(PATH);
   assert.equal(openDoc.code, 1);
   assert.match(openDoc.out, /PROBLEM +.*settings\.local\.json: PreToolUse: the hook has no "onFailure": "block", so a crash or timeout of the hook lets the call through; run skillgate install again/);
+});
+
+// ---------------------------------------------------------------- every host through one command line
+
+/** `skillgate <verb> …` in-process with the test's environment; stdout and stderr apart. */
+async function sgVerb(verb: "install" | "uninstall" | "doctor", args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [], err: string[] = [];
+  const code = await installVerb(verb, args, ROOT, { env, out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+/** A table whose skills folder is empty: every host has to copy its one skill (commit) from skillgate's own. */
+function tableWithoutSkills(): string {
+  const dir = tmp("table");
+  fs.mkdirSync(path.join(dir, "empty"));
+  const file = path.join(dir, "triggers.json");
+  fs.writeFileSync(file, JSON.stringify({ version: 1, skillsDir: "empty", rows: [{ id: "commit-gate", kind: "gate", skill: "commit", when: { command: { name: "git", sub: ["commit"] } } }] }));
+  return file;
+}
+
+/** Where each host loads a project's skills from: --with-skills copies there. */
+const SKILL_DEST: Record<string, string> = {
+  "claude-code": ".claude/skills",
+  codex: ".agents/skills",
+  gemini: ".gemini/skills",
+  copilot: ".github/skills",
+  opencode: ".opencode/skills",
+  cursor: ".cursor/skills",
+};
+
+test("the parser is the same for every host: --x=y and --x y; an unknown argument is exit 2 with the message and the usage line on stderr", async (t) => {
+  const { home } = isolate(t);
+  setEnv(t, "SKILLGATE_TABLE", tableWithoutSkills());
+  for (const host of ["claude-code", "codex", "gemini", "copilot", "opencode", "cursor"]) {
+    const dir = tmp(`parse-${host}`);
+    const r = await sgVerb("install", [`--host=${host}`, `--project=${dir}`, "--with-skills", "--runtime=node"]);
+    assert.equal(r.code, 0, `${host}: ${r.out}\n${r.err}`);
+    assert.ok(fs.existsSync(path.join(dir, SKILL_DEST[host] ?? "", "commit", "SKILL.md")), `${host}: --project=DIR was read`);
+    const bad = await sgVerb("install", ["--host", host, "--project", dir, "--bogus"]);
+    assert.equal(bad.code, 2, host);
+    assert.equal(bad.out, "", `${host}: nothing on stdout`);
+    assert.match(bad.err, /^skillgate install: unknown option --bogus\nusage: skillgate install /, host);
+    assert.equal((await sgVerb("uninstall", ["--host", host, "--project", dir, "--with-skills"])).code, 2, `${host}: --with-skills is an install option`);
+    assert.equal((await sgVerb("uninstall", [`--host=${host}`, `--project=${dir}`])).code, 0, host);
+  }
+  // An option for one host only is refused for another, before anything is written.
+  const dir = tmp("parse-only");
+  const trust = await sgVerb("install", ["--host", "gemini", "--project", dir, "--trust"]);
+  assert.equal(trust.code, 2);
+  assert.match(trust.err, /--trust is for --host codex, not gemini/);
+  assert.match((await sgVerb("install", ["--host", "codex", "--project", dir, "--local"])).err, /--local is for --host claude-code, not codex/);
+  assert.deepEqual(fs.readdirSync(dir), []);
+  assert.ok(home);
+});
+
+test("--with-skills on every host: refused without it (naming the flag and the folder), copied where that host loads skills with it", async (t) => {
+  isolate(t);
+  setEnv(t, "SKILLGATE_TABLE", tableWithoutSkills());
+  for (const [host, dest] of Object.entries(SKILL_DEST)) {
+    const dir = tmp(`skills-${host}`);
+    const refused = await sgVerb("install", ["--host", host, "--project", dir, "--runtime", "node"]);
+    assert.equal(refused.code, 3, `${host}: ${refused.out}\n${refused.err}`);
+    assert.match(refused.err, new RegExp(`cannot load: commit .*--with-skills to copy them into ${path.join(dir, dest).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "s"), host);
+    assert.equal(fs.existsSync(path.join(dir, dest)), false, `${host}: nothing copied`);
+    const dry = await sgVerb("install", ["--host", host, "--project", dir, "--with-skills", "--dry-run"]);
+    assert.equal(dry.code, 0, `${host}: ${dry.err}`);
+    assert.match(dry.out, new RegExp(`would copy skills into .*${dest.replace(/[./]/g, "\\$&")}: commit`), host);
+    assert.deepEqual(fs.readdirSync(dir), [], `${host}: a dry run writes nothing`);
+    const ok = await sgVerb("install", ["--host", host, "--project", dir, "--with-skills", "--runtime", "node"]);
+    assert.equal(ok.code, 0, `${host}: ${ok.out}\n${ok.err}`);
+    assert.equal(fs.readFileSync(path.join(dir, dest, "commit", "SKILL.md"), "utf8"), fs.readFileSync(path.join(ROOT, "skills", "commit", "SKILL.md"), "utf8"), host);
+    // Loadable now: a plain install passes.
+    assert.equal((await sgVerb("install", ["--host", host, "--project", dir, "--runtime", "node"])).code, 0, host);
+  }
+});
+
+test("--host all: every host whose folder the project has or whose command is on PATH, each named with the reason; the others untouched", async (t) => {
+  isolate(t);
+  setEnv(t, "SKILLGATE_TABLE", tableWithoutSkills());
+  const dir = tmp("all");
+  fs.mkdirSync(path.join(dir, ".codex"));
+  fs.mkdirSync(path.join(dir, ".gemini"));
+  // A PATH with git, node and an `opencode` command, and none of the other hosts'.
+  const binDir = tmp("bin");
+  for (const b of ["git", "node"]) fs.symlinkSync(fs.realpathSync(process.execPath.endsWith(b) ? process.execPath : "/usr/bin/git"), path.join(binDir, b));
+  fs.writeFileSync(path.join(binDir, "opencode"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+  const env = { ...process.env, PATH: binDir };
+  const r = await sgVerb("install", ["--host", "all", "--project", dir, "--with-skills"], env);
+  assert.equal(r.code, 0, r.out + r.err);
+  assert.match(r.out, new RegExp(`^Codex \\(${path.join(dir, ".codex").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} exists\\):$`, "m"));
+  assert.match(r.out, /^Gemini CLI \(\S+\.gemini exists\):$/m);
+  assert.match(r.out, /^opencode \(opencode is on PATH \(\S+\/opencode\)\):$/m);
+  assert.doesNotMatch(r.out, /^(Claude Code|Copilot CLI|Cursor) \(/m);
+  assert.ok(fs.existsSync(path.join(dir, ".codex", "hooks.json")));
+  assert.ok(fs.existsSync(path.join(dir, ".gemini", "settings.json")));
+  assert.ok(fs.existsSync(path.join(dir, ".opencode", "plugins", "skillgate.js")));
+  for (const d of [".claude", ".github", ".cursor"]) assert.equal(fs.existsSync(path.join(dir, d)), false, `${d} untouched`);
+  const doc = await sgVerb("doctor", ["--host", "all", "--project", dir], env);
+  assert.match(doc.out, /^Codex \(/m);
+  assert.match(doc.out, /does not run skillgate|not trusted|skillgate runs on/, "each host's doctor ran");
+  const un = await sgVerb("uninstall", ["--host=all", `--project=${dir}`], env);
+  assert.equal(un.code, 0, un.out + un.err);
+  // Each file install created is gone again; the folders the project had stay.
+  assert.equal(fs.existsSync(path.join(dir, ".codex", "hooks.json")), false);
+  assert.equal(fs.existsSync(path.join(dir, ".gemini", "settings.json")), false);
+  assert.equal(fs.existsSync(path.join(dir, ".opencode", "plugins", "skillgate.js")), false);
+  assert.ok(fs.existsSync(path.join(dir, ".codex")) && fs.existsSync(path.join(dir, ".gemini")));
+  // Nothing to go on: a clear error, exit 3.
+  const none = await sgVerb("install", ["--host", "all", "--project", tmp("none")], { ...process.env, PATH: tmp("emptybin") });
+  assert.equal(none.code, 3);
+  assert.match(none.err, /--host all: no host found: .*name one with --host/);
+});
+
+test("doctor's probe of a host's hook leaves nothing in the temp folder, even what the hook puts there", async (t) => {
+  isolate(t);
+  const tmpdir = tmp("tmpdir");
+  // A hook that makes an output folder in the temp folder, as a capped output does.
+  const hook = path.join(tmp("hook"), "hook.cjs");
+  fs.writeFileSync(hook, `require("fs").mkdirSync(require("path").join(require("os").tmpdir(), "skillgate-out-probe")); process.stdout.write("{}");`);
+  // The test's own folders first: from here on, the temp folder must stay as it is.
+  setEnv(t, "SKILLGATE_TABLE", tableWithoutSkills());
+  const hosts = ["claude-code", "codex", "gemini", "copilot", "opencode"];
+  const dirs = Object.fromEntries(hosts.map((h) => [h, tmp(`probe-${h}`)]));
+  const before = fs.readdirSync(tmpdir);
+  setEnv(t, "TMPDIR", tmpdir);
+  assert.equal(hookProblem(hook, [], { hook_event_name: "SessionStart" }, { ...process.env }, 10_000), undefined);
+  assert.deepEqual(fs.readdirSync(tmpdir), before, "no skillgate-doctor-* or skillgate-out-* left");
+  // The doctors of the hosts that probe their hook: nothing left either.
+  for (const host of hosts) {
+    const dir = dirs[host] ?? "";
+    assert.equal((await sgVerb("install", ["--host", host, "--project", dir, "--with-skills", "--runtime", "node"])).code, 0, host);
+    await sgVerb("doctor", ["--host", host, "--project", dir]);
+    assert.deepEqual(fs.readdirSync(tmpdir), before, `${host}: doctor left something in the temp folder`);
+  }
 });

@@ -3,7 +3,7 @@
 // Cursor): the command line, the settings file's read and write, the
 // `--project DIR | --user [--runtime PATH]` arguments, and doctor's "does the
 // hook start and answer". What each file looks like stays in the host's folder.
-import { spawnSync } from "node:child_process";
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -89,46 +89,114 @@ export function withoutHandlers(hooks: Json, isOurs: (h: unknown) => boolean): J
   return out;
 }
 
+/**
+ * Where a host's install goes: a project folder, or (user) the user's own
+ * configuration. Parsed once by the CLI (cli/args.ts) for every host.
+ */
 export interface InstallTarget {
   /** The project folder; absent with --user. */
   project?: string;
   user: boolean;
+  /** The runtime the hook command names (an absolute path). */
   runtime: string;
   /** Codex only: also record the hooks as trusted. */
   trust: boolean;
   /** Copy the skills the table names into the host's skill folder when the host cannot load them. */
   withSkills: boolean;
+  /** Claude Code only: the personal settings file (.claude/settings.local.json). */
+  local?: boolean;
+  /** --runtime as given ("bun" or "node"); undefined: the host's default. */
+  runtimeGiven?: "bun" | "node";
+  /** --table: the table whose skills must be loadable (else the one the host's hook will use). */
+  table?: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** One file an install or uninstall changes: its text now and after (null: no file). */
+export interface FileChange {
+  file: string;
+  before: string | null;
+  after: string | null;
+  /**
+   * Before this change the file held nothing of skillgate's: an install records
+   * `before`, so an uninstall with nothing else changed puts back these exact bytes.
+   */
+  fresh?: boolean;
+  /** A file of skillgate's own (a launcher): a dry run names it instead of showing its text, and it gets no backup. */
+  what?: string;
+  /** What the report says once the change is written, after the file's name (default: written, updated, removed). */
+  says?: string;
+}
+
+/** What a host wants done: the file changes, the notes to print after them, and the skills its table needs. */
+export interface InstallPlan {
+  changes: FileChange[];
+  notes: string[];
+  /** install only: where the table's skills must be loadable (ensureSkills). */
+  skills?: SkillsTarget;
+  /** Said on stderr before anything is written (the install works, but not as the user may think). */
+  warnings?: string[];
+  /** Folders to remove once the changes are written, when they are empty. */
+  emptyDirs?: string[];
+}
+
+/** One line of a doctor's report. */
+export interface DoctorCheck {
+  ok: boolean;
+  text: string;
+}
+
+/** Everything the CLI needs from one host to install, uninstall and check it. */
+export interface HostInstaller {
+  /** The --host name. */
+  id: string;
+  /** The name users know. */
+  label: string;
+  /** The command on PATH that tells the host is installed (install --host all). */
+  binary: string;
+  /** The project folders or files that tell the project uses this host (install --host all). */
+  markers: readonly string[];
+  /** Where --with-skills copies skills, in words, for --help. */
+  skillsHelp: string;
+  plan(verb: "install" | "uninstall", t: InstallTarget, packageRoot: string): InstallPlan;
+  /** undefined: this host has no doctor. */
+  doctor?(t: InstallTarget, packageRoot: string): Promise<DoctorCheck[]> | DoctorCheck[];
+}
+
+/** A file's text, or null when it does not exist. */
+export function readText(file: string): string | null {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw e;
+  }
+}
+
+/** The text writeJsonObject writes. */
+export const jsonText = (v: Json): string => JSON.stringify(v, null, 2) + "\n";
+
+/** A settings file as JSON (readJsonObject) and as text, for a FileChange. */
+export function readJsonFile(file: string, hint = ""): { json: Json; text: string | null } {
+  return { json: readJsonObject(file, hint), text: readText(file) };
 }
 
 /**
- * `[--project DIR | --user] [--runtime PATH]` (and `--trust`, `--with-skills` where the host has them) after
- * `skillgate <verb> --host <host>`; neither flag: the project in the current folder.
- * Returns the target, or the exit code (2) after saying what is wrong.
+ * Write a plan's changes as they are (no backup, no record): for test harnesses
+ * that set a host up directly. `skillgate install` applies plans with backups (cli/install.ts).
  */
-export function parseInstallTarget(host: string, verb: string, args: string[], out: (s: string) => void, o: { trust?: boolean; skills?: boolean } = {}): InstallTarget | 2 {
-  let project: string | undefined;
-  let user = false;
-  let trust = false;
-  let withSkills = false;
-  let runtime = process.execPath;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === "--host") i++;
-    else if (a === "--project") project = args[++i] ?? ".";
-    else if (a === "--user") user = true;
-    else if (a === "--trust" && o.trust && verb === "install") trust = true;
-    else if (a === "--runtime" && verb === "install") runtime = args[++i] ?? runtime;
-    else if (a === "--with-skills" && o.skills && verb === "install") withSkills = true;
+export function writeChanges(changes: readonly FileChange[]): string[] {
+  const done: string[] = [];
+  for (const c of changes) {
+    if (c.after === c.before) continue;
+    if (c.after === null) fs.rmSync(c.file, { force: true });
     else {
-      out(`skillgate ${verb} --host ${host}: unknown argument ${a}`);
-      return 2;
+      makeDir(path.dirname(c.file));
+      fs.writeFileSync(c.file, c.after);
     }
+    done.push(c.file);
   }
-  if (project !== undefined && user) {
-    out(`skillgate ${verb} --host ${host}: give --project DIR or --user, not both`);
-    return 2;
-  }
-  return { ...(user ? {} : { project: project ?? "." }), user, runtime, trust, withSkills };
+  return done;
 }
 
 /** The table a host's hook will use for a project: its own project table, else $SKILLGATE_TABLE, else skillgate's default. */
@@ -173,6 +241,8 @@ export interface SkillsTarget {
   withSkills: boolean;
   packageRoot: string;
   env: NodeJS.ProcessEnv;
+  /** What else fixes a missing skill, said after the --with-skills advice (Claude Code: skillgate init). */
+  advice?: string;
 }
 
 /**
@@ -193,7 +263,7 @@ export async function ensureSkills(t: SkillsTarget, dryRun = false): Promise<{ o
       ok: false,
       error:
         `the table ${t.tableFile} names skills ${t.host} cannot load: ${missing.join(", ")} (not in ${roots.join(" or ")}); ` +
-        `a refusal would tell the model to load a skill the client does not know. Install again with --with-skills to copy them into ${t.dest}. Nothing was written.`,
+        `a refusal would tell the model to load a skill the client does not know. Install again with --with-skills to copy them into ${t.dest}${t.advice ? `, or ${t.advice}` : ""}. Nothing was written.`,
     };
   }
   if (dryRun) return { ok: true, lines: [`would copy skills into ${t.dest}: ${missing.join(", ")}`] };
@@ -209,10 +279,17 @@ export async function ensureSkills(t: SkillsTarget, dryRun = false): Promise<{ o
  * Returns the problem, or undefined when it answers.
  */
 export function hookProblem(hookPath: string, args: string[], payload: Json, env: NodeJS.ProcessEnv, timeoutMs: number): string | undefined {
-  const state = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-doctor-"));
-  const run = spawnSync(process.execPath, [hookPath, ...args], { input: JSON.stringify(payload), encoding: "utf8", env: { ...env, SKILLGATE_STATE: state }, timeout: timeoutMs });
-  // The throwaway state folder goes, and the output folder the hook may have named in it.
-  for (const dir of [outputFolderNamedIn(state), state]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  const probe = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-doctor-"));
+  const state = path.join(probe, "state");
+  // The probe's temp folder is inside the throwaway one too, so an output folder the hook makes goes with it.
+  const tmp = path.join(probe, "tmp");
+  fs.mkdirSync(tmp);
+  let run: SpawnSyncReturns<string>;
+  try {
+    run = spawnSync(process.execPath, [hookPath, ...args], { input: JSON.stringify(payload), encoding: "utf8", env: { ...env, SKILLGATE_STATE: state, TMPDIR: tmp, TMP: tmp, TEMP: tmp }, timeout: timeoutMs });
+  } finally {
+    for (const dir of [outputFolderNamedIn(state), probe]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  }
   if (run.error || run.status !== 0) return `the hook ${hookPath} does not run: ${run.error?.message ?? run.stderr.slice(0, 300)}`;
   if (run.stdout.trim() && !run.stdout.trim().startsWith("{")) return `the hook printed something that is not JSON: ${run.stdout.slice(0, 200)}`;
   return undefined;

@@ -11,10 +11,9 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { ensureSkills, hookCommand, hookProblem, hooksOf, hostTableFile, listOf, parseInstallTarget, readJsonObject, runsHook, withoutHandlers, writeJsonObject, type SkillsTarget } from "../../io/hook-install.js";
+import { hookCommand, hookProblem, hooksOf, hostTableFile, jsonText, listOf, readJsonObject, readText, runsHook, withoutHandlers, writeChanges, type DoctorCheck, type FileChange, type HostInstaller, type InstallPlan, type InstallTarget, type SkillsTarget } from "../../io/hook-install.js";
 import type { Json } from "../../io/payload.js";
 import { codexHome, environment } from "./env.js";
-import { makeDir } from "../../io/make-dir.js";
 
 export const CODEX_HOOK_TIMEOUT_S = 10;
 
@@ -154,41 +153,44 @@ function configTomlOf(env: NodeJS.ProcessEnv): string {
   return path.join(home, "config.toml");
 }
 
-/** Write skillgate's hooks (and trust) for Codex. Returns the files written. */
-export function installCodex(o: CodexInstallOptions): string[] {
+/** The file changes that put skillgate's hooks (and, with trust, their trust entries) into Codex's files. */
+export function codexInstallChanges(o: CodexInstallOptions): FileChange[] {
   const file = hooksFileOf(o);
-  const next = addToHooksJson(readJson(file), codexCommand(o.runtime, o.hookPath), o.hookPath);
-  writeJsonObject(file, next);
-  const written = [file];
+  const cur = readJson(file);
+  const next = addToHooksJson(cur, codexCommand(o.runtime, o.hookPath), o.hookPath);
   const config = configTomlOf(o.env);
-  const before = fs.existsSync(config) ? fs.readFileSync(config, "utf8") : "";
-  const after = withTrust(before, file, o.trust ? trustEntries(file, next, o.hookPath) : []);
-  if (after !== before) {
-    makeDir(path.dirname(config));
-    fs.writeFileSync(config, after);
-    written.push(config);
-  }
-  return written;
+  const before = readText(config);
+  const after = withTrust(before ?? "", file, o.trust ? trustEntries(file, next, o.hookPath) : []);
+  const changes: FileChange[] = [{ file, before: readText(file), after: jsonText(next), fresh: trustEntries(file, cur, o.hookPath).length === 0 }];
+  // No config.toml and nothing to trust: nothing to say about it either.
+  if (before !== null || after !== "") changes.push({ file: config, before, after, fresh: before === null || recordedTrust(before).size === 0 });
+  return changes;
 }
 
-/** Remove skillgate's hooks and their trust entries. Returns the files changed. */
-export function uninstallCodex(o: Omit<CodexInstallOptions, "runtime" | "trust">): string[] {
+/** The file changes that take skillgate's hooks and their trust entries out again. */
+export function codexUninstallChanges(o: Omit<CodexInstallOptions, "runtime" | "trust">): FileChange[] {
   const file = hooksFileOf(o);
-  const changed: string[] = [];
-  if (fs.existsSync(file)) {
-    writeJsonObject(file, removeFromHooksJson(readJson(file), o.hookPath));
-    changed.push(file);
+  const changes: FileChange[] = [];
+  const text = readText(file);
+  if (text !== null) {
+    const cur = readJson(file);
+    const cleaned = removeFromHooksJson(cur, o.hookPath);
+    changes.push({ file, before: text, after: trustEntries(file, cur, o.hookPath).length ? jsonText(cleaned) : text });
   }
   const config = configTomlOf(o.env);
-  if (fs.existsSync(config)) {
-    const before = fs.readFileSync(config, "utf8");
-    const after = withTrust(before, file, []);
-    if (after !== before) {
-      fs.writeFileSync(config, after);
-      changed.push(config);
-    }
-  }
-  return changed;
+  const before = readText(config);
+  if (before !== null) changes.push({ file: config, before, after: withTrust(before, file, []) });
+  return changes;
+}
+
+/** Write skillgate's hooks (and trust) for Codex directly, no backup (test harnesses). Returns the files written. */
+export function installCodex(o: CodexInstallOptions): string[] {
+  return writeChanges(codexInstallChanges(o));
+}
+
+/** Remove skillgate's hooks and their trust entries directly. Returns the files changed. */
+export function uninstallCodex(o: Omit<CodexInstallOptions, "runtime" | "trust">): string[] {
+  return writeChanges(codexUninstallChanges(o));
 }
 
 /** The hook a Codex install runs: the Node route's loader for Codex (scripts/build.mjs, buildForNode; hooks/hosts/codex/hook.ts `main`). */
@@ -209,33 +211,17 @@ export function codexSkills(o: { project?: string; env: NodeJS.ProcessEnv; withS
   return { host: "Codex", tableFile: hostTableFile(hostEnv.projectTable, o.env, root), roots: hostEnv.skillRoots, dest, withSkills: o.withSkills, packageRoot: root, env: o.env };
 }
 
-/**
- * `skillgate install --host codex [--project DIR | --user] [--trust] [--runtime PATH] [--with-skills]`
- * and `skillgate uninstall --host codex [--project DIR | --user]`. Returns the exit code.
- */
-export async function codexInstallMain(verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): Promise<number> {
-  const t = parseInstallTarget("codex", verb, args, out, { trust: true, skills: true });
-  if (t === 2) return 2;
-  const { project, user, trust, runtime } = t;
+const targetOf = (t: InstallTarget) => ({ ...(t.project !== undefined ? { project: t.project } : {}), user: t.user, env: t.env });
+
+/** `skillgate install | uninstall --host codex`: the file changes, the trust advice, the skills to check. */
+export function codexPlan(verb: "install" | "uninstall", t: InstallTarget, root: string): InstallPlan {
   const hookPath = codexHookPathOf(root);
-  try {
-    if (verb === "install") {
-      const skills = await ensureSkills(codexSkills({ ...(project !== undefined ? { project } : {}), env, withSkills: t.withSkills }, root));
-      if (!skills.ok) {
-        out(`skillgate install --host codex: ${skills.error}`);
-        return 1;
-      }
-      skills.lines.forEach(out);
-    }
-    const files = verb === "install" ? installCodex({ ...(project !== undefined ? { project } : {}), user, runtime, hookPath, trust, env }) : uninstallCodex({ ...(project !== undefined ? { project } : {}), user, hookPath, env });
-    for (const f of files) out(`wrote ${f}`);
-    if (verb === "install" && !trust) out("Codex runs new hooks only once trusted: open /hooks in codex and trust skillgate's entries, or re-run with --trust.");
-    if (verb === "install" && project !== undefined) out(`The project's .codex/ folder loads only for a trusted project (run \`codex --trust\` in ${path.resolve(project)} once).`);
-    return 0;
-  } catch (e) {
-    out(`skillgate ${verb} --host codex: ${(e as Error).message}`);
-    return 1;
-  }
+  if (verb === "uninstall") return { changes: codexUninstallChanges({ ...targetOf(t), hookPath }), notes: [] };
+  const notes: string[] = [];
+  if (!t.trust) notes.push("Codex runs new hooks only once trusted: open /hooks in codex and trust skillgate's entries, or re-run with --trust.");
+  if (t.project !== undefined) notes.push(`The project's .codex/ folder loads only for a trusted project (run \`codex --trust\` in ${path.resolve(t.project)} once).`);
+  const skills = codexSkills({ ...targetOf(t), withSkills: t.withSkills }, root);
+  return { changes: codexInstallChanges({ ...targetOf(t), runtime: t.runtime, hookPath, trust: t.trust }), notes, skills: t.table ? { ...skills, tableFile: t.table } : skills };
 }
 
 /** trusted_hash values recorded in config.toml, by [hooks.state] key. */
@@ -260,20 +246,17 @@ export function recordedTrust(configToml: string): Map<string, string> {
  * is each handler trusted with the hash Codex computes now (an untrusted hook is skipped silently),
  * is the project trusted, and does the hook command start and answer?
  */
-export function codexDoctorMain(args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): number {
-  const user = args.includes("--user");
-  const at = args.indexOf("--project");
-  const project = user ? undefined : at >= 0 ? (args[at + 1] ?? ".") : ".";
+export function codexDoctor(t: InstallTarget, root: string): DoctorCheck[] {
+  const { project, env } = t;
   const problems: string[] = [];
   const hookPath = codexHookPathOf(root);
   let file: string;
   let hooks: Json;
   try {
-    file = hooksFileOf({ ...(project !== undefined ? { project } : {}), user, env });
+    file = hooksFileOf(targetOf(t));
     hooks = readJson(file);
   } catch (e) {
-    out(`✗ ${(e as Error).message}`);
-    return 1;
+    return [{ ok: false, text: (e as Error).message }];
   }
   const entries = trustEntries(file, hooks, hookPath);
   const events = new Set(entries.map((e) => e.key.split(":").at(-3)));
@@ -291,7 +274,16 @@ export function codexDoctorMain(args: string[], root: string, env: NodeJS.Proces
   const start = { session_id: "skillgate-doctor", cwd: project ?? process.cwd(), hook_event_name: "SessionStart", source: "startup", model: "doctor", permission_mode: "default", transcript_path: null };
   const hookFails = hookProblem(hookPath, [], start, env, CODEX_HOOK_TIMEOUT_S * 1000);
   if (hookFails) problems.push(hookFails);
-  for (const p of problems) out(`✗ ${p}`);
-  if (!problems.length) out(`✓ skillgate runs on ${entries.length} Codex hook events from ${file}, all trusted; the hook answers`);
-  return problems.length ? 1 : 0;
+  if (!problems.length) return [{ ok: true, text: `skillgate runs on ${entries.length} Codex hook events from ${file}, all trusted; the hook answers` }];
+  return problems.map((text) => ({ ok: false, text }));
 }
+
+export const codexInstaller: HostInstaller = {
+  id: "codex",
+  label: "Codex",
+  binary: "codex",
+  markers: [".codex", ".agents"],
+  skillsHelp: "codex: .agents/skills (~/.agents/skills with --user)",
+  plan: codexPlan,
+  doctor: codexDoctor,
+};

@@ -6,9 +6,8 @@
 // Copilot loads a repository's hooks only in a trusted folder: the user trusts
 // it when Copilot asks, or passes --trust-folder (-p mode); COPILOT_ALLOW_ALL=true
 // also trusts the working directory.
-import fs from "node:fs";
 import path from "node:path";
-import { ensureSkills, hookCommand, hookProblem, hostTableFile, listOf, parseInstallTarget, readJsonObject, runsHook, writeJsonObject, type SkillsTarget } from "../../io/hook-install.js";
+import { hookCommand, hookProblem, hostTableFile, jsonText, listOf, readJsonObject, readText, runsHook, writeChanges, type DoctorCheck, type FileChange, type HostInstaller, type InstallPlan, type InstallTarget, type SkillsTarget } from "../../io/hook-install.js";
 import type { Json } from "../../io/payload.js";
 import { COPILOT_EVENTS } from "./adapter.js";
 import { copilotHome, environment, HOOKS_FILE } from "./env.js";
@@ -45,7 +44,6 @@ export function withoutSkillgate(hooks: Json, hookPath: string): Json {
 }
 
 const readJson = (file: string): Json => readJsonObject(file);
-const writeJson = writeJsonObject;
 
 export interface Where {
   project?: string;
@@ -62,33 +60,44 @@ export function hooksFileOf(w: Where): string {
   return path.join(path.resolve(w.project ?? "."), ".github", "hooks", HOOKS_FILE);
 }
 
-export function installCopilot(w: Where & { runtime: string; hookPath: string }): string[] {
+const runsOn = (hooks: Json, hookPath: string): boolean => Object.values(hooks).some((l) => Array.isArray(l) && l.some((h) => isOurs(h, hookPath)));
+
+/** The change that registers skillgate: the project's own hooks file, or the `hooks` key of the user's config.json. */
+export function copilotInstallChange(w: Where & { runtime: string; hookPath: string }): FileChange {
   const file = hooksFileOf(w);
   const cur = readJson(file);
   const hooks = cur.hooks ?? {};
   if (!hooks || typeof hooks !== "object" || Array.isArray(hooks)) throw new Error(`${file}: "hooks" is not an object`);
   const next = withSkillgate(hooks as Json, w.runtime, w.hookPath);
   // A project hooks file needs "version": 1; the user config keeps its other keys.
-  writeJson(file, w.user ? { ...cur, hooks: next } : { version: 1, ...cur, hooks: next });
-  return [file];
+  return { file, before: readText(file), after: jsonText(w.user ? { ...cur, hooks: next } : { version: 1, ...cur, hooks: next }), fresh: !runsOn(hooks as Json, w.hookPath) };
+}
+
+export function copilotUninstallChanges(w: Where & { hookPath: string }): FileChange[] {
+  const file = hooksFileOf(w);
+  const before = readText(file);
+  if (before === null) return [];
+  // The project file is skillgate's own.
+  if (!w.user) return [{ file, before, after: null }];
+  const cur = readJson(file);
+  if (!runsOn((cur.hooks ?? {}) as Json, w.hookPath)) return [{ file, before, after: before }];
+  const hooks = withoutSkillgate((cur.hooks ?? {}) as Json, w.hookPath);
+  const { hooks: _old, ...rest } = cur;
+  return [{ file, before, after: jsonText(Object.keys(hooks).length ? { ...rest, hooks } : rest) }];
+}
+
+/** Register skillgate directly, no backup (test harnesses). */
+export function installCopilot(w: Where & { runtime: string; hookPath: string }): string[] {
+  const c = copilotInstallChange(w);
+  writeChanges([c]);
+  return [c.file];
 }
 
 export function uninstallCopilot(w: Where & { hookPath: string }): string[] {
-  const file = hooksFileOf(w);
-  if (!fs.existsSync(file)) return [];
-  if (!w.user) {
-    // The project file is skillgate's own.
-    fs.rmSync(file);
-    return [file];
-  }
-  const cur = readJson(file);
-  const hooks = withoutSkillgate((cur.hooks ?? {}) as Json, w.hookPath);
-  const { hooks: _old, ...rest } = cur;
-  writeJson(file, Object.keys(hooks).length ? { ...rest, hooks } : rest);
-  return [file];
+  const changes = copilotUninstallChanges(w);
+  writeChanges(changes);
+  return changes.map((c) => c.file);
 }
-
-const parseWhere = (verb: string, args: string[], out: (s: string) => void) => parseInstallTarget("copilot", verb, args, out, { skills: true });
 
 /**
  * Where Copilot CLI 1.0.102 loads the table's skills from for this target, and where --with-skills
@@ -104,55 +113,48 @@ export function copilotSkills(o: { project?: string; user: boolean; env: NodeJS.
   return { host: "Copilot CLI", tableFile: hostTableFile(hostEnv.projectTable, o.env, root), roots: hostEnv.skillRoots, dest, withSkills: o.withSkills, packageRoot: root, env: o.env };
 }
 
-/** `skillgate install|uninstall --host copilot [--project DIR | --user] [--runtime PATH] [--with-skills]`. Returns the exit code. */
-export async function copilotInstallMain(verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): Promise<number> {
-  const w = parseWhere(verb, args, out);
-  if (typeof w === "number") return w;
+const whereOf = (t: InstallTarget): Where => ({ ...(t.project !== undefined ? { project: t.project } : {}), user: t.user, env: t.env });
+
+/** `skillgate install | uninstall --host copilot`: the hooks file change, the trust note, the skills to check. */
+export function copilotPlan(verb: "install" | "uninstall", t: InstallTarget, root: string): InstallPlan {
   const hookPath = copilotHookPathOf(root);
-  try {
-    if (verb === "install") {
-      const skills = await ensureSkills(copilotSkills({ ...w, env }, root));
-      if (!skills.ok) {
-        out(`skillgate install --host copilot: ${skills.error}`);
-        return 1;
-      }
-      skills.lines.forEach(out);
-    }
-    const files = verb === "install" ? installCopilot({ ...w, hookPath, env }) : uninstallCopilot({ ...w, hookPath, env });
-    for (const f of files) out(`${verb === "install" ? "wrote" : "removed skillgate from"} ${f}`);
-    if (verb === "install" && !w.user) out("Copilot CLI loads a repository's hooks only in a trusted folder: trust it when copilot asks (or pass --trust-folder with -p).");
-    return 0;
-  } catch (e) {
-    out(`skillgate ${verb} --host copilot: ${(e as Error).message}`);
-    return 1;
-  }
+  if (verb === "uninstall") return { changes: copilotUninstallChanges({ ...whereOf(t), hookPath }), notes: [] };
+  const notes = t.user ? [] : ["Copilot CLI loads a repository's hooks only in a trusted folder: trust it when copilot asks (or pass --trust-folder with -p)."];
+  const skills = copilotSkills({ ...whereOf(t), user: t.user, env: t.env, withSkills: t.withSkills }, root);
+  return { changes: [copilotInstallChange({ ...whereOf(t), runtime: t.runtime, hookPath })], notes, skills: t.table ? { ...skills, tableFile: t.table } : skills };
 }
 
 /** `skillgate doctor --host copilot [--project DIR | --user]`: every event registered, and the hook answers. */
-export function copilotDoctorMain(args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): number {
-  const w = parseWhere("doctor", args, out);
-  if (typeof w === "number") return w;
+export function copilotDoctor(t: InstallTarget, root: string): DoctorCheck[] {
   const hookPath = copilotHookPathOf(root);
   const problems: string[] = [];
   let file: string;
   let hooks: Json;
   try {
-    file = hooksFileOf({ ...w, env });
+    file = hooksFileOf(whereOf(t));
     const cur = readJson(file);
     hooks = (cur.hooks ?? {}) as Json;
-    if (!w.user && cur.version !== 1) problems.push(`${file} has no "version": 1 (Copilot refuses it)`);
+    if (!t.user && cur.version !== 1) problems.push(`${file} has no "version": 1 (Copilot refuses it)`);
   } catch (e) {
-    out(`✗ ${(e as Error).message}`);
-    return 1;
+    return [{ ok: false, text: (e as Error).message }];
   }
   for (const event of COPILOT_EVENTS) {
     const list = hooks[event];
     if (!Array.isArray(list) || !list.some((h) => isOurs(h, hookPath))) problems.push(`${file} does not run skillgate on ${event} (run skillgate install --host copilot)`);
   }
-  const start = { sessionId: "skillgate-doctor", timestamp: Date.now(), cwd: w.project ?? process.cwd(), source: "new" };
-  const hookFails = hookProblem(hookPath, ["sessionStart"], start, env, COPILOT_HOOK_TIMEOUT_S * 1000);
+  const start = { sessionId: "skillgate-doctor", timestamp: Date.now(), cwd: t.project ?? process.cwd(), source: "new" };
+  const hookFails = hookProblem(hookPath, ["sessionStart"], start, t.env, COPILOT_HOOK_TIMEOUT_S * 1000);
   if (hookFails) problems.push(hookFails);
-  for (const p of problems) out(`✗ ${p}`);
-  if (!problems.length) out(`✓ skillgate runs on ${COPILOT_EVENTS.length} Copilot CLI hook events from ${file}; the hook answers`);
-  return problems.length ? 1 : 0;
+  if (!problems.length) return [{ ok: true, text: `skillgate runs on ${COPILOT_EVENTS.length} Copilot CLI hook events from ${file}; the hook answers` }];
+  return problems.map((text) => ({ ok: false, text }));
 }
+
+export const copilotInstaller: HostInstaller = {
+  id: "copilot",
+  label: "Copilot CLI",
+  binary: "copilot",
+  markers: [".github/hooks", ".github/copilot-instructions.md", ".github/skills"],
+  skillsHelp: "copilot: .github/skills ($COPILOT_HOME/skills with --user)",
+  plan: copilotPlan,
+  doctor: copilotDoctor,
+};

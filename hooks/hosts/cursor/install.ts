@@ -3,9 +3,10 @@
 // DOCUMENTED SHAPE ONLY: not loaded by a real Cursor here.
 import fs from "node:fs";
 import path from "node:path";
-import { hookCommand, hooksOf, listOf, parseInstallTarget, readJsonObject, runsHook, writeJsonObject } from "../../io/hook-install.js";
+import { hookCommand, hooksOf, hostTableFile, jsonText, listOf, readJsonObject, readText, runsHook, writeChanges, type FileChange, type HostInstaller, type InstallPlan, type InstallTarget, type SkillsTarget } from "../../io/hook-install.js";
 import type { Json } from "../../io/payload.js";
 import { CURSOR_EVENTS } from "./adapter.js";
+import { environment } from "./env.js";
 
 /** The hook a Cursor install runs: the Node route's loader for Cursor (scripts/build.mjs, buildForNode; hooks/hosts/cursor/hook.ts `main`). */
 export function cursorHookPathOf(root: string): string {
@@ -38,44 +39,72 @@ function read(file: string): Json {
   return v;
 }
 
-export function installCursor(w: { project?: string; user?: boolean; env?: NodeJS.ProcessEnv; runtime: string; hookPath: string }): string {
+const runsOn = (hooks: Json, hookPath: string): boolean => Object.values(hooks).some((l) => Array.isArray(l) && l.some((h) => isOurs(h, hookPath)));
+
+type Where = { project?: string; user?: boolean; env?: NodeJS.ProcessEnv };
+
+export function cursorInstallChange(w: Where & { runtime: string; hookPath: string }): FileChange {
   const file = hooksFileOf(w);
   const cur = read(file);
   const hooks: Json = { ...((cur.hooks ?? {}) as Json) };
+  const fresh = !runsOn(hooks, w.hookPath);
   for (const event of CURSOR_EVENTS) {
     hooks[event] = [...listOf(hooks, event, file).filter((h) => !isOurs(h, w.hookPath)), { command: hookCommand(w.runtime, w.hookPath), ...(CURSOR_FAIL_CLOSED.has(event) ? { failClosed: true } : {}) }];
   }
-  writeJsonObject(file, { ...cur, version: 1, hooks });
-  return file;
+  return { file, before: readText(file), after: jsonText({ ...cur, version: 1, hooks }), fresh };
 }
 
-export function uninstallCursor(w: { project?: string; user?: boolean; env?: NodeJS.ProcessEnv; hookPath: string }): string | undefined {
+export function cursorUninstallChanges(w: Where & { hookPath: string }): FileChange[] {
   const file = hooksFileOf(w);
-  if (!fs.existsSync(file)) return undefined;
+  const before = readText(file);
+  if (before === null) return [];
   const cur = read(file);
+  if (!runsOn((cur.hooks ?? {}) as Json, w.hookPath)) return [{ file, before, after: before }];
   const hooks: Json = {};
   for (const [event, list] of Object.entries((cur.hooks ?? {}) as Json)) {
     const kept = Array.isArray(list) ? list.filter((h) => !isOurs(h, w.hookPath)) : list;
     if (!Array.isArray(kept) || kept.length) hooks[event] = kept;
   }
-  writeJsonObject(file, { ...cur, hooks });
-  return file;
+  return [{ file, before, after: jsonText({ ...cur, hooks }) }];
 }
 
-/** `skillgate install|uninstall --host cursor [--project DIR | --user] [--runtime PATH]`. Returns the exit code. */
-export function cursorInstallMain(verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): number {
-  const t = parseInstallTarget("cursor", verb, args, out);
-  if (t === 2) return 2;
-  const { runtime } = t;
-  const w = { ...(t.project !== undefined ? { project: t.project } : {}), user: t.user, env };
-  const hookPath = cursorHookPathOf(root);
-  try {
-    const file = verb === "install" ? installCursor({ ...w, runtime, hookPath }) : uninstallCursor({ ...w, hookPath });
-    out(file ? `${verb === "install" ? "wrote" : "removed skillgate from"} ${file}` : "nothing to remove");
-    if (verb === "install") out("Cursor support follows Cursor's hooks documentation; it has not been run under a real Cursor.");
-    return 0;
-  } catch (e) {
-    out(`skillgate ${verb} --host cursor: ${(e as Error).message}`);
-    return 1;
-  }
+/** Register skillgate directly, no backup (test harnesses). */
+export function installCursor(w: Where & { runtime: string; hookPath: string }): string {
+  const c = cursorInstallChange(w);
+  writeChanges([c]);
+  return c.file;
 }
+
+export function uninstallCursor(w: Where & { hookPath: string }): string | undefined {
+  return writeChanges(cursorUninstallChanges(w))[0];
+}
+
+/** Where Cursor loads skills from (its documentation: .cursor/skills, and ~/.cursor/skills), and where --with-skills copies them. */
+export function cursorSkills(t: InstallTarget, root: string): SkillsTarget {
+  const project = t.user ? undefined : path.resolve(t.project ?? ".");
+  const hostEnv = environment({ ...t.env, ...(project ? { SKILLGATE_CURSOR_CWD: project } : {}) });
+  const dest = project ? path.join(project, ".cursor", "skills") : t.env.HOME ? path.join(t.env.HOME, ".cursor", "skills") : "";
+  if (!dest) throw new Error("HOME is not set: cannot find ~/.cursor/skills");
+  return { host: "Cursor", tableFile: t.table ?? hostTableFile(hostEnv.projectTable, t.env, root), roots: hostEnv.skillRoots, dest, withSkills: t.withSkills, packageRoot: root, env: t.env };
+}
+
+/** `skillgate install | uninstall --host cursor`: the hooks.json change and the skills to check. */
+export function cursorPlan(verb: "install" | "uninstall", t: InstallTarget, root: string): InstallPlan {
+  const w = { ...(t.project !== undefined ? { project: t.project } : {}), user: t.user, env: t.env };
+  const hookPath = cursorHookPathOf(root);
+  if (verb === "uninstall") return { changes: cursorUninstallChanges({ ...w, hookPath }), notes: [] };
+  return {
+    changes: [cursorInstallChange({ ...w, runtime: t.runtime, hookPath })],
+    notes: ["Cursor support follows Cursor's hooks documentation; it has not been run under a real Cursor."],
+    skills: cursorSkills(t, root),
+  };
+}
+
+export const cursorInstaller: HostInstaller = {
+  id: "cursor",
+  label: "Cursor",
+  binary: "cursor-agent",
+  markers: [".cursor"],
+  skillsHelp: "cursor: .cursor/skills (~/.cursor/skills with --user)",
+  plan: cursorPlan,
+};

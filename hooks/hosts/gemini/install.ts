@@ -4,9 +4,8 @@
 // Gemini loads a project's settings (and so its hooks) only in a trusted folder:
 // trust it once in the interactive CLI, or run headless with
 // GEMINI_CLI_TRUST_WORKSPACE=true. It then warns that project hooks will run.
-import fs from "node:fs";
 import path from "node:path";
-import { ensureSkills, hookCommand, hookProblem, hooksOf, hostTableFile, listOf, parseInstallTarget, readJsonObject, runsHook, withoutHandlers, writeJsonObject, type SkillsTarget } from "../../io/hook-install.js";
+import { hookCommand, hookProblem, hooksOf, hostTableFile, jsonText, listOf, readJsonObject, readText, runsHook, withoutHandlers, writeChanges, type DoctorCheck, type FileChange, type HostInstaller, type InstallPlan, type InstallTarget, type SkillsTarget } from "../../io/hook-install.js";
 import type { Json } from "../../io/payload.js";
 import { environment, geminiHome } from "./env.js";
 
@@ -67,19 +66,35 @@ export function settingsFileOf(o: GeminiTarget): string {
 // Gemini accepts comments in settings.json; skillgate will not rewrite what it cannot parse exactly.
 const readJson = (file: string): Json => readJsonObject(file, "add skillgate's hooks by hand or remove the comments");
 
-/** Write skillgate's hooks for Gemini CLI. Returns the file written. */
-export function installGemini(o: GeminiTarget & { runtime: string; hookPath: string }): string {
+/** Does this settings.json run skillgate on any event? */
+const runsSkillgate = (settings: Json, hookPath: string): boolean => JSON.stringify(removeFromSettings(settings, hookPath).hooks) !== JSON.stringify(hooksObject(settings));
+
+/** The change that puts skillgate's hooks into Gemini CLI's settings.json. */
+export function geminiInstallChange(o: GeminiTarget & { runtime: string; hookPath: string }): FileChange {
   const file = settingsFileOf(o);
-  writeJsonObject(file, addToSettings(readJson(file), geminiCommand(o.runtime, o.hookPath), o.hookPath));
-  return file;
+  const cur = readJson(file);
+  return { file, before: readText(file), after: jsonText(addToSettings(cur, geminiCommand(o.runtime, o.hookPath), o.hookPath)), fresh: !runsSkillgate(cur, o.hookPath) };
 }
 
-/** Remove skillgate's hooks. Returns the file changed, if any. */
-export function uninstallGemini(o: GeminiTarget & { hookPath: string }): string | undefined {
+/** The change that takes them out (none when there is no settings file). */
+export function geminiUninstallChanges(o: GeminiTarget & { hookPath: string }): FileChange[] {
   const file = settingsFileOf(o);
-  if (!fs.existsSync(file)) return undefined;
-  writeJsonObject(file, removeFromSettings(readJson(file), o.hookPath));
-  return file;
+  const before = readText(file);
+  if (before === null) return [];
+  const cur = readJson(file);
+  return [{ file, before, after: runsSkillgate(cur, o.hookPath) ? jsonText(removeFromSettings(cur, o.hookPath)) : before }];
+}
+
+/** Write skillgate's hooks for Gemini CLI directly, no backup (test harnesses). Returns the file. */
+export function installGemini(o: GeminiTarget & { runtime: string; hookPath: string }): string {
+  const c = geminiInstallChange(o);
+  writeChanges([c]);
+  return c.file;
+}
+
+/** Remove skillgate's hooks directly. Returns the file changed, if any. */
+export function uninstallGemini(o: GeminiTarget & { hookPath: string }): string | undefined {
+  return writeChanges(geminiUninstallChanges(o))[0];
 }
 
 /** The hook a Gemini install runs: the Node route's loader for Gemini (scripts/build.mjs, buildForNode; hooks/hosts/gemini/hook.ts `main`). */
@@ -101,57 +116,46 @@ export function geminiSkills(o: GeminiTarget & { withSkills: boolean }, root: st
   return { host: "Gemini CLI", tableFile: hostTableFile(hostEnv.projectTable, o.env, root), roots: hostEnv.skillRoots, dest, withSkills: o.withSkills, packageRoot: root, env: o.env };
 }
 
-/**
- * `skillgate install --host gemini [--project DIR | --user] [--runtime PATH] [--with-skills]`
- * and `skillgate uninstall --host gemini [--project DIR | --user]`. Returns the exit code.
- */
-export async function geminiInstallMain(verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): Promise<number> {
-  const t = parseInstallTarget("gemini", verb, args, out, { skills: true });
-  if (t === 2) return 2;
+const targetOf = (t: InstallTarget): GeminiTarget => ({ ...(t.project !== undefined ? { project: t.project } : {}), user: t.user, env: t.env });
+
+/** `skillgate install | uninstall --host gemini`: the settings change, the trust note, the skills to check. */
+export function geminiPlan(verb: "install" | "uninstall", t: InstallTarget, root: string): InstallPlan {
   const hookPath = geminiHookPathOf(root);
-  const target = { ...(t.project !== undefined ? { project: t.project } : {}), user: t.user, env };
-  try {
-    if (verb === "install") {
-      const skills = await ensureSkills(geminiSkills({ ...target, withSkills: t.withSkills }, root));
-      if (!skills.ok) {
-        out(`skillgate install --host gemini: ${skills.error}`);
-        return 1;
-      }
-      skills.lines.forEach(out);
-    }
-    const file = verb === "install" ? installGemini({ ...target, runtime: t.runtime, hookPath }) : uninstallGemini({ ...target, hookPath });
-    out(file ? `wrote ${file}` : "nothing to remove");
-    if (verb === "install" && t.project !== undefined) out(`Gemini loads ${path.resolve(t.project)}/.gemini/settings.json only in a trusted folder (trust it once in gemini, or GEMINI_CLI_TRUST_WORKSPACE=true headless).`);
-    return 0;
-  } catch (e) {
-    out(`skillgate ${verb} --host gemini: ${(e as Error).message}`);
-    return 1;
-  }
+  if (verb === "uninstall") return { changes: geminiUninstallChanges({ ...targetOf(t), hookPath }), notes: [] };
+  const notes = t.project !== undefined ? [`Gemini loads ${path.resolve(t.project)}/.gemini/settings.json only in a trusted folder (trust it once in gemini, or GEMINI_CLI_TRUST_WORKSPACE=true headless).`] : [];
+  const skills = geminiSkills({ ...targetOf(t), withSkills: t.withSkills }, root);
+  return { changes: [geminiInstallChange({ ...targetOf(t), runtime: t.runtime, hookPath })], notes, skills: t.table ? { ...skills, tableFile: t.table } : skills };
 }
 
 /** `skillgate doctor --host gemini [--project DIR | --user]`: registered on every event, and the hook answers? */
-export function geminiDoctorMain(args: string[], root: string, env: NodeJS.ProcessEnv = process.env, out: (s: string) => void = (s) => process.stdout.write(s + "\n")): number {
-  const t = parseInstallTarget("gemini", "doctor", args, out);
-  if (t === 2) return 2;
+export function geminiDoctor(t: InstallTarget, root: string): DoctorCheck[] {
   const hookPath = geminiHookPathOf(root);
   const problems: string[] = [];
   let file: string;
   let hooks: Json;
   try {
-    file = settingsFileOf({ ...(t.project !== undefined ? { project: t.project } : {}), user: t.user, env });
+    file = settingsFileOf(targetOf(t));
     hooks = hooksObject(readJson(file));
   } catch (e) {
-    out(`✗ ${(e as Error).message}`);
-    return 1;
+    return [{ ok: false, text: (e as Error).message }];
   }
   for (const event of Object.keys(GEMINI_EVENTS)) {
     const has = Array.isArray(hooks[event]) && groupsOf(hooks, event).some((g) => Array.isArray(g.hooks) && (g.hooks as unknown[]).some((h) => isSkillgateHook(h, hookPath)));
     if (!has) problems.push(`${file} does not run skillgate on ${event} (run skillgate install --host gemini)`);
   }
   const start = { session_id: "skillgate-doctor", transcript_path: "", cwd: path.resolve(t.project ?? "."), hook_event_name: "SessionStart", timestamp: new Date().toISOString(), source: "startup" };
-  const hookFails = hookProblem(hookPath, [], start, env, GEMINI_HOOK_TIMEOUT_MS);
+  const hookFails = hookProblem(hookPath, [], start, t.env, GEMINI_HOOK_TIMEOUT_MS);
   if (hookFails) problems.push(hookFails);
-  for (const p of problems) out(`✗ ${p}`);
-  if (!problems.length) out(`✓ skillgate runs on ${Object.keys(GEMINI_EVENTS).length} Gemini CLI hook events from ${file}; the hook answers`);
-  return problems.length ? 1 : 0;
+  if (!problems.length) return [{ ok: true, text: `skillgate runs on ${Object.keys(GEMINI_EVENTS).length} Gemini CLI hook events from ${file}; the hook answers` }];
+  return problems.map((text) => ({ ok: false, text }));
 }
+
+export const geminiInstaller: HostInstaller = {
+  id: "gemini",
+  label: "Gemini CLI",
+  binary: "gemini",
+  markers: [".gemini"],
+  skillsHelp: "gemini: .gemini/skills (~/.gemini/skills with --user)",
+  plan: geminiPlan,
+  doctor: geminiDoctor,
+};

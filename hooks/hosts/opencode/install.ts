@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { loadTable } from "../../io/table-load.js";
 import { tableFileOf } from "./paths.js";
 import { makeDir } from "../../io/make-dir.js";
-import { ensureSkills } from "../../io/hook-install.js";
+import { ensureSkills, type DoctorCheck, type FileChange, type HostInstaller, type InstallPlan, type InstallTarget, type SkillsTarget } from "../../io/hook-install.js";
 import { skillRootsOf } from "./adapter.js";
 
 export const PLUGIN_FILE = "skillgate.js";
@@ -65,19 +65,22 @@ export function installOpencode(t: OpencodeTarget, packageRoot: string, dryRun =
 }
 
 /**
- * The skills the table names, loadable by opencode 1.18.33's `skill` tool (the table's skillsDir is, through
- * the plugin; a skill missing there is not): missing ones copied (with
- * --with-skills) into the project's .opencode/skills (--user: $XDG_CONFIG_HOME/opencode/skills),
- * else an Error naming them and the flag. Returns what to print.
+ * Where opencode 1.18.33's `skill` tool loads the table's skills from (the table's skillsDir is loadable
+ * through the plugin, which adds it to the skill paths: plugin.ts `config`), and where --with-skills
+ * copies a missing one: the project's .opencode/skills (--user: $XDG_CONFIG_HOME/opencode/skills).
  */
-export async function opencodeSkills(t: OpencodeTarget, packageRoot: string, withSkills: boolean, dryRun = false): Promise<string[]> {
+export function opencodeSkillsTarget(t: OpencodeTarget, packageRoot: string, withSkills: boolean): SkillsTarget {
   const env = t.env ?? process.env;
   const directory = t.user ? undefined : path.resolve(t.project ?? ".");
   const config = env.XDG_CONFIG_HOME ?? path.join(env.HOME ?? os.homedir(), ".config");
   const dest = directory ? path.join(directory, ".opencode", "skills") : path.join(config, "opencode", "skills");
   const tableFile = tableFileOf(env, directory ?? path.resolve("."), packageRoot);
-  // The plugin adds the table's skillsDir to opencode's skill paths (plugin.ts `config`): those load as they are.
-  const r = await ensureSkills({ host: "opencode", tableFile, roots: skillRootsOf(env, directory), dest, loadsSkillsDir: true, withSkills, packageRoot, env }, dryRun);
+  return { host: "opencode", tableFile, roots: skillRootsOf(env, directory), dest, loadsSkillsDir: true, withSkills, packageRoot, env };
+}
+
+/** The skills check alone (opencodeSkillsTarget): what to print, or an Error naming the missing skills and the flag. */
+export async function opencodeSkills(t: OpencodeTarget, packageRoot: string, withSkills: boolean, dryRun = false): Promise<string[]> {
+  const r = await ensureSkills(opencodeSkillsTarget(t, packageRoot, withSkills), dryRun);
   if (!r.ok) throw new Error(r.error);
   return r.lines;
 }
@@ -137,6 +140,36 @@ export async function doctorOpencode(t: OpencodeTarget, packageRoot: string): Pr
   else bad(`table ${tableFile} is unusable (${table.failMode === "closed" ? "every tool call would be refused" : "gates would be OFF"}): ${table.error}`);
   return { ok, lines };
 }
+
+const targetOf = (t: InstallTarget): OpencodeTarget => ({ ...(t.project !== undefined ? { project: t.project } : {}), user: t.user, env: t.env });
+
+/** `skillgate install | uninstall --host opencode`: the plugin file (ours only) and the skills to check. */
+export function opencodePlan(verb: "install" | "uninstall", t: InstallTarget, root: string): InstallPlan {
+  const file = pluginFileOf(targetOf(t));
+  const old = readIfExists(file) ?? null;
+  if (old !== null && !old.startsWith(MARKER)) throw new Error(`${file} ${verb === "install" ? "exists and " : ""}was not written by skillgate; not touching it`);
+  if (verb === "uninstall") return { changes: old === null ? [] : [{ file, before: old, after: null }], notes: [] };
+  if (!fs.existsSync(bundleOf(root))) throw new Error(`${bundleOf(root)} is missing: run \`npm run build\` in ${root} first`);
+  const skills = opencodeSkillsTarget(targetOf(t), root, t.withSkills);
+  const change: FileChange = { file, before: old, after: pluginSource(root), fresh: old === null };
+  return { changes: [change], notes: [], skills: t.table ? { ...skills, tableFile: t.table } : skills };
+}
+
+/** doctorOpencode's lines as checks (a "!" line is a note, not a problem). */
+async function opencodeDoctorChecks(t: InstallTarget, root: string): Promise<DoctorCheck[]> {
+  const d = await doctorOpencode(targetOf(t), root);
+  return d.lines.map((l) => ({ ok: !l.startsWith("✗"), text: l.replace(/^[✓✗!] /, "") }));
+}
+
+export const opencodeInstaller: HostInstaller = {
+  id: "opencode",
+  label: "opencode",
+  binary: "opencode",
+  markers: ["opencode.json", "opencode.jsonc", ".opencode"],
+  skillsHelp: "opencode: .opencode/skills ($XDG_CONFIG_HOME/opencode/skills with --user); the table's own skills folder loads through the plugin",
+  plan: opencodePlan,
+  doctor: opencodeDoctorChecks,
+};
 
 function readIfExists(file: string): string | undefined {
   try {
