@@ -155,7 +155,7 @@ export const SPECS = {
       user: USER_OPT,
       "with-skills": { type: "flag", help: "copy the skills the table names into .claude/skills/ (~/.claude/skills with --user) when the client cannot load them" },
       table: TABLE_OPT,
-      runtime: { type: "string", value: "RUNTIME", help: "the runtime the hook runs under (default: node in a project, bun when installed for --user)", choices: ["bun", "node"] },
+      runtime: { type: "string", value: "RUNTIME", help: "the runtime the hook runs under (default: node; bun: $SKILLGATE_BUN, else the bun on PATH)", choices: ["bun", "node"] },
       "dry-run": DRY_RUN_OPT,
       json: JSON_OPT,
       host: HOST_OPT,
