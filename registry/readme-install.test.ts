@@ -1,7 +1,8 @@
 // skillgate published to a loopback npm registry, installed in a fresh project
 // by the README's own install lines (run as written, the registry given only
 // through npm_config_registry), then a real PreToolUse `git commit` event sent
-// through the hook command that install wrote into .claude/settings.json.
+// through the hook command that install wrote into .claude/settings.json, and
+// each other host's own shape through the command in that host's config.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -65,12 +66,20 @@ test("npm install put the registry's skillgate into the project", () => {
 });
 
 for (const [host, file] of Object.entries(HOST_FILES)) {
-  test(`install for ${host} wrote ${file} naming the installed package`, () => {
+  test(`install for ${host} wrote ${file} running the installed package`, () => {
     const line = lines.find((l) => /^npx skillgate install(\s|$)/.test(l) && hostOf(l) === host);
     assert.ok(line, `README.md: no install line for ${host}`);
     const text = fs.readFileSync(path.join(project, file), "utf8");
-    assert.match(text, /skillgate/, `${file} does not name skillgate:\n${text}`);
-    if (host !== "claude-code" && host !== "opencode") JSON.parse(text); // the JSON config files parse
+    if (host === "claude-code") {
+      // The portable form: the launcher committed beside the settings finds node_modules/skillgate.
+      assert.ok(text.includes("${CLAUDE_PROJECT_DIR}/.claude/hooks/skillgate.mjs"), `${file} does not run the project's launcher:\n${text}`);
+      assert.ok(fs.existsSync(path.join(project, ".claude/hooks/skillgate.mjs")), "the launcher is in .claude/hooks/");
+    } else {
+      // The package npm installed from the registry, not the checkout this test runs from.
+      const installed = path.join(project, "node_modules", "skillgate", "dist");
+      assert.ok(text.includes(installed) || text.includes(`file://${installed}`), `${file} does not point into ${installed}:\n${text}`);
+    }
+    if (file.endsWith(".json")) JSON.parse(text);
   });
 }
 
@@ -99,6 +108,54 @@ test("a PreToolUse `git commit` sent through the command in .claude/settings.jso
   assert.match(out.hookSpecificOutput?.permissionDecisionReason ?? "", /commit-gate/, `the reason does not name the commit gate: ${r.stdout}`);
   assert.match(out.hookSpecificOutput?.permissionDecisionReason ?? "", /\bcommit\b.*skill|skill.*\bcommit\b/i, `the reason does not name the commit skill: ${r.stdout}`);
 });
+
+/**
+ * The other hosts' configs, each fed its own client's PreToolUse shape (a payload captured
+ * from the real client, in test/fixtures/), through the command string the config holds.
+ */
+const HOST_EVENTS = {
+  codex: {
+    fixture: "codex/PreToolUse-Bash.json",
+    commands: (c: Json) => hookCommands(c["hooks"], "PreToolUse", "Bash", "command"),
+    event: (e: Json, project: string) => ({ ...e, session_id: "registry-codex", cwd: project, tool_input: { command: "git commit -m wip" } }),
+    verdict: (o: Json) => [obj(o["hookSpecificOutput"])?.["permissionDecision"], obj(o["hookSpecificOutput"])?.["permissionDecisionReason"]],
+  },
+  gemini: {
+    fixture: "gemini/BeforeTool-run_shell_command.json",
+    commands: (c: Json) => hookCommands(c["hooks"], "BeforeTool", "run_shell_command", "command"),
+    event: (e: Json, project: string) => ({ ...e, session_id: "registry-gemini", cwd: project, tool_input: { command: "git commit -m wip", description: "c" } }),
+    verdict: (o: Json) => [o["decision"], o["reason"]],
+  },
+  copilot: {
+    fixture: "copilot/preToolUse-bash.json",
+    // Copilot's file lists handlers per event directly, each with the `bash` line it runs.
+    commands: (c: Json) => ((obj(c["hooks"])?.["preToolUse"] as Json[] | undefined) ?? []).map((h) => String(h["bash"])),
+    event: (e: Json, project: string) => ({ ...e, sessionId: "registry-copilot", cwd: project, toolArgs: { command: "git commit -m wip", description: "c" } }),
+    verdict: (o: Json) => [o["permissionDecision"], o["permissionDecisionReason"]],
+  },
+} as const;
+
+for (const [host, h] of Object.entries(HOST_EVENTS)) {
+  test(`${host}: its PreToolUse \`git commit\` sent through the command in ${HOST_FILES[host]} is refused by the commit gate`, () => {
+    const commands = h.commands(JSON.parse(fs.readFileSync(path.join(project, HOST_FILES[host]!), "utf8")) as Json);
+    assert.equal(commands.length, 1, `one skillgate handler for a shell call in ${HOST_FILES[host]}: ${JSON.stringify(commands)}`);
+    const fixture = JSON.parse(fs.readFileSync(path.join(ROOT, "test/fixtures", h.fixture), "utf8")) as Json;
+    const r = spawnSync("sh", ["-c", commands[0]!], { cwd: project, env: { PATH: process.env.PATH, HOME: home }, input: JSON.stringify(h.event(fixture, project)), encoding: "utf8" });
+    assert.equal(r.status, 0, `the hook exited ${r.status}: ${r.stderr}`);
+    const [decision, reason] = h.verdict(JSON.parse(r.stdout) as Json);
+    assert.equal(decision, "deny", r.stdout);
+    assert.match(String(reason), /^skillgate\[commit-gate\]: Load skill "commit" first/, r.stdout);
+  });
+}
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json | undefined => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : undefined);
+
+/** The `field` of every handler under hooks[event] whose matcher (a regex) takes `tool`. */
+function hookCommands(hooks: unknown, event: string, tool: string, field: string): string[] {
+  const groups = (obj(hooks)?.[event] as { matcher?: string; hooks?: Json[] }[] | undefined) ?? [];
+  return groups.filter((g) => !g.matcher || new RegExp(g.matcher).test(tool)).flatMap((g) => (g.hooks ?? []).map((x) => String(x[field])));
+}
 
 interface Settings {
   hooks?: Record<string, { matcher?: string; hooks?: { command: string; args?: string[] }[] }[]>;
