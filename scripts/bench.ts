@@ -138,7 +138,7 @@ function runtimes(): { list: Runtime[]; notes: string[] } {
   const notes: string[] = [];
   const bun = findBun(root);
   if (bun) list.push({ name: "bun", exe: bun, hook: fs.existsSync(bunHook) ? bunHook : hook, target: 3 });
-  else notes.push("bun: not installed (optional dependency); Bun route not measured");
+  else notes.push("bun: none on PATH (nor SKILLGATE_BUN): Bun route not measured");
   if (bun && !fs.existsSync(bunHook)) notes.push("dist/hook.bun.cjs missing (bun build failed?): the Bun route runs dist/hook.cjs");
   return { list, notes };
 }

@@ -52,18 +52,21 @@ try {
 renameSync(tmp, "dist");
 rmSync(old, { recursive: true, force: true });
 
-/** The installed bun binary (the optional dependency), or undefined. */
+/** A working bun as `install --runtime bun` finds it ($SKILLGATE_BUN, else PATH, else node_modules/bun), or undefined. */
 function bunBinary() {
+  const works = (p) => existsSync(p) && spawnSync(p, ["--version"], { timeout: 10_000 }).status === 0;
+  if (process.env.SKILLGATE_BUN) return works(process.env.SKILLGATE_BUN) ? process.env.SKILLGATE_BUN : undefined;
+  const exes = process.platform === "win32" ? ["bun.exe"] : ["bun"];
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    for (const exe of exes) if (dir && works(path.join(dir, exe))) return path.join(dir, exe);
+  }
   let dir;
   try {
     dir = path.dirname(createRequire(path.resolve("package.json")).resolve("bun/package.json"));
   } catch {
     return undefined;
   }
-  for (const exe of ["bun", "bun.exe"]) {
-    const p = path.join(dir, "bin", exe);
-    if (existsSync(p) && spawnSync(p, ["--version"], { timeout: 10_000 }).status === 0) return p;
-  }
+  for (const exe of ["bun", "bun.exe"]) if (works(path.join(dir, "bin", exe))) return path.join(dir, "bin", exe);
   return undefined;
 }
 
@@ -158,7 +161,7 @@ function asciiOnly(file) {
 function buildForBun(outdir) {
   const bun = bunBinary();
   if (!bun) {
-    console.warn("build: no bun binary installed; dist/hook.bun.cjs not built (the Bun route falls back to dist/hook.cjs)");
+    console.warn("build: no bun on PATH (nor SKILLGATE_BUN); dist/hook.bun.cjs not built (the Bun route falls back to dist/hook.cjs)");
     return;
   }
   const r = spawnSync(bun, ["scripts/build-bun.mjs", outdir], { encoding: "utf8" });
