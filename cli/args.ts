@@ -110,17 +110,18 @@ export const SPECS = {
     findings: "lint errors",
   },
   cases: {
-    summary: "run the JSON cases against the table, in-process (the project's .claude/skillgate/cases/ for a project table, else skillgate's own); --new writes starter cases",
+    summary: "run the JSON cases against the table, in-process, as every host's payloads (the project's .claude/skillgate/cases/ for a project table, else skillgate's own); --new writes starter cases",
     options: {
       cases: CASES_DIR_OPT,
       dir: { type: "string", value: "DIR", help: "the same as --cases" },
       table: TABLE_OPT,
       runtime: { type: "string", value: "RUNTIME", help: "run through the built hook under this runtime instead of in-process", choices: ["node", "bun"] },
       new: { type: "list", value: "ROW,...|all", help: "write a starter case for each row (all: every row without a case of its name), run it, say whether it passes", comma: true },
+      host: { type: "list", value: "HOST,...", help: "play the cases as these hosts' payloads only (default: every host: claude-code, codex, gemini, copilot, opencode, cursor)", comma: true },
       json: JSON_OPT,
     },
     exclusive: [["cases", "dir"]],
-    examples: ["skillgate cases", "skillgate cases --new commit-gate", "skillgate cases --new all", "skillgate cases --runtime bun --json"],
+    examples: ["skillgate cases", "skillgate cases --host codex,gemini", "skillgate cases --new commit-gate", "skillgate cases --new all", "skillgate cases --runtime bun --json"],
     findings: "a case failed or is malformed",
   },
   mutate: {
