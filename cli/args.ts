@@ -179,9 +179,10 @@ export const SPECS = {
     findings: "a problem was found",
   },
   measure: {
-    summary: "count, from Claude Code transcripts, how often each row had an occasion and how often its skill was loaded; per budget profile, what long outputs would become and how often a raw file was read back",
+    summary: "count, from Claude Code transcripts and the session files of Codex, Gemini CLI, Copilot CLI and opencode, how often each row had an occasion and how often its skill was loaded; per budget profile, what long outputs would become and how often a raw file was read back",
     options: {
       projects: { type: "string", value: "DIR", help: "Claude Code's transcript folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)" },
+      home: { type: "string", value: "DIR", help: "read every host's sessions under this home folder instead of yours (.claude/projects, .codex/sessions, .gemini/tmp, .copilot/session-state, .local/share/opencode); with --projects alone, only Claude Code's are read" },
       since: { type: "string", value: "AGE", help: "only sessions changed in this window: 7d, 12h, 30m, or a date", default: "7d" },
       table: TABLE_OPT,
       json: JSON_OPT,
@@ -195,6 +196,7 @@ export const SPECS = {
     summary: "one self-contained HTML page (or --json) of a team's sessions: per row and week, was the skill loaded before the first occasion; refusals and what followed; per host; the context budget targets; merges snapshots from several machines",
     options: {
       projects: { type: "string", value: "DIR", help: "Claude Code's transcript folder to read (default when no snapshot is named: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)" },
+      home: { type: "string", value: "DIR", help: "read every host's sessions under this home folder instead of yours (see measure --home)" },
       since: { type: "string", value: "AGE", help: "only sessions changed in this window: 7d, 12h, 30m, or a date", default: "30d" },
       table: TABLE_OPT,
       out: { type: "string", value: "FILE", help: "the HTML file to write", default: "skillgate-report.html" },
