@@ -132,17 +132,18 @@ export const SPECS = {
     findings: "lint errors",
   },
   cases: {
-    summary: "run the JSON cases against the table, in-process (the project's .claude/skillgate/cases/ for a project table, else skillgate's own); --new writes starter cases",
+    summary: "run the JSON cases against the table, in-process, as every host's payloads (the project's .claude/skillgate/cases/ for a project table, else skillgate's own); --new writes starter cases",
     options: {
       cases: CASES_DIR_OPT,
       dir: { type: "string", value: "DIR", help: "the same as --cases" },
       table: TABLE_OPT,
       runtime: { type: "string", value: "RUNTIME", help: "run through the built hook under this runtime instead of in-process", choices: ["node", "bun"] },
       new: { type: "list", value: "ROW,...|all", help: "write a starter case for each row (all: every row without a case of its name), run it, say whether it passes", comma: true },
+      host: { type: "list", value: "HOST,...", help: "play the cases as these hosts' payloads only (default: every host: claude-code, codex, gemini, copilot, opencode, cursor)", comma: true },
       json: JSON_OPT,
     },
     exclusive: [["cases", "dir"]],
-    examples: ["skillgate cases", "skillgate cases --new commit-gate", "skillgate cases --new all", "skillgate cases --runtime bun --json"],
+    examples: ["skillgate cases", "skillgate cases --host codex,gemini", "skillgate cases --new commit-gate", "skillgate cases --new all", "skillgate cases --runtime bun --json"],
     findings: "a case failed or is malformed",
   },
   mutate: {
@@ -202,9 +203,10 @@ export const SPECS = {
     findings: "a problem was found",
   },
   measure: {
-    summary: "count, from Claude Code transcripts, how often each row had an occasion and how often its skill was loaded; per budget profile, what long outputs would become and how often a raw file was read back",
+    summary: "count, from Claude Code transcripts and the session files of Codex, Gemini CLI, Copilot CLI and opencode, how often each row had an occasion and how often its skill was loaded; per budget profile, what long outputs would become and how often a raw file was read back",
     options: {
       projects: { type: "string", value: "DIR", help: "Claude Code's transcript folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)" },
+      home: { type: "string", value: "DIR", help: "read every host's sessions under this home folder instead of yours (.claude/projects, .codex/sessions, .gemini/tmp, .copilot/session-state, .local/share/opencode); with --projects alone, only Claude Code's are read" },
       since: { type: "string", value: "AGE", help: "only sessions changed in this window: 7d, 12h, 30m, or a date", default: "7d" },
       table: TABLE_OPT,
       json: JSON_OPT,
@@ -218,6 +220,7 @@ export const SPECS = {
     summary: "one self-contained HTML page (or --json) of a team's sessions: per row and week, was the skill loaded before the first occasion; refusals and what followed; per host; the context budget targets; merges snapshots from several machines",
     options: {
       projects: { type: "string", value: "DIR", help: "Claude Code's transcript folder to read (default when no snapshot is named: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)" },
+      home: { type: "string", value: "DIR", help: "read every host's sessions under this home folder instead of yours (see measure --home)" },
       since: { type: "string", value: "AGE", help: "only sessions changed in this window: 7d, 12h, 30m, or a date", default: "30d" },
       table: TABLE_OPT,
       out: { type: "string", value: "FILE", help: "the HTML file to write", default: "skillgate-report.html" },

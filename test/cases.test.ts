@@ -11,6 +11,8 @@ import path from "node:path";
 import { caseJsonSchema, CaseFormatError, fixturesIn, loadCases, type Case } from "../cli/cases/format.ts";
 import { inProcessInvoker, processInvoker, runCase, runCases, type Invoke } from "../cli/cases/runner.ts";
 import { resolveSuite, rowIds, suiteCases } from "../cli/cases/suite.ts";
+import { CASE_HOSTS } from "../cli/cases/hosts/index.ts";
+import { HOST_NAMES } from "../cli/cases/format.ts";
 import { findBun } from "../cli/install.ts";
 import { bunHookBundle, casesDir, defaultTable, hookBundle, legacyHookBundle, root } from "./helpers.ts";
 
@@ -25,6 +27,56 @@ describe("every case, in-process through runHook()", () => {
       assert.deepEqual(r.failures, [], r.failures.join("\n"));
     });
   }
+});
+
+// Each case again as every other host's payloads, through that host's adapter: it passes, or is skipped
+// with the reason (an event the host cannot send), or leaves named expectations unchecked (a cap on a host
+// that cannot replace output). The floors keep the cases that really run on a host from shrinking unnoticed.
+const RUN_FLOOR: Record<string, number> = { "claude-code": 97, codex: 80, gemini: 79, copilot: 85, opencode: 76, cursor: 68 };
+
+describe("every case, as every host's payloads", () => {
+  for (const host of CASE_HOSTS.filter((h) => !h.native)) {
+    test(host.name, async () => {
+      const results = await runCases(cases, { table: defaultTable, invoke: inProcessInvoker(root), host, skillsDir: suite.compiled.skillsDir });
+      const failed = results.filter((r) => !r.ok);
+      assert.deepEqual(failed.map((r) => `${r.id}: ${r.failures.join("; ")}`), []);
+      for (const r of results) {
+        assert.equal(r.host, host.name);
+        if (r.skipped !== undefined) assert.match(r.skipped, /^(step \d+ \(.+\): |the case says|its table)/, `${r.id}: a skip names its step and reason`);
+        for (const u of r.unchecked) assert.match(u, /^step \d+ \(.+\): /, `${r.id}: an unchecked expectation names its step`);
+      }
+      const ran = results.filter((r) => r.skipped === undefined).length;
+      assert.ok(ran >= (RUN_FLOOR[host.name] ?? Infinity), `${host.name}: ${ran} cases run, pinned at ${RUN_FLOOR[host.name]}`);
+    });
+  }
+});
+
+test("the case format and the runner name the same hosts", () => {
+  assert.deepEqual([...HOST_NAMES].sort(), CASE_HOSTS.map((h) => h.name).sort());
+});
+
+test("a host that cannot do what a step expects says so: Codex leaves a cap unchecked, never passes it silently", async () => {
+  const c = byId.get("cap-bash-output-30000-lines") ?? assert.fail("no cap case");
+  const codex = CASE_HOSTS.find((h) => h.name === "codex")!;
+  const r = await runCase(c, { table: defaultTable, invoke: inProcessInvoker(root), host: codex, skillsDir: suite.compiled.skillsDir });
+  assert.equal(r.skipped, undefined);
+  assert.ok(r.unchecked.some((u) => /expects cap, but Codex cannot replace a tool's output/.test(u)), r.unchecked.join("\n"));
+});
+
+test("an event a host cannot send skips the case there, with the step and the reason", async () => {
+  const c = byId.get("allow-general-purpose-subagent") ?? assert.fail("no subagent case");
+  const codex = CASE_HOSTS.find((h) => h.name === "codex")!;
+  const r = await runCase(c, { table: defaultTable, invoke: inProcessInvoker(root), host: codex, skillsDir: suite.compiled.skillsDir });
+  assert.equal(r.skipped, "step 1 (tool-call subagent): Codex has no subagent tool");
+});
+
+test("a host's wrong answer turns the case red: the commit gate expected to allow on Gemini fails", async () => {
+  const c = byId.get("gate-commit-denied-without-skill") ?? assert.fail("no case");
+  const wrong: Case = { ...c, steps: c.steps.map((s) => ({ ...s, expect: { ...s.expect, verdict: "allow" as const, rows: [] } })) };
+  const gemini = CASE_HOSTS.find((h) => h.name === "gemini")!;
+  const r = await runCase(wrong, { table: defaultTable, invoke: inProcessInvoker(root), host: gemini, skillsDir: suite.compiled.skillsDir });
+  assert.equal(r.ok, false);
+  assert.match(r.failures.join("\n"), /expected allow \[\], got deny \[commit-gate\]: .*call activate_skill with name "commit"/);
 });
 
 test("the case corpus does not shrink: at least as many cases per family as today", () => {
@@ -248,7 +300,7 @@ describe("a project's own cases: skillgate cases / --new / mutate from the proje
       { id: "deploy-hint", kind: "hint", skill: "deploy", when: { prompt: { words: ["deploy(ment)?"] } } },
       { id: "done-gate", kind: "gate", skill: "done", when: { final: { words: ["done"] } } },
       { id: "test-judgment", kind: "judgment", skill: "testing", when: { command: { name: "npm", sub: ["test"] } } },
-      { id: "big-output-cap", kind: "cap", when: { output: { tools: ["Bash"], maxChars: 1000 } } },
+      { id: "big-output-cap", kind: "cap", when: { output: { tools: ["shell"], maxChars: 1000 } } },
       { id: "context-budget", kind: "budget", when: { context: { levels: [100000] } } },
       { id: "handoff-after-compaction", kind: "hint", skill: "deploy", when: { compactions: { max: 2 } } },
       // A lookbehind is beyond the starter's sampler: its case is a TODO.

@@ -11,6 +11,9 @@ import path from "node:path";
 import { z } from "zod";
 import { caseEventSchema, VERDICTS, type CaseEvent } from "./events.js";
 import { claudeCodeEvent } from "./hosts/claude-code.js";
+
+/** The hosts a case runs on (cli/cases/hosts/index.ts lists their encoders). */
+export const HOST_NAMES = ["claude-code", "codex", "gemini", "copilot", "opencode", "cursor"] as const;
 import { suggest } from "./suggest.js";
 
 export { VERDICTS, type Verdict } from "./events.js";
@@ -62,6 +65,10 @@ export const caseSchema = z.strictObject({
   state: z.strictObject(stateFields).optional().describe("Session state before the first step."),
   steps: z.array(stepSchema).min(1),
   expectState: z.strictObject(stateFields).optional().describe("Session state after the last step (only the fields given)."),
+  notOn: z
+    .partialRecord(z.enum(HOST_NAMES), z.string().min(1))
+    .optional()
+    .describe("Hosts on which what this case proves does not hold by design, each with the reason (the case is reported as skipped there)."),
 });
 
 export type CaseData = z.infer<typeof caseSchema>;

@@ -3,7 +3,7 @@
 // row in turn. Exit 0 all green, 1 a failing/invalid case or an unpinned row,
 // 3 a setup problem (no table, no cases folder). Options: SPECS in cli/args.ts.
 import { hookPathOf } from "../../hooks/hosts/claude-code/install.js";
-import { colours, EXIT, parseArgs } from "../args.js";
+import { colours, EXIT, parseArgs, UsageError } from "../args.js";
 import { tableHeader, tableJson } from "../table-file.js";
 import { findBun } from "../install.js";
 import { CaseFormatError } from "./format.js";
@@ -11,6 +11,10 @@ import { inProcessInvoker, processInvoker, runCases, type Invoke } from "./runne
 import { formatMutation, mutate } from "./mutate.js";
 import { resolveSuite, suiteCases, type Suite } from "./suite.js";
 import { writeStarterCases } from "./new-case.js";
+import { CASE_HOSTS, caseHost } from "./hosts/index.js";
+import { claudeCodeCases } from "./hosts/claude-code.js";
+import type { CaseHost } from "./hosts/host.js";
+import { countsOf, formatRuns, type HostRun } from "./report.js";
 
 /** The command that runs the built hook under a runtime (bun: the package's own, else from PATH). */
 export function hookCommand(root: string, runtime = "node"): string[] {
@@ -43,23 +47,40 @@ export async function casesMain(args: string[], root: string): Promise<number> {
     if (newRows.length) return newCases(suite, newRows, root);
     const cases = suiteCases(suite);
     const runtime = f.get("runtime");
+    const hosts = selectHosts(f.get("host"), runtime);
     const invoke: Invoke = runtime ? processInvoker(hookCommand(root, runtime)) : inProcessInvoker(root);
     const t0 = performance.now();
-    const results = await runCases(cases, { table: suite.table, invoke, parallel: runtime ? 4 : 1 });
+    const byHost: HostRun[] = [];
+    for (const host of hosts) {
+      const h0 = performance.now();
+      const results = await runCases(cases, { table: suite.table, invoke, parallel: runtime ? 4 : 1, host, skillsDir: suite.compiled.skillsDir });
+      byHost.push({ host: host.name, results, ms: performance.now() - h0 });
+    }
     const ms = performance.now() - t0;
-    const failed = results.filter((r) => !r.ok).length;
+    const failedIds = new Set(byHost.flatMap((h) => h.results.filter((r) => !r.ok).map((r) => r.id)));
     const steps = cases.reduce((n, c) => n + c.steps.length, 0);
+    const where = runtime ?? "in-process";
     if (json) {
       const table = tableJson(suite.table, suite.compiled.rows.length);
-      console.log(JSON.stringify({ table, casesDir: suite.casesDir, runtime: runtime ?? "in-process", passed: results.length - failed, failed, steps, ms: Math.round(ms), results }, null, 2));
+      const perHost = Object.fromEntries(byHost.map((h) => [h.host, { ...countsOf(h.results), ms: Math.round(h.ms) }]));
+      console.log(JSON.stringify({ table, casesDir: suite.casesDir, runtime: where, passed: cases.length - failedIds.size, failed: failedIds.size, steps, ms: Math.round(ms), hosts: perHost, results: byHost.flatMap((h) => h.results) }, null, 2));
     } else {
-      const c = colours();
       console.log(header(suite));
-      for (const r of results) console.log(`${r.ok ? c.green("ok  ") : c.red("FAIL")} ${r.id}${r.ok ? "" : "\n      " + r.failures.join("\n      ")}`);
-      console.log(`${results.length - failed}/${results.length} cases pass (${steps} events, ${runtime ?? "in-process"}, ${(ms / 1000).toFixed(1)} s)`);
+      console.log(formatRuns(cases.map((c) => c.id), byHost, colours()));
+      console.log(`${cases.length - failedIds.size}/${cases.length} cases pass on every host they run on (${steps} events, ${where}, ${(ms / 1000).toFixed(1)} s)`);
     }
-    return failed ? EXIT.findings : EXIT.ok;
+    return failedIds.size ? EXIT.findings : EXIT.ok;
   });
+}
+
+/** `--host` (default: every host; the built hook under a runtime is Claude Code's). */
+function selectHosts(names: readonly string[], runtime: string | undefined): CaseHost[] {
+  if (runtime) {
+    if (names.some((n) => n !== "claude-code")) throw new UsageError(`--runtime runs the built Claude Code hook: --host ${names.join(",")} cannot go with it`);
+    return [claudeCodeCases];
+  }
+  if (!names.length) return [...CASE_HOSTS];
+  return names.map((n) => caseHost(n) ?? (() => { throw new UsageError(`--host ${n}: not a host (one of ${CASE_HOSTS.map((h) => h.name).join(", ")})`); })());
 }
 
 /** Write starter cases (`--new ROW[,ROW...]` or `--new all`), run each, and say whether it passes as written. */

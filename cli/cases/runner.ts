@@ -10,9 +10,13 @@ import os from "node:os";
 import path from "node:path";
 import type { HookTrace } from "../../hooks/runner/hook.js";
 import { runHook } from "../../hooks/entries/claude-code.js";
-import { emptyState } from "../../hooks/core/types.js";
+import { emptyState, type Event } from "../../hooks/core/types.js";
+import type { Host } from "../../hooks/core/host.js";
+import { claudeCode, normalize as claudeNormalize } from "../../hooks/hosts/claude-code/adapter.js";
+import { skillName } from "../../hooks/core/match.js";
 import { STATE_KEYS, type Case, type Verdict } from "./format.js";
-import { claudeCodeAnswer } from "./hosts/claude-code.js";
+import { claudeCodeCases } from "./hosts/claude-code.js";
+import type { Answer, CaseHost } from "./hosts/host.js";
 
 /** What one hook run gave back: its output, and its trace when it decided (a failure path decides nothing). */
 export interface Ran {
@@ -21,7 +25,8 @@ export interface Ran {
   trace?: HookTrace;
 }
 
-export type Invoke = (input: string, env: NodeJS.ProcessEnv) => Promise<Ran>;
+/** `host`: the adapter that reads this input (default Claude Code's). */
+export type Invoke = (input: string, env: NodeJS.ProcessEnv, host?: Host) => Promise<Ran>;
 
 /**
  * In-process: the same runHook() the hook executable calls. Tests under tsx
@@ -29,7 +34,7 @@ export type Invoke = (input: string, env: NodeJS.ProcessEnv) => Promise<Ran>;
  * import the engine does per event is a round trip to tsx's loader thread.
  */
 export function inProcessInvoker(packageRoot: string, run: typeof runHook = runHook): Invoke {
-  return (input, env) => run(input, { env, packageRoot });
+  return (input, env, host) => run(input, { env, packageRoot, ...(host ? { host } : {}) });
 }
 
 const TRACE_PREFIX = "skillgate-trace ";
@@ -38,8 +43,10 @@ const TRACE_PREFIX = "skillgate-trace ";
 export function processInvoker(command: string[]): Invoke {
   const [exe, ...args] = command;
   if (!exe) throw new Error("processInvoker: empty command");
-  return (input, env) =>
+  return (input, env, host) =>
     new Promise((resolve, reject) => {
+      // The built hook this spawns is Claude Code's.
+      if (host && host !== claudeCode) return reject(new Error(`the process runner plays Claude Code payloads only, not ${host.name}'s`));
       const child = spawn(exe, args, { env: { ...env, SKILLGATE_TRACE: "1" }, stdio: ["pipe", "pipe", "pipe"] });
       let stdout = "";
       let stderr = "";
@@ -65,24 +72,31 @@ export interface Observed {
   state?: HookTrace["state"];
   /** What the model gets. */
   message: string;
-  /** What only the user sees. */
-  notice: string;
-  /** The verdict the host's answer expresses (must agree with the trace's). */
-  rendered: Verdict;
+  /** What only the user sees (undefined: this answer has no such channel). */
+  notice?: string;
+  /** The verdicts the host's answer can mean (the trace's must be one of them). */
+  rendered: Verdict[];
   /** The event the answer says it is for, when it says. */
   eventName?: string;
 }
 
-export function observe(ran: Ran): Observed {
-  const a = claudeCodeAnswer(ran.stdout);
+export function observe(ran: Ran, read: (stdout: string) => Answer = (out) => claudeCodeCases.answer(out)): Observed {
+  const a = read(ran.stdout);
   const t = ran.trace;
-  return { verdict: t?.verdict ?? a.verdict, rows: t?.rows ?? [], matched: t?.matched ?? [], state: t?.state, message: a.message, notice: a.notice, rendered: a.verdict, eventName: a.eventName };
+  const verdict = t?.verdict ?? a.verdicts[0] ?? "allow";
+  return { verdict, rows: t?.rows ?? [], matched: t?.matched ?? [], state: t?.state, message: a.message, ...(a.notice !== undefined ? { notice: a.notice } : {}), rendered: a.verdicts, ...(a.eventName !== undefined ? { eventName: a.eventName } : {}) };
 }
 
 export interface CaseResult {
   id: string;
+  /** The host the case ran on. */
+  host: string;
   ok: boolean;
   failures: string[];
+  /** The case could not run on this host, and why (ok is then true: nothing failed, nothing passed). */
+  skipped?: string;
+  /** Expectations this host cannot meet, left unchecked, each with its step and reason. */
+  unchecked: string[];
 }
 
 export interface RunOptions {
@@ -91,6 +105,10 @@ export interface RunOptions {
   invoke: Invoke;
   /** State folder shared by the run (sessions are per case); made and removed when absent. */
   stateDir?: string;
+  /** The host whose payloads the case is played as (default Claude Code). */
+  host?: CaseHost;
+  /** The table's skills folder (hosts with no skill tool load a skill by reading its SKILL.md there). */
+  skillsDir?: string;
 }
 
 let runs = 0;
@@ -108,12 +126,85 @@ export function scratchDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/** A step as the host sends it: its payload and adapter, or why the host cannot send it. */
+type Play = { payload: Record<string, unknown>; host: Host; event?: Event } | { unplayable: string } | { ignored: true };
+
+/**
+ * The engine event of a step (read by Claude Code's adapter from the step's payload), then the host's
+ * payload for it. Details only Claude Code's payloads carry make the step unplayable elsewhere.
+ */
+function play(host: CaseHost, payload: Record<string, unknown>, skillsDir: string): Play {
+  if (host.native) return { payload, host: host.adapter };
+  const n = claudeNormalize(payload);
+  if (!n.ok) return n.ignored ? { ignored: true } : { unplayable: `not an event: ${n.error}` };
+  const e = n.event;
+  const only = claudeCodeOnly(e, n.transcriptPath);
+  if (only) return { unplayable: only };
+  const encoded = host.encode(e, { skillsDir });
+  return "unplayable" in encoded ? encoded : { ...encoded, event: e };
+}
+
+/** What an engine event says that only Claude Code's payloads say. */
+function claudeCodeOnly(e: Event, transcriptPath: string | undefined): string | undefined {
+  if (transcriptPath && fs.existsSync(transcriptPath)) return "the context size comes from a Claude Code transcript";
+  if ("tool" in e && e.tool.kind === "shell" && e.tool.background) return "a shell call run in the background (Claude Code's run_in_background)";
+  if (e.kind === "tool-result" && e.unfinished) return `a tool result that says the call was ${e.unfinished === "background" ? "moved to the background" : "interrupted"} (Claude Code's)`;
+  if (e.kind === "tool-result" && e.output?.persistedPath) return "an output Claude Code saved to a file itself";
+  if ((e.kind === "tool-result" || e.kind === "prompt") && e.contextTokens !== undefined) return "the prompt size Claude Code's event carries";
+  if (e.kind === "prompt" && e.prompt === undefined) return "a background task's notification (Claude Code's)";
+  return undefined;
+}
+
+/**
+ * A message text that is part of Claude Code's own instructions for loading a skill (`Skill tool with skill
+ * "commit"`) is checked as the host's own instructions for that skill: each host says it in its tool names.
+ */
+function hostWording(text: string, host: CaseHost, skillsDir: string): string {
+  if (host.native) return text;
+  const skill = /skill "([^"]+)"/.exec(text)?.[1];
+  if (!skill) return text;
+  const file = path.join(skillsDir, skillName(skill), "SKILL.md");
+  return claudeCode.howToLoad(skill, file).includes(text) ? host.adapter.howToLoad(skill, file) : text;
+}
+
+/** Rows that record or require evidence need the host to report a check's exit status. */
+const evidenceTables = new Map<string, boolean>();
+function usesEvidence(table: string): boolean {
+  let v = evidenceTables.get(table);
+  if (v === undefined) {
+    try {
+      const rows = (JSON.parse(fs.readFileSync(table, "utf8")) as { rows?: { kind?: unknown; require?: unknown }[] }).rows ?? [];
+      v = rows.some((r) => r?.kind === "evidence" || (r?.kind === "gate" && r.require !== undefined));
+    } catch {
+      v = false;
+    }
+    evidenceTables.set(table, v);
+  }
+  return v;
+}
+
 export async function runCase(c: Case, opts: RunOptions): Promise<CaseResult> {
+  const host = opts.host ?? claudeCodeCases;
   const own = opts.stateDir === undefined;
   const stateDir = opts.stateDir ?? scratchDir("skillgate-case-");
   const failures: string[] = [];
+  const unchecked: string[] = [];
+  const table = c.table ?? opts.table;
   try {
+    const notOn = c.notOn?.[host.name as keyof NonNullable<Case["notOn"]>];
+    if (notOn) return { id: c.id, host: host.name, ok: true, failures, unchecked, skipped: `the case says it does not hold here: ${notOn}` };
+    if (!host.native && !host.adapter.capabilities.reportsExitStatus && usesEvidence(table)) {
+      return { id: c.id, host: host.name, ok: true, failures, unchecked, skipped: `its table records checks as evidence, and ${host.name} does not report a shell call's exit status` };
+    }
     const sessionId = `case-${c.id.replace(/[^A-Za-z0-9_-]/g, "-")}-${process.pid}-${++runs}`;
+    // Every step first: a case runs on a host only if the host can send each of its events.
+    const plays: Exclude<Play, { unplayable: string }>[] = [];
+    for (const [i, step] of c.steps.entries()) {
+      const payload: Record<string, unknown> = step.ownSession ? step.payload : { ...step.payload, session_id: sessionId };
+      const p = play(host, payload, opts.skillsDir ?? "");
+      if ("unplayable" in p) return { id: c.id, host: host.name, ok: true, failures, unchecked, skipped: `step ${i + 1} (${step.label}): ${p.unplayable}` };
+      plays.push(p);
+    }
     if (c.state) fs.writeFileSync(path.join(stateDir, `${sessionId}.json`), JSON.stringify({ ...emptyState(), ...c.state }), { mode: 0o600 });
     // Only what the hook needs: the developer's own skills, project or plugin must not change a case's outcome.
     const env: NodeJS.ProcessEnv = {
@@ -121,24 +212,35 @@ export async function runCase(c: Case, opts: RunOptions): Promise<CaseResult> {
       HOME: path.join(stateDir, "home"),
       SKILLGATE_STATE: stateDir,
       SKILLGATE_OUTPUT_DIR: path.join(stateDir, "outputs"),
-      SKILLGATE_TABLE: c.table ?? opts.table,
+      SKILLGATE_TABLE: table,
     };
     let last: HookTrace["state"] | undefined;
     for (const [i, step] of c.steps.entries()) {
-      const payload: Record<string, unknown> = step.ownSession ? step.payload : { ...step.payload, session_id: sessionId };
+      const p = plays[i]!;
       const where = `step ${i + 1} (${step.label})`;
-      const got = observe(await opts.invoke(JSON.stringify(payload), env));
-      if (got.state) last = got.state;
-      if (got.rendered !== got.verdict) failures.push(`${where}: the trace says ${got.verdict} but the answer says ${got.rendered}`);
-      // The client reads hookSpecificOutput only for the event it belongs to.
-      if (got.eventName !== undefined && got.eventName !== payload.hook_event_name) failures.push(`${where}: hookSpecificOutput.hookEventName is ${got.eventName}, the event is ${String(payload.hook_event_name)}`);
       const e = step.expect;
+      // An event the host's adapter ignores as Claude Code's does: nothing is sent, nothing decided.
+      const got: Observed = "ignored" in p
+        ? { verdict: "allow", rows: [], matched: [], message: "", notice: "", rendered: ["allow"] }
+        : observe(await opts.invoke(JSON.stringify(p.payload), env, p.host), (out) => host.answer(out, p.event));
+      if (got.state) last = got.state;
+      if (!got.rendered.includes(got.verdict)) failures.push(`${where}: the trace says ${got.verdict} but the answer says ${got.rendered.join(" or ")}`);
+      // The client reads hookSpecificOutput only for the event it belongs to.
+      const eventName = "payload" in p ? p.payload.hook_event_name : undefined;
+      if (got.eventName !== undefined && got.eventName !== eventName) failures.push(`${where}: hookSpecificOutput.hookEventName is ${got.eventName}, the event is ${String(eventName)}`);
+      const cannot = "event" in p && p.event ? host.cannot?.(e.verdict, p.event) : undefined;
+      if (cannot) {
+        unchecked.push(`${where}: expects ${e.verdict}, but ${cannot}`);
+        continue;
+      }
       if (got.verdict !== e.verdict || got.rows.join(",") !== e.rows.join(",")) {
         failures.push(`${where}: expected ${e.verdict} [${e.rows.join(", ")}], got ${got.verdict} [${got.rows.join(", ")}]${got.message ? `: ${got.message.slice(0, 200)}` : ""}`);
       }
       if (e.matched && got.matched.join(",") !== e.matched.join(",")) failures.push(`${where}: expected matched [${e.matched.join(", ")}], got [${got.matched.join(", ")}]`);
-      for (const text of [e.messageIncludes ?? []].flat()) if (!got.message.includes(text)) failures.push(`${where}: the message lacks "${text}": ${got.message.slice(0, 200)}`);
-      for (const text of [e.noticeIncludes ?? []].flat()) if (!got.notice.includes(text)) failures.push(`${where}: the user notice lacks "${text}": ${got.notice.slice(0, 200)}`);
+      for (const text of [e.messageIncludes ?? []].flat().map((t) => hostWording(t, host, opts.skillsDir ?? ""))) if (!got.message.includes(text)) failures.push(`${where}: the message lacks "${text}": ${got.message.slice(0, 200)}`);
+      const notices = [e.noticeIncludes ?? []].flat();
+      if (notices.length && got.notice === undefined) unchecked.push(`${where}: noticeIncludes, but ${host.name} has no user-only channel here`);
+      else for (const text of notices) if (!(got.notice ?? "").includes(text)) failures.push(`${where}: the user notice lacks "${text}": ${(got.notice ?? "").slice(0, 200)}`);
     }
     if (c.expectState) {
       for (const k of STATE_KEYS) {
@@ -153,7 +255,7 @@ export async function runCase(c: Case, opts: RunOptions): Promise<CaseResult> {
   } finally {
     if (own) fs.rmSync(stateDir, { recursive: true, force: true });
   }
-  return { id: c.id, ok: failures.length === 0, failures };
+  return { id: c.id, host: host.name, ok: failures.length === 0, failures, unchecked };
 }
 
 /**

@@ -150,7 +150,7 @@ function eventFor(row: StarterRow): GeneratedEvent | undefined {
     if (text === undefined) return undefined;
     return { event: { kind: "stop", final: text }, kind: "stop", what: `A final answer "${text}"` };
   }
-  if (w.output && w.output.tools.includes("Bash") && (w.output.maxChars ?? 20_000) < BIG_BASH_OUTPUT.chars) {
+  if (w.output && (w.output.tools.includes("Bash") || w.output.tools.includes("shell")) && (w.output.maxChars ?? 20_000) < BIG_BASH_OUTPUT.chars) {
     // A captured payload: a case file with a 20,000-character string in it would be unreadable.
     return { fixture: BIG_BASH_OUTPUT.fixture, kind: "tool-result", what: `A ${BIG_BASH_OUTPUT.chars}-character Bash output` };
   }

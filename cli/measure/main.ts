@@ -10,6 +10,8 @@ import { defaultProjectsDir, parseSince } from "./files.js";
 import { progressLine } from "./progress.js";
 import { renderCompare, renderSvg, renderText, saveSnapshot } from "./report.js";
 import { measure, type MeasureResult } from "./run.js";
+import { renderHosts } from "./hosts/format.js";
+import os from "node:os";
 
 export async function measureMain(args: string[], root: string): Promise<number> {
   const f = parseArgs("measure", args);
@@ -25,6 +27,8 @@ export async function measureMain(args: string[], root: string): Promise<number>
     }
   }
   // A folder named by hand that is not there is a typo: say so, not a report of zeros.
+  const home = f.get("home");
+  if (home !== undefined && !fs.statSync(home, { throwIfNoEntry: false })?.isDirectory()) throw new UserError(`--home ${path.resolve(home)}: no such folder`);
   const named = f.get("projects");
   if (named !== undefined) {
     const st = fs.statSync(named, { throwIfNoEntry: false });
@@ -36,7 +40,8 @@ export async function measureMain(args: string[], root: string): Promise<number>
   const progress = progressLine();
   try {
     result = await measure({
-      projects: path.resolve(f.get("projects") ?? defaultProjectsDir()),
+      projects: path.resolve(f.get("projects") ?? (home !== undefined ? path.join(home, ".claude", "projects") : defaultProjectsDir())),
+      ...hostsEnvOf(home, named),
       since: f.get("since"),
       table,
       tableFile,
@@ -52,6 +57,7 @@ export async function measureMain(args: string[], root: string): Promise<number>
   else {
     console.log(tableHeader(tableFile, table.rows.length));
     console.log(renderText(result));
+    if (result.hosts) console.log(renderHosts(result.hosts));
     if (before && compare) console.log(`\n${renderCompare(result, before, compare)}`);
   }
   const notes: string[] = [];
@@ -65,4 +71,14 @@ export async function measureMain(args: string[], root: string): Promise<number>
   for (const n of notes) (f.has("json") ? console.error : console.log)(n);
   for (const w of result.warnings) if (f.has("json")) console.error(`warning: ${w}`);
   return 0;
+}
+
+/**
+ * Where the other hosts' histories are: under --home alone when given; none when --projects names
+ * Claude Code's folder alone; else where this environment keeps them.
+ */
+export function hostsEnvOf(home: string | undefined, projects: string | undefined): { hostsEnv?: NodeJS.ProcessEnv } {
+  if (home !== undefined) return { hostsEnv: { HOME: path.resolve(home) } };
+  if (projects !== undefined) return {};
+  return { hostsEnv: { ...process.env, HOME: process.env.HOME ?? os.homedir() } };
 }

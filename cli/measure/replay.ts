@@ -38,6 +38,25 @@ export interface RowCount {
 
 export type SessionKind = "main" | "subagent";
 
+export interface Totals {
+  rows: number;
+  sessions: number;
+  loadedBefore: number;
+  loadedAny: number;
+}
+
+/** Rows with a skill, summed. */
+export function totalsOf(rows: RowCount[]): Totals {
+  const skillRows = rows.filter((r) => r.skill);
+  return {
+    rows: skillRows.length,
+    sessions: skillRows.reduce((a, r) => a + r.sessions, 0),
+    loadedBefore: skillRows.reduce((a, r) => a + r.loadedBefore, 0),
+    loadedAny: skillRows.reduce((a, r) => a + r.loadedAny, 0),
+  };
+}
+
+
 export interface SessionReplay {
   kind: SessionKind;
   state: SessionState;

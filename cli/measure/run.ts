@@ -6,10 +6,14 @@ import { skillName } from "../../hooks/core/match.js";
 import type { CompiledTable } from "../../hooks/core/table/compile.js";
 import { findTranscripts, parseSince } from "./files.js";
 import { BIG_RESULT_CHARS, MetricsAcc, round, type Metrics } from "./metrics.js";
-import { Replay, type RowCount } from "./replay.js";
+import { Replay, totalsOf, type RowCount, type Totals } from "./replay.js";
+
+export type { Totals };
 import { History, type HistoryCounts, type SessionRecord } from "./sessions.js";
 import { extractFile } from "./extract.js";
 import { shortestThreshold, type BudgetResult } from "./budget.js";
+import type { Env } from "../../hooks/core/host.js";
+import { measureHosts, type HostMeasure, type OtherHost } from "./hosts/run.js";
 
 export interface MeasureOptions {
   projects: string;
@@ -19,6 +23,8 @@ export interface MeasureOptions {
   now?: number;
   /** Keep one record per session (the report's input); off for measure, which only counts. */
   records?: boolean;
+  /** Also read the other hosts' histories, found from this environment (HOME, CODEX_HOME, …). */
+  hostsEnv?: Env;
   /** Called as bytes are read (for the progress line). */
   onProgress?: (p: Progress) => void;
 }
@@ -29,13 +35,6 @@ export interface Progress {
   bytes: number;
   totalBytes: number;
   sessions: number;
-}
-
-export interface Totals {
-  rows: number;
-  sessions: number;
-  loadedBefore: number;
-  loadedAny: number;
 }
 
 /**
@@ -78,18 +77,10 @@ export interface MeasureResult {
     budget: BudgetResult;
   };
   warnings: string[];
-  /** One per session, main and subagent, when asked for (`records`). */
+  /** One per session, main and subagent, when asked for (`records`); other hosts' sessions too. */
   sessions?: SessionRecord[];
-}
-
-function totalsOf(rows: RowCount[]): Totals {
-  const skillRows = rows.filter((r) => r.skill);
-  return {
-    rows: skillRows.length,
-    sessions: skillRows.reduce((a, r) => a + r.sessions, 0),
-    loadedBefore: skillRows.reduce((a, r) => a + r.loadedBefore, 0),
-    loadedAny: skillRows.reduce((a, r) => a + r.loadedAny, 0),
-  };
+  /** The other hosts' sessions (when read): per host, the same per-row counts as `rows`. */
+  hosts?: Partial<Record<OtherHost, HostMeasure>>;
 }
 
 /** Names that are skills: every row's skill and every folder with a SKILL.md in the table's skills dir. */
@@ -144,6 +135,7 @@ export async function measure(o: MeasureOptions): Promise<MeasureResult> {
     p.files++;
   }
   history.finish();
+  const others = o.hostsEnv ? measureHosts({ env: o.hostsEnv, table: o.table, fromMs: from, records: o.records === true }) : undefined;
   const seconds = (performance.now() - t0) / 1000;
   const rows = replay.rows("main");
   const subRows = replay.rows("subagent");
@@ -179,6 +171,7 @@ export async function measure(o: MeasureOptions): Promise<MeasureResult> {
       budget: replay.budget("subagent"),
     },
     warnings: [...found.warnings, ...history.warnings],
-    ...(o.records ? { sessions: history.records } : {}),
+    ...(o.records ? { sessions: [...history.records, ...(others?.records ?? [])] } : {}),
+    ...(others ? { hosts: others.hosts } : {}),
   };
 }

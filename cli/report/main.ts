@@ -7,6 +7,7 @@ import { parseArgs, UsageError, UserError } from "../args.js";
 import { tableInUse } from "../table-file.js";
 import { defaultProjectsDir, parseSince } from "../measure/files.js";
 import { progressLine } from "../measure/progress.js";
+import { hostsEnvOf } from "../measure/main.js";
 import { measure } from "../measure/run.js";
 import { aggregate } from "./aggregate.js";
 import { renderHtml } from "./html.js";
@@ -27,12 +28,13 @@ export async function reportMain(args: string[], root: string): Promise<number> 
   }
   // Transcripts are read when no snapshot is named, or when --projects asks for them too.
   if (readsTranscripts) {
-    const projects = path.resolve(f.get("projects") ?? defaultProjectsDir());
-    if (!fs.statSync(projects, { throwIfNoEntry: false })?.isDirectory()) throw new UserError(`${projects}: no transcript folder here (give --projects DIR, or snapshot files)`);
+    const home = f.get("home");
+    const projects = path.resolve(f.get("projects") ?? (home !== undefined ? path.join(home, ".claude", "projects") : defaultProjectsDir()));
+    if (home === undefined && !fs.statSync(projects, { throwIfNoEntry: false })?.isDirectory()) throw new UserError(`${projects}: no transcript folder here (give --projects DIR, or snapshot files)`);
     const { file: tableFile, table } = await tableInUse(f.get("table"), root);
     const progress = progressLine();
     try {
-      const r = await measure({ projects, since: f.get("since"), table, tableFile, records: true, onProgress: progress.update });
+      const r = await measure({ projects, since: f.get("since"), table, tableFile, records: true, onProgress: progress.update, ...hostsEnvOf(home, f.get("projects")) });
       snapshots.push({
         tool: "skillgate report",
         format: 1,

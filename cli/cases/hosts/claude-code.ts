@@ -2,7 +2,9 @@
 // payload of cases/fixtures/ it starts from, which fields it sets), and how
 // Claude Code's answer is read back. The only place in the harness that knows
 // Claude Code's field names; another host is another file beside this one.
+import { claudeCode } from "../../../hooks/hosts/claude-code/adapter.js";
 import type { CaseEvent, Verdict } from "../events.js";
+import type { CaseHost } from "./host.js";
 
 /** The project folder of the captured payloads; relative paths in a case are inside it. */
 export const PROJECT = "/home/dev/project";
@@ -79,3 +81,15 @@ export function claudeCodeAnswer(stdout: string): { verdict: Verdict; message: s
   if (context) return { verdict: "hint", message: context, notice, eventName };
   return { verdict: "allow", message: "", notice, eventName };
 }
+
+/** Claude Code plays a step's own payload (the case's event is written as Claude Code's payload to begin with). */
+export const claudeCodeCases: CaseHost = {
+  name: "claude-code",
+  adapter: claudeCode,
+  native: true,
+  encode: () => ({ unplayable: "Claude Code plays the step's own payload" }),
+  answer(stdout) {
+    const a = claudeCodeAnswer(stdout);
+    return { verdicts: [a.verdict], message: a.message, notice: a.notice, ...(a.eventName !== undefined ? { eventName: a.eventName } : {}) };
+  },
+};
