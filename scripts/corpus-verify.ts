@@ -24,12 +24,12 @@ const ROW_EFFECT: Record<string, Effect> = {
   "commit-gate": "commit", "push-head-block": "push-head", "force-push-block": "force", "paired-docs-write": "paired-doc",
 };
 const EFFECTS: readonly Effect[] = ["commit", "push-head", "force", "paired-doc"];
-const FIRST_ROUND = ["git-indirection", "git-shell-strings", "git-other-name", "launchers", "code-from-files", "expansions",
+const BASE_CLASSES = ["git-indirection", "git-shell-strings", "git-other-name", "launchers", "code-from-files", "expansions",
   "inline-programs", "push-semantics", "writes-more-programs", "false-positives", "everyday"];
-// Every .jsonl of the folder is a class (later rounds add files such as round2-launchers.jsonl); the first
-// round's eleven must all be there.
-const CLASS_NAMES = [...FIRST_ROUND, ...fs.readdirSync(CLASSES_DIR).filter((f) => f.endsWith(".jsonl"))
-  .map((f) => f.slice(0, -".jsonl".length)).filter((c) => !FIRST_ROUND.includes(c)).sort()];
+// Every .jsonl of the folder is a class (files added later, such as launcher-option-forms.jsonl, included); the
+// eleven base classes must all be there.
+const CLASS_NAMES = [...BASE_CLASSES, ...fs.readdirSync(CLASSES_DIR).filter((f) => f.endsWith(".jsonl"))
+  .map((f) => f.slice(0, -".jsonl".length)).filter((c) => !BASE_CLASSES.includes(c)).sort()];
 const PAIRED = /_(RU|EN)\.md$/;
 const TIMEOUT_MS = 6000;
 

@@ -1,4 +1,4 @@
-// Self-protection, second round: attacks an independent reviewer would try
+// Self-protection against forged loads and other path spellings: attacks an independent reviewer would try
 // against the merged product, each a sequence of real Claude Code 2.1.328
 // payload shapes (cases/fixtures/) through the hook's own entry (runHook, and
 // for races the hook executable itself), in a fresh project with its own HOME,
