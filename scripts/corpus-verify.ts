@@ -19,17 +19,19 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLASSES_DIR = path.join(ROOT, "test/corpus/classes");
-type Effect = "commit" | "push-head" | "force" | "paired-doc";
+type Effect = "commit" | "push-head" | "force" | "paired-doc" | "new-commit";
 const ROW_EFFECT: Record<string, Effect> = {
   "commit-gate": "commit", "push-head-block": "push-head", "force-push-block": "force", "paired-docs-write": "paired-doc",
 };
-const EFFECTS: readonly Effect[] = ["commit", "push-head", "force", "paired-doc"];
-const FIRST_ROUND = ["git-indirection", "git-shell-strings", "git-other-name", "launchers", "code-from-files", "expansions",
+const EFFECTS: readonly Effect[] = ["commit", "push-head", "force", "paired-doc", "new-commit"];
+// A revision that is HEAD itself, as git passes it to pre-push: HEAD, @, HEAD~0, HEAD^0, HEAD@{0}, HEAD^{commit}.
+const HEAD_SPELLING = /^(HEAD|@)(~0+|\^0+|@\{0\}|\^\{(commit)?\})*$/;
+const BASE_CLASSES = ["git-indirection", "git-shell-strings", "git-other-name", "launchers", "code-from-files", "expansions",
   "inline-programs", "push-semantics", "writes-more-programs", "false-positives", "everyday"];
-// Every .jsonl of the folder is a class (later rounds add files such as round2-launchers.jsonl); the first
-// round's eleven must all be there.
-const CLASS_NAMES = [...FIRST_ROUND, ...fs.readdirSync(CLASSES_DIR).filter((f) => f.endsWith(".jsonl"))
-  .map((f) => f.slice(0, -".jsonl".length)).filter((c) => !FIRST_ROUND.includes(c)).sort()];
+// Every .jsonl of the folder is a class (files added later, such as launcher-option-forms.jsonl, included); the
+// eleven base classes must all be there.
+const CLASS_NAMES = [...BASE_CLASSES, ...fs.readdirSync(CLASSES_DIR).filter((f) => f.endsWith(".jsonl"))
+  .map((f) => f.slice(0, -".jsonl".length)).filter((c) => !BASE_CLASSES.includes(c)).sort()];
 const PAIRED = /_(RU|EN)\.md$/;
 const TIMEOUT_MS = 6000;
 
@@ -143,7 +145,7 @@ function buildWorld(base: string, kind: "ff" | "diverged"): string {
 }
 
 // ---------- per-record run ----------
-interface Snapshot { docs: Map<string, string>; reflogs: Map<string, number>; remote: Map<string, string>; local: Map<string, string> }
+interface Snapshot { docs: Map<string, string>; reflogs: Map<string, number>; remote: Map<string, string>; local: Map<string, string>; reached: string[] }
 
 function walk(dir: string, out: string[]): void {
   let ents: fs.Dirent[];
@@ -188,7 +190,11 @@ function snapshot(w: string): Snapshot {
   const logs: string[] = [];
   walk(path.join(w, "repo/.git/logs"), logs);
   for (const f of logs) reflogs.set(f, fs.readFileSync(f, "utf8").split("\n").filter(Boolean).length);
-  return { docs, reflogs, remote: refs(path.join(w, "remote.git")), local: localRefs(path.join(w, "repo/.git")) };
+  const gitDir = path.join(w, "repo/.git");
+  const local = localRefs(gitDir);
+  // every commit a ref reached (branches, tags, remote-tracking refs, HEAD; not refs/stash), as the git hook asks
+  const reached = [...new Set([...[...refs(gitDir)].filter(([k]) => k !== "refs/stash").map(([, v]) => v), ...local.values()])];
+  return { docs, reflogs, remote: refs(path.join(w, "remote.git")), local, reached };
 }
 
 function prepare(template: string, dir: string, setup: Setup | undefined): string {
@@ -272,6 +278,18 @@ function commitsFromTrace(file: string): { commit: boolean; plumbing: boolean } 
 }
 
 /**
+ * new-commit (the git hooks' commit effect, docs/git-hooks.md): a local branch or HEAD now points at a commit
+ * that no ref reached before — merge, cherry-pick, revert, am, rebase, commit-tree published, as well as commit.
+ */
+function newCommitOnBranch(before: Snapshot, after: Snapshot, gitDir: string): boolean {
+  const moved = [...after.local].filter(([k, v]) => before.local.get(k) !== v).map(([, v]) => v);
+  return moved.some((v) => {
+    const r = spawnSync("git", ["--git-dir", gitDir, "rev-list", "-n1", v, "--not", ...before.reached], { env: cleanEnv({}), encoding: "utf8" });
+    return r.status === 0 && r.stdout.trim() !== "";
+  });
+}
+
+/**
  * A commit assembled by plumbing (commit-tree, fast-import, hash-object -t commit) counts as a commit when it
  * is published in the same command: a local branch, HEAD or a remote branch now points at a commit that no
  * local branch or HEAD contained before.
@@ -303,7 +321,10 @@ async function observe(rec: Rec, template: string, dir: string, want: Set<Effect
   // push of HEAD: the pre-push hook saw HEAD as a pushed source
   const pp = path.join(repo, ".git/prepush.log");
   const pushLines = fs.existsSync(pp) ? fs.readFileSync(pp, "utf8").split("\n").filter(Boolean) : [];
-  if (pushLines.some((l) => l.split(" ")[0] === "HEAD")) seen.add("push-head");
+  if (pushLines.some((l) => HEAD_SPELLING.test(l.split(" ")[0] ?? ""))) seen.add("push-head");
+  // new-commit is checked only for records labeled with it (the commit row names `git commit`; other classes
+  // label only what that row is about)
+  if (want.has("new-commit") && newCommitOnBranch(before, after, path.join(repo, ".git"))) seen.add("new-commit");
   let pushed = pushLines.length > 0;
   // forced: a remote ref moved to a commit that does not contain its old value
   const bare = path.join(dir, "remote.git");

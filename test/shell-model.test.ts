@@ -186,7 +186,7 @@ test("core stays pure: no node:fs in hooks/core/shell", () => {
   }
 });
 
-test("acts and inert: what a command does beyond its name (round 2)", () => {
+test("acts and inert: what a command does beyond its name", () => {
   const git = (src: string, sub: string) => analyzeCommand(src).commands.find((c) => c.name === "git" && c.argv[c.verb] === sub);
   assert.deepEqual(git("git send-pack --force ../r.git work", "send-pack")?.acts, ["push"], "send-pack pushes");
   assert.deepEqual(git("git fast-import < stream", "fast-import")?.acts, ["commit"], "fast-import writes commits onto branches");
@@ -199,7 +199,7 @@ test("acts and inert: what a command does beyond its name (round 2)", () => {
   assert.equal(git("git commit --dry-run", "commit")?.inert, true);
 });
 
-test("files planted by the command itself run later in it (round 2)", () => {
+test("files planted by the command itself run later in it", () => {
   const w = memoryWorld("/work/repo", { ".git/config": "", "tools/h.sh": "#!/bin/sh\ngit commit -qm h\n" }, { HOME: "/home/agent", PATH: "/usr/bin:/bin" });
   const runs = (src: string) => analyzeCommand(src, w).commands.map((c) => c.argv.join(" "));
   assert.ok(runs("printf '#!/bin/sh\\ngit commit -qm h\\n' > .git/hooks/post-checkout; git checkout -q -b y").includes("git commit -qm h"), "a hook written in the command");

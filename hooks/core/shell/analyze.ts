@@ -123,6 +123,8 @@ interface Work extends ShellAnalysis {
   planted: Set<string>;
   /** Descriptors `exec` gave a here-doc or here-string (`exec 3<<<'…'`). */
   fds: Map<number, Arg>;
+  /** A push earlier in this command deleted a remote branch. */
+  pushDeleted?: boolean;
   /** The session's environment variables read so far (envOf). */
   envRead: Map<string, string | undefined>;
 }
@@ -210,11 +212,29 @@ function walk(root: SyntaxNode, source: string, at: Where, out: Work): void {
     // unbash parses a substitution's body when first asked for it: charge it first.
     const nested = node.type === "CommandExpansion" || node.type === "ProcessSubstitution" || node.type === "ArithmeticCommandExpansion";
     if (nested && !reparse(node.text.length, node.text, spanOf(node, at), out)) continue;
+    if (node.type === "ProcessSubstitution" && node.operator === ">") feedsShell(node.text, spanOf(node, at), out);
     // Children go on the stack in reverse so commands come out in source order.
     children.length = 0;
     forEachChild(node, collect);
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as SyntaxNode);
   }
+}
+
+/**
+ * `tee >(sh)`, `cat cmds > >(bash)`, `exec 3> >(sh)`: a shell or interpreter whose program is what the command
+ * writes into the substitution — text known only at run time.
+ */
+function feedsShell(text: string, span: Span, out: Work): void {
+  const words = text.replace(/^>\(|\)$/g, "").trim().split(/\s+/);
+  let i = 0;
+  while (i < words.length && /^(sudo|env|exec|command|nohup|nice|stdbuf|timeout)$/.test(basename(nth(words, i)))) i++;
+  const name = basename(words[i] ?? "");
+  if (!(SHELLS.has(name) || isInterpreter(name))) return;
+  const rest = words.slice(i + 1);
+  // a program given as -c/-e text or a file: analysed where it is walked
+  if (rest.some((w) => !w.startsWith("-") || /^-[a-zA-Z]*c/.test(w) || (!SHELLS.has(name) && /^-[a-zA-Z]*[eEp]/.test(w)))) return;
+  opaque(out, "program-from-pipe", `${name} in >(…) runs what the command writes into it`, text, span);
+  markUnknownEffects(out);
 }
 
 const spanOf = (n: { pos: number; end: number }, at: Where): Span => at.anchor ?? { start: n.pos, end: n.end };
@@ -466,8 +486,70 @@ function configWrittenSoFar(out: Work): boolean {
   return scan.written;
 }
 
+/** Variables that make git read another config file, a config file from somewhere else, or config entries. */
+const GIT_CONFIG_SOURCES = ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG", "HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"];
+/** Variables naming a file git writes its trace into (an absolute path; numbers and booleans name fds or stderr). */
+const GIT_TRACE_FILE = /^GIT_TRACE(2(_EVENT|_PERF)?|_[A-Z_]+)?$/;
+
+/**
+ * Doors that close git's own hooks (skillgate's reference-transaction and pre-push checks): a config source set by
+ * this command (a file may set core.hooksPath), `-c core.hooksPath=`, `git config core.hooksPath`, `push --no-verify`.
+ * Refused as "cannot be checked" whatever the subcommand: the effect layer behind the analysis depends on them.
+ */
+function gitHookDoors(argv: Arg[], verb: number, out: Work, site: CommandSite): string | undefined {
+  for (const name of GIT_CONFIG_SOURCES) {
+    // set by this command (on the git command, exported or assigned earlier), not the session's own
+    const v = site.local.get(name) ?? (out.vars.has(name) ? out.vars.get(name) ?? { text: "", dynamic: true } : undefined);
+    if (!v || (!v.dynamic && v.text === "/dev/null")) continue;
+    if ((name === "GIT_CONFIG_PARAMETERS" || name === "GIT_CONFIG_COUNT") && !v.dynamic && !gitConfigNamesHooks(name, v.text, site, out)) continue;
+    return `${name} set by the command makes git read configuration skillgate cannot check (it could set core.hooksPath and switch git's hooks off)`;
+  }
+  for (let i = 1; i < argv.length && (verb < 0 || i < verb); i++) {
+    const a = nth(argv, i);
+    const kv = a.text === "-c" ? argv[i + 1] : a.text.startsWith("-c") && a.text.length > 2 ? { ...a, text: a.text.slice(2) } : undefined;
+    if (kv && (kv.dynamic || /^core\.hookspath(=|$)/i.test(kv.text))) return "-c core.hooksPath switches git's hooks off";
+  }
+  const sub = verb >= 0 ? nth(argv, verb).text : "";
+  const rest = verb >= 0 ? argv.slice(verb + 1) : [];
+  if (sub === "config" && rest.some((a) => a.dynamic || /^core\.hookspath$/i.test(a.text)) && !rest.some((a) => /^(--get|--get-all|--get-regexp|-l|--list|get|list)$/.test(a.text))) return "git config core.hooksPath switches git's hooks off";
+  if ((sub === "push" || sub === "send-pack") && rest.some((a) => a.text === "--no-verify")) return "push --no-verify skips git's pre-push hook";
+  return undefined;
+}
+
+/** Do GIT_CONFIG_PARAMETERS / GIT_CONFIG_KEY_n name core.hooksPath or an include (whose file could)? */
+function gitConfigNamesHooks(name: string, text: string, site: CommandSite, out: Work): boolean {
+  const keys: string[] = [];
+  if (name === "GIT_CONFIG_PARAMETERS") for (const m of text.matchAll(/'([^'=]+)'(?:=|\s|$)|(?:^|\s)([\w.-]+)=/g)) keys.push(m[1] ?? m[2] ?? "");
+  else {
+    const n = Number(text);
+    if (!Number.isInteger(n) || n > 64) return true;
+    for (let i = 0; i < n; i++) {
+      const k = site.local.get(`GIT_CONFIG_KEY_${i}`) ?? out.vars.get(`GIT_CONFIG_KEY_${i}`);
+      if (!k || k.dynamic) return true;
+      keys.push(k.text);
+    }
+  }
+  return keys.some((k) => /^core\.hookspath$|^include(if\.[\s\S]*)?\.path$/i.test(k));
+}
+
+/** `GIT_TRACE=/abs/file git …`: git writes its trace there. */
+function gitTraceWrites(out: Work, site: CommandSite): void {
+  const seen = new Set<string>();
+  for (const [name, v] of [...site.local, ...out.vars]) {
+    if (!GIT_TRACE_FILE.test(name) || !v || seen.has(name)) continue;
+    seen.add(name);
+    // a number or a boolean is a descriptor or stderr; a relative path is not a file for git
+    if (!v.dynamic && !/^(\/|~)/.test(v.text)) continue;
+    if (v.dynamic && v.shape?.kind === "exact") continue;
+    pushWrites([v.dynamic ? { path: v.text, dynamic: true, pattern: v.shape?.kind === "glob" ? v.shape.glob : "**" } : { path: v.text, dynamic: false }], `git (${name})`, out);
+  }
+}
+
 function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
   const env = (name: string): Arg | undefined => site.local.get(name) ?? context(out).lookup(name);
+  const door = gitHookDoors(argv, argv.findIndex((a, i) => i > 0 && !a.text.startsWith("-") && !/^(-C|-c|--git-dir|--work-tree|--namespace|--config-env|--exec-path)$/.test(argv[i - 1]?.text ?? "")), out, site);
+  if (door) { opaque(out, "git-hooks-door", door, site.text, site.span); markUnknownEffects(out); }
+  gitTraceWrites(out, site);
   if (out.files.size > 0) plantedForGit({ depth: at.depth + 1, via: at.via, anchor: site.span, parent: at.parent }, out, site);
   const r = resolveGit(argv, {
     world: out.world,
@@ -488,6 +570,10 @@ function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
   const rec = commandRecord(r.argv, r.verb, [...at.via, ...r.via], site.span, at.parent);
   if (r.verbUnknown && r.verb >= 0) rec.dynamic[r.verb] = true;
   rec.implied = r.implied;
+  // delete a remote branch, then push it again: its history is replaced without --force
+  const pushes = r.verb >= 0 && (nth(r.argv, r.verb).text === "push" || nth(r.argv, r.verb).text === "send-pack") && !r.inert;
+  if (pushes && r.deletes) out.pushDeleted = true;
+  else if (pushes && out.pushDeleted && !rec.implied.includes("--force")) rec.implied = [...rec.implied, "--force"];
   if (r.acts.length) rec.acts = r.acts;
   if (r.inert) rec.inert = true;
   const self = out.commands.length;
@@ -821,8 +907,45 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
   if ((name === "source" || name === ".") && args[0]) runFile(args[0], "shell", at, out, site);
 
   if (name === "npm" || name === "pnpm" || name === "yarn" || name === "bun") packageScriptEffect(name, args, at, out);
+  shellProgramEffect(name, args, at, out, site);
+  // sqlite3 with no SQL operand reads its commands (dot-commands run programs) from stdin
+  if (name === "sqlite3" && site.piped && !site.stdin && operandsOf(args, ["-cmd", "-separator", "-newline", "-nullvalue", "-init", "-vfs", "-maxsize", "-mmap", "-heap", "-lookaside", "-pagecache", "-escape"]).length < 2) {
+    opaque(out, "program-from-pipe", "sqlite3 reads its commands from a pipe (.shell and .system run programs)", site.text, site.span);
+    markUnknownEffects(out);
+  }
   if (name === "make" || name === "gmake") makeEffect(args, at, out, site);
 
+}
+
+const operandsOf = (args: Arg[], valued: string[]): Arg[] => args.filter((a, i) => !a.text.startsWith("-") && !valued.includes(args[i - 1]?.text ?? ""));
+
+/**
+ * `make SHELL=./x`, `npm run t --script-shell=./x`, `npm_config_script_shell=./x npm run t`: every recipe line or
+ * script runs as `./x -c LINE`. A shell is a shell; any other program is read as the program that runs.
+ */
+function shellProgramEffect(name: string, args: Arg[], at: Where, out: Work, site: CommandSite): void {
+  let prog: Arg | undefined;
+  if (name === "make" || name === "gmake") {
+    const a = args.find((x) => /^SHELL=/.test(x.text));
+    if (a) prog = { ...a, text: a.text.slice(6) };
+  }
+  if (name === "npm" || name === "pnpm" || name === "yarn") {
+    const i = args.findIndex((x) => x.text === "--script-shell" || x.text.startsWith("--script-shell="));
+    const a = i >= 0 ? nth(args, i) : undefined;
+    if (a) prog = a.text.includes("=") ? { ...a, text: a.text.slice(a.text.indexOf("=") + 1) } : args[i + 1];
+    prog ??= site.local.get("npm_config_script_shell") ?? site.local.get("NPM_CONFIG_SCRIPT_SHELL") ?? out.vars.get("npm_config_script_shell") ?? undefined;
+  }
+  if (!prog || (!prog.dynamic && SHELLS.has(basename(prog.text)))) return;
+  if (prog.dynamic) {
+    opaque(out, "shell-program", `${name} runs its scripts through a program computed at run time`, site.text, site.span);
+    return markUnknownEffects(out);
+  }
+  // the program file itself, read like a script run by path (from earlier in the command or from disk)
+  runFile(prog, "auto", { ...at, via: [...at.via, `${name} SHELL=${clip(prog.text, 40)}`] }, out, site);
+  if (!prog.text.includes("/")) {
+    opaque(out, "shell-program", `${name} runs its scripts through ${clip(prog.text, 40)}, not a shell`, site.text, site.span);
+    markUnknownEffects(out);
+  }
 }
 
 /** The file an interpreter really runs: node adds `.js`, python runs a folder's `__main__.py`. */
@@ -1159,6 +1282,19 @@ function markUnknownEffects(out: Work): void {
 }
 
 /** One record per wrapper peeled off argv, each with the words from itself on. Returns the innermost one's index. */
+/** The words before the launched program (`valgrind --log-file=x true` → `--log-file=x`): options and their values. */
+function launcherOptions(words: Arg[]): Arg[] {
+  const out: Arg[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const t = nth(words, i).text;
+    if (!t.startsWith("-")) break;
+    out.push(nth(words, i));
+    // `-o FILE`: the value belongs to the option
+    if (/^-[a-zA-Z]*o$|^--(output|log-file|xml-file)$/.test(t) && words[i + 1]) out.push(nth(words, ++i));
+  }
+  return out;
+}
+
 function recordWrappers(argv: Arg[], wrappers: string[], at: Where, site: CommandSite, out: Work): number {
   let from = 0;
   let parent = at.parent;
@@ -1168,7 +1304,8 @@ function recordWrappers(argv: Arg[], wrappers: string[], at: Where, site: Comman
     if (words.length === 0) break;
     const idx = out.commands.length;
     if (!NOT_PROGRAMS.has(w)) out.commands.push(commandRecord(words, verbIndex(w, words), [...at.via, ...wrappers.slice(0, i)], site.span, parent));
-    if (w === "strace" || w === "ltrace" || w === "time" || w === "script") pushWrites(writesOf(w, words.slice(1)), w, out);
+    // a launcher's own output files: its options come before the program it runs
+    if (w === "strace" || w === "ltrace" || w === "time" || w === "script" || w === "valgrind") pushWrites(writesOf(w, launcherOptions(words.slice(1))), w, out);
     parent = idx;
     from++;
   }
@@ -1217,12 +1354,19 @@ function visitFind(args: Arg[], at: Where, out: Work, site: CommandSite): void {
   }
 }
 
+/** git's own files that switch its hooks off or move its refs without them: written by anything but git. */
+const GIT_INTERNALS = /(^|\/)\.git\/(hooks(\/|$)|config$|refs(\/|$)|packed-refs$)/;
+
 function pushWrites(paths: PathArg[], by: string, out: Work): void {
   for (const p of paths) {
     // `tee >(gzip > out.gz)`: the process substitution is a pipe; its own redirect is recorded when walked.
     if (p.dynamic && /^[<>]\(/.test(p.path)) continue;
     if (!p.dynamic && !isRealFile(p.path)) continue;
     out.writes.push({ ...p, by });
+    if (!p.dynamic && by !== "git" && !by.startsWith("git ") && GIT_INTERNALS.test(path.normalize(p.path))) {
+      opaque(out, "git-hooks-door", `${clip(by, 40)} writes ${clip(p.path, 60)}, one of git's own files (hooks, config, refs): git's hooks could be switched off or refs moved without them`, p.path, { start: 0, end: 0 });
+      markUnknownEffects(out);
+    }
     if (!p.dynamic) {
       // a write through a symlink changes its target: `ln -s a_RU.md x; echo > x`, or a link already on disk
       const key = normalize(p.path, out);

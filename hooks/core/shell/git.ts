@@ -116,6 +116,8 @@ export interface GitResolved {
   argvs: Arg[][];
   /** Words that say what the command does beyond its literal words (push: `--force`, `HEAD`). */
   implied: string[];
+  /** A push that deletes a remote branch (`--delete`, `-d`, `:dst`): a later push in the same command replaces it. */
+  deletes?: boolean;
   /** Subcommands whose effect this one has (`send-pack` pushes, `fast-import` commits). */
   acts: string[];
   /** As written it changes nothing (`push --dry-run`, `commit --dry-run`). */
@@ -374,6 +376,9 @@ export function gitTrue(v: Arg | undefined): boolean {
   return t === "true" || t === "yes" || t === "on" || (/^-?\d+$/.test(t) && Number(t) !== 0);
 }
 
+/** A revision that is HEAD itself: `HEAD`, `@`, `HEAD~0`, `HEAD^0`, `HEAD@{0}`, `HEAD^{commit}`, `@~0^0`. */
+export const HEAD_ITSELF = /^(HEAD|@)(~0+|\^0+|@\{0\}|\^\{(commit)?\})*$/;
+
 /**
  * What a push does, as words a row can match: `--force` when any refspec is
  * forced (`+main`, `+HEAD:main`), `--mirror` is given or a push refspec from
@@ -395,6 +400,9 @@ function pushEffects(args: Arg[], cfg: Config, out: GitResolved, sendPack = fals
     if (!end && t.startsWith("-")) {
       // git accepts unambiguous abbreviations: `--mirr` is --mirror
       if (t.length >= 4 && "--mirror".startsWith(t)) out.implied.push("--force");
+      // deleting a remote branch, then pushing it again, replaces its history without --force (the pre-push
+      // hook counts a deletion as a forced push, docs/git-hooks.md)
+      if ((t.length >= 4 && "--delete".startsWith(t)) || /^-[a-zA-Z]*d[a-zA-Z]*$/.test(t)) out.deletes = true;
       continue;
     }
     ops.push(nth(args, i));
@@ -413,8 +421,10 @@ function pushEffects(args: Arg[], cfg: Config, out: GitResolved, sendPack = fals
     const spec = forced ? r.text.slice(1) : r.text;
     if (forced) out.implied.push("--force");
     // HEAD (or @) as the source pushes whatever is checked out, whatever the destination
-    const src = spec.split(":")[0];
-    if (src === "@" || src === "HEAD") out.implied.push("HEAD");
+    const src = spec.split(":")[0] ?? "";
+    if (HEAD_ITSELF.test(src)) out.implied.push("HEAD");
+    // `:main` deletes main on the remote
+    if (src === "" && spec.includes(":") && spec !== ":") out.deletes = true;
   }
   out.implied = [...new Set(out.implied)];
 }

@@ -211,6 +211,8 @@ const SPAWN_USES: Record<string, RegExp> = {
 function normalize(code: string, lang: string): string {
   let c = code.length > 262_144 ? code.slice(0, 262_144) : code;
   if (lang === "python") {
+    // `posix` is the module os re-exports on Unix: posix.system, from posix import execv
+    c = c.replace(/(?<![\w.'"])posix(?![\w'"])/g, "os");
     c = c.replace(/__import__\s*\(\s*['"](\w+)['"]\s*\)/g, "$1").replace(/importlib\s*\.\s*import_module\s*\(\s*['"](\w+)['"]\s*\)/g, "$1")
       .replace(/\bsys\s*\.\s*modules\s*\[\s*['"](\w+)['"]\s*\]/g, "$1");
     // `from subprocess import *`: the module's process functions are bare names now

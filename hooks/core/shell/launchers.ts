@@ -368,6 +368,18 @@ function special(name: string, argv: Arg[]): Step | undefined {
     const p = parseOptions(argv, { valued: ["-u", "--user", "-g", "--group", "-G", "--supp-group", "-s", "--shell", "-w"] });
     return peel(p.inner);
   }
+  // CMake's command mode runs a program: `cmake -E env [--unset=V] [N=V]… CMD`, `chdir DIR CMD`, `time CMD`
+  if (name === "cmake" && args[0]?.text === "-E") {
+    const sub = args[1]?.text;
+    if (sub === "env") {
+      let i = 2;
+      while (i < args.length && (/^--(unset|modify)=/.test(nth(args, i).text) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(nth(args, i).text))) i++;
+      if (args[i]?.text === "--") i++;
+      return peel(args.slice(i));
+    }
+    if (sub === "chdir" && args.length > 3) return peel(args.slice(3));
+    if (sub === "time" && args.length > 2) return peel(args.slice(2));
+  }
   if (name === "script") return scriptInvocation(argv);
   if (name === "xargs") return xargsInvocation(argv);
   if (name === "parallel" || name === "sem") return parallelInvocation(argv);

@@ -54,6 +54,9 @@ export type OpaqueCode =
   | "alias-dynamic" // `alias g="$X"`
   | "launcher-dynamic" // `tmux send-keys "$X"`
   | "git-config-dynamic" // `git -c "$K"=x st`, `GIT_CONFIG_PARAMETERS="$P" git st`
+  | "git-hooks-door" // `git -c core.hooksPath=/dev/null …`, `HOME=x git …`, `> .git/hooks/pre-push`: git's own hooks could be switched off
+  | "shell-program" // `make SHELL=./x`, `npm run t --script-shell=./x`: recipes and scripts run through another program
+  | "step-budget" // a command built to be slow to analyse: the analysis stops
   | "too-many-wrappers"
   | "nesting-depth"
   | "reparse-budget"

@@ -198,10 +198,32 @@ export function shebang(text: string): string | undefined {
 }
 
 /** Files a unified diff changes: `+++ b/path` (and `--- a/path` for deletions), `-p` components stripped. */
+/** git's C-quoted path (`"a/docs/\\147uide_RU.md"`): escapes and octal bytes decoded as UTF-8, as git apply and GNU patch do. */
+function unquoteC(q: string): string {
+  const bytes: number[] = [];
+  const body = q.slice(1, -1);
+  const simple: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, "\\": 92 };
+  for (let i = 0; i < body.length; i++) {
+    const c = nth(body, i);
+    if (c !== "\\") { bytes.push(...Buffer.from(c, "utf8")); continue; }
+    const oct = /^[0-7]{3}/.exec(body.slice(i + 1));
+    if (oct) { bytes.push(parseInt(oct[0], 8)); i += 3; continue; }
+    const e = body[i + 1] ?? "";
+    bytes.push(simple[e] ?? e.charCodeAt(0));
+    i++;
+  }
+  return Buffer.from(bytes).toString("utf8");
+}
+
+/** A file name as a patch header gives it: C-quoted (`"a/x y"`) or a word. */
+const patchName = (w: string): string => (w.startsWith('"') && w.endsWith('"') && w.length >= 2 ? unquoteC(w) : w);
+
 export function patchedFiles(patch: string, strip: number): string[] {
   const out = new Set<string>();
   let from: string | undefined;
-  for (const line of patch.split(/\r?\n/)) {
+  for (const raw of patch.split(/\r?\n/)) {
+    // quoted names are decoded first; the rest of the parser reads plain words
+    const line = raw.includes('"') ? raw.replace(/"(?:[^"\\]|\\.)*"/g, (q) => patchName(q)) : raw;
     const minus = /^--- (\S+)/.exec(line);
     if (minus) { from = minus[1]; continue; }
     const plus = /^\+\+\+ (\S+)/.exec(line);

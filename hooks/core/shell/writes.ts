@@ -75,6 +75,8 @@ function inPlace(args: Arg[], takesRest: string): boolean {
   return false;
 }
 const PERL_VALUE_LETTERS = "MmIxlC0dDVF";
+/** GNU sed's --in-place and every abbreviation getopt accepts for it (no other sed option starts with --i). */
+const SED_IN_PLACE = /^--i(n(-(p(l(a(c(e)?)?)?)?)?)?)?(=|$)/;
 const RUBY_VALUE_LETTERS = "rIECxKTW0F";
 
 const PATHLIKE = /(^|\/)[^/\s]+\.[A-Za-z0-9]{1,8}$/;
@@ -127,6 +129,9 @@ const RULES: Record<string, Rule> = {
   unlink: (a) => operands(a),
   shred: (a) => operands(a, ["-n", "-s", "--iterations", "--size"]),
   mkdir: (a) => operands(a, ["-m", "--mode"]),
+  // a FIFO or device node is a new file at that name
+  mkfifo: (a) => operands(a, ["-m", "--mode", "--context"]),
+  mknod: (a) => operands(a, ["-m", "--mode", "--context"]).slice(0, 1),
   chmod: (a) => operands(a).slice(1),
   chown: (a) => operands(a).slice(1),
   chgrp: (a) => operands(a).slice(1),
@@ -146,10 +151,7 @@ const RULES: Record<string, Rule> = {
     return ops.slice(0, -1).map((s) => (s.text.endsWith("/") ? dest : destination([s, dest], [], k)[0] ?? dest));
   },
   sponge: (a) => operands(a),
-  iconv: (a) => opt(optionValue(a, ["-o"], ["--output"])),
   zip: (a) => (a.some((x) => /^-[a-zA-Z]*[lTsf]/.test(x.text) && /^-(sf|T|l)/.test(x.text)) ? [] : operands(a, ["-b", "-n", "-t", "-tt", "-x", "-i", "-P", "-Z", "-O", "--out"]).slice(0, 1)),
-  strace: (a) => opt(optionValue(a, ["-o"], ["--output"])),
-  ltrace: (a) => opt(optionValue(a, ["-o"], ["--output"])),
   time: (a) => opt(optionValue(a, ["-o"], ["--output"])),
   // script [options] [FILE]: the typescript file (the value of -c / a -…c cluster is the command, not a file)
   script: (a) => { const ops = operands(a.filter((_, i) => !/^-[a-zA-Z]*c$|^--command$/.test(a[i - 1]?.text ?? "")), ["-t", "-T", "-I", "-O", "-B", "-E", "-m", "--timing", "--log-in", "--log-out", "--log-io", "--echo", "--logging-format"]); return ops[0] ? [ops[0]] : []; },
@@ -170,8 +172,6 @@ const RULES: Record<string, Rule> = {
   gunzip: (a) => operands(a).map((x) => ({ ...x, text: x.text.replace(/\.gz$/, "") })),
   sudoedit: (a) => operands(a),
   dd: (a) => a.filter((x) => x.text.startsWith("of=")).map((x) => ({ ...x, text: x.text.slice(3) })),
-  sort: (a) => opt(optionValue(a, ["-o"], ["--output"])),
-  shuf: (a) => opt(optionValue(a, ["-o"], ["--output"])),
   // xxd -r INFILE OUTFILE (also xxd INFILE OUTFILE): the second operand
   xxd: (a) => operands(a, ["-c", "-g", "-l", "-o", "-s", "-n", "-C", "--cols", "--groupsize", "--len", "--seek"]).slice(1, 2),
   // openssl SUB … -out FILE (one dash, long names)
@@ -191,8 +191,10 @@ const RULES: Record<string, Rule> = {
   },
   // uniq INPUT OUTPUT
   uniq: (a) => operands(a, ["-f", "-s", "-w"]).slice(1, 2),
-  curl: (a) => [...opt(optionValue(a, ["-o"], ["--output"])), ...curlRemoteNames(a)],
-  wget: (a) => opt(optionValue(a, ["-O"], ["--output-document"])),
+  curl: (a) => curlRemoteNames(a),
+  sqlite3: (a) => sqliteWrites(a),
+  // cmake -E: the file commands of CMake's command mode
+  cmake: (a, k) => cmakeWrites(a, k),
   // patch ORIGFILE, or -o OUT, or (most often) the files named inside the patch.
   patch: (a) => {
     const o = optionValue(a, ["-o"], ["--output"]);
@@ -201,7 +203,7 @@ const RULES: Record<string, Rule> = {
     return o ? [o] : ops.length ? [nth(ops, 0)] : [];
   },
   sed: (a) => {
-    if (!clusterHas(a, "i") && !a.some((x) => x.text.startsWith("--in-place"))) return [];
+    if (!clusterHas(a, "i") && !a.some((x) => SED_IN_PLACE.test(x.text))) return [];
     const hasScriptOpt = a.some((x) => x.text === "-e" || x.text === "-f" || x.text.startsWith("--expression") || x.text.startsWith("--file"));
     // BSD `sed -i '' ...`: the empty word is the backup suffix, not the script.
     const ops = operands(a, ["-e", "-f", "-l", "--expression", "--file", "--line-length"]).filter((x, i) => !(i === 0 && x.text === "" && !x.dynamic));
@@ -292,6 +294,8 @@ function gitWrites(a: Arg[]): Out[] {
   if (verb === "rm" || verb === "mv") return operands(rest);
   const output = rest.find((x) => x.text.startsWith("--output="));
   if (output) return [{ ...output, text: output.text.slice(9) }];
+  // `git archive -o F`, `-oF`, `--output F` (archive reads --output itself: no abbreviations)
+  if (verb === "archive") return opt(optionValue(rest, ["-o"], ["--output"]));
   if (verb === "bundle" && rest[0]?.text === "create" && rest[1]) return [rest[1]];
   if (verb === "config") {
     const f = optionValue(rest, ["-f"], ["--file"]);
@@ -377,6 +381,14 @@ export function optionShells(name: string, a: Arg[]): Script[] {
     }
   }
   if (name === "less") for (const x of a) if (/^\+!/.test(x.text)) out.push({ ...x, text: x.text.slice(2), label: "less +!" });
+  if (name === "sqlite3") {
+    for (const d of sqliteDotCommands(a)) {
+      const m = /^\.(shell|system)\s+([\s\S]*)$/.exec(d.text) ?? /^\.(output|once)\s+(?:-\w+\s+)*['"]?\|([\s\S]*?)['"]?$/.exec(d.text);
+      if (m) out.push({ ...d, text: nth(m, 2), label: `sqlite3 .${m[1]}` });
+    }
+  }
+  // ripgrep runs the --pre program on every file it searches
+  if (name === "rg") take([], ["--pre"]);
   return out;
 }
 
@@ -422,6 +434,116 @@ function operandsAfterPerlProgram(a: Arg[]): Arg[] {
 const opt = (x: Arg | undefined): Arg[] => (x ? [x] : []);
 
 /**
+ * Options of programs that name a file the program writes (an output, a log, a trace, a cookie jar).
+ * `abbrev`: the program parses long options with getopt_long or its like, so any unambiguous prefix is the
+ * option (`sort --outp=F`, `wget --append-out=F`); `others` are its other long options sharing a prefix with
+ * an output one, to tell an ambiguous prefix (an error, nothing written) from a unique one.
+ */
+interface OutputOptions { short?: string[]; long: string[]; abbrev?: boolean; others?: string[] }
+const OUTPUT_OPTIONS: Record<string, OutputOptions> = {
+  sort: { short: ["-o"], long: ["--output"], abbrev: true },
+  shuf: { short: ["-o"], long: ["--output"], abbrev: true },
+  wget: { short: ["-o", "-a", "-O"], long: ["--output-file", "--append-output", "--output-document"], abbrev: true },
+  curl: {
+    short: ["-o", "-D", "-c"], abbrev: true,
+    long: ["--output", "--dump-header", "--trace", "--trace-ascii", "--cookie-jar", "--stderr", "--libcurl", "--etag-save", "--hsts"],
+    others: ["--output-dir", "--trace-time", "--trace-ids", "--trace-config", "--cookie", "--etag-compare", "--http0.9", "--http1.0", "--http1.1", "--http2", "--http3", "--head", "--header", "--help"],
+  },
+  gpg: { short: ["-o"], long: ["--output", "--log-file", "--logger-file", "--status-file", "--attribute-file"], abbrev: true, others: ["--openpgp", "--options", "--override-session-key", "--lock-once", "--lock-multiple", "--lock-never", "--logger-fd", "--status-fd", "--attribute-fd"] },
+  gpg2: { short: ["-o"], long: ["--output", "--log-file", "--logger-file", "--status-file"], abbrev: true, others: ["--openpgp", "--options", "--override-session-key"] },
+  valgrind: { long: ["--log-file", "--xml-file"] },
+  node: { long: ["--redirect-warnings"] },
+  strace: { short: ["-o"], long: ["--output"], abbrev: true },
+  ltrace: { short: ["-o"], long: ["--output"] },
+  iconv: { short: ["-o"], long: ["--output"], abbrev: true },
+};
+OUTPUT_OPTIONS["nodejs"] = entry(OUTPUT_OPTIONS, "node");
+
+/** The long option a word names under the program's rules (exact, or a unique prefix), with its attached value. */
+function longOption(word: string, spec: OutputOptions): { name: string; value?: string } | undefined {
+  const eq = word.indexOf("=");
+  const given = eq >= 0 ? word.slice(0, eq) : word;
+  const value = eq >= 0 ? word.slice(eq + 1) : undefined;
+  const all = [...spec.long, ...(spec.others ?? [])];
+  if (all.includes(given)) return { name: given, value };
+  if (!spec.abbrev || given.length < 3) return undefined;
+  const cands = all.filter((l) => l.startsWith(given));
+  // every candidate an output option: whichever it is, a file is written
+  if (cands.length === 1 || (cands.length > 1 && cands.every((c) => spec.long.includes(c)))) return { name: nth(cands, 0), value };
+  return undefined;
+}
+
+/** Files named by a program's output options: short (`-o F`, `-oF`, a cluster ending in the letter), long, abbreviated. */
+function outputOptionWrites(name: string, a: Arg[]): Arg[] {
+  const spec = lookup(OUTPUT_OPTIONS, name);
+  if (!spec) return [];
+  const out: Arg[] = [];
+  for (let i = 0; i < a.length; i++) {
+    const x = nth(a, i);
+    const t = x.text;
+    if (t === "--") break;
+    if (t.startsWith("--")) {
+      const o = longOption(t, spec);
+      if (!o || !spec.long.includes(o.name)) continue;
+      if (o.value !== undefined) out.push({ ...x, text: o.value });
+      else if (a[i + 1]) out.push(nth(a, ++i));
+      continue;
+    }
+    for (const s of spec.short ?? []) {
+      const m = new RegExp(`^-[A-Za-z]*?${s.slice(1)}(.*)$`).exec(t);
+      if (!m) continue;
+      if (m[1]) out.push({ ...x, text: m[1] });
+      else if (a[i + 1]) out.push(nth(a, ++i));
+      break;
+    }
+  }
+  return out.filter((o) => o.text !== "-" && o.text !== "");
+}
+
+const SQLITE_VALUED = ["-cmd", "-separator", "-newline", "-nullvalue", "-init", "-vfs", "-maxsize", "-mmap", "-heap", "-lookaside", "-pagecache", "-escape"];
+
+/** sqlite3's dot-commands in its SQL operands and `-cmd` values, one per line. */
+function sqliteDotCommands(a: Arg[]): Arg[] {
+  const texts: Arg[] = [];
+  for (let i = 0; i < a.length; i++) if (nth(a, i).text === "-cmd" && a[i + 1]) texts.push(nth(a, ++i));
+  texts.push(...operands(a, SQLITE_VALUED).slice(1));
+  return texts.flatMap((t) => t.text.split("\n").map((l) => ({ ...t, text: l.trim() })).filter((l) => l.text.startsWith(".")));
+}
+
+/**
+ * sqlite3 DB SQL…: the database file is created when missing (also by a bare `select`), unless read-only or
+ * in memory; `.output F`, `.once F`, `.backup [DB] F`, `.save F`, `.clone F` write F.
+ */
+function sqliteWrites(a: Arg[]): Out[] {
+  const out: Out[] = [];
+  const db = operands(a, SQLITE_VALUED)[0];
+  if (db && db.text !== ":memory:" && db.text !== "" && !a.some((x) => x.text === "-readonly" || x.text === "--readonly")) out.push(db);
+  for (const d of sqliteDotCommands(a)) {
+    const words = d.text.split(/\s+/).map((w) => w.replace(/^(['"])(.*)\1$/, "$2"));
+    const cmd = words[0] ?? "";
+    const files = words.slice(1).filter((w) => !w.startsWith("-"));
+    if (/^\.(output|once)$/.test(cmd) && files[0] && !files[0].startsWith("|")) out.push({ ...d, text: files[0] });
+    if (/^\.(backup|save|clone)$/.test(cmd) && files.length) out.push({ ...d, text: nth(files, files.length - 1) });
+  }
+  return out;
+}
+
+/** `cmake -E copy|copy_if_different SRC… DEST`, `touch`, `rename OLD NEW`, `remove`/`rm`, `create_symlink OLD NEW`, `tar cf OUT`. */
+function cmakeWrites(a: Arg[], kind?: Kind): Out[] {
+  const e = a.findIndex((x) => x.text === "-E");
+  if (e < 0) return [];
+  const sub = a[e + 1]?.text ?? "";
+  const rest = a.slice(e + 2);
+  const ops = rest.filter((x) => !/^-[a-zA-Z]+$/.test(x.text) || x.dynamic);
+  if (sub === "copy" || sub === "copy_if_different" || sub === "copy_directory" || sub === "copy_directory_if_different") return destination(ops, [], kind);
+  if (sub === "touch" || sub === "touch_nocreate" || sub === "remove" || sub === "rm" || sub === "remove_directory" || sub === "make_directory") return ops;
+  if (sub === "rename") return ops.slice(0, 2);
+  if (sub === "create_symlink" || sub === "create_hardlink") return ops.slice(1, 2);
+  if (sub === "tar" && rest[1]) return /[cru]/.test(rest[0]?.text ?? "") ? [rest[1]] : [{ text: "<archive members>", dynamic: true, pattern: "*" }];
+  return [];
+}
+
+/**
  * Paths the program writes. `inline` is the program text of `python -c`,
  * `node -e` or a here-doc fed to an interpreter, when there is one.
  */
@@ -429,8 +551,10 @@ const opt = (x: Arg | undefined): Arg[] => (x ? [x] : []);
 export function writesOf(program: string, args: Arg[], inline?: string, kind?: Kind, scriptPure = false): PathArg[] {
   const name = basename(program);
   const rule = lookup(RULES, name);
-  if (inline !== undefined) return [...(rule ? rule(args, kind).map(toPath) : []), ...inlineWrites(inline)];
-  if (rule) return rule(args, kind).map(toPath);
+  const named = outputOptionWrites(name, args).map(toPath);
+  if (inline !== undefined) return [...named, ...(rule ? rule(args, kind).map(toPath) : []), ...inlineWrites(inline)];
+  if (rule) return [...named, ...rule(args, kind).map(toPath)];
+  if (named.length) return [...named, ...(isInterpreter(name) ? scriptArgs(args, true) : [])];
   if (scriptPure) return [];
   if (isInterpreter(name) || SHELLS.has(name)) return scriptArgs(args, true);
   // `./fix-links.sh notes_RU.md`: a project script run on the path

@@ -1,4 +1,4 @@
-// Self-protection, second round: attacks an independent reviewer would try
+// Self-protection against forged loads and other path spellings: attacks an independent reviewer would try
 // against the merged product, each a sequence of real Claude Code 2.1.328
 // payload shapes (cases/fixtures/) through the hook's own entry (runHook, and
 // for races the hook executable itself), in a fresh project with its own HOME,
@@ -328,6 +328,12 @@ describe("editing the state: every tool and program", () => {
       `install -m 600 ${forged} ${f}`,
       `rsync ${forged} ${f}`,
       `perl -pi -e 's/\\[\\]/["commit"]/' ${f}`,
+      // sqlite3 creates (and writes) the database file it is given
+      `sqlite3 ${f} 'create table t(a)'`,
+      `sqlite3 ${w.state}/x.db 'create table t(a)'`,
+      // a FIFO in place of the state file (the state store no longer blocks on one, but it is still a write)
+      `mkfifo ${f}`,
+      `mknod ${w.state}/x p`,
     ]) {
       await refused(bash(w, command), /state folder/);
     }
@@ -883,9 +889,6 @@ const EXPECTED_STILL_OPEN: { command: (w: World) => string; why: string }[] = [
   { command: () => "git worktree add .claude", why: "git worktree add's folder is not a write" },
   { command: (w) => `git -C ${w.home}/.claude checkout -- settings.json`, why: "git -C DIR checkout -- FILE: the path is not resolved against -C" },
   { command: () => "git --work-tree=.claude checkout HEAD -- .", why: "git --work-tree=DIR checkout: the tree is not resolved" },
-  { command: (w) => `mkfifo ${w.state}/${w.session}.json`, why: "mkfifo/mknod create files the analysis does not count as writes (the state store no longer blocks on a FIFO)" },
-  { command: (w) => `mknod ${w.state}/x p`, why: "mknod NAME p is not a write" },
-  { command: (w) => `sqlite3 ${w.state}/x.db 'create table t(a)'`, why: "sqlite3 DB is not a write" },
 ];
 
 describe("expected still open (shell analysis gaps, routed to the shell helper)", () => {
