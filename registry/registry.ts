@@ -53,7 +53,7 @@ export async function startRegistry(): Promise<Registry> {
       "",
     ].join("\n"),
   );
-  const child = spawn(process.execPath, [path.join(REGISTRY_DIR, "serve.mjs"), config], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [path.join(REGISTRY_DIR, "serve.mjs"), config], { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
   const url = await firstLine(child);
   const res = await fetch(new URL("-/user/org.couchdb.user:skillgate-test", url), {
     method: "PUT",
