@@ -177,7 +177,7 @@ export const SPECS = {
       user: USER_OPT,
       "with-skills": WITH_SKILLS_OPT,
       table: TABLE_OPT,
-      runtime: { type: "string", value: "RUNTIME", help: "the runtime the hook runs under (claude-code default: node in a project, bun when installed for --user; other hosts: this node)", choices: ["bun", "node"] },
+      runtime: { type: "string", value: "RUNTIME", help: "the runtime the hook runs under (default: node; bun: $SKILLGATE_BUN, else the bun on PATH)", choices: ["bun", "node"] },
       "dry-run": DRY_RUN_OPT,
       json: JSON_OPT,
       host: HOST_OPT,

@@ -13,9 +13,9 @@ import { gitHooksVerb } from "./git-hooks.js";
 import { applyChanges, removeEmptyDirs, type Applied } from "./install/apply.js";
 import { claudeDoctorMain } from "./install/claude-code.js";
 import { detectHosts, hostById, type Detected } from "./install/hosts.js";
-import { findBun } from "./install/runtime.js";
+import { findBun, noBun } from "./install/runtime.js";
 
-export { findBun, pickRuntime } from "./install/runtime.js";
+export { findBun, GET_BUN, pickRuntime } from "./install/runtime.js";
 export { BACKUPS_KEPT, lineDiff } from "./install/apply.js";
 export { checkSkills, copySkills, isProjectDependency, readSettings, settingsFileOf, type SkillCheck, type Where } from "./install/claude-code.js";
 export {
@@ -56,7 +56,7 @@ function targetOf(f: Flags, host: HostInstaller, root: string, env: NodeJS.Proce
   let runtime = process.execPath;
   if (given === "bun" && host.id !== "claude-code") {
     const bun = findBun(root);
-    if (!bun) throw new UserError(`--runtime bun: no working bun binary under ${root}/node_modules (the optional dependency "bun" is missing or its postinstall did not run); install it or use --runtime node`);
+    if (!bun) throw new UserError(noBun());
     runtime = bun;
   }
   const table = (f as ArgsOf<"install">).get("table");

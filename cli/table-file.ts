@@ -5,6 +5,8 @@
 import path from "node:path";
 import { loadContext } from "../hooks/runner/context.js";
 import { resolveTableFile } from "../hooks/io/table-load.js";
+import { projectTables } from "../hooks/hosts/claude-code/env.js";
+import { claudeCode } from "../hooks/hosts/claude-code/adapter.js";
 import type { CompiledTable } from "../hooks/core/table/compile.js";
 import { UserError } from "./args.js";
 
@@ -16,13 +18,13 @@ import { UserError } from "./args.js";
 export function tableFileOf(flag: string | undefined, root: string, projectDir?: string): string {
   if (flag) return path.resolve(flag);
   const project = projectDir ?? process.env.CLAUDE_PROJECT_DIR;
-  if (project !== undefined) return resolveTableFile({ ...process.env, CLAUDE_PROJECT_DIR: project }, root);
-  return resolveTableFile(process.env, root, process.cwd());
+  if (project !== undefined) return resolveTableFile(process.env, root, projectTables(project));
+  return resolveTableFile(process.env, root, projectTables(undefined), process.cwd());
 }
 
 /** The table, compiled as the hook sees it, or a UserError (exit 3) saying why it does not load. */
 export async function compiledTable(file: string, root?: string): Promise<CompiledTable> {
-  const ctx = await loadContext({ env: process.env, packageRoot: root ?? path.dirname(file) }, { tableFile: file, cache: false });
+  const ctx = await loadContext({ env: process.env, packageRoot: root ?? path.dirname(file), host: claudeCode }, { tableFile: file, cache: false });
   if (!ctx.ok) throw new UserError(ctx.error);
   return ctx.table;
 }

@@ -96,7 +96,7 @@ test('an MCP server\'s write_file (mcp_fs_write_file) to a *_RU.md is refused; t
   const p = await project(['paired-docs']);
   const settings = join(p.repo, '.gemini', 'settings.json');
   const s = JSON.parse(readFileSync(settings, 'utf8')) as Record<string, unknown>;
-  writeFileSync(settings, JSON.stringify({ ...s, mcpServers: { fs: { command: process.execPath, args: [join(import.meta.dirname, 'mcp-fs-server.mjs')], cwd: p.repo, trust: true } } }, null, 2));
+  writeFileSync(settings, JSON.stringify({ ...s, mcpServers: { fs: { command: process.execPath, args: [join(import.meta.dirname, '..', 'e2e-shared', 'mcp-fs-server.mjs')], cwd: p.repo, trust: true } } }, null, 2));
   const r = await run(p, {
     prompt: 'write the docs',
     script: [

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { test } from 'node:test';
 import { installOpencode } from '../hooks/hosts/opencode/install.ts';
 import {
@@ -14,7 +14,14 @@ import {
 } from './harness.ts';
 
 if (!existsSync(OPENCODE_BIN)) throw new Error(`opencode binary missing at ${OPENCODE_BIN}: run (cd e2e-opencode && npm install)`);
+// opencode's skill tool lists the skill's files with ripgrep: without `rg` on PATH it downloads one, which fails offline
+// and every skill-tool load comes back as the error "ripgrep execution failed".
+if (!onPath('rg')) throw new Error('ripgrep (rg) missing on PATH: opencode\'s skill tool needs it (apt-get install ripgrep)');
 if (!existsSync(join(ROOT, 'dist', 'opencode-plugin.mjs'))) throw new Error('dist/opencode-plugin.mjs missing: run npm run build');
+
+function onPath(program: string): boolean {
+  return (process.env['PATH'] ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, program)));
+}
 
 interface Project {
   repo: string;
@@ -157,6 +164,9 @@ test("opencode's own compaction (context overflow) forgets the loaded skill: the
     ],
   });
   assert.ok(r.requests.some((q) => q.kind === 'side' && bodyText(q).includes('<conversation>')), 'opencode sent a compaction request');
+  // The compaction summarizes the load's result away: the JSON stream still has it.
+  const load = toolParts(r).find((t) => t.tool === 'skill');
+  assert.equal(load?.state?.['status'], 'completed', `the skill loaded before the compaction: ${JSON.stringify(load?.state).slice(0, 300)}`);
   const refused = resultFor(r, 'toolu_e2e_2');
   assert.equal(refused.isError, true);
   assert.match(refused.text, /skillgate\[commit-gate\]/);
@@ -167,7 +177,7 @@ test("opencode's own compaction (context overflow) forgets the loaded skill: the
   assert.deepEqual(state.loaded, []);
 });
 
-test('a long bash output is capped: the model gets the head and a pointer, the whole output is in a 0600 file', async () => {
+test('a long bash output is capped: the model gets a summary and a pointer, the whole output is in a 0600 file', async () => {
   const p = installed();
   const r = await play(p, {
     prompt: 'make noise',
@@ -175,13 +185,15 @@ test('a long bash output is capped: the model gets the head and a pointer, the w
   });
   const res = resultFor(r, 'toolu_e2e_1');
   assert.equal(res.isError, false);
-  const m = /output capped: showing the first 4,000 of 30,000 characters; the full output is in (\S+) —/.exec(res.text);
-  assert.ok(m?.[1], `capped note in: ${res.text.slice(-300)}`);
+  // The cap every host gets (runner/hook.ts): a summary naming the whole output's file.
+  assert.match(res.text, /\[skillgate\[output-cap\]: long output summarized under budget profile \w+\]/);
+  const m = /raw_evidence (\S+) \(30,000 chars/.exec(res.text);
+  assert.ok(m?.[1], `summary header in: ${res.text.slice(0, 300)}`);
   assert.ok(res.text.length < 5_000, `the model got ${res.text.length} chars`);
   assert.equal(readFileSync(m[1], 'utf8'), 'x'.repeat(30_000));
   assert.equal(execFileSync('stat', ['-c', '%a', m[1]], { encoding: 'utf8' }).trim(), '600');
   const part = toolParts(r).find((t) => t.tool === 'bash');
-  assert.match(String(part?.state?.['output'] ?? ''), /output capped/, 'opencode stored the capped output too');
+  assert.match(String(part?.state?.['output'] ?? ''), /long output summarized/, 'opencode stored the capped output too');
 });
 
 test("a subagent's (task tool) skill load does not open the main session's gate", async () => {
@@ -196,6 +208,9 @@ test("a subagent's (task tool) skill load does not open the main session's gate"
     subagentScripts: { 'SUB-LOAD': [{ toolUse: { name: 'skill', input: { name: 'commit' } } }, { text: 'loaded' }] },
   });
   assert.ok(r.requests.some((q) => q.kind === 'subagent'), 'the subagent ran');
+  const subLoad = r.requests.filter((q) => q.kind === 'subagent').flatMap((q) => toolResults(q.body));
+  assert.ok(subLoad.length > 0 && subLoad.every((b) => b.is_error !== true), 'the subagent\'s skill load succeeded');
+  assert.match(contentText(subLoad[0]?.content), /<skill_content name="commit">/);
   const res = resultFor(r, 'toolu_e2e_3');
   assert.equal(res.isError, true);
   assert.match(res.text, /skillgate\[commit-gate\]/);

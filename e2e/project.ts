@@ -9,7 +9,7 @@ import { makeTempRepo, runClaude, tempDir, type RunOptions, type RunResult } fro
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const CLI = join(ROOT, 'bin', 'skillgate.mjs');
-/** E2E_RUNTIME=node|bun forces the installed runtime; default: what `install` picks (bun when present). */
+/** E2E_RUNTIME=node|bun forces the installed runtime; default: what `install` picks (node). */
 const RUNTIME = process.env['E2E_RUNTIME'];
 
 export interface Project {

@@ -61,7 +61,7 @@ function missing() {
     ? `skillgate is registered but not installed: run npm ci (or npm install) in ${project}`
     : pkg.split(path.sep).includes("node_modules")
       ? `skillgate is installed but not built (${hook} is missing): run npm rebuild skillgate`
-      : `skillgate at ${pkg} is not built (dist/hook.cjs is missing): run npm ci && npm run build there`;
+      : `skillgate at ${pkg} is not built (dist/hook.cjs is missing): run \`${buildCommand(pkg)}\``;
   const closed = failClosed();
   const message = `${what}. Until then its gates are ${closed ? "closed: gated tool calls are refused" : "OFF"}.`;
   let out;
@@ -78,6 +78,17 @@ function missing() {
   }
   if (out) process.stdout.write(JSON.stringify(out) + "\n");
   process.exitCode = 0;
+}
+
+/**
+ * What builds dist/ in a checkout: `npm run build` once its dependencies are installed;
+ * else `npm ci`, which builds it too in a git clone (the prepare script), or both in a copy without .git.
+ */
+function buildCommand(dir) {
+  const cd = `cd ${/^[\w@%+=:,./-]+$/.test(dir) ? dir : `'${dir.replace(/'/g, "'\\''")}'`}`;
+  if (fs.existsSync(path.join(dir, "node_modules"))) return `${cd} && npm run build`;
+  if (fs.existsSync(path.join(dir, ".git"))) return `${cd} && npm ci`;
+  return `${cd} && npm ci && npm run build`;
 }
 
 /** All of stdin; a non-blocking pipe (EAGAIN) is waited on, not mistaken for no input. */

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { SkillgatePlugin } from "../hooks/hosts/opencode/plugin.ts";
+import { SkillgatePlugin } from "../hooks/entries/opencode-plugin.ts";
 import { StateStore } from "../hooks/io/state-store.ts";
 import { emptyState } from "../hooks/core/types.ts";
 

@@ -44,7 +44,7 @@ export async function benchRestore(o: { smoke: boolean; root: string }): Promise
   const state = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-bench-restore-"));
   const env = { ...process.env, SKILLGATE_STATE: state, HOME: state, CLAUDE_PROJECT_DIR: repo };
   try {
-    const ctx = await loadContext({ env, packageRoot: o.root }, { tableFile: path.join(o.root, "triggers.json"), cache: false, globs: true });
+    const ctx = await loadContext({ env, packageRoot: o.root, host: claudeCode }, { tableFile: path.join(o.root, "triggers.json"), cache: false, globs: true });
     if (!ctx.ok) throw new Error(ctx.error);
     const rows = ctx.table.rows.filter((cr) => cr.writes);
     const match = (rel: string) => rows.some((cr) => cr.writes?.(rel));

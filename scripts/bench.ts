@@ -5,6 +5,8 @@
 //   --only S     one section: processes, split, in-process, analysis, cap, measure, restore
 //   --samples N  process samples per command (default 30)
 //   --ccusage    also time ccusage over the measure history (fetched by npx on first use)
+//   --out FILE   the page the figures go into (default: docs/performance.md after a whole run;
+//                a --smoke or --only run writes a page only when given --out)
 // The hook runs as `install` writes it: node dist/hook.cjs, bun dist/hook.bun.cjs.
 // Peers beside it on the same event, same run: cc-safety-net from node_modules,
 // else from $SKILLGATE_BENCH_PEERS/node_modules (default /tmp/peers; set it up with
@@ -25,6 +27,7 @@ import { emptyState, type Event } from "../hooks/core/types.js";
 import { compiledTable } from "../cli/table-file.js";
 import { findBun } from "../cli/install.js";
 import { gitCommitBench } from "./bench-git.js";
+import { withFigures, writeFigures } from "./bench-page.js";
 
 const root = findPackageRoot();
 const argv = process.argv.slice(2);
@@ -135,7 +138,7 @@ function runtimes(): { list: Runtime[]; notes: string[] } {
   const notes: string[] = [];
   const bun = findBun(root);
   if (bun) list.push({ name: "bun", exe: bun, hook: fs.existsSync(bunHook) ? bunHook : hook, target: 3 });
-  else notes.push("bun: not installed (optional dependency); Bun route not measured");
+  else notes.push("bun: none on PATH (nor SKILLGATE_BUN): Bun route not measured");
   if (bun && !fs.existsSync(bunHook)) notes.push("dist/hook.bun.cjs missing (bun build failed?): the Bun route runs dist/hook.cjs");
   return { list, notes };
 }
@@ -301,7 +304,7 @@ function analysis(): string[] {
 
 /** The output cap path: a PostToolUse Bash with 1 MB of stdout, in-process (file written, head returned). */
 async function capPath(): Promise<string[]> {
-  const { runHook } = await import("../hooks/runner/hook.js");
+  const { runHook } = await import("../hooks/entries/claude-code.js");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-bench-cap-"));
   const base = JSON.parse(fixture("post-tool-use-bash"));
   const stdout = "0123456789abcdef\n".repeat(1_048_576 / 17);
@@ -352,6 +355,11 @@ async function main(): Promise<void> {
     ["restore", async () => (await import("./bench-restore.js")).benchRestore({ smoke, root })],
     ["git", () => gitCommitBench(samples)],
   ];
+  const outArg = argv.includes("--out") ? argv[argv.indexOf("--out") + 1] : undefined;
+  if (argv.includes("--out") && (outArg === undefined || outArg.startsWith("--"))) throw new Error("--out wants a file: --out docs/performance.md");
+  // Checked before the run, so a wrong page fails in a second, not after the whole bench.
+  const out = outArg !== undefined ? path.resolve(outArg) : smoke || only !== undefined ? undefined : path.join(root, "docs", "performance.md");
+  if (out !== undefined && fs.existsSync(out)) withFigures(fs.readFileSync(out, "utf8"), out, [], "");
   if (only !== undefined && !sections.some(([name]) => name === only)) throw new Error(`--only wants one of ${sections.map(([n]) => n).join(", ")}`);
   const lines = [
     `# skillgate bench — ${new Date().toISOString()}${smoke ? " (smoke)" : ""}${only ? ` (only ${only})` : ""}`,
@@ -361,6 +369,7 @@ async function main(): Promise<void> {
   fs.rmSync(stateDir, { recursive: true, force: true });
   fs.rmSync(benchCwd, { recursive: true, force: true });
   console.log(lines.join("\n"));
+  if (out !== undefined) writeFigures(out, lines, root);
 }
 
 await main();

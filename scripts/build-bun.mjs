@@ -8,7 +8,7 @@ import path from "node:path";
 
 const outdir = path.resolve(process.argv[2]);
 const entry = path.join(outdir, "hook-bun-entry.ts");
-writeFileSync(entry, `import { hookMain } from ${JSON.stringify(path.resolve("hooks/runner/process.ts"))};\nvoid hookMain();\n`);
+writeFileSync(entry, `import { main } from ${JSON.stringify(path.resolve("hooks/entries/claude-code.ts"))};\nvoid main();\n`);
 try {
   const r = await Bun.build({
     entrypoints: [entry],

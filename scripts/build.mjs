@@ -16,7 +16,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, 
 import { createRequire } from "node:module";
 import path from "node:path";
 
-/** The hook executables besides Claude Code's: dist/hook-<host>.cjs runs hooks/hosts/<host>/hook.ts's `main`. */
+/** The hook executables besides Claude Code's: dist/hook-<host>.cjs runs hooks/entries/<host>.ts's `main`. */
 const NODE_HOSTS = ["codex", "gemini", "copilot", "cursor"];
 
 const tmp = `dist.tmp-${process.pid}`;
@@ -34,10 +34,10 @@ const common = {
 };
 await buildForNode(tmp);
 await build({ ...common, entryPoints: { cli: "cli/main.ts" } });
-// opencode's in-process plugin (the other hosts' hooks are in the Node bundle: buildForNode).
+// opencode's in-process plugin, hooks/entries/opencode-plugin.ts (the other hosts' hooks are in the Node bundle: buildForNode).
 await build({
   ...common,
-  entryPoints: { "opencode-plugin": "hooks/hosts/opencode/plugin.ts" },
+  entryPoints: { "opencode-plugin": "hooks/entries/opencode-plugin.ts" },
   chunkNames: "chunks/hosts-[name]-[hash]",
 });
 // The git hooks' check (hooks/effects/git-hook.ts): run only for an agent's commit or push.
@@ -52,18 +52,21 @@ try {
 renameSync(tmp, "dist");
 rmSync(old, { recursive: true, force: true });
 
-/** The installed bun binary (the optional dependency), or undefined. */
+/** A working bun as `install --runtime bun` finds it ($SKILLGATE_BUN, else PATH, else node_modules/bun), or undefined. */
 function bunBinary() {
+  const works = (p) => existsSync(p) && spawnSync(p, ["--version"], { timeout: 10_000 }).status === 0;
+  if (process.env.SKILLGATE_BUN) return works(process.env.SKILLGATE_BUN) ? process.env.SKILLGATE_BUN : undefined;
+  const exes = process.platform === "win32" ? ["bun.exe"] : ["bun"];
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    for (const exe of exes) if (dir && works(path.join(dir, exe))) return path.join(dir, exe);
+  }
   let dir;
   try {
     dir = path.dirname(createRequire(path.resolve("package.json")).resolve("bun/package.json"));
   } catch {
     return undefined;
   }
-  for (const exe of ["bun", "bun.exe"]) {
-    const p = path.join(dir, "bin", exe);
-    if (existsSync(p) && spawnSync(p, ["--version"], { timeout: 10_000 }).status === 0) return p;
-  }
+  for (const exe of ["bun", "bun.exe"]) if (works(path.join(dir, "bin", exe))) return path.join(dir, "bin", exe);
   return undefined;
 }
 
@@ -82,9 +85,9 @@ async function buildForNode(outdir) {
   writeFileSync(
     entry,
     [
-      `export { hookMain } from ${from("hooks/runner/process.ts")};`,
-      `export { runHook } from ${from("hooks/runner/hook.ts")};`,
-      ...NODE_HOSTS.map((h) => `import * as ${h} from ${from(`hooks/hosts/${h}/hook.ts`)};`),
+      // Claude Code's entry: `hookMain` is what dist/hook.cjs runs, `runHook` what the code cache runs in-process.
+      `export { main as hookMain, runHook } from ${from("hooks/entries/claude-code.ts")};`,
+      ...NODE_HOSTS.map((h) => `import * as ${h} from ${from(`hooks/entries/${h}.ts`)};`),
       `export const hosts = { ${NODE_HOSTS.join(", ")} };`,
       "",
     ].join("\n"),
@@ -158,7 +161,7 @@ function asciiOnly(file) {
 function buildForBun(outdir) {
   const bun = bunBinary();
   if (!bun) {
-    console.warn("build: no bun binary installed; dist/hook.bun.cjs not built (the Bun route falls back to dist/hook.cjs)");
+    console.warn("build: no bun on PATH (nor SKILLGATE_BUN); dist/hook.bun.cjs not built (the Bun route falls back to dist/hook.cjs)");
     return;
   }
   const r = spawnSync(bun, ["scripts/build-bun.mjs", outdir], { encoding: "utf8" });

@@ -63,7 +63,8 @@ function isWritableDir(dir: string): boolean {
   }
 }
 
-export type RunHook = (input: string, h: HookEnv) => Promise<HookResult>;
+/** Claude Code's entry (hooks/entries/claude-code.ts): the host is optional there. */
+export type RunHook = (input: string, h: Omit<HookEnv, "host"> & { host?: HookEnv["host"] }) => Promise<HookResult>;
 
 /**
  * runHook() to fuzz. "bundle" (default): hooks/runner/hook.ts bundled by
@@ -75,14 +76,14 @@ export type RunHook = (input: string, h: HookEnv) => Promise<HookResult>;
  */
 export async function loadEngine(mode: "bundle" | "source" = process.env.FUZZ_ENGINE === "source" ? "source" : "bundle"): Promise<{ runHook: RunHook; cleanup: () => void }> {
   if (mode === "source") {
-    const m = await import("../hooks/runner/hook.js");
+    const m = await import("../hooks/entries/claude-code.js");
     return { runHook: m.runHook, cleanup: () => {} };
   }
   const { build } = await import("esbuild");
   const dir = fs.mkdtempSync(path.join(TMP, "skillgate-fuzz-engine-"));
   const outfile = path.join(dir, "engine.mjs");
   await build({
-    entryPoints: [path.join(ROOT, "hooks", "runner", "hook.ts")],
+    entryPoints: [path.join(ROOT, "hooks", "entries", "claude-code.ts")],
     outfile,
     bundle: true,
     splitting: false,

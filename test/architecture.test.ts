@@ -1,11 +1,15 @@
 // The layers, checked on the import graph of hooks/, cli/ and scripts/:
-// core ← io ← runner/hosts ← cli; scripts may import anything; no cycles.
+// core ← io ← runner, core ← io ← hosts, runner + hosts ← entries ← cli;
+// scripts may import anything; no cycles. The runner never imports a host and
+// a host never imports the runner: hooks/entries/ wires the two. hooks/core,
+// hooks/io and hooks/runner name no host (a scan of their code below).
 // Specifiers are read with a regex over the source (static import/export-from,
 // side-effect imports, dynamic import() with a literal), comments removed first.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { builtinModules } from "node:module";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -53,20 +57,21 @@ export function specifiersOf(src: string): string[] {
 }
 
 /** A relative specifier as the repo file it names (".js" written for a ".ts" source, as NodeNext wants). */
-function resolveRelative(from: string, spec: string): string {
+function resolveRelative(from: string, spec: string, root = ROOT): string {
   const base = path.resolve(path.dirname(from), spec);
   const candidates = [base, base.replace(/\.js$/, ".ts"), base.replace(/\.mjs$/, ".mts"), `${base}.ts`, path.join(base, "index.ts")];
   const hit = candidates.find((c) => fs.existsSync(c) && fs.statSync(c).isFile());
-  return path.relative(ROOT, hit ?? base).split(path.sep).join("/");
+  return path.relative(root, hit ?? base).split(path.sep).join("/");
 }
 
 /** The graph without the ALLOWED edges, which every check below ignores. */
 export function importGraph(root = ROOT): Graph {
   const edges = new Map<string, string[]>();
   for (const top of LAYERED) {
+    if (!fs.existsSync(path.join(root, top))) continue;
     for (const file of walk(path.join(root, top))) {
       const rel = path.relative(root, file).split(path.sep).join("/");
-      const specs = specifiersOf(fs.readFileSync(file, "utf8")).map((s) => (s.startsWith(".") ? resolveRelative(file, s) : s));
+      const specs = specifiersOf(fs.readFileSync(file, "utf8")).map((s) => (s.startsWith(".") ? resolveRelative(file, s, root) : s));
       edges.set(rel, [...new Set(specs)].filter((to) => !ALLOWED.has(`${rel} -> ${to}`)));
     }
   }
@@ -92,8 +97,13 @@ export function ruleBroken(from: string, to: string): string {
     if (worldly(to)) return `hooks/core is pure: no ${to} (inject what it needs from hooks/io)`;
   }
   if (under(from, "hooks/io")) {
-    for (const d of ["hooks/runner", "hooks/hosts", "hooks/effects", "cli", "scripts"]) if (under(to, d)) return `hooks/io must not import ${d}`;
+    for (const d of ["hooks/runner", "hooks/hosts", "hooks/effects", "hooks/entries", "cli", "scripts"]) if (under(to, d)) return `hooks/io must not import ${d}`;
   }
+  // The host is an argument of the runner; a host's modules never reach into the runner. hooks/entries/ wires them.
+  if (under(from, "hooks/runner") && under(to, "hooks/hosts")) return "hooks/runner must not import hooks/hosts (the host is an argument: hooks/entries/ passes it)";
+  if (under(from, "hooks/hosts") && under(to, "hooks/runner")) return "hooks/hosts must not import hooks/runner (hooks/entries/ wires a host to the runner)";
+  // The entries are the top of hooks/: only the hook executable (hooks/skillgate.ts), cli/ and scripts/ import them.
+  if (under(to, "hooks/entries") && under(from, "hooks") && !under(from, "hooks/entries") && from !== "hooks/skillgate.ts") return "only hooks/skillgate.ts, cli/ and scripts/ import hooks/entries";
   // hooks/effects/ is the git hooks' entry (like a host's hook.ts): nothing else in hooks/ depends on it.
   if (under(to, "hooks/effects") && under(from, "hooks") && !under(from, "hooks/effects")) return "only hooks/effects imports hooks/effects (an entry, like cli/)";
   const a = hostOf(from), b = hostOf(to);
@@ -200,7 +210,7 @@ test("each rule catches what it is for", () => {
   assert.deepEqual(cycles(g)[0]?.component, ["a", "b", "c"]);
 });
 
-test("layers: core ← io ← runner/hosts ← cli; hooks/ never imports cli/ or scripts/; cli/ never imports scripts/", () => {
+test("layers: core ← io ← runner, hosts ← entries ← cli; runner and hosts never import each other; hooks/ never imports cli/ or scripts/; cli/ never imports scripts/", () => {
   const v = layerViolations(graph);
   assert.deepEqual(v, [], `layering broken:\n  ${v.join("\n  ")}`);
 });
@@ -216,4 +226,115 @@ test("every temporary exception is still needed", () => {
     return !fs.existsSync(path.join(ROOT, from)) || !rawSpecs(from).includes(to);
   });
   assert.deepEqual(stale, [], "remove these from ALLOWED: the import is gone");
+});
+
+// ─── Host names outside the hosts ─────────────────────────────────────────
+
+/** The folders that must not know any host: what a host names comes in through its Host (hooks/core/host.ts). */
+export const HOST_FREE = ["hooks/core", "hooks/io", "hooks/runner"];
+
+/** A host's own names: Claude Code's variables and folder, and tool names as one host spells them. */
+const HOST_NAMES: readonly { name: string; re: RegExp }[] = [
+  { name: "CLAUDE_ variable", re: /\bCLAUDE_[A-Z_]+/ },
+  { name: ".claude folder", re: /\.claude\b/ },
+  { name: "tool name Bash", re: /\bBash\b/ },
+  { name: "tool name Skill", re: /["'`]Skill["'`]|\bSkill tool\b/ },
+  { name: "tool name MultiEdit/NotebookEdit", re: /\b(MultiEdit|NotebookEdit)\b/ },
+];
+
+/**
+ * Names that stay, each with its reason: "file: name" exactly as reported. Keep it short; a stale entry fails
+ * ("every host-name exception is still needed").
+ */
+export const HOST_NAMES_ALLOWED: ReadonlyMap<string, string> = new Map<string, string>([
+  ["hooks/runner/context.ts: .claude folder", "`.claude-plugin` is a folder of skillgate's own package (its plugin manifest), protected under every host"],
+  ["hooks/core/table/schema.ts: tool name Bash", "the table schema's description quotes a tool name a user's table may hold, as an example"],
+  ["hooks/io/tickets.ts: CLAUDE_ variable", "the ticket keeps the variables the git hook's check needs to decide as the hook did; each host's should come from its Host"],
+]);
+
+/** Host names in one source file's code (comments removed; string literals kept: they are what the code says). */
+export function hostNamesIn(src: string): string[] {
+  const code = stripComments(src);
+  return HOST_NAMES.filter(({ re }) => re.test(code)).map(({ name }) => name);
+}
+
+/** "file: name" for every host name in the host-free folders under root, less the allowed ones. */
+export function hostNameViolations(root = ROOT): string[] {
+  const out: string[] = [];
+  for (const dir of HOST_FREE) {
+    if (!fs.existsSync(path.join(root, dir))) continue;
+    for (const file of walk(path.join(root, dir))) {
+      const rel = path.relative(root, file).split(path.sep).join("/");
+      for (const name of hostNamesIn(fs.readFileSync(file, "utf8"))) out.push(`${rel}: ${name}`);
+    }
+  }
+  return out.filter((v) => !HOST_NAMES_ALLOWED.has(v)).sort();
+}
+
+test("hooks/core, hooks/io and hooks/runner name no host (CLAUDE_ variables, .claude, one host's tool names)", () => {
+  const v = hostNameViolations();
+  assert.deepEqual(v, [], `host names outside hooks/hosts/ (take them from the Host instead):\n  ${v.join("\n  ")}`);
+});
+
+test("every host-name exception is still needed", () => {
+  const all = new Set(HOST_FREE.flatMap((d) => walk(path.join(ROOT, d))).flatMap((f) => hostNamesIn(fs.readFileSync(f, "utf8")).map((n) => `${path.relative(ROOT, f).split(path.sep).join("/")}: ${n}`)));
+  const stale = [...HOST_NAMES_ALLOWED.keys()].filter((k) => !all.has(k));
+  assert.deepEqual(stale, [], "remove these from HOST_NAMES_ALLOWED: the name is gone");
+});
+
+/** A throwaway tree with the given files (repo-relative path → source), for running a rule on planted violations. */
+function plantedTree(files: Record<string, string>): string {
+  const root = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), "skillgate-arch-"));
+  for (const [rel, src] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), src);
+  }
+  return root;
+}
+
+test("the runner↛hosts and hosts↛runner rules fail on planted files, and pass the entry that wires both", () => {
+  const root = plantedTree({
+    "hooks/runner/run.ts": `import { claudeCode } from "../hosts/claude-code/adapter.js";\nexport const h = claudeCode;\n`,
+    "hooks/hosts/claude-code/adapter.ts": `export const claudeCode = {};\n`,
+    "hooks/hosts/opencode/plugin.ts": `import { runEvent } from "../../runner/run.js";\nexport const r = runEvent;\n`,
+    "hooks/entries/opencode.ts": `import { runEvent } from "../runner/run.js";\nimport { claudeCode } from "../hosts/claude-code/adapter.js";\n`,
+    "hooks/io/store.ts": `import { main } from "../entries/opencode.js";\n`,
+  });
+  try {
+    const v = layerViolations(importGraph(root));
+    assert.deepEqual(v, [
+      "hooks/hosts/opencode/plugin.ts -> hooks/runner/run.ts: hooks/hosts must not import hooks/runner (hooks/entries/ wires a host to the runner)",
+      "hooks/io/store.ts -> hooks/entries/opencode.ts: hooks/io must not import hooks/entries",
+      "hooks/runner/run.ts -> hooks/hosts/claude-code/adapter.ts: hooks/runner must not import hooks/hosts (the host is an argument: hooks/entries/ passes it)",
+    ]);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+  assert.match(ruleBroken("hooks/runner/context.ts", "hooks/hosts/claude-code/adapter.ts"), /runner must not import hooks\/hosts/);
+  assert.match(ruleBroken("hooks/hosts/codex/hook.ts", "hooks/runner/process.ts"), /hosts must not import hooks\/runner/);
+  assert.match(ruleBroken("hooks/core/decide.ts", "hooks/entries/claude-code.ts"), /core must not import hooks\/entries|only hooks\/skillgate.ts/);
+  assert.equal(ruleBroken("hooks/entries/codex.ts", "hooks/runner/process.ts"), "");
+  assert.equal(ruleBroken("hooks/entries/codex.ts", "hooks/hosts/codex/hook.ts"), "");
+  assert.equal(ruleBroken("hooks/skillgate.ts", "hooks/entries/claude-code.ts"), "");
+  assert.equal(ruleBroken("cli/main.ts", "hooks/entries/claude-code.ts"), "");
+});
+
+test("the host-name scan fails on a planted file in each host-free folder, and not on a comment or a host's own folder", () => {
+  const root = plantedTree({
+    "hooks/io/where.ts": `export const dir = (env: Record<string, string>) => env.CLAUDE_PROJECT_DIR;\n`,
+    "hooks/runner/table.ts": `import path from "node:path";\nexport const t = (d: string) => path.join(d, ".claude", "triggers.json");\n`,
+    "hooks/core/say.ts": `export const say = (s: string) => \`call the Skill tool with skill "\${s}"\`;\nexport const shell = "Bash";\n`,
+    "hooks/core/fine.ts": `// Claude Code calls its shell tool Bash and keeps settings in .claude/ (CLAUDE_PROJECT_DIR): a comment only.\nexport const skill = "skill";\n`,
+    "hooks/hosts/claude-code/env.ts": `export const dir = (env: Record<string, string>) => env.CLAUDE_PROJECT_DIR + "/.claude";\n`,
+  });
+  try {
+    assert.deepEqual(hostNameViolations(root), [
+      "hooks/core/say.ts: tool name Bash",
+      "hooks/core/say.ts: tool name Skill",
+      "hooks/io/where.ts: CLAUDE_ variable",
+      "hooks/runner/table.ts: .claude folder",
+    ]);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
 });

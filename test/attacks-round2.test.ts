@@ -16,7 +16,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { runHook } from "../hooks/runner/hook.ts";
+import { runHook } from "../hooks/entries/claude-code.ts";
 import { casesDir, root } from "./helpers.ts";
 
 interface World {

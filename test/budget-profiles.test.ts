@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { runHook } from "../hooks/runner/hook.ts";
+import { runHook } from "../hooks/entries/claude-code.ts";
 import { StateStore } from "../hooks/io/state-store.ts";
 import { emptyState } from "../hooks/core/types.ts";
 import { normalize, render } from "../hooks/hosts/claude-code/adapter.ts";

@@ -58,10 +58,10 @@ test("the process smoke covers every verdict", () => {
   assert.deepEqual([...verdicts].sort(), ["allow", "block", "cap", "deny", "hint"]);
 });
 
-/** Bun is the runtime `install` prefers: missing is a failure in CI, a visible skip on a developer's machine. */
+/** Bun is the runtime `install --runtime bun` writes: missing is a failure in CI, a visible skip on a developer's machine. */
 function bunLeg(bun: string | undefined, env: NodeJS.ProcessEnv): { run: true } | { run: false; fail?: string; skip?: string } {
   if (bun) return { run: true };
-  const why = "no working bun binary under node_modules (the optional dependency `bun`; npm ci installs it)";
+  const why = "no bun on PATH nor SKILLGATE_BUN (.ci/run puts a pinned one in .ci/tools)";
   return env.CI ? { run: false, fail: `${why}; CI is set, so the Bun leg must run` } : { run: false, skip: why };
 }
 
@@ -70,7 +70,7 @@ test("a missing Bun fails in CI and is a visible skip locally", () => {
   assert.match(String((bunLeg(undefined, { CI: "true" }) as { fail?: string }).fail), /CI is set/);
   const local = bunLeg(undefined, {}) as { skip?: string; fail?: string };
   assert.equal(local.fail, undefined);
-  assert.match(String(local.skip), /no working bun/);
+  assert.match(String(local.skip), /no bun on PATH/);
 });
 
 const bun = findBun(root);

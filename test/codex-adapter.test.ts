@@ -10,7 +10,7 @@ import { codex, normalize, render, skillMentions, wholeFileRead } from "../hooks
 import { environment } from "../hooks/hosts/codex/env.ts";
 import { patchPaths } from "../hooks/core/apply-patch.ts";
 import { addToHooksJson, codexCommand, installCodex, removeFromHooksJson, trustEntries, trustHash, uninstallCodex, withTrust } from "../hooks/hosts/codex/install.ts";
-import { runHook } from "../hooks/runner/hook.ts";
+import { runHook } from "../hooks/entries/claude-code.ts";
 import { copyBuiltHook } from "./built-hook.ts";
 import { installVerb } from "../cli/install.ts";
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { runHook } from "../hooks/runner/hook.ts";
+import { runHook } from "../hooks/entries/claude-code.ts";
 import { installIntoText, portableHandler } from "../hooks/hosts/claude-code/install.ts";
 import { casesDir, root } from "./helpers.ts";
 

@@ -11,7 +11,7 @@ import { COPILOT_EVENTS, copilotHost, normalize, render } from "../hooks/hosts/c
 import { environment } from "../hooks/hosts/copilot/env.ts";
 import { installCopilot, uninstallCopilot, withSkillgate, withoutSkillgate } from "../hooks/hosts/copilot/install.ts";
 import { lastAssistantMessage } from "../hooks/hosts/copilot/transcript.ts";
-import { runHook } from "../hooks/runner/hook.ts";
+import { runHook } from "../hooks/entries/claude-code.ts";
 import { copyBuiltHook } from "./built-hook.ts";
 import { installVerb } from "../cli/install.ts";
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import { CURSOR_EVENTS, cursor, normalize, render } from "../hooks/hosts/cursor/adapter.ts";
 import { environment } from "../hooks/hosts/cursor/env.ts";
 import { installCursor, uninstallCursor } from "../hooks/hosts/cursor/install.ts";
-import { runHook } from "../hooks/runner/hook.ts";
+import { runHook } from "../hooks/entries/claude-code.ts";
 import { installVerb } from "../cli/install.ts";
 
 /** `skillgate <verb> --host cursor …` in-process (cli/install.ts installVerb), with its own environment and output. */

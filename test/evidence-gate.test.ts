@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { runHook } from "../hooks/runner/hook.ts";
+import { runHook } from "../hooks/entries/claude-code.ts";
 import { casesDir, gitProject, root } from "./helpers.ts";
 
 const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(casesDir, "fixtures", `${name}.json`), "utf8")) as Record<string, unknown>;

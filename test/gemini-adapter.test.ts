@@ -9,7 +9,7 @@ import path from "node:path";
 import { gemini, normalize, render } from "../hooks/hosts/gemini/adapter.ts";
 import { environment } from "../hooks/hosts/gemini/env.ts";
 import { addToSettings, geminiCommand, removeFromSettings, GEMINI_EVENTS } from "../hooks/hosts/gemini/install.ts";
-import { runHook } from "../hooks/runner/hook.ts";
+import { runHook } from "../hooks/entries/claude-code.ts";
 import { DEFAULT_PROFILE } from "../hooks/core/summaries/profiles.ts";
 import { installVerb } from "../cli/install.ts";
 

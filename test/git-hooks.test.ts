@@ -11,7 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { runHook } from "../hooks/runner/hook.js";
+import { runHook } from "../hooks/entries/claude-code.js";
 import { installGitHooks, inspectGitHooks, uninstallGitHooks, hookScript, CHAINED_SUFFIX, type GitHookConfig } from "../hooks/io/git-hooks.js";
 import { AGENT_MARKERS, callerOf } from "../hooks/effects/caller.js";
 import { isHeadRef, parsePushUpdates, parseRefUpdates } from "../hooks/effects/refs.js";

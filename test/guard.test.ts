@@ -7,6 +7,8 @@ import path from "node:path";
 import { cleanOldOutputs, outputRoot, saveCapped } from "../hooks/io/output-store.ts";
 import { contextTokensFromTranscript, TAIL_BYTES } from "../hooks/io/transcript-tail.ts";
 import { casesDir } from "./helpers.ts";
+import { claudeCode } from "../hooks/hosts/claude-code/adapter.ts";
+import type { ToolOutput } from "../hooks/core/types.ts";
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "sg-guard-"));
 
@@ -68,6 +70,24 @@ test("the prompt size comes from the last main-thread assistant usage, reading o
   assert.equal(contextTokensFromTranscript(path.join(dir, "missing.jsonl")), undefined);
 });
 
+/** A Claude Code PostToolUse Bash with this tool_response, normalized: its ToolOutput. */
+function outputOfPayload(response: Record<string, unknown>): ToolOutput {
+  const n = claudeCode.normalize({ hook_event_name: "PostToolUse", session_id: "s1", cwd: "/", tool_name: "Bash", tool_use_id: "toolu_9", tool_input: { command: "seq 30000" }, tool_response: response });
+  assert.ok(n.ok && n.event.kind === "tool-result" && n.event.output, "a tool result with output");
+  return n.event.output;
+}
+
+test("a persistedOutputPath outside Claude Code's tool-results folder is never read: only the head is saved", () => {
+  const dir = path.join(tmp(), "out");
+  assert.equal(outputRoot(dir, tmp()).ok, true);
+  const secret = path.join(tmp(), "secret.txt");
+  fs.writeFileSync(secret, "SECRET\n");
+  const output = outputOfPayload({ stdout: "head", stderr: "", persistedOutputPath: secret, persistedOutputSize: 100_000 });
+  assert.equal(output.persistedPath, undefined);
+  const r = saveCapped(dir, "s1-toolu_8", output, 2, "output-cap");
+  assert.equal(fs.readFileSync(r.file, "utf8"), "head");
+});
+
 test("an output Claude Code already saved (persistedOutputPath) is copied whole and its preview keys dropped", () => {
   const dir = path.join(tmp(), "out");
   assert.equal(outputRoot(dir, tmp()).ok, true);
@@ -78,7 +98,11 @@ test("an output Claude Code already saved (persistedOutputPath) is copied whole 
   fs.writeFileSync(saved, full, { mode: 0o644 });
   // 2.1.328 hands the hook the first 30,000 characters plus the path and the full size.
   const response = { stdout: full.slice(0, 30000), stderr: "", interrupted: false, persistedOutputPath: saved, persistedOutputSize: full.length };
-  const r = saveCapped(dir, "s1-toolu_9", { response, fields: ["stdout", "stderr"], chars: full.length, persistedPath: saved }, 4000, "output-cap");
+  // The adapter names Claude Code's copy (a file in its tool-results folder) and drops its preview keys from the response.
+  const output = outputOfPayload(response);
+  assert.equal(output.persistedPath, saved);
+  assert.equal(output.chars, full.length);
+  const r = saveCapped(dir, "s1-toolu_9", output, 4000, "output-cap");
   assert.equal(fs.readFileSync(r.file, "utf8"), full);
   assert.equal(fs.statSync(r.file).mode & 0o777, 0o600);
   assert.equal("persistedOutputPath" in r.updated, false);

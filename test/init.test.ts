@@ -16,7 +16,7 @@ import { casesMain } from "../cli/cases/main.ts";
 import { mutate } from "../cli/cases/mutate.ts";
 import { inProcessInvoker } from "../cli/cases/runner.ts";
 import { resolveSuite, suiteCases } from "../cli/cases/suite.ts";
-import { runHook } from "../hooks/runner/hook.ts";
+import { runHook } from "../hooks/entries/claude-code.ts";
 import { root as ROOT, casesDir } from "./helpers.ts";
 
 function setEnv(t: TestContext, name: string, value: string | undefined): void {

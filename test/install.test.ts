@@ -18,6 +18,7 @@ import { failsClosed, installIntoText, uninstallFromText } from "../hooks/hosts/
 import { parseJsonText } from "../hooks/hosts/claude-code/settings-text.ts";
 import { migrateOldState, stateDirOf, stateDirPath } from "../hooks/io/state-dir.ts";
 import { resolveTable } from "../hooks/io/table-load.ts";
+import { environment as claudeEnvironment, projectTables } from "../hooks/hosts/claude-code/env.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const HOOK = hookPathOf(ROOT);
@@ -332,35 +333,65 @@ test("from a checkout that is not the project's dependency: absolute paths and a
   assert.equal((await run(t, () => doctorMain(["--project", p.dir], ROOT))).code, 0);
 });
 
-test("install creates a missing settings file; the default runtime is bun when installed, node otherwise (user route)", async (t) => {
+test("install creates a missing settings file; the default runtime is node, whatever bun is around (user route)", async (t) => {
   const { home } = isolate(t);
+  setEnv(t, "PATH", `${fakeBun(t, "1.4.5")}${path.delimiter}${process.env.PATH}`);
   const r = await run(t, () => installMain(["--user", "--with-skills"], ROOT));
   assert.equal(r.code, 0, r.out);
   const file = path.join(home, ".claude", "settings.json");
   const cmd = (JSON.parse(fs.readFileSync(file, "utf8")) as { hooks: { Stop: { hooks: { command: string; args: string[] }[] }[] } }).hooks.Stop[0]?.hooks[0];
-  const rt = pickRuntime(undefined, ROOT);
-  assert.ok(rt.ok);
-  assert.equal(cmd?.command, rt.path);
-  // Under Bun the bytecode build when it was built, else the ESM bundle.
-  assert.deepEqual(cmd?.args, [hookPathOf(ROOT, rt.name === "bun" ? "bun" : "node")]);
-  assert.ok(rt.name !== "bun" || !fs.existsSync(path.join(ROOT, "dist", "hook.bun.cjs")) || cmd?.args[0]?.endsWith("hook.bun.cjs"));
+  assert.equal(cmd?.command, process.execPath);
+  assert.deepEqual(cmd?.args, [hookPathOf(ROOT, "node")]);
   assert.ok(fs.existsSync(path.join(home, ".claude", "skills", "commit", "SKILL.md")), "--with-skills copied into ~/.claude/skills");
   await assert.rejects(() => installMain(["--user", "--project", home], ROOT), /--project and --user cannot be used together/);
   await assert.rejects(() => installMain(["--user", "--local"], ROOT), /--local and --user cannot be used together/);
 });
 
-test("--runtime bun without bun installed is a clear error; unknown runtimes are refused", async (t) => {
+/** A folder holding an executable `bun` that answers --version with `version` (empty: it fails); returns the folder. */
+function fakeBun(t: TestContext, version: string): string {
+  const dir = tmp("bun");
+  const exe = path.join(dir, "bun");
+  fs.writeFileSync(exe, version ? `#!/bin/sh\necho ${version}\n` : "#!/bin/sh\nexit 1\n", { mode: 0o755 });
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+test("--runtime bun runs the bun on PATH, or $SKILLGATE_BUN when set", async (t) => {
+  const { home } = isolate(t);
+  const onPath = fakeBun(t, "1.4.5");
+  setEnv(t, "SKILLGATE_BUN", undefined);
+  setEnv(t, "PATH", `${onPath}${path.delimiter}${process.env.PATH}`);
+  assert.deepEqual(pickRuntime("bun", ROOT), { ok: true, path: fs.realpathSync(path.join(onPath, "bun")), name: "bun" });
+  const pinned = path.join(fakeBun(t, "1.2.0"), "bun");
+  setEnv(t, "SKILLGATE_BUN", pinned);
+  assert.deepEqual(pickRuntime("bun", ROOT), { ok: true, path: fs.realpathSync(pinned), name: "bun" });
+  // The user route writes the runtime's absolute path (project settings name `bun`, found on PATH when the hook runs).
+  const r = await run(t, () => installMain(["--user", "--with-skills", "--runtime", "bun"], ROOT));
+  assert.equal(r.code, 0, r.out);
+  const settings = JSON.parse(fs.readFileSync(path.join(home, ".claude", "settings.json"), "utf8")) as { hooks: { Stop: { hooks: { command: string; args: string[] }[] }[] } };
+  assert.equal(settings.hooks.Stop[0]?.hooks[0]?.command, fs.realpathSync(pinned));
+  assert.deepEqual(settings.hooks.Stop[0]?.hooks[0]?.args, [hookPathOf(ROOT, "bun")]);
+});
+
+test("--runtime bun without a bun is a clear error saying how to get one; a broken SKILLGATE_BUN is named; unknown runtimes are refused", async (t) => {
   isolate(t);
   const fakeRoot = tmp("root");
   fs.mkdirSync(path.join(fakeRoot, "dist"));
   fs.writeFileSync(path.join(fakeRoot, "dist", "hook.mjs"), "");
   fs.writeFileSync(path.join(fakeRoot, "package.json"), JSON.stringify({ name: "skillgate" }));
+  // PATH without any bun: only the folder of this node (git and sh are not needed here).
+  setEnv(t, "PATH", fakeBun(t, "") + path.delimiter + path.dirname(process.execPath));
+  setEnv(t, "SKILLGATE_BUN", undefined);
   const p = ready();
   const r = await run(t, () => installMain(["--project", p.dir, "--runtime", "bun"], fakeRoot));
   assert.equal(r.code, 3);
-  assert.match(r.out, /--runtime bun: no working bun binary/);
+  assert.match(r.out, /--runtime bun: no bun on PATH/);
+  assert.match(r.out, /npm install --global bun/);
   assert.equal(fs.existsSync(p.file), false);
   assert.deepEqual(pickRuntime(undefined, fakeRoot), { ok: true, path: process.execPath, name: "node" });
+  setEnv(t, "SKILLGATE_BUN", path.join(fakeBun(t, ""), "bun"));
+  const broken = pickRuntime("bun", fakeRoot);
+  assert.ok(!broken.ok && /SKILLGATE_BUN=.* is not a working bun/.test(broken.error), JSON.stringify(broken));
   // A usage error (exit 2, printed by cli/main.ts), checked against the spec before anything runs.
   await assert.rejects(() => installMain(["--project", p.dir, "--runtime", "deno"], ROOT), /--runtime must be one of: bun, node/);
 });
@@ -388,7 +419,7 @@ test("--dry-run prints a diff and writes nothing", async (t) => {
   const p = ready(USER_SETTINGS);
   const before = p.text();
   const r = await run(t, () => installMain(["--project", p.dir, "--dry-run"], ROOT));
-  assert.equal(r.code, 0);
+  assert.equal(r.code, 0, r.out);
   assert.match(r.out, /^\+\+\+ .*\(after install\)$/m);
   assert.match(r.out, /^\+ +"matcher": "Bash\|Write\|Edit\|MultiEdit\|NotebookEdit\|Agent\|Task\|mcp__\.\*",$/m);
   assert.match(r.out, /would write the launcher/);
@@ -492,8 +523,10 @@ test("launcher with the package installed runs the real hook", () => {
 // ---------------------------------------------------------------- state folder and table resolution
 
 test("state folder: $SKILLGATE_STATE, plugin data, $XDG_STATE_HOME/skillgate, ~/.local/state/skillgate; created 0700; old <package>/state moved once", () => {
-  assert.equal(stateDirPath({ SKILLGATE_STATE: "/s", CLAUDE_PLUGIN_DATA: "/p", HOME: "/h" }), path.resolve("/s"));
-  assert.equal(stateDirPath({ CLAUDE_PLUGIN_DATA: "/p", XDG_STATE_HOME: "/x", HOME: "/h" }), path.join("/p", "state"));
+  // The host's data folder for its plugin (Claude Code: $CLAUDE_PLUGIN_DATA, hooks/hosts/claude-code/env.ts dataDir).
+  assert.equal(stateDirPath({ SKILLGATE_STATE: "/s", HOME: "/h" }, "/p"), path.resolve("/s"));
+  assert.equal(stateDirPath({ XDG_STATE_HOME: "/x", HOME: "/h" }, "/p"), path.join("/p", "state"));
+  assert.equal(claudeEnvironment({ CLAUDE_PLUGIN_DATA: "/p", HOME: "/h" }).dataDir, "/p");
   assert.equal(stateDirPath({ XDG_STATE_HOME: "/x", HOME: "/h" }), path.join("/x", "skillgate"));
   assert.equal(stateDirPath({ XDG_STATE_HOME: "relative", HOME: "/h" }), path.join("/h", ".local", "state", "skillgate"), "a relative XDG path is ignored, as the spec says");
   assert.equal(stateDirPath({ HOME: "/h" }), path.join("/h", ".local", "state", "skillgate"));
@@ -535,7 +568,8 @@ test("one table resolution: --table, $SKILLGATE_TABLE, the project's (from $CLAU
   fs.mkdirSync(path.join(proj, ".claude"), { recursive: true });
   fs.mkdirSync(path.join(proj, "src", "deep"), { recursive: true });
   fs.writeFileSync(path.join(proj, ".claude", "triggers.json"), "{}");
-  const r = (env: NodeJS.ProcessEnv, o: { flag?: string; cwd?: string } = {}) => resolveTable({ env: { HOME: home, ...env }, packageRoot: ROOT, ...o });
+  // Claude Code's project table: in $CLAUDE_PROJECT_DIR when it is set, else above the verb's cwd (hooks/hosts/claude-code/env.ts).
+  const r = (env: NodeJS.ProcessEnv, o: { flag?: string; cwd?: string } = {}) => resolveTable({ env: { HOME: home, ...env }, packageRoot: ROOT, project: projectTables(env.CLAUDE_PROJECT_DIR), ...o });
   assert.deepEqual([r({ SKILLGATE_TABLE: "/e.json" }, { flag: "f.json" }).source, r({ SKILLGATE_TABLE: "/e.json" }).source], ["flag", "env"]);
   assert.equal(r({ CLAUDE_PROJECT_DIR: proj }).file, path.join(proj, ".claude", "triggers.json"));
   assert.equal(r({}, { cwd: path.join(proj, "src", "deep") }).file, path.join(proj, ".claude", "triggers.json"), "a verb run in a subfolder finds the project's table");

@@ -17,7 +17,7 @@ import { normalize as opencodeNormalize } from "../hooks/hosts/opencode/adapter.
 import { HOOK_EVENTS, PRE_TOOL_USE_MATCHER } from "../hooks/hosts/claude-code/install.ts";
 import { CODEX_EVENTS } from "../hooks/hosts/codex/install.ts";
 import { GEMINI_EVENTS } from "../hooks/hosts/gemini/install.ts";
-import { runHook } from "../hooks/runner/hook.ts";
+import { runHook } from "../hooks/entries/claude-code.ts";
 import type { Host } from "../hooks/core/host.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");

@@ -253,7 +253,7 @@ describe("subagent sessions (hand-counted, test/fixtures/transcripts/synthetic-s
     const text = renderText(r);
     assert.match(text, /commit-gate\s+gate\s+commit\s+1\s+0 \(0%\)\s+1 \(100%\)\s+1\s+0\s+│\s+4\s+2 \(50%\)\s+2 \(50%\)\s+4\s+0/);
     assert.match(text, /total \(rows with a skill\)\s+1\s+0 \(0%\)\s+1 \(100%\)\s+│\s+7\s+2 \(29%\)\s+2 \(29%\)/);
-    assert.match(text, /main sessions \(the seed's count\)\s+subagent sessions/);
+    assert.match(text, /main sessions\s+subagent sessions/);
     assert.match(text, /main and subagent sessions together \(what the seed counted first\): 8 with an occasion, 2 \(25%\)/);
     assert.match(text, /skills loaded \(sessions\): main commit 1; subagent commit 2/);
     // A format 1 snapshot has no subagent part: its figures show as "—", the main ones compare as before.

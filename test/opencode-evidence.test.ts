@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { SkillgatePlugin } from "../hooks/hosts/opencode/plugin.ts";
+import { SkillgatePlugin } from "../hooks/entries/opencode-plugin.ts";
 import { gitProject } from "./helpers.ts";
 
 const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), p));

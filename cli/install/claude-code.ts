@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { colours, EXIT, type ArgsOf } from "../args.js";
 import { compiledTable, tableFileOf, tableHeader, tableJson } from "../table-file.js";
 import { resolveTable, type TableResolution } from "../../hooks/io/table-load.js";
+import { projectTables } from "../../hooks/hosts/claude-code/env.js";
 import { stateDirOf } from "../../hooks/io/state-dir.js";
 import {
   FAIL_CLOSED_EVENTS, HOOK_EVENTS, HOOK_TIMEOUT_S, ON_FAILURE_SINCE, SettingsShapeError, honoursOnFailure, absolutePathsIn, clientSkillFile, clientSkillRoots, expandArgs, hookPathOf, inspectSettings,
@@ -122,7 +123,7 @@ export function copySkills(names: string[], sources: string[], dest: string): { 
 }
 
 function tableFor(projectDir: string, root: string, flag?: string): TableResolution {
-  return resolveTable({ env: { ...process.env, CLAUDE_PROJECT_DIR: projectDir }, packageRoot: root, flag });
+  return resolveTable({ env: process.env, packageRoot: root, project: projectTables(projectDir), ...(flag ? { flag } : {}) });
 }
 
 // ---------------------------------------------------------------- install and uninstall as plans

@@ -59,7 +59,7 @@ export function renderText(r: MeasureResult): string {
   body.push(["total (rows with a skill)", "", "", ...totalCells(r.totals), "│", ...(sub ? totalCells(sub.totals) : cells(undefined, true))]);
   const head = ["sessions", "before 1st", "any time", "occasions", "opaque"];
   const lines = table(["row", "kind", "skill", ...head, "│", ...head], body, new Set([3, 4, 5, 6, 7, 9, 10, 11, 12, 13]));
-  out.push(groupLine(lines[1]!, [[3, "main sessions (the seed's count)"], [9, "subagent sessions (own context each)"]]), ...lines);
+  out.push(groupLine(lines[1]!, [[3, "main sessions"], [9, "subagent sessions (own context each)"]]), ...lines);
   out.push("sessions: sessions with occasion; before 1st / any time: the row's skill loaded before the first occasion / at any time of the session; opaque: commands not seen through");
   if (sub) {
     const all = { sessions: r.totals.sessions + sub.totals.sessions, loadedBefore: r.totals.loadedBefore + sub.totals.loadedBefore };

@@ -41,7 +41,7 @@ export interface Totals {
 /**
  * Format 2 (subagent transcripts read as sessions of their own): `rows`,
  * `loads`, `totals`, `metrics` and `read.sessions` are still the main sessions'
- * alone (the seed's count, comparable with format 1 snapshots); `subagents`
+ * alone (comparable with format 1 snapshots); `subagents`
  * holds the same for subagent sessions.
  */
 export interface MeasureResult {

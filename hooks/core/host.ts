@@ -17,8 +17,14 @@ export interface HostEnvironment {
   skillRoots: string[];
   /** The plugin root when skillgate runs as the host's plugin. */
   pluginRoot?: string;
-  /** The project's own table file (whether or not it exists): the agent may not create or edit it. */
+  /** The host's data folder for skillgate as its plugin (kept across plugin updates): the state folder goes under it. */
+  dataDir?: string;
+  /** The project folder the host runs in, when it names one: evidence binds to it (else the event's cwd). */
+  projectDir?: string;
+  /** The project's own table file (whether or not it exists): used when it exists (after --table, $SKILLGATE_TABLE); the agent may not create or edit it. */
   projectTable?: string;
+  /** More project table files, tried in order when projectTable does not exist (opencode reads Claude Code's); protected like it. */
+  alsoTables?: string[];
   /** Settings files that can register (or unregister) the hook: the agent may not write them. */
   settingsFiles: string[];
 }
@@ -58,6 +64,18 @@ export interface Host {
   settingsDeficits?(file: string, ours: SkillgateAt): string[];
   /** What a change made to a settings file weakens, compared with its deficits at session start (`before`; undefined: unknown), in words. */
   settingsWeakenings?(file: string, before: string[] | undefined, ours: SkillgateAt): string[];
+}
+
+/**
+ * How a host's hook process reads its event (hooks/hosts/<host>/hook.ts): the runner's process edge
+ * (runner/process.ts) runs it, wired in hooks/entries/<host>.ts.
+ */
+export interface HostProcess {
+  host: Host;
+  /** The host's project folder, its variable for it, and where it keeps a project table (used unless $SKILLGATE_TABLE is set). */
+  project?: { dir: string; cwdVar: string; table: string };
+  /** Annotate the raw event before it is parsed, with what only the edge can read (a transcript, a size check). */
+  input?: (text: string, env: NodeJS.ProcessEnv) => string;
 }
 
 /** The running skillgate, so a host can tell its handlers from look-alikes. */

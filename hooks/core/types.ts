@@ -102,13 +102,13 @@ export interface RestoreFinding {
 
 /** A tool result we may cap: the text fields in the tool's own result shape (rendered back by the host). */
 export interface ToolOutput {
-  /** The tool's result object as the host gave it. */
+  /** The tool's result object as the host gave it, less the host's own note of a saved copy (persistedPath). */
   response: Record<string, unknown>;
   /** Names of its string fields that hold the output text, in order (a shell: stdout, stderr). */
   fields: string[];
   /** Total characters across those fields. */
   chars: number;
-  /** The host already saved the whole output here (the fields then hold only its head). */
+  /** The host already saved the whole output here, in its own folder (the fields then hold only its head). */
   persistedPath?: string;
 }
 

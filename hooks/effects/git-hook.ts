@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { stateDirPath } from "../io/state-dir.js";
+import { environment as claudeEnvironment } from "../hosts/claude-code/env.js";
 import { cleanTickets } from "../io/tickets.js";
 import { AGENT_MARKERS, callerOf, type Caller } from "./caller.js";
 import { check, pushCommand, type Verdict } from "./check.js";
@@ -33,7 +34,8 @@ export interface GitHookResult {
 
 /** The state folders tickets can be in: the inherited environment's, and the one install wrote into the script. */
 export function stateDirsOf(env: NodeJS.ProcessEnv): string[] {
-  const dirs = [stateDirPath(env), env.SKILLGATE_GIT_HOOK_STATE].filter((d): d is string => !!d).map((d) => path.resolve(d));
+  // Claude Code's plugin keeps its state under $CLAUDE_PLUGIN_DATA (its Host says so); other hosts' is the default.
+  const dirs = [stateDirPath(env, claudeEnvironment(env).dataDir), env.SKILLGATE_GIT_HOOK_STATE].filter((d): d is string => !!d).map((d) => path.resolve(d));
   return [...new Set(dirs)];
 }
 

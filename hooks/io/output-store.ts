@@ -43,15 +43,15 @@ export function outputRoot(configured: string | undefined, stateDir: string, cre
   return { ok: true, dir };
 }
 
-/** Save the whole output to a new private file (Claude Code's own full copy when the response holds only its head). */
+/** Save the whole output to a new private file (the host's own full copy when the response holds only its head). */
 export function saveRaw(dir: string, name: string, output: ToolOutput, retries = 20): string {
   const base = name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 120);
   // Files are created exclusively (never overwriting one the model may be reading); a repeated id gets a suffix.
   for (let n = 0; ; n++) {
     const file = path.join(dir, `${base}${n ? `-${n}` : ""}.txt`);
     try {
-      if (output.persistedPath && isClaudeToolResult(output.persistedPath)) {
-        // The response holds only the head: copy Claude Code's full copy (streamed by the kernel, not read into memory).
+      if (output.persistedPath && isRegularFile(output.persistedPath)) {
+        // The response holds only the head: copy the host's full copy (streamed by the kernel, not read into memory).
         fs.copyFileSync(output.persistedPath, file, fs.constants.COPYFILE_EXCL);
         fs.chmodSync(file, 0o600);
       } else {
@@ -89,8 +89,6 @@ export function readSaved(file: string): { text: string; truncated: boolean } {
 /** The tool result the model sees instead of a long output: the summary in the first field, the others emptied. */
 export function withSummary(output: ToolOutput, summary: string): Record<string, unknown> {
   const updated: Record<string, unknown> = { ...output.response };
-  delete updated.persistedOutputPath;
-  delete updated.persistedOutputSize;
   output.fields.forEach((f, i) => (updated[f] = i === 0 ? summary : ""));
   return updated;
 }
@@ -99,9 +97,6 @@ export function withSummary(output: ToolOutput, summary: string): Record<string,
 export function saveCapped(dir: string, name: string, output: ToolOutput, headChars: number, rowId: string): { file: string; updated: Record<string, unknown>; charsSaved: number } {
   const file = saveRaw(dir, name, output, 0);
   const updated: Record<string, unknown> = { ...output.response };
-  // Left in, these make Claude Code show its own preview instead of our head.
-  delete updated.persistedOutputPath;
-  delete updated.persistedOutputSize;
   let budget = headChars;
   for (const f of output.fields) {
     const text = output.response[f] as string;
@@ -115,9 +110,9 @@ export function saveCapped(dir: string, name: string, output: ToolOutput, headCh
   return { file, updated, charsSaved: output.chars - shown };
 }
 
-/** Only Claude Code's own saved tool results are copied: a regular file under a tool-results folder. */
-function isClaudeToolResult(p: string): boolean {
-  if (!path.isAbsolute(p) || !/\/tool-results\/[^/]+$/.test(p)) return false;
+/** The host's saved copy (the adapter names only its own folder's files) is copied only when it is a regular file. */
+function isRegularFile(p: string): boolean {
+  if (!path.isAbsolute(p)) return false;
   try {
     return fs.lstatSync(p).isFile();
   } catch {

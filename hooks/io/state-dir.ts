@@ -10,24 +10,26 @@ export interface StateDirHost {
   env: NodeJS.ProcessEnv;
   /** skillgate's own folder: only to find state left there by older versions. */
   packageRoot: string;
+  /** The host's data folder for skillgate as its plugin (HostEnvironment.dataDir): state goes under it. */
+  dataDir?: string;
 }
 
 /**
- * $SKILLGATE_STATE, else the plugin's data folder (survives plugin updates),
+ * $SKILLGATE_STATE, else the host's data folder for its plugin (survives plugin updates),
  * else $XDG_STATE_HOME/skillgate, else ~/.local/state/skillgate.
  * The folder is created 0700 on first use; state an older skillgate kept in
  * <package>/state is moved there once.
  */
 export function stateDirOf(h: StateDirHost): string {
-  const dir = stateDirPath(h.env);
+  const dir = stateDirPath(h.env, h.dataDir);
   if (!fs.existsSync(dir)) prepare(dir, isSkillgatePackage(h.packageRoot) ? path.join(h.packageRoot, "state") : undefined);
   return dir;
 }
 
 /** The path alone, no file system access. */
-export function stateDirPath(env: NodeJS.ProcessEnv): string {
+export function stateDirPath(env: NodeJS.ProcessEnv, dataDir?: string): string {
   if (env.SKILLGATE_STATE) return path.resolve(env.SKILLGATE_STATE);
-  if (env.CLAUDE_PLUGIN_DATA) return path.join(env.CLAUDE_PLUGIN_DATA, "state");
+  if (dataDir) return path.join(dataDir, "state");
   if (env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)) return path.join(env.XDG_STATE_HOME, "skillgate");
   // $HOME first (tests and sandboxes set it); the OS's idea of home otherwise.
   const home = env.HOME || env.USERPROFILE || safeHomedir();

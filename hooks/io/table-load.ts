@@ -29,36 +29,46 @@ export interface TableResolution {
   why: string;
 }
 
+/** Where the host says a project keeps its table (Host.environment: projectTable, alsoTables; Host.projectTablePath). */
+export interface ProjectTables {
+  /** The project's table files, in order: the first that exists is used. Empty: the host does not know the project. */
+  files: string[];
+  /** With no files: a verb run by hand looks for this path (relative to a project folder) in the folders above its cwd. */
+  relative?: string;
+}
+
 /**
  * The one table resolution, for the hook and every verb:
- * --table FILE, else $SKILLGATE_TABLE, else the project's .claude/triggers.json
- * (the project is $CLAUDE_PROJECT_DIR, or for a verb run by hand the nearest
- * folder above `cwd` holding .claude/triggers.json, never the home folder,
- * whose .claude/ is the user's settings), else the default table shipped with skillgate.
+ * --table FILE, else $SKILLGATE_TABLE, else the project's table as the host
+ * names it (or, for a verb run by hand, the nearest folder above `cwd` holding
+ * one, never the home folder, whose dot-folders are the user's settings), else
+ * the default table shipped with skillgate.
  */
-export function resolveTable(o: { env: NodeJS.ProcessEnv; packageRoot: string; flag?: string; cwd?: string }): TableResolution {
+export function resolveTable(o: { env: NodeJS.ProcessEnv; packageRoot: string; flag?: string; cwd?: string; project?: ProjectTables }): TableResolution {
   if (o.flag) return { file: path.resolve(o.flag), source: "flag", why: "--table" };
   if (o.env.SKILLGATE_TABLE) return { file: path.resolve(o.env.SKILLGATE_TABLE), source: "env", why: "$SKILLGATE_TABLE" };
-  if (o.env.CLAUDE_PROJECT_DIR) {
-    const own = path.join(o.env.CLAUDE_PROJECT_DIR, ".claude", "triggers.json");
-    if (fs.existsSync(own)) return { file: own, source: "project", why: "the project's table ($CLAUDE_PROJECT_DIR)" };
-  } else if (o.cwd) {
-    const own = projectTableAbove(o.cwd, o.env.HOME);
+  const files = o.project?.files ?? [];
+  if (files.length) {
+    const own = files.find((f) => fs.existsSync(f));
+    if (own) return { file: own, source: "project", why: "the project's table" };
+  } else if (o.cwd && o.project?.relative) {
+    const own = projectTableAbove(o.cwd, o.project.relative, o.env.HOME);
     if (own) return { file: own, source: "project", why: "the project's table" };
   }
-  return { file: path.join(o.packageRoot, "triggers.json"), source: "default", why: "skillgate's default table (no .claude/triggers.json in the project)" };
+  const looked = files[0] ?? o.project?.relative;
+  return { file: path.join(o.packageRoot, "triggers.json"), source: "default", why: `skillgate's default table (${looked ? `no ${looked}` : "no project table"})` };
 }
 
 /** Kept for callers that only need the path; `cwd` lets a verb find the project it runs in. */
-export function resolveTableFile(env: NodeJS.ProcessEnv, packageRoot: string, cwd?: string): string {
-  return resolveTable({ env, packageRoot, cwd }).file;
+export function resolveTableFile(env: NodeJS.ProcessEnv, packageRoot: string, project?: ProjectTables, cwd?: string): string {
+  return resolveTable({ env, packageRoot, ...(project ? { project } : {}), ...(cwd ? { cwd } : {}) }).file;
 }
 
-function projectTableAbove(cwd: string, home: string | undefined): string | undefined {
+function projectTableAbove(cwd: string, relative: string, home: string | undefined): string | undefined {
   const stop = home ? path.resolve(home) : undefined;
   for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
     if (dir === stop) return undefined;
-    const own = path.join(dir, ".claude", "triggers.json");
+    const own = path.join(dir, relative);
     if (fs.existsSync(own)) return own;
     if (path.dirname(dir) === dir) return undefined;
   }

@@ -9,14 +9,13 @@ import type { CompiledTable, ProtectedPath } from "../core/table/compile.js";
 import { loadTable, resolveTableFile, type LoadOptions } from "../io/table-load.js";
 import { stateDirOf } from "../io/state-dir.js";
 import { readRegularFile } from "../io/state-store.js";
-import { claudeCode } from "../hosts/claude-code/adapter.js";
 
 export interface HookEnv {
   env: NodeJS.ProcessEnv;
   /** skillgate's own folder (the default table and skills live there). */
   packageRoot: string;
-  /** The host whose events come in (default: Claude Code, the hook executable's host). */
-  host?: Host;
+  /** The host whose events come in: each entry (hooks/entries/) passes its own. */
+  host: Host;
 }
 
 export type RunContext =
@@ -40,12 +39,13 @@ export interface ContextOptions extends LoadOptions {
 const INSTALLED = ["dist", "hooks", "bin", "skills", "triggers.json", "triggers.schema.json", "package.json", ".claude-plugin"];
 
 export async function loadContext(h: HookEnv, opts: ContextOptions = {}): Promise<RunContext> {
-  const host = h.host ?? claudeCode;
-  const stateDir = stateDirOf(h);
-  const tableFile = opts.tableFile ? path.resolve(opts.tableFile) : resolveTableFile(h.env, h.packageRoot);
+  const host = h.host;
+  const he = host.environment(h.env);
+  const stateDir = stateDirOf({ ...h, ...(he.dataDir ? { dataDir: he.dataDir } : {}) });
+  const projectTables = [he.projectTable, ...(he.alsoTables ?? [])].filter((f): f is string => !!f);
+  const tableFile = opts.tableFile ? path.resolve(opts.tableFile) : resolveTableFile(h.env, h.packageRoot, { files: projectTables });
   const t = await loadTable(tableFile, opts.cache === false ? undefined : stateDir, h.env, { ...opts, defaultTable: path.join(h.packageRoot, "triggers.json") });
   if (!t.ok) return { ok: false, host, error: t.error, failMode: t.failMode, tableFile, stateDir };
-  const he = host.environment(h.env);
   const table = foldEnvironment(t.compiled, host, he, h, tableFile, stateDir, opts.checkSkills === true, opts.protect !== false, opts.realPaths !== false);
   return { ok: true, host, table, tableFile, stateDir, isDefaultTable: tableFile === path.join(h.packageRoot, "triggers.json") };
 }
@@ -57,7 +57,7 @@ function foldEnvironment(compiled: CompiledTable, host: Host, he: HostEnvironmen
   const skills = [...new Set(compiled.rows.flatMap(({ row }) => (row.skill ? [row.skill] : [])))];
   const protect: ProtectedPath[] = !withProtect ? [] : [
     { path: tableFile, dir: false, what: "the active trigger table" },
-    ...[h.env.SKILLGATE_TABLE, he.projectTable, path.join(h.packageRoot, "triggers.json")]
+    ...[h.env.SKILLGATE_TABLE, he.projectTable, ...(he.alsoTables ?? []), path.join(h.packageRoot, "triggers.json")]
       .filter((f): f is string => !!f)
       .map((f) => ({ path: path.resolve(f), dir: false, what: "a trigger table skillgate may load" })),
     { path: stateDir, dir: true, what: "skillgate's state folder (loaded skills, the table cache)" },

@@ -1,6 +1,9 @@
 // One hook run, stage by stage:
 //   stdin text → JSON → normalize (host) → context (table, state folder)
-//   → read state → decide (pure) → effects (output file) → write state → render (host).
+//   → read state → edge facts (link targets, settings, effects audit, evidence)
+//   → decide (pure) → effects (output file) → write state → tickets → render (host).
+// Every host goes through runEvent: a hook process by runHook (text in, text
+// out), an in-process plugin by calling runEvent with the normalized event.
 // Never throws: every failure becomes a message the user sees, and a refusal
 // only when the table asks to fail closed.
 import fs from "node:fs";
@@ -18,14 +21,13 @@ import { checkOf, requiredEvidence } from "../core/policies/evidence.js";
 import { carriesBudgetReminder } from "../core/policies/budget.js";
 import { isSafeSessionId, StateStore } from "../io/state-store.js";
 import { stateDirOf } from "../io/state-dir.js";
-import { claudeCode } from "../hosts/claude-code/adapter.js";
 import { loadContext, type HookEnv } from "./context.js";
 import { afterShellCall, beforeShellCall, cleanAuditSnapshots, mayWrite, noteStateWrite, restorePending } from "./audit.js";
 import { needsWriteGlobs, shellFactsBeforeTable, shellFactsWithTable } from "./call-facts.js";
 import { plainCommands } from "../core/shell-prefilter.js";
 import { EFFECTS_AUDIT_ROW, EFFECTS_RESTORE_ROW } from "../core/policies/effects-audit.js";
 import { lap, note } from "./timings.js";
-import { noteShellCall } from "../io/tickets.js";
+import { noteShellCall, type ProcessId } from "../io/tickets.js";
 
 export { stateDirOf, type HookEnv };
 
@@ -38,6 +40,35 @@ export interface HookResult {
   /** What was decided, structured (for the case runner and `explain`); absent when nothing was decided. */
   trace?: HookTrace;
 }
+
+/** One event's answer, before it is printed: what an in-process host applies itself. */
+export interface EventResult {
+  /** The host's answer (Host.render, or Host.renderFailure); undefined: nothing to say. */
+  answer: Record<string, unknown> | undefined;
+  /** What the user should see (a hook process prints it on stderr), "" or newline-terminated lines. */
+  stderr: string;
+  trace?: HookTrace;
+}
+
+/** How runEvent reads and writes session state: the state folder's files (StateStore) unless a host brings its own. */
+export type SessionStore = Pick<StateStore, "read" | "count" | "update" | "cleanOld">;
+
+/** What an in-process host adds to one event that a hook process learns from its payload or its parent. */
+export interface EventOptions {
+  /** The client's transcript file (budget rows read the prompt size from its tail). */
+  transcriptPath?: string;
+  /**
+   * The same finished shell call as evidence records it, when the host reports the exit status apart from the
+   * result (opencode: a non-zero `metadata.exit` on a successful tool call is a failed run).
+   */
+  checkRun?: Extract<Event, { kind: "tool-result" | "tool-failure" }>;
+  /** Where session state lives (default: a StateStore on the state folder). */
+  store?: (stateDir: string) => SessionStore;
+  /** The agent client's process, when the host runs in it (an in-process plugin); a hook process's client is found from its parent. */
+  client?: ProcessId;
+}
+
+const printed = (r: EventResult): HookResult => ({ stdout: r.answer ? JSON.stringify(r.answer) : "", stderr: r.stderr, ...(r.trace ? { trace: r.trace } : {}) });
 
 export interface HookTrace {
   verdict: Decision["verdict"];
@@ -56,16 +87,20 @@ interface FailureContext {
 }
 
 export async function runHook(input: string, h: HookEnv): Promise<HookResult> {
-  const fc: FailureContext = { host: h.host ?? claudeCode, input };
+  const fc: FailureContext = { host: h.host, input };
   try {
     return await run(input, h, fc);
   } catch (e) {
-    // An internal error: fail the way the table (or the environment) asks, and say so.
-    const err = e instanceof Error ? e : new Error(String(e));
-    const closed = (fc.failMode ?? (h.env.SKILLGATE_FAIL_MODE === "closed" ? "closed" : "open")) === "closed";
-    const r = failure(`skillgate: internal error: ${err.message}`, closed, fc);
-    return { ...r, stderr: `${r.stderr}${err.stack ?? ""}\n` };
+    return printed(internalError(e, h, fc));
   }
+}
+
+/** An internal error: fail the way the table (or the environment) asks, and say so. */
+function internalError(e: unknown, h: HookEnv, fc: FailureContext): EventResult {
+  const err = e instanceof Error ? e : new Error(String(e));
+  const closed = (fc.failMode ?? (h.env.SKILLGATE_FAIL_MODE === "closed" ? "closed" : "open")) === "closed";
+  const r = failure(`skillgate: internal error: ${err.message}`, closed, fc);
+  return { ...r, stderr: `${r.stderr}${err.stack ?? ""}\n` };
 }
 
 async function run(input: string, h: HookEnv, fc: FailureContext): Promise<HookResult> {
@@ -74,20 +109,31 @@ async function run(input: string, h: HookEnv, fc: FailureContext): Promise<HookR
   try {
     payload = JSON.parse(input);
   } catch (e) {
-    return failure(`skillgate: the hook event is not JSON (${(e as Error).message})`, false, fc);
+    return printed(failure(`skillgate: the hook event is not JSON (${(e as Error).message})`, false, fc));
   }
   const n = fc.host.normalize(payload);
   lap("parse");
-  if (!n.ok) return n.ignored ? { stdout: "", stderr: "" } : failure(`skillgate: ${n.error}`, false, fc);
+  if (!n.ok) return n.ignored ? { stdout: "", stderr: "" } : printed(failure(`skillgate: ${n.error}`, false, fc));
   fc.kind = n.event.kind;
-  return runEvent(n.event, h, fc, n.transcriptPath);
+  return printed(await decideEvent(n.event, h, fc, n.transcriptPath ? { transcriptPath: n.transcriptPath } : {}));
 }
 
 /**
- * The decision for one normalized event, with its I/O. In-process hosts
- * (a plugin module) call this directly; the hook process comes through runHook.
+ * The decision for one normalized event, with all its I/O: every host's one
+ * pipeline. An in-process host (opencode's plugin) calls this with the event
+ * it normalized; a hook process comes through runHook. Never throws.
  */
-export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { host: h.host ?? claudeCode, input: "", kind: given.kind }, transcriptPath?: string): Promise<HookResult> {
+export async function runEvent(event: Event, h: HookEnv, o: EventOptions = {}): Promise<EventResult> {
+  const fc: FailureContext = { host: h.host, input: "", kind: event.kind };
+  try {
+    return await decideEvent(event, h, fc, o);
+  } catch (e) {
+    return internalError(e, h, fc);
+  }
+}
+
+async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: EventOptions): Promise<EventResult> {
+  const transcriptPath = o.transcriptPath;
   // The shell parser and the glob engine are the biggest modules: load them
   // only for a tool call about to run (the parser only for a shell call the
   // pre-filter cannot vouch for: call-facts.ts).
@@ -97,7 +143,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   const canRefuse = given.kind === "tool-call" || given.kind === "stop" || given.kind === "session-start";
   // Write globs (picomatch) only for a call that writes something: most shell calls write nothing.
   // (and for the restore: a shell call that may write notes the files write rows guard; a pending check lists them again)
-  const pending = restorePending(stateDirOf(h), given.sessionId);
+  const pending = restorePending(stateDirOf({ ...h, ...optionalDataDir(fc.host.environment(h.env).dataDir) }), given.sessionId);
   const globs = (given.kind === "tool-call" && (needsWriteGlobs(facts ?? toolFacts(given)) || mayWrite(given))) || pending;
   // The real spellings of protected paths cost a few file system calls: only for a call that can write.
   const realPaths = globs || (given.kind === "tool-call" && given.tool.kind === "other");
@@ -128,15 +174,15 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   const { table, stateDir, host } = ctx;
 
   // A hostile session id never becomes a path: decide from empty state, store nothing.
-  const store = isSafeSessionId(given.sessionId) ? new StateStore(stateDir) : undefined;
+  const store = isSafeSessionId(given.sessionId) ? (o.store ? o.store(stateDir) : new StateStore(stateDir)) : undefined;
   if (!store) notices.push(`skillgate: session id ${JSON.stringify(given.sessionId.slice(0, 40))} is not a safe file name; state is not kept for it`);
   const current = store ? store.read(given.sessionId) : { state: emptyState() };
   const event = await afterShellCall(withLinkTargets(withSettingsFacts(await withContextTokens(given, table, transcriptPath), host, h.env, current.state, h.packageRoot)), stateDir);
   if (current.warning) notices.push(current.warning);
-  const where = evidenceWhere(event, stateDir, h.env);
+  const where = evidenceWhere(event, stateDir, host.environment(h.env).projectDir);
   // A finished check is recorded before anything else looks at its output.
   if (event.kind === "tool-result" || event.kind === "tool-failure") {
-    const n = await finishEvidence(event, table, where);
+    const n = await finishEvidence(o.checkRun ?? event, table, where);
     if (n) notices.push(n);
   }
   const withFacts = await withEvidence(event, table, facts, where);
@@ -209,7 +255,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   // The git hooks tell this call's commits from a person's by its ticket (docs/git-hooks.md).
   if ("tool" in event && store) {
     try {
-      noteShellCall(event, outcome.decision.verdict === "deny", stateDir, { host: host.name, packageRoot: h.packageRoot, env: h.env, tableFile: ctx.tableFile });
+      noteShellCall(event, outcome.decision.verdict === "deny", stateDir, { host: host.name, packageRoot: h.packageRoot, env: h.env, tableFile: ctx.tableFile, ...(o.client ? { client: o.client } : {}) });
     } catch (e) {
       notices.push(`skillgate: the git hooks will not know this call (${(e as Error).message})`);
     }
@@ -222,12 +268,12 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   }
   const decision: Decision = notices.length ? { ...outcome.decision, notice: notices.join("\n") } : outcome.decision;
   lap("after");
-  const out = host.render(event, decision, effects);
+  const answer = host.render(event, decision, effects);
   let stderr = decision.notice ? decision.notice + "\n" : "";
   // A machine-readable account of the decision, for the case runner and for debugging.
   const trace: HookTrace = { verdict: decision.verdict, rows: decision.rows, matched: outcome.matched, state: outcome.state };
   if (h.env.SKILLGATE_TRACE) stderr += `skillgate-trace ${JSON.stringify(trace)}\n`;
-  return { stdout: out ? JSON.stringify(out) : "", stderr, trace };
+  return { answer, stderr, trace };
 }
 
 /**
@@ -264,7 +310,8 @@ function withSettingsFacts(event: Event, host: Host, env: NodeJS.ProcessEnv, sta
   if (!registers) return event;
   const weakens = (f: string) => host.weakensSkillgate?.(f) === true;
   const files = host.environment(env).settingsFiles;
-  const ours = { packageRoot, ...(env.CLAUDE_PROJECT_DIR ? { projectDir: env.CLAUDE_PROJECT_DIR } : {}) };
+  const projectDir = host.environment(env).projectDir;
+  const ours = { packageRoot, ...(projectDir ? { projectDir } : {}) };
   if (event.kind === "session-start") {
     // After a compaction or /clear the client keeps the settings it started with: so does the comparison.
     if ((event.source === "compact" || event.source === "clear") && state.guardedSettings?.some((g) => g.startsWith(WAS))) return { ...event, guardedSettings: state.guardedSettings };
@@ -394,11 +441,13 @@ function summaryTag(d: Decision & { verdict: "cap" }, headOnly: number | undefin
 
 export type Where = { stateDir: string; workspace: string };
 
-/** Evidence binds to the project: $CLAUDE_PROJECT_DIR, else the event's cwd. */
-export function evidenceWhere(event: Event, stateDir: string, env: NodeJS.ProcessEnv): Where | undefined {
-  const workspace = env.CLAUDE_PROJECT_DIR || event.cwd;
+/** Evidence binds to the project the host names (HostEnvironment.projectDir), else the event's cwd. */
+export function evidenceWhere(event: Event, stateDir: string, projectDir: string | undefined): Where | undefined {
+  const workspace = projectDir || event.cwd;
   return workspace ? { stateDir, workspace } : undefined;
 }
+
+const optionalDataDir = (dataDir: string | undefined) => (dataDir ? { dataDir } : {});
 
 const hasEvidenceRows = (table: CompiledTable) => table.rows.some(({ row }) => row.kind === "evidence");
 
@@ -482,13 +531,13 @@ async function cleanOutputs(table: Table, stateDir: string, env: NodeJS.ProcessE
 }
 
 /** An event over the cap is not parsed: say so (the fail mode of an unread table is unknown, so open). */
-export function tooLarge(host: Host = claudeCode): HookResult {
+export function tooLarge(host: Host): HookResult {
   const message = `skillgate: hook event over ${MAX_EVENT_BYTES} bytes was not read; gates did not run for it`;
   return { stdout: JSON.stringify(host.renderFailure(message, false)), stderr: message + "\n" };
 }
 
 /** Tell the user; when failing closed, also refuse — but only a tool call can be refused. */
-function failure(message: string, closed: boolean, fc: FailureContext): HookResult {
+function failure(message: string, closed: boolean, fc: FailureContext): EventResult {
   const toolCall = fc.kind !== undefined ? fc.kind === "tool-call" : fc.host.looksLikeToolCall(fc.input);
-  return { stdout: JSON.stringify(fc.host.renderFailure(message, closed && toolCall)), stderr: message + "\n" };
+  return { answer: fc.host.renderFailure(message, closed && toolCall), stderr: message + "\n" };
 }

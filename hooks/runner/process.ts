@@ -1,8 +1,8 @@
 // The process edge of the hook: stdin in, stdout/stderr out, exit code 0.
-// Shared by the hook executable (hooks/skillgate.ts) and `skillgate hook`.
+// Every host's hook executable runs it (hooks/entries/<host>.ts), with its Host.
 import fs from "node:fs";
 import path from "node:path";
-import type { Host } from "../core/host.js";
+import type { HostProcess } from "../core/host.js";
 import { runHook, tooLarge, MAX_EVENT_BYTES } from "./hook.js";
 import { lap, startTimings, timingsLine } from "./timings.js";
 
@@ -78,19 +78,13 @@ export function findPackageRoot(from = hereDir()): string {
   }
 }
 
-export interface HookMainOptions {
-  /** The host whose events come in (default: Claude Code). */
-  host?: Host;
-  /** The host's project folder, its variable for it, and where it keeps a project table (used unless $SKILLGATE_TABLE is set). */
-  project?: { dir: string; cwdVar: string; table: string };
-  /** Annotate the raw event before it is parsed, with what only the edge can read (a transcript, a size check). */
-  input?: (text: string, env: NodeJS.ProcessEnv) => string;
+export interface HookMainOptions extends HostProcess {
   /** performance.now() when the loader began (dist/hook.cjs), for the bench's `load` stage. */
   loadStartedAt?: number;
 }
 
 /** The hook executable of any host: one event on stdin, the answer on stdout, exit 0 always (exit 2 would block regardless of our JSON). */
-export async function hookMain(o: HookMainOptions = {}): Promise<void> {
+export async function hookMain(o: HookMainOptions): Promise<void> {
   startTimings(o.loadStartedAt);
   try {
     const input = readStdin();
@@ -99,7 +93,7 @@ export async function hookMain(o: HookMainOptions = {}): Promise<void> {
     // Measured in bytes here: a cut-off event must say "too large", not "not JSON".
     const tooBig = input.bytes > MAX_EVENT_BYTES;
     const text = o.input && !tooBig ? o.input(input.text, env) : input.text;
-    const { stdout, stderr } = tooBig ? tooLarge(o.host) : await runHook(text, { env, packageRoot: findPackageRoot(), ...(o.host ? { host: o.host } : {}) });
+    const { stdout, stderr } = tooBig ? tooLarge(o.host) : await runHook(text, { env, packageRoot: findPackageRoot(), host: o.host });
     if (stdout) writeAll(1, stdout + "\n");
     lap("answer");
     if (stderr || timingsLine()) writeAll(2, stderr + timingsLine());

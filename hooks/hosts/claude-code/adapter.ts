@@ -1,6 +1,7 @@
 // The only file that knows Claude Code's event names, tool names and field
 // names. Shapes checked against payloads captured from the real 2.1.328
 // binary (cases/fixtures/, /work/shared/claude-code-2.1.328/).
+import path from "node:path";
 import type { Decision, Effects, Event, SessionSource, ToolCall, ToolKind, ToolOutput } from "../../core/types.js";
 import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
@@ -121,14 +122,16 @@ function unfinishedOf(response: unknown): "interrupted" | "background" | undefin
 const OUTPUT_FIELDS = ["stdout", "stderr", "result", "output", "content"];
 
 function outputOf(response: unknown): ToolOutput | undefined {
-  const r = obj(response);
+  const { persistedOutputPath: saved, persistedOutputSize: size, ...r } = obj(response);
   const fields = OUTPUT_FIELDS.filter((f) => typeof r[f] === "string");
   if (fields.length === 0) return undefined;
+  // Left in a rewritten result, Claude Code's own note of its saved copy would make it show its preview instead of ours.
   const out: ToolOutput = { response: r, fields, chars: fields.reduce((n, f) => n + String(r[f]).length, 0) };
   // 2.1.328: a Bash output over 30,000 chars is saved by Claude Code itself; the hook gets its head, the path and the size.
-  if (typeof r.persistedOutputPath === "string" && typeof r.persistedOutputSize === "number") {
-    out.persistedPath = r.persistedOutputPath;
-    out.chars = Math.max(out.chars, r.persistedOutputSize);
+  if (typeof saved === "string" && typeof size === "number") {
+    // Only a file in Claude Code's tool-results folder is its copy: any other path is never read.
+    if (path.isAbsolute(saved) && /\/tool-results\/[^/]+$/.test(saved)) out.persistedPath = saved;
+    out.chars = Math.max(out.chars, size);
   }
   return out;
 }

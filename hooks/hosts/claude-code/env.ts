@@ -2,6 +2,18 @@
 // hook run by the runner (runner/context.ts) and folded into the table.
 import path from "node:path";
 import type { Env, HostEnvironment } from "../../core/host.js";
+import type { ProjectTables } from "../../io/table-load.js";
+
+/** Where a Claude Code project keeps its trigger table, relative to the project folder. */
+export const PROJECT_TABLE = path.join(".claude", "triggers.json");
+
+/**
+ * The project's table for a verb: in projectDir when it is known ($CLAUDE_PROJECT_DIR, --project),
+ * else the nearest folder above the verb's cwd that has one (resolveTable).
+ */
+export function projectTables(projectDir: string | undefined): ProjectTables {
+  return projectDir ? { files: [path.join(projectDir, PROJECT_TABLE)] } : { files: [], relative: PROJECT_TABLE };
+}
 
 export function environment(env: Env): HostEnvironment {
   // The user's and the project's .claude/skills: where the client itself finds skills.
@@ -22,5 +34,7 @@ export function environment(env: Env): HostEnvironment {
     settingsFiles,
     ...(project ? { projectTable: path.join(project, ".claude", "triggers.json") } : {}),
     ...(env.CLAUDE_PLUGIN_ROOT ? { pluginRoot: env.CLAUDE_PLUGIN_ROOT } : {}),
+    ...(env.CLAUDE_PLUGIN_DATA ? { dataDir: env.CLAUDE_PLUGIN_DATA } : {}),
+    ...(project ? { projectDir: project } : {}),
   };
 }

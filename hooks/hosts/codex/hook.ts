@@ -1,7 +1,7 @@
-// The Codex hook: `main` is what dist/hook-codex.cjs runs (hooks/node-loader.cjs,
-// from the Node bundle every host shares). Codex starts the hook in the
+// How the Codex hook process reads its event; hooks/entries/codex.ts runs it
+// (dist/hook-codex.cjs, from the Node bundle every host shares). Codex starts the hook in the
 // session's directory: that is the project the skills and the table come from.
-import { hookMain, type HookMainOptions } from "../../runner/process.js";
+import type { HostProcess } from "../../core/host.js";
 import { codex, skillMentions } from "./adapter.js";
 import { environment } from "./env.js";
 import { injectedSkills, INJECTS } from "./mentions.js";
@@ -24,10 +24,7 @@ export function markInjections(text: string, env: NodeJS.ProcessEnv): string {
 }
 
 /** How Codex's hook process reads its event (the code-cache build runs these in-process). */
-export function hookOptions(): HookMainOptions {
+export function hookOptions(): HostProcess {
   return { host: codex, project: { dir: process.cwd(), cwdVar: "SKILLGATE_CODEX_CWD", table: ".codex/triggers.json" }, input: markInjections };
 }
 
-export function main(o: Pick<HookMainOptions, "loadStartedAt"> = {}): Promise<void> {
-  return hookMain({ ...hookOptions(), ...o });
-}

@@ -1,8 +1,8 @@
 // The Gemini CLI hook: one hook event on stdin, the answer on stdout, exit 0
 // always (exit 2 would block with stderr as the reason, regardless of our JSON).
-// `main` is what dist/hook-gemini.cjs runs (hooks/node-loader.cjs, from the Node
-// bundle every host shares), which settings.json runs.
-import { hookMain, type HookMainOptions } from "../../runner/process.js";
+// How it reads its event; hooks/entries/gemini.ts runs it (dist/hook-gemini.cjs,
+// from the Node bundle every host shares), which settings.json runs.
+import type { HostProcess } from "../../core/host.js";
 import { COMPRESSES, gemini } from "./adapter.js";
 import { autoCompresses } from "./compression.js";
 import { geminiHome } from "./env.js";
@@ -41,12 +41,9 @@ export function annotate(text: string, cwd: string, env: NodeJS.ProcessEnv): str
 }
 
 /** How Gemini's hook process reads its event (the code-cache build runs these in-process). */
-export function hookOptions(): HookMainOptions {
+export function hookOptions(): HostProcess {
   // Gemini names the project in GEMINI_PROJECT_DIR; the hook also runs there.
   const project = process.env.GEMINI_PROJECT_DIR || process.cwd();
   return { host: gemini, project: { dir: project, cwdVar: "SKILLGATE_GEMINI_CWD", table: ".gemini/triggers.json" }, input: (text, env) => annotate(text, project, env) };
 }
 
-export function main(o: Pick<HookMainOptions, "loadStartedAt"> = {}): Promise<void> {
-  return hookMain({ ...hookOptions(), ...o });
-}

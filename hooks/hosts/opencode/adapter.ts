@@ -193,8 +193,10 @@ export function pluginFilesOf(env: Env, directory: string): string[] {
 export function opencodeHost(directory: string): Host {
   return {
     name: "opencode",
-    // 1.18.33: the general subagent has the skill tool (e2e: a subagent's skill call succeeds).
-    capabilities: { subagentsLoadSkills: true },
+    // 1.18.33: the general subagent has the skill tool (e2e: a subagent's skill call succeeds). A bash call's exit
+    // status is in its result's metadata.exit (the plugin passes it as the check's run); args cannot be rewritten
+    // with proof that the rewritten call is what runs, so no evidence reuse.
+    capabilities: { subagentsLoadSkills: true, reportsExitStatus: true },
     // 1.18.33's tools: `skill` ({name}; install --with-skills puts the skills in .opencode/skills); `read`
     // ({filePath}, offset/limit for a slice), which asks before reading outside the project: that route is named
     // only for a file in a skills folder of opencode's.
@@ -209,6 +211,9 @@ export function opencodeHost(directory: string): Host {
       // The plugin files that load skillgate (install.ts writes them): deleting one turns the gates off.
       settingsFiles: pluginFilesOf(env, directory),
       projectTable: path.join(directory, ".opencode", "triggers.json"),
+      projectDir: directory,
+      // opencode reads Claude Code's project folder too (.claude/skills): its table as well (paths.ts).
+      alsoTables: [path.join(directory, ".claude", "triggers.json")],
     }),
   };
 }

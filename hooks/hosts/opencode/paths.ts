@@ -12,9 +12,12 @@ export function packageRootOf(from: string): string {
   }
 }
 
+/** The project's tables opencode's skillgate reads, in order: its own .opencode/triggers.json, then Claude Code's. */
+export function projectTablesOf(directory: string): string[] {
+  return [path.join(directory, ".opencode", "triggers.json"), path.join(directory, ".claude", "triggers.json")];
+}
+
 /** $SKILLGATE_TABLE, else the project's .opencode/triggers.json, else .claude/triggers.json, else skillgate's own. */
 export function tableFileOf(env: NodeJS.ProcessEnv, directory: string, packageRoot: string): string {
-  const own = path.join(directory, ".opencode", "triggers.json");
-  if (!env.SKILLGATE_TABLE && fs.existsSync(own)) return own;
-  return resolveTableFile({ ...env, CLAUDE_PROJECT_DIR: directory }, packageRoot);
+  return resolveTableFile(env, packageRoot, { files: projectTablesOf(directory) });
 }

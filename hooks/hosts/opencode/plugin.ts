@@ -1,33 +1,20 @@
-// skillgate as an opencode plugin: the same table, state and decide() as the
-// Claude Code hook, run in-process. Bundled to dist/opencode-plugin.mjs;
-// `skillgate install --host opencode` puts a one-line re-export of it into
-// .opencode/plugins/ (or ~/.config/opencode/plugins/).
-//
-// The table is loaded once per plugin instance (one per opencode project
-// directory); session state is kept in memory and written to the state folder
-// 200 ms after the last change, so a tool call costs no file I/O.
-//
-// This module exports only the plugin function: opencode calls every function
-// a plugin module exports as a plugin.
+// skillgate as an opencode plugin: every event goes through the same pipeline
+// as every other host's hook (the runner's runEvent: table, state, link
+// targets, settings facts, effects audit and restore, evidence, output cap,
+// git-hook tickets), in-process. What is opencode's own stays here: which
+// session is a subagent's, the prompt size from the message stream, reminders
+// waiting for the next thing the model reads, and the final-answer gate as a
+// follow-up prompt. The entry (hooks/entries/opencode-plugin.ts) wires this to
+// the runner; bundled to dist/opencode-plugin.mjs, which
+// `skillgate install --host opencode` re-exports from .opencode/plugins/.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { decide } from "../../core/decide.js";
-import { recordCap } from "../../core/counters.js";
-import { shellCommandOf } from "../../core/facts.js";
-import { factsOf } from "../../core/shell-facts.js";
-import { prefilteredFacts } from "../../core/shell-prefilter.js";
-import { emptyState, type Decision, type Effects, type Event, type SessionState } from "../../core/types.js";
-import type { CompiledTable } from "../../core/table/compile.js";
-import { outputRoot, saveCapped } from "../../io/output-store.js";
-import { isSafeSessionId, StateStore } from "../../io/state-store.js";
-import { noteShellCall, procStat } from "../../io/tickets.js";
-import { loadContext } from "../../runner/context.js";
-import { beginEvidence, evidenceWhere, finishEvidence, withEvidence } from "../../runner/hook.js";
-import {
-  applyToChatMessage, applyToToolOutput, checkRunOf, opencodeHost, render, STOP_MARK, type ChatPart, type Rendered,
-} from "./adapter.js";
-import { packageRootOf, tableFileOf } from "./paths.js";
+import type { Env, Host } from "../../core/host.js";
+import type { Event } from "../../core/types.js";
+import { procStat, type ProcessId } from "../../io/tickets.js";
+import { applyToChatMessage, applyToToolOutput, checkRunOf, opencodeHost, STOP_MARK, type ChatPart, type Rendered } from "./adapter.js";
+import { packageRootOf } from "./paths.js";
 import { obj, type Json } from "../../io/payload.js";
 
 /** The parts of opencode's PluginInput we use (@opencode-ai/plugin 1.18.33). */
@@ -47,39 +34,46 @@ interface ToolInput {
   args?: unknown;
 }
 
-
-const FLUSH_MS = 200;
-
-/** The decision when the output could not be capped: the output passes untouched, any reminders stay. */
-function withoutCap(d: Decision): Decision {
-  if (d.verdict !== "cap") return d;
-  const rows = d.rows.filter((r) => r !== d.cap.row);
-  return d.message ? { verdict: "hint", rows, message: d.message } : { verdict: "allow", rows };
+/** Who the plugin runs as: the environment, skillgate's folder, this project's Host. */
+export interface PluginWhere {
+  env: NodeJS.ProcessEnv & Env;
+  packageRoot: string;
+  host: Host;
 }
 
-export const SkillgatePlugin = async (input: PluginInput) => {
+/** What the plugin needs of the runner, given by the entry (hooks/entries/opencode-plugin.ts). */
+export interface PluginEngine {
+  /** The table as the runner loads it: its skills folder (for opencode's config), or why it does not load. */
+  start(w: PluginWhere): Promise<{ ok: true; skillsDir: string; failClosed: boolean } | { ok: false; error: string; failClosed: boolean }>;
+  /** One event through the pipeline every host shares (runner/hook.ts runEvent). */
+  run(
+    event: Event,
+    w: PluginWhere,
+    o: { checkRun?: Extract<Event, { kind: "tool-result" | "tool-failure" }>; client?: ProcessId },
+  ): Promise<{ answer: Record<string, unknown> | undefined; stderr: string }>;
+}
+
+/** The plugin function opencode calls, over an engine. */
+export function opencodePlugin(engine: PluginEngine) {
+  return async (input: PluginInput) => {
   const env = process.env;
   const directory = input.directory;
   const host = opencodeHost(directory);
   const packageRoot = packageRootOf(path.dirname(fileURLToPath(import.meta.url)));
+  const where: PluginWhere = { env, packageRoot, host };
   const warn = (message: string): void => {
     process.stderr.write(`${message}\n`);
     input.client?.app?.log?.({ body: { service: "skillgate", level: "warn", message } }).catch(() => undefined);
   };
 
-  const ctx = await loadContext({ env, packageRoot, host }, { tableFile: tableFileOf(env, directory, packageRoot), globs: true });
-  const stateDir = ctx.stateDir;
-  const failClosed = (ctx.ok ? ctx.table.table.failMode : ctx.failMode) === "closed";
-  const table: CompiledTable | undefined = ctx.ok ? ctx.table : undefined;
-  if (!ctx.ok) warn(`skillgate: trigger table unusable, ${failClosed ? "refusing tool calls" : "gates are OFF"}: ${ctx.error}`);
-  /** Evidence rows or gates that require one: only then do tool calls go through the runner's evidence steps. */
-  const usesEvidence = table?.rows.some(({ row }) => row.kind === "evidence" || (row.kind === "gate" && row.require !== undefined)) ?? false;
-  /** Checks bind to opencode's project directory (the runner's default is $CLAUDE_PROJECT_DIR, Claude Code's). */
-  const evidenceEnv: NodeJS.ProcessEnv = { CLAUDE_PROJECT_DIR: directory };
+  // The table is read at start for opencode's config (skills folder) and to say once when it does not load;
+  // each event then goes through the runner, which reads it again (from its cache) as every hook does.
+  const started = await engine.start(where);
+  if (!started.ok) warn(`skillgate: trigger table unusable, ${started.failClosed ? "refusing tool calls" : "gates are OFF"}: ${started.error}`);
+  /** The git hooks tell this call's commits from a person's by its ticket: the client is this process (docs/git-hooks.md). */
+  const self = procStat(process.pid);
+  const client: ProcessId | undefined = self ? { pid: self.pid, start: self.start } : undefined;
 
-  const store = new StateStore(stateDir);
-  const states = new Map<string, SessionState>();
-  const dirty = new Set<string>();
   /** Subagent session → its parent (from session.created). */
   const parents = new Map<string, string>();
   /** Reminders waiting for the next thing the model reads (a tool result or a prompt), per main session. */
@@ -92,7 +86,6 @@ export const SkillgatePlugin = async (input: PluginInput) => {
   const awaitingFollowUp = new Map<string, string>();
   /** Per session: the prompt size of its latest model request, in tokens (for budget rows). */
   const promptTokens = new Map<string, number>();
-  let flushTimer: NodeJS.Timeout | undefined;
   let partSeq = 0;
 
   /**
@@ -108,60 +101,9 @@ export const SkillgatePlugin = async (input: PluginInput) => {
     return tokens !== undefined && (event.kind === "tool-result" || event.kind === "prompt") ? { ...event, contextTokens: tokens } : event;
   };
 
-  const stateOf = (id: string): SessionState => {
-    const cached = states.get(id);
-    if (cached) return cached;
-    let s = emptyState();
-    if (isSafeSessionId(id)) {
-      const r = store.read(id);
-      if (r.warning) warn(r.warning);
-      s = r.state;
-    }
-    states.set(id, s);
-    return s;
-  };
-
-  const flush = (): void => {
-    if (flushTimer) clearTimeout(flushTimer);
-    flushTimer = undefined;
-    for (const id of dirty) {
-      const s = states.get(id);
-      if (!s) continue;
-      try {
-        store.update(id, () => s);
-      } catch (e) {
-        warn(`skillgate: session state not saved (${(e as Error).message})`);
-      }
-    }
-    dirty.clear();
-  };
-
-  const keep = (id: string, before: SessionState, after: SessionState): void => {
-    if (after === before) return;
-    states.set(id, after);
-    if (!isSafeSessionId(id)) return;
-    dirty.add(id);
-    flushTimer ??= setTimeout(flush, FLUSH_MS);
-    flushTimer.unref?.();
-  };
-
-  const capOutput = (event: Extract<Event, { kind: "tool-result" }>, d: Decision & { verdict: "cap" }, t: CompiledTable) => {
-    try {
-      const root = outputRoot(env.SKILLGATE_OUTPUT_DIR ?? t.table.outputDir, stateDir);
-      if (!root.ok) throw new Error(root.error);
-      if (!event.output) throw new Error("no output");
-      const saved = saveCapped(root.dir, `${event.sessionId}-${event.toolUseId ?? Date.now()}`, event.output, d.cap.headChars, d.cap.row);
-      return { decision: d as Decision, effects: { updatedOutput: saved.updated } as Effects, result: { ok: true as const, charsSaved: saved.charsSaved } };
-    } catch (e) {
-      warn(`skillgate: output of ${event.tool.name} not capped (${(e as Error).message})`);
-      return { decision: withoutCap(d), effects: {} as Effects, result: { ok: false as const } };
-    }
-  };
-
   /**
-   * normalize → attribute → [evidence: record a finished check, freshness] → decide on the in-memory
-   * state → [evidence: note the tree a check starts on] → cap effect → render. The evidence steps are
-   * the hook runner's own (runner/hook.ts), so a gate that requires evidence decides as it does there.
+   * normalize → attribute (subagent, prompt size) → the runner's pipeline → the rendering opencode applies.
+   * A bash call's exit status rides apart from its result (metadata.exit): evidence records it as the run it was.
    */
   const handle = async (payload: { hook: string; input: unknown; output?: unknown }): Promise<{ event?: Event; rendered?: Rendered }> => {
     const n = host.normalize(payload);
@@ -170,48 +112,11 @@ export const SkillgatePlugin = async (input: PluginInput) => {
       return {};
     }
     const event = attribute(n.event);
-    if (!table) return { event };
-    let facts = shellCommandOf(event) !== undefined ? (prefilteredFacts(event, table) ?? factsOf(event)) : undefined;
-    const where = usesEvidence ? evidenceWhere(event, stateDir, evidenceEnv) : undefined;
-    if (usesEvidence) {
-      if (event.kind === "tool-result") {
-        const note = await finishEvidence(checkRunOf(event, payload), table, where);
-        if (note) warn(note);
-      }
-      const e = await withEvidence(event, table, facts, where);
-      if (e.notice) warn(e.notice);
-      facts = e.facts;
-    }
-    const before = stateOf(event.sessionId);
-    const out = decide(event, table, before, facts);
-    let decision = out.decision;
-    let effects: Effects = {};
-    let after = out.state;
-    if (decision.verdict === "cap" && event.kind === "tool-result") {
-      const c = capOutput(event, decision, table);
-      decision = c.decision;
-      effects = c.effects;
-      after = recordCap(after, event.tool.name, c.result);
-    }
-    keep(event.sessionId, before, after);
-    if ("tool" in event && event.tool.kind === "shell") gitHookTicket(event, decision.verdict === "deny");
-    if (usesEvidence && event.kind === "tool-call" && decision.verdict !== "deny") {
-      // opencode's args could be rewritten, but no capture proves the rewritten call is what runs: no reuse here.
-      const b = await beginEvidence(event, table, out, where, false);
-      if (b.notice) warn(b.notice);
-    }
-    return { event, rendered: render(event, decision, effects) };
-  };
-
-  /** The git hooks tell this call's commits from a person's by its ticket; they read the state from disk, so it is saved first (docs/git-hooks.md). */
-  const self = procStat(process.pid);
-  const gitHookTicket = (event: Event & { tool: { kind: string; name: string } }, refused: boolean): void => {
-    try {
-      if (event.kind === "tool-call" && !refused) flush();
-      noteShellCall(event, refused, stateDir, { host: host.name, packageRoot, env, tableFile: ctx.tableFile, ...(self ? { client: { pid: self.pid, start: self.start } } : {}) });
-    } catch (e) {
-      warn(`skillgate: the git hooks will not know this call (${(e as Error).message})`);
-    }
+    if (!started.ok) return { event };
+    const checkRun = event.kind === "tool-result" ? checkRunOf(event, payload) : undefined;
+    const r = await engine.run(event, where, { ...(checkRun && checkRun !== event ? { checkRun } : {}), ...(client ? { client } : {}) });
+    if (r.stderr) warn(r.stderr.replace(/\n$/, ""));
+    return { event, ...(r.answer ? { rendered: r.answer as Rendered } : {}) };
   };
 
   const takePending = (event: Event | undefined): string[] => {
@@ -268,10 +173,10 @@ export const SkillgatePlugin = async (input: PluginInput) => {
   return {
     /** Make opencode's skill tool list the table's skills too (skills.paths in the merged config). */
     config: async (config: Json): Promise<void> => {
-      if (!table || !fs.existsSync(table.skillsDir)) return;
+      if (!started.ok || !fs.existsSync(started.skillsDir)) return;
       const skills = obj(config.skills);
       const paths = Array.isArray(skills.paths) ? (skills.paths as unknown[]) : [];
-      if (!paths.includes(table.skillsDir)) config.skills = { ...skills, paths: [...paths, table.skillsDir] };
+      if (!paths.includes(started.skillsDir)) config.skills = { ...skills, paths: [...paths, started.skillsDir] };
     },
 
     event: async (i: { event: { type?: unknown; properties?: unknown } }): Promise<void> => {
@@ -290,7 +195,7 @@ export const SkillgatePlugin = async (input: PluginInput) => {
             return trackPart(obj(p.part));
           case "session.idle":
             if (typeof p.sessionID === "string") await stopGate(p.sessionID);
-            return flush();
+            return;
         }
         const { event: e, rendered } = await handle({ hook: "event", input: i });
         // A subagent's compaction leaves the main context as it was; the main session's reminders wait for the model's next read.
@@ -320,11 +225,11 @@ export const SkillgatePlugin = async (input: PluginInput) => {
     "tool.execute.before": async (i: ToolInput, output: { args: unknown }): Promise<void> => {
       let refusal: string | undefined;
       try {
-        if (!ctx.ok) refusal = failClosed ? `skillgate: trigger table unusable, refusing tool calls: ${ctx.error}` : undefined;
+        if (!started.ok) refusal = started.failClosed ? `skillgate: trigger table unusable, refusing tool calls: ${started.error}` : undefined;
         else refusal = (await handle({ hook: "tool.execute.before", input: i, output })).rendered?.refuse;
       } catch (e) {
         warn(`skillgate: internal error on ${i?.tool}: ${(e as Error).message}`);
-        if (failClosed) refusal = `skillgate: internal error, refusing (failMode closed): ${(e as Error).message}`;
+        if (started.failClosed) refusal = `skillgate: internal error, refusing (failMode closed): ${(e as Error).message}`;
       }
       // Throwing is how an opencode plugin refuses a tool call: the message is the tool's error, read by the model.
       if (refusal) throw new Error(refusal);
@@ -339,6 +244,8 @@ export const SkillgatePlugin = async (input: PluginInput) => {
       }
     },
 
-    dispose: async (): Promise<void> => flush(),
+    /** Nothing to flush: the runner saves state as each event is decided. */
+    dispose: async (): Promise<void> => undefined,
   };
-};
+  };
+}

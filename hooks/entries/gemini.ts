@@ -1,0 +1,11 @@
+// The Gemini CLI hook executable: the host's process options (hooks/hosts/gemini/hook.ts)
+// through the runner's process edge. `main` is what dist/hook-gemini.cjs runs
+// (hooks/node-loader.cjs, from the Node bundle every host shares).
+import { hookMain } from "../runner/process.js";
+import { hookOptions } from "../hosts/gemini/hook.js";
+
+export { hookOptions };
+
+export function main(o: { loadStartedAt?: number } = {}): Promise<void> {
+  return hookMain({ ...hookOptions(), ...o });
+}
