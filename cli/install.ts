@@ -217,7 +217,7 @@ async function hostDoctor(f: ArgsOf<"doctor">, host: HostInstaller, root: string
       io.out(`note     ${host.label} has no doctor (its adapter follows the host's documentation and is not run under the real host here)`);
       return EXIT.ok;
     }
-    throw new UserError(`skillgate doctor --host ${host.id}: not available (the ${host.label} adapter is proven on documented payloads only)`);
+    throw new UserError(`--host ${host.id}: no doctor (the ${host.label} adapter follows the host's documentation and is not run under the real host here)`);
   }
   let t: InstallTarget;
   try {

@@ -732,6 +732,11 @@ test("the parser is the same for every host: --x=y and --x y; an unknown argumen
   assert.match(trust.err, /--trust is for --host codex, not gemini/);
   assert.match((await sgVerb("install", ["--host", "codex", "--project", dir, "--local"])).err, /--local is for --host claude-code, not codex/);
   assert.deepEqual(fs.readdirSync(dir), []);
+  // A host without a doctor says so in one line, exit 3.
+  const cursorDoctor = await sgVerb("doctor", ["--host", "cursor", "--project", dir]);
+  assert.equal(cursorDoctor.code, 3);
+  assert.match(cursorDoctor.err, /^skillgate doctor: --host cursor: no doctor \(/);
+  assert.equal(cursorDoctor.err.split("\n").length, 1);
   assert.ok(home);
 });
 
