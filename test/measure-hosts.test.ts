@@ -143,3 +143,33 @@ test("report --home --json shows the sessions per host", () => {
     fs.rmSync(h, { recursive: true, force: true });
   }
 });
+
+// Compaction lines as the binaries wrote them in the e2e compaction scenarios (trimmed): each empties the loads.
+const COMPACTED = {
+  codex: '{"timestamp": "2026-12-04T02:36:20.001Z", "type": "compacted", "payload": {"message": "COMPACT-SUMMARY"}}',
+  gemini: '{"$set": {"messages": [{"id": "d04923d38bb0f6017037e74183378ef4", "timestamp": "2026-12-04T02:36:38.860Z", "type": "user", "content": [{"text": "<session_context>\\n</session_context>"}]}], "lastUpdated": "2026-12-04T02:36:44.000Z"}}',
+  copilot: '{"type": "session.compaction_complete", "data": {"success": true, "outcome": "applied", "compactionAttemptId": "3da87382-ab55-42f3-a0c1-3bf108caef85", "messagesRemoved": 3, "summaryContent": "COMPACT-SUMMARY", "trigger": "threshold"}, "id": "c0", "timestamp": "2026-12-04T02:37:00.000Z", "parentId": null}',
+};
+
+test("a compaction in the session file is one, before the calls that follow it (Codex, Gemini, Copilot)", async () => {
+  const { readCopilot } = await import("../cli/measure/hosts/copilot.ts");
+  const cases = [
+    { host: "codex", file: CODEX, read: readCodex },
+    { host: "gemini", file: GEMINI, read: readGemini },
+    { host: "copilot", file: COPILOT, read: readCopilot },
+  ] as const;
+  for (const c of cases) {
+    const lines = fs.readFileSync(c.file, "utf8").trimEnd().split("\n");
+    // Before the line of the last commit call.
+    const calls = lines.map((l, i) => (l.includes("git commit") && !l.includes("_output") && !l.includes('functionResponse": {"id": "run') && !l.includes("execution_complete") ? i : -1));
+    const at = Math.max(...calls);
+    assert.ok(at > 0, c.host);
+    const text = [...lines.slice(0, at), COMPACTED[c.host], ...lines.slice(at)].join("\n") + "\n";
+    const s = c.read(text).sessions[0]!;
+    assert.equal(s.compactions, 1, c.host);
+    const kinds = s.events.map((e) => e.kind);
+    const reset = kinds.findIndex((k) => k === "compaction" || k === "session-start");
+    const lastCall = kinds.lastIndexOf("tool-call");
+    assert.ok(reset > 0 && reset < lastCall, `${c.host}: ${kinds.join(" ")}`);
+  }
+});

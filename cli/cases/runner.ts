@@ -194,7 +194,7 @@ export async function runCase(c: Case, opts: RunOptions): Promise<CaseResult> {
     const notOn = c.notOn?.[host.name as keyof NonNullable<Case["notOn"]>];
     if (notOn) return { id: c.id, host: host.name, ok: true, failures, unchecked, skipped: `the case says it does not hold here: ${notOn}` };
     if (!host.native && !host.adapter.capabilities.reportsExitStatus && usesEvidence(table)) {
-      return { id: c.id, host: host.name, ok: true, failures, unchecked, skipped: `its table records checks as evidence, and ${host.name} does not report a shell call's exit status` };
+      return { id: c.id, host: host.name, ok: true, failures, unchecked, skipped: `its table records checks as evidence, and ${host.name}'s adapter does not say it reports a shell call's exit status (capabilities.reportsExitStatus)` };
     }
     const sessionId = `case-${c.id.replace(/[^A-Za-z0-9_-]/g, "-")}-${process.pid}-${++runs}`;
     // Every step first: a case runs on a host only if the host can send each of its events.

@@ -6,7 +6,7 @@
 import { codex } from "../../../hooks/hosts/codex/adapter.js";
 import { INJECTS } from "../../../hooks/hosts/codex/mentions.js";
 import type { Event } from "../../../hooks/core/types.js";
-import { parsed, skillFile, skillText, text, type CaseHost, type Encoded } from "./host.js";
+import { parsed, plainTool, skillFile, skillText, text, type CaseHost, type Encoded } from "./host.js";
 
 const base = (e: Event, name: string) => ({
   session_id: e.sessionId,
@@ -35,6 +35,7 @@ export const codexCases: CaseHost = {
         const t = e.tool;
         if (t.kind === "shell") return ok({ ...base(e, "PreToolUse"), tool_name: "Bash", tool_input: { command: t.command }, tool_use_id: "call_1" });
         if (t.kind === "write" || t.kind === "edit") return ok({ ...base(e, "PreToolUse"), tool_name: "apply_patch", tool_input: { command: patch(t.kind, t.paths) }, tool_use_id: "call_1" });
+        if (plainTool(t) !== undefined) return ok({ ...base(e, "PreToolUse"), tool_name: t.name, tool_input: {}, tool_use_id: "call_1" });
         return { unplayable: `Codex has no ${t.kind} tool` };
       }
       case "tool-result": {

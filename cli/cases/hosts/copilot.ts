@@ -9,7 +9,7 @@
 // notice goes to additionalContext, where a hint goes too.
 import { copilotHost } from "../../../hooks/hosts/copilot/adapter.js";
 import type { Event } from "../../../hooks/core/types.js";
-import { cannotTellTurns, firstPath, parsed, text, type CaseHost, type Encoded } from "./host.js";
+import { cannotTellTurns, firstPath, plainTool, parsed, text, type CaseHost, type Encoded } from "./host.js";
 
 const base = (e: Event) => ({
   // A subagent's events carry its own session id (= its agentId) and the main session as parentAgentId.
@@ -36,8 +36,12 @@ function toolOf(e: Extract<Event, { kind: "tool-call" | "tool-result" | "tool-fa
       return { toolName: "skill", toolArgs: { skill: t.skill ?? "" } };
     case "subagent":
       return { toolName: "task", toolArgs: { description: "task", prompt: t.prompt ?? "do it", agent_type: t.subagentType, name: "t1" } };
-    default:
-      return { unplayable: `Copilot CLI's adapter has no ${t.kind} tool` };
+    case "fetch":
+      return { toolName: "web_fetch", toolArgs: { url: "https://example.com" } };
+    default: {
+      const name = plainTool(t);
+      return name !== undefined ? { toolName: name, toolArgs: {} } : { unplayable: `an MCP tool call is named per host (${t.name})` };
+    }
   }
 }
 

@@ -7,7 +7,7 @@
 // answer; no slash-command expansion; no output replacement.
 import { cursor } from "../../../hooks/hosts/cursor/adapter.js";
 import type { Event } from "../../../hooks/core/types.js";
-import { firstPath, parsed, skillFile, text, type CaseHost, type Encoded } from "./host.js";
+import { firstPath, parsed, plainTool, skillFile, text, type CaseHost, type Encoded } from "./host.js";
 
 const base = (e: Event, name: string) => ({
   hook_event_name: name,
@@ -32,6 +32,8 @@ export const cursorCases: CaseHost = {
         if (t.kind === "write") return ok({ ...base(e, "preToolUse"), tool_name: "Write", tool_input: { file_path: firstPath(t.paths), contents: "x" }, tool_use_id: "tool-1" });
         if (t.kind === "edit") return ok({ ...base(e, "preToolUse"), tool_name: "Edit", tool_input: { file_path: firstPath(t.paths) }, tool_use_id: "tool-1" });
         if (t.kind === "subagent") return ok({ ...base(e, "preToolUse"), tool_name: "Task", tool_input: { subagent_type: t.subagentType, prompt: t.prompt ?? "do it" }, tool_use_id: "tool-1" });
+        if (t.kind === "fetch") return ok({ ...base(e, "preToolUse"), tool_name: "WebFetch", tool_input: { url: "https://example.com" }, tool_use_id: "tool-1" });
+        if (plainTool(t) !== undefined) return ok({ ...base(e, "preToolUse"), tool_name: t.name, tool_input: {}, tool_use_id: "tool-1" });
         return { unplayable: `Cursor has no ${t.kind} tool` };
       }
       case "tool-result": {
@@ -42,9 +44,12 @@ export const cursorCases: CaseHost = {
         if (t.kind === "skill" && t.skill && e.loads.length) return post("Read", { path: skillFile(ctx, t.skill) }, "# skill");
         return { unplayable: t.kind === "skill" ? "Cursor has no skill tool, so no failed skill call" : `Cursor has no ${t.kind} result` };
       }
-      case "tool-failure":
-        if (e.tool.kind !== "shell") return { unplayable: `Cursor has no failed ${e.tool.kind} call` };
-        return ok({ ...base(e, "postToolUseFailure"), tool_name: "Shell", tool_input: { command: e.tool.command }, error_message: e.error ?? "Exit code 1", tool_use_id: "tool-1" });
+      case "tool-failure": {
+        const t = e.tool;
+        const other = plainTool(t);
+        if (t.kind !== "shell" && other === undefined) return { unplayable: `Cursor's failed ${t.kind} call is not played here` };
+        return ok({ ...base(e, "postToolUseFailure"), tool_name: other ?? "Shell", tool_input: t.kind === "shell" ? { command: t.command } : {}, error_message: e.error ?? "Exit code 1", tool_use_id: "tool-1" });
+      }
       case "prompt":
         return ok({ ...base(e, "beforeSubmitPrompt"), prompt: e.prompt ?? "", attachments: [] });
       case "prompt-expansion":

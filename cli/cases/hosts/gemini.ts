@@ -7,7 +7,7 @@
 import { gemini } from "../../../hooks/hosts/gemini/adapter.js";
 import { SUBAGENT } from "../../../hooks/hosts/gemini/subagents.js";
 import type { Event } from "../../../hooks/core/types.js";
-import { cannotTellTurns, firstPath, parsed, text, type CaseHost, type Encoded } from "./host.js";
+import { cannotTellTurns, firstPath, plainTool, parsed, text, type CaseHost, type Encoded } from "./host.js";
 
 const base = (e: Event, name: string) => ({
   session_id: e.sessionId,
@@ -32,8 +32,12 @@ function toolOf(e: Extract<Event, { kind: "tool-call" | "tool-result" }>): { too
       return { tool_name: "read_file", tool_input: { file_path: t.path ?? "", ...(t.whole ? {} : { start_line: 1, end_line: 5 }) } };
     case "skill":
       return { tool_name: "activate_skill", tool_input: { name: t.skill ?? "" } };
-    default:
-      return { unplayable: `Gemini CLI's adapter has no ${t.kind} tool call` };
+    case "fetch":
+      return { tool_name: "web_fetch", tool_input: { prompt: "https://example.com" } };
+    default: {
+      const name = plainTool(t);
+      return name !== undefined ? { tool_name: name, tool_input: {} } : { unplayable: t.kind === "subagent" ? "Gemini CLI's adapter has no subagent tool call" : `an MCP tool call is named per host (${t.name})` };
+    }
   }
 }
 

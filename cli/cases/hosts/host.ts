@@ -52,6 +52,11 @@ export const text = (v: unknown): string => (typeof v === "string" ? v : "");
 /** The one path a write or edit names (the engine's event has a list). */
 export const firstPath = (paths: string[]): string => paths[0] ?? "";
 
+/** A tool the engine knows only by name (kind other): sent under the same name, unless it is Claude Code's MCP spelling. */
+export function plainTool(t: { kind: string; name: string }): string | undefined {
+  return t.kind === "other" && !t.name.startsWith("mcp__") ? t.name : undefined;
+}
+
 /** The SKILL.md a host that has no skill tool reads to load `skill`. */
 export const skillFile = (ctx: EncodeContext, skill: string): string => `${ctx.skillsDir.replace(/[/\\]+$/, "")}/${skillName(skill)}/SKILL.md`;
 

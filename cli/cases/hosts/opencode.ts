@@ -11,7 +11,7 @@
 import path from "node:path";
 import { opencodeHost } from "../../../hooks/hosts/opencode/adapter.js";
 import type { Event } from "../../../hooks/core/types.js";
-import { firstPath, parsed, text, type CaseHost, type Encoded } from "./host.js";
+import { firstPath, parsed, plainTool, text, type CaseHost, type Encoded } from "./host.js";
 
 const ok = (e: Event, payload: Record<string, unknown>): Encoded => ({ payload, host: opencodeHost(e.cwd || path.sep) });
 
@@ -30,8 +30,12 @@ function argsOf(e: Extract<Event, { kind: "tool-call" | "tool-result" }>): { too
       return { tool: "skill", args: { name: t.skill ?? "" } };
     case "subagent":
       return { tool: "task", args: { description: "task", prompt: t.prompt ?? "do it", subagent_type: t.subagentType } };
-    default:
-      return { unplayable: `opencode's adapter has no ${t.kind} tool` };
+    case "fetch":
+      return { tool: "webfetch", args: { url: "https://example.com" } };
+    default: {
+      const name = plainTool(t);
+      return name !== undefined ? { tool: name, args: {} } : { unplayable: `an MCP tool call is named per host (${t.name})` };
+    }
   }
 }
 

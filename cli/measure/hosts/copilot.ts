@@ -53,7 +53,7 @@ export function readCopilot(text: string): { sessions: HostSession[]; malformed:
         break;
       }
       case "session.compaction_complete":
-        if (!s) break;
+        if (!s || d.success === false) break;
         s.compactions++;
         emit("preCompact", { trigger: "auto" });
         break;

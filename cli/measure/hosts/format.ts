@@ -7,10 +7,14 @@ import type { HostMeasure, OtherHost } from "./run.js";
 export function renderHosts(hosts: Partial<Record<OtherHost, HostMeasure>>): string {
   const out: string[] = [];
   for (const [name, m] of Object.entries(hosts) as [OtherHost, HostMeasure][]) {
+    if (m.files === 0 && !m.warnings.length) {
+      out.push("", `${name}: no sessions in ${m.where}`);
+      continue;
+    }
     out.push("", `${name}: ${m.sessions} sessions from ${m.files} files in ${m.where}; ${m.requests} requests, ${m.toolCalls} tool calls, ${m.compactions} compactions`);
     const fired = m.rows.filter((r) => r.occasions > 0);
     if (!fired.length) out.push("  no row had an occasion");
-    const w = Math.max(3, ...fired.map((r) => r.id.length));
+    const w = Math.max("total (rows with a skill)".length, ...fired.map((r) => r.id.length));
     if (fired.length) out.push(`  ${"row".padEnd(w)}  sessions  before 1st  any time  occasions`);
     for (const r of fired) {
       const skill = r.skill !== undefined;

@@ -6,11 +6,15 @@
 // gemini message is written again as it grows (same id: the last one counts),
 // its toolCalls carry each call's args and result (functionResponse.response
 // .output, or .error). A user message of functionResponses is those results,
-// not a prompt. The project folder is the session context's first workspace directory.
+// not a prompt. A later `$set` of the messages is a compression rewriting the
+// history (what the model saw before is gone). The project folder is the
+// session context's first workspace directory.
 import { normalize } from "../../../hooks/hosts/gemini/adapter.js";
 import { add, jsonLines, newSession, num, obj, str, type HostSession, type Json } from "./session.js";
 
 const REFUSED = "Tool execution blocked:";
+/** Where the history was rewritten by a compression (a later `$set` of the messages). */
+const COMPRESSED = "skillgate:compressed";
 
 export function readGemini(text: string): { sessions: HostSession[]; malformed: number } {
   let head: Json = {};
@@ -30,13 +34,22 @@ export function readGemini(text: string): { sessions: HostSession[]; malformed: 
     const r = jsonLines(text);
     malformed = r.malformed;
     const byId = new Map<string, Json>();
+    const order: (string | typeof COMPRESSED)[] = [];
+    let sets = 0;
     for (const line of r.lines) {
       if (typeof line.sessionId === "string" && line.type === undefined) head = line;
       const set = obj(line.$set);
-      if (Array.isArray(set.messages)) cwd ||= workspaceOf(set.messages.map(obj));
-      if (typeof line.id === "string" && typeof line.type === "string") byId.set(line.id, line); // a later copy replaces, keeping its place
+      if (Array.isArray(set.messages)) {
+        // The first sets up the chat; a later one is the history rewritten by a compression.
+        if (sets++ === 0) cwd ||= workspaceOf(set.messages.map(obj));
+        else order.push(COMPRESSED);
+      }
+      if (typeof line.id === "string" && typeof line.type === "string") {
+        if (!byId.has(line.id)) order.push(line.id);
+        byId.set(line.id, line); // a later copy of a message replaces it, in its place
+      }
     }
-    messages = [...byId.values()];
+    messages = order.map((x) => (x === COMPRESSED ? { type: COMPRESSED } : (byId.get(x) ?? {})));
   }
   cwd ||= str(head.cwd) ?? workspaceOf(messages);
   const id = str(head.sessionId);
@@ -63,7 +76,7 @@ export function readGemini(text: string): { sessions: HostSession[]; malformed: 
       }
       const answer = typeof m.content === "string" ? m.content : "";
       if (!calls.length && answer) emit({ hook_event_name: "AfterAgent", prompt_response: answer, stop_hook_active: false });
-    } else if (m.type === "info" && /compress/i.test(str(m.content) ?? "")) {
+    } else if (m.type === COMPRESSED) {
       s.compactions++;
       emit({ hook_event_name: "PreCompress", trigger: "manual" });
     }
