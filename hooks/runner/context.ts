@@ -62,9 +62,10 @@ export interface ContextOptions extends LoadOptions {
 /** skillgate's installed files (package or plugin root): never the agent's to write. */
 const INSTALLED = ["dist", "hooks", "bin", "skills", "triggers.json", "triggers.schema.json", "package.json", ".claude-plugin"];
 
-export async function loadContext(h: HookEnv, opts: ContextOptions = {}): Promise<RunContext> {
+/** `environment`: the host's, when the caller already read it for this event (it is not read twice). */
+export async function loadContext(h: HookEnv, opts: ContextOptions = {}, environment?: HostEnvironment): Promise<RunContext> {
   const host = h.host;
-  const he = host.environment(h.env);
+  const he = environment ?? host.environment(h.env);
   const stateDir = stateDirOf({ ...h, ...(he.dataDir ? { dataDir: he.dataDir } : {}) });
   const projectTables = [he.projectTable, ...(he.alsoTables ?? [])].filter((f): f is string => !!f);
   const tableFile = opts.tableFile ? path.resolve(opts.tableFile) : resolveTableFile(h.env, h.packageRoot, { files: projectTables });

@@ -150,12 +150,12 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
   // The real spellings of protected paths cost a few file system calls: only for a call that can write.
   const realPaths = globs || (given.kind === "tool-call" && given.tool.kind === "other");
   const contextOptions = { checkSkills: canRefuse, protect: given.kind === "tool-call" };
-  let ctx = await loadContext({ ...h, host: fc.host }, { globs, realPaths, ...contextOptions });
+  let ctx = await loadContext({ ...h, host: fc.host }, { globs, realPaths, ...contextOptions }, he);
   lap("table");
   if (ctx.ok && shell.pending) {
     facts = await shellFactsWithTable(given, h.env, shell, ctx.table);
     // Not expected (test/shell-prefilter.test.ts: what passes phase 1 writes nothing), but a write must never meet a table without globs.
-    if (!globs && needsWriteGlobs(facts)) ctx = await loadContext({ ...h, host: fc.host }, { globs: true, realPaths: true, ...contextOptions });
+    if (!globs && needsWriteGlobs(facts)) ctx = await loadContext({ ...h, host: fc.host }, { globs: true, realPaths: true, ...contextOptions }, he);
     lap("facts");
   }
   if (shellCommandOf(given) !== undefined) note("skip", shell.pending && facts === shell.facts ? 1 : 0);
