@@ -1,17 +1,23 @@
 // In-process decision time of the opencode plugin per tool call: the hook
 // functions opencode awaits around every tool call, with the default table,
-// state cached in memory (written 200 ms later, off the tool-call path: the
-// write is timed separately). Target: ≤ 0.5 ms per call.
+// through the runner's pipeline every host shares; the bundle opencode loads
+// (dist/opencode-plugin.mjs: run `npm run build` first). Session state is kept
+// in memory (written 200 ms later, off the tool-call path, and before a shell
+// call runs: the write is timed separately). Target: ≤ 0.5 ms per call.
 //   node --import tsx scripts/bench-opencode.ts [--rounds N] [--smoke]
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { SkillgatePlugin } from "../hooks/entries/opencode-plugin.ts";
+import { pathToFileURL } from "node:url";
 import { StateStore } from "../hooks/io/state-store.ts";
 import { emptyState } from "../hooks/core/types.ts";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const bundle = path.join(root, "dist", "opencode-plugin.mjs");
+if (!fs.existsSync(bundle)) throw new Error(`${bundle} missing: run npm run build`);
+// The bundle, not the sources: under tsx every dynamic import the runner does per event is a round trip to its loader.
+const { SkillgatePlugin } = (await import(pathToFileURL(bundle).href)) as typeof import("../hooks/entries/opencode-plugin.ts");
 const argv = process.argv.slice(2);
 const smoke = argv.includes("--smoke");
 const roundsArg = argv.indexOf("--rounds");

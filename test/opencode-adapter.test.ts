@@ -305,6 +305,35 @@ test("plugin self-protection: the agent may not write the plugin file that loads
   await hooks["tool.execute.before"]({ tool: "write", sessionID: "ses_p", callID: "c" }, { args: { filePath: path.join(directory, "notes.md"), content: "" } });
 });
 
+test("plugin, through the runner's pipeline: a write through a symlink to the project's table is refused like the table itself (link targets)", async () => {
+  // A project of its own: the link must exist for its target to be seen.
+  const project = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-oc-link-"));
+  fs.mkdirSync(path.join(project, ".opencode"));
+  fs.writeFileSync(path.join(project, ".opencode", "triggers.json"), fs.readFileSync(defaultTable));
+  fs.symlinkSync(path.join(project, ".opencode", "triggers.json"), path.join(project, "notes.md"));
+  fs.writeFileSync(path.join(project, "plain.md"), "");
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-oc-state-"));
+  const saved = { ...process.env };
+  Object.assign(process.env, { SKILLGATE_STATE: state });
+  delete process.env.SKILLGATE_TABLE;
+  const hooks = await SkillgatePlugin({ directory: project }).finally(() => (process.env = saved));
+  const write = (file: string) => hooks["tool.execute.before"]({ tool: "write", sessionID: "ses_link", callID: "c" }, { args: { filePath: path.join(project, file), content: "{}" } });
+  await assert.rejects(write("notes.md"), /skillgate\[self-protection\].*trigger table/);
+  await write("plain.md");
+});
+
+test("plugin: session state is written behind the calls, and at once before a shell call runs (the git hooks read it)", async () => {
+  const { hooks, state } = await plugin();
+  const s = "ses_behind";
+  const file = path.join(state, `${s}.json`);
+  const load = call("tool.execute.after", "toolu_e2e_2");
+  load.input.sessionID = s;
+  await hooks["tool.execute.after"](load.input, load.output);
+  assert.equal(fs.existsSync(file), false, "a skill load is kept in memory first");
+  await hooks["tool.execute.before"]({ tool: "bash", sessionID: s, callID: "c1" }, { args: { command: "git commit -m x" } });
+  assert.deepEqual(new StateStore(state).read(s).state.loaded, ["commit"], "on disk before the allowed commit runs");
+});
+
 test("plugin budget rows: the prompt size from opencode's assistant message tokens; one reminder per level on the next tool result", async () => {
   const { hooks } = await plugin();
   const s = "ses_budget";

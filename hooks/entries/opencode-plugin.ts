@@ -3,14 +3,25 @@
 // It exports only the plugin function: opencode calls every function a plugin
 // module exports as a plugin.
 import { opencodePlugin } from "../hosts/opencode/plugin.js";
-import { loadContext } from "../runner/context.js";
+import { ContextCache, loadContext } from "../runner/context.js";
 import { runEvent } from "../runner/hook.js";
+import { restorePending } from "../runner/audit.js";
+import { StateCache } from "../io/state-cache.js";
+import { StateStore } from "../io/state-store.js";
 
 export const SkillgatePlugin = opencodePlugin({
-  async start(w) {
-    const ctx = await loadContext(w, { protect: false, realPaths: false });
+  async start(w, warn) {
+    // Per plugin instance (one per opencode project): loaded tables and session state, kept between events.
+    const contexts = new ContextCache();
+    const ctx = await loadContext({ ...w, contexts }, { protect: false, realPaths: false });
     const failClosed = (ctx.ok ? ctx.table.table.failMode : ctx.failMode) === "closed";
-    return ctx.ok ? { ok: true, skillsDir: ctx.table.skillsDir, failClosed } : { ok: false, error: ctx.error, failClosed };
+    const stateDir = ctx.stateDir;
+    // While a restore is pending the state file is compared with what the hook wrote (runner/restore.ts): write at once.
+    const states = new StateCache(new StateStore(stateDir), { writeThrough: (id) => restorePending(stateDir, id), onError: warn });
+    return {
+      table: ctx.ok ? { ok: true, skillsDir: ctx.table.skillsDir, failClosed } : { ok: false, error: ctx.error, failClosed },
+      run: (event, o) => runEvent(event, { ...w, contexts }, { ...o, store: () => states }),
+      flush: () => states.flush(),
+    };
   },
-  run: (event, w, o) => runEvent(event, w, o),
 });

@@ -16,6 +16,30 @@ export interface HookEnv {
   packageRoot: string;
   /** The host whose events come in: each entry (hooks/entries/) passes its own. */
   host: Host;
+  /** An in-process host's contexts, kept between events (a hook process loads once and exits). */
+  contexts?: ContextCache;
+}
+
+/**
+ * Contexts kept by an in-process host (opencode's plugin), per set of options: one is reused while the
+ * table resolves to the same file and neither it nor the default table changed (path, size, mtime, inode).
+ */
+export class ContextCache {
+  private readonly kept = new Map<string, { stamp: string; ctx: RunContext }>();
+  get(key: string, stamp: string): RunContext | undefined {
+    const hit = this.kept.get(key);
+    return hit && hit.stamp === stamp ? hit.ctx : undefined;
+  }
+  set(key: string, stamp: string, ctx: RunContext): void {
+    this.kept.set(key, { stamp, ctx });
+  }
+}
+
+function stampOf(files: string[]): string {
+  return files.map((f) => {
+    const st = fs.statSync(f, { throwIfNoEntry: false });
+    return st ? `${f}:${st.size}:${st.mtimeMs}:${st.ino}` : `${f}:-`;
+  }).join("|");
 }
 
 export type RunContext =
@@ -38,12 +62,23 @@ export interface ContextOptions extends LoadOptions {
 /** skillgate's installed files (package or plugin root): never the agent's to write. */
 const INSTALLED = ["dist", "hooks", "bin", "skills", "triggers.json", "triggers.schema.json", "package.json", ".claude-plugin"];
 
-export async function loadContext(h: HookEnv, opts: ContextOptions = {}): Promise<RunContext> {
+/** `environment`: the host's, when the caller already read it for this event (it is not read twice). */
+export async function loadContext(h: HookEnv, opts: ContextOptions = {}, environment?: HostEnvironment): Promise<RunContext> {
   const host = h.host;
-  const he = host.environment(h.env);
+  const he = environment ?? host.environment(h.env);
   const stateDir = stateDirOf({ ...h, ...(he.dataDir ? { dataDir: he.dataDir } : {}) });
   const projectTables = [he.projectTable, ...(he.alsoTables ?? [])].filter((f): f is string => !!f);
   const tableFile = opts.tableFile ? path.resolve(opts.tableFile) : resolveTableFile(h.env, h.packageRoot, { files: projectTables });
+  const key = h.contexts ? JSON.stringify([tableFile, stateDir, opts]) : "";
+  const stamp = h.contexts ? stampOf([tableFile, path.join(h.packageRoot, "triggers.json")]) : "";
+  const kept = h.contexts?.get(key, stamp);
+  if (kept) return kept;
+  const ctx = await loadFresh(h, host, he, stateDir, tableFile, opts);
+  h.contexts?.set(key, stamp, ctx);
+  return ctx;
+}
+
+async function loadFresh(h: HookEnv, host: Host, he: HostEnvironment, stateDir: string, tableFile: string, opts: ContextOptions): Promise<RunContext> {
   const t = await loadTable(tableFile, opts.cache === false ? undefined : stateDir, h.env, { ...opts, defaultTable: path.join(h.packageRoot, "triggers.json") });
   if (!t.ok) return { ok: false, host, error: t.error, failMode: t.failMode, tableFile, stateDir };
   const table = foldEnvironment(t.compiled, host, he, h, tableFile, stateDir, opts.checkSkills === true, opts.protect !== false, opts.realPaths !== false);

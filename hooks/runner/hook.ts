@@ -8,7 +8,7 @@
 // only when the table asks to fail closed.
 import fs from "node:fs";
 import path from "node:path";
-import type { Host } from "../core/host.js";
+import type { Host, HostEnvironment } from "../core/host.js";
 import { decide, type Outcome } from "../core/decide.js";
 import { emptyState, type Decision, type Effects, type Event, type SessionState, type Table } from "../core/types.js";
 import type { CompiledTable } from "../core/table/compile.js";
@@ -143,17 +143,19 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
   const canRefuse = given.kind === "tool-call" || given.kind === "stop" || given.kind === "session-start";
   // Write globs (picomatch) only for a call that writes something: most shell calls write nothing.
   // (and for the restore: a shell call that may write notes the files write rows guard; a pending check lists them again)
-  const pending = restorePending(stateDirOf({ ...h, ...optionalDataDir(fc.host.environment(h.env).dataDir) }), given.sessionId);
+  // What the host's environment says (folders, files), read once per event.
+  const he = fc.host.environment(h.env);
+  const pending = restorePending(stateDirOf({ ...h, ...optionalDataDir(he.dataDir) }), given.sessionId);
   const globs = (given.kind === "tool-call" && (needsWriteGlobs(facts ?? toolFacts(given)) || mayWrite(given))) || pending;
   // The real spellings of protected paths cost a few file system calls: only for a call that can write.
   const realPaths = globs || (given.kind === "tool-call" && given.tool.kind === "other");
   const contextOptions = { checkSkills: canRefuse, protect: given.kind === "tool-call" };
-  let ctx = await loadContext({ ...h, host: fc.host }, { globs, realPaths, ...contextOptions });
+  let ctx = await loadContext({ ...h, host: fc.host }, { globs, realPaths, ...contextOptions }, he);
   lap("table");
   if (ctx.ok && shell.pending) {
     facts = await shellFactsWithTable(given, h.env, shell, ctx.table);
     // Not expected (test/shell-prefilter.test.ts: what passes phase 1 writes nothing), but a write must never meet a table without globs.
-    if (!globs && needsWriteGlobs(facts)) ctx = await loadContext({ ...h, host: fc.host }, { globs: true, realPaths: true, ...contextOptions });
+    if (!globs && needsWriteGlobs(facts)) ctx = await loadContext({ ...h, host: fc.host }, { globs: true, realPaths: true, ...contextOptions }, he);
     lap("facts");
   }
   if (shellCommandOf(given) !== undefined) note("skip", shell.pending && facts === shell.facts ? 1 : 0);
@@ -177,9 +179,9 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
   const store = isSafeSessionId(given.sessionId) ? (o.store ? o.store(stateDir) : new StateStore(stateDir)) : undefined;
   if (!store) notices.push(`skillgate: session id ${JSON.stringify(given.sessionId.slice(0, 40))} is not a safe file name; state is not kept for it`);
   const current = store ? store.read(given.sessionId) : { state: emptyState() };
-  const event = await afterShellCall(withLinkTargets(withSettingsFacts(await withContextTokens(given, table, transcriptPath), host, h.env, current.state, h.packageRoot)), stateDir);
+  const event = await afterShellCall(withLinkTargets(withSettingsFacts(await withContextTokens(given, table, transcriptPath), host, he, current.state, h.packageRoot)), stateDir);
   if (current.warning) notices.push(current.warning);
-  const where = evidenceWhere(event, stateDir, host.environment(h.env).projectDir);
+  const where = evidenceWhere(event, stateDir, he.projectDir);
   // A finished check is recorded before anything else looks at its output.
   if (event.kind === "tool-result" || event.kind === "tool-failure") {
     const n = await finishEvidence(o.checkRun ?? event, table, where);
@@ -305,12 +307,12 @@ function withLinkTargets(event: Event): Event {
  * The settings files that register the hook, read at the edge: which ones do
  * at session start, and whether a changed one no longer does.
  */
-function withSettingsFacts(event: Event, host: Host, env: NodeJS.ProcessEnv, state: SessionState, packageRoot: string): Event {
+function withSettingsFacts(event: Event, host: Host, he: HostEnvironment, state: SessionState, packageRoot: string): Event {
   const registers = host.registersSkillgate;
   if (!registers) return event;
   const weakens = (f: string) => host.weakensSkillgate?.(f) === true;
-  const files = host.environment(env).settingsFiles;
-  const projectDir = host.environment(env).projectDir;
+  const files = he.settingsFiles;
+  const projectDir = he.projectDir;
   const ours = { packageRoot, ...(projectDir ? { projectDir } : {}) };
   if (event.kind === "session-start") {
     // After a compaction or /clear the client keeps the settings it started with: so does the comparison.

@@ -4,7 +4,8 @@
 // git-hook tickets), in-process. What is opencode's own stays here: which
 // session is a subagent's, the prompt size from the message stream, reminders
 // waiting for the next thing the model reads, and the final-answer gate as a
-// follow-up prompt. The entry (hooks/entries/opencode-plugin.ts) wires this to
+// follow-up prompt. Session state is kept in memory and written 200 ms after
+// the last change (io/state-cache.ts), and at once before a shell call runs. The entry (hooks/entries/opencode-plugin.ts) wires this to
 // the runner; bundled to dist/opencode-plugin.mjs, which
 // `skillgate install --host opencode` re-exports from .opencode/plugins/.
 import fs from "node:fs";
@@ -43,14 +44,20 @@ export interface PluginWhere {
 
 /** What the plugin needs of the runner, given by the entry (hooks/entries/opencode-plugin.ts). */
 export interface PluginEngine {
+  /** One runner for this plugin instance (its tables and session state kept between events). */
+  start(w: PluginWhere, warn: (message: string) => void): Promise<PluginRunner>;
+}
+
+export interface PluginRunner {
   /** The table as the runner loads it: its skills folder (for opencode's config), or why it does not load. */
-  start(w: PluginWhere): Promise<{ ok: true; skillsDir: string; failClosed: boolean } | { ok: false; error: string; failClosed: boolean }>;
+  table: { ok: true; skillsDir: string; failClosed: boolean } | { ok: false; error: string; failClosed: boolean };
   /** One event through the pipeline every host shares (runner/hook.ts runEvent). */
   run(
     event: Event,
-    w: PluginWhere,
     o: { checkRun?: Extract<Event, { kind: "tool-result" | "tool-failure" }>; client?: ProcessId },
   ): Promise<{ answer: Record<string, unknown> | undefined; stderr: string }>;
+  /** Write the session state kept in memory now (the git hooks read it from disk). */
+  flush(): void;
 }
 
 /** The plugin function opencode calls, over an engine. */
@@ -68,7 +75,8 @@ export function opencodePlugin(engine: PluginEngine) {
 
   // The table is read at start for opencode's config (skills folder) and to say once when it does not load;
   // each event then goes through the runner, which reads it again (from its cache) as every hook does.
-  const started = await engine.start(where);
+  const runner = await engine.start(where, warn);
+  const started = runner.table;
   if (!started.ok) warn(`skillgate: trigger table unusable, ${started.failClosed ? "refusing tool calls" : "gates are OFF"}: ${started.error}`);
   /** The git hooks tell this call's commits from a person's by its ticket: the client is this process (docs/git-hooks.md). */
   const self = procStat(process.pid);
@@ -114,8 +122,10 @@ export function opencodePlugin(engine: PluginEngine) {
     const event = attribute(n.event);
     if (!started.ok) return { event };
     const checkRun = event.kind === "tool-result" ? checkRunOf(event, payload) : undefined;
-    const r = await engine.run(event, where, { ...(checkRun && checkRun !== event ? { checkRun } : {}), ...(client ? { client } : {}) });
+    const r = await runner.run(event, { ...(checkRun && checkRun !== event ? { checkRun } : {}), ...(client ? { client } : {}) });
     if (r.stderr) warn(r.stderr.replace(/\n$/, ""));
+    // A shell call about to run may commit or push: the git hooks read its session's state from disk (docs/git-hooks.md).
+    if (event.kind === "tool-call" && event.tool.kind === "shell" && !(r.answer as Rendered | undefined)?.refuse) runner.flush();
     return { event, ...(r.answer ? { rendered: r.answer as Rendered } : {}) };
   };
 
@@ -195,7 +205,7 @@ export function opencodePlugin(engine: PluginEngine) {
             return trackPart(obj(p.part));
           case "session.idle":
             if (typeof p.sessionID === "string") await stopGate(p.sessionID);
-            return;
+            return runner.flush();
         }
         const { event: e, rendered } = await handle({ hook: "event", input: i });
         // A subagent's compaction leaves the main context as it was; the main session's reminders wait for the model's next read.
@@ -244,8 +254,7 @@ export function opencodePlugin(engine: PluginEngine) {
       }
     },
 
-    /** Nothing to flush: the runner saves state as each event is decided. */
-    dispose: async (): Promise<void> => undefined,
+    dispose: async (): Promise<void> => runner.flush(),
   };
   };
 }
