@@ -66,8 +66,6 @@ export interface ShellAnalysis {
   opaque: Opaque[];
   redirects: RedirectRecord[];
   status: ParseStatus;
-  /** Analysis steps the decision took (MAX_ANALYSIS_STEPS bounds them). */
-  steps?: number;
 }
 
 /** Commands longer than this are not analysed; they are reported opaque. */
@@ -143,7 +141,16 @@ interface Work extends ShellAnalysis {
   envRead: Map<string, string | undefined>;
 }
 
+/** The analysis steps a command takes (MAX_ANALYSIS_STEPS bounds them): for tests and the bench. */
+export function analysisSteps(source: string, world: ShellWorld = NO_WORLD): number {
+  return run(source, world).steps;
+}
+
 export function analyzeCommand(source: string, world: ShellWorld = NO_WORLD): ShellAnalysis {
+  return finish(run(source, world));
+}
+
+function run(source: string, world: ShellWorld): Work {
   const work: Work = {
     commands: [], writes: [], reads: [], opaque: [], redirects: [], status: "complete",
     world, reparsed: 0, limited: false, invalid: false,
@@ -156,10 +163,10 @@ export function analyzeCommand(source: string, world: ShellWorld = NO_WORLD): Sh
     opaque(work, "too-long", `the command is longer than ${MAX_COMMAND_BYTES} characters`, source, all);
     work.limited = true;
     markUnknownEffects(work);
-    return finish(work);
+    return work;
   }
   analyzeScript(source, { depth: 0, via: [], parent: -1 }, work);
-  return finish(work);
+  return work;
 }
 
 function finish(w: Work): ShellAnalysis {
@@ -167,7 +174,7 @@ function finish(w: Work): ShellAnalysis {
   // `sed -i s/a/b/ "$f"` reads "$f" too, but it is a write: compare the words as written.
   const written = new Set(w.writes.map((x) => x.path));
   const status: ParseStatus = w.limited ? "limited" : w.invalid ? "invalid" : w.opaque.length > 0 ? "partial" : "complete";
-  return { commands: w.commands, writes: w.writes, reads: w.reads.filter((r) => !written.has(r.path)), opaque: w.opaque, redirects: w.redirects, status, steps: w.steps };
+  return { commands: w.commands, writes: w.writes, reads: w.reads.filter((r) => !written.has(r.path)), opaque: w.opaque, redirects: w.redirects, status };
 }
 
 function opaque(out: Work, code: OpaqueCode, reason: string, text: string, span: Span): void {
@@ -177,6 +184,7 @@ function opaque(out: Work, code: OpaqueCode, reason: string, text: string, span:
 
 /** Charge `n` steps; false (and opaque once, for the whole command) when the decision's budget is spent. */
 function step(out: Work, n = 1): boolean {
+  if (out.steps > MAX_ANALYSIS_STEPS) return false;
   out.steps += n;
   if (out.steps <= MAX_ANALYSIS_STEPS) return true;
   if (!out.opaque.some((o) => o.code === "step-budget")) {
