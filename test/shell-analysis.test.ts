@@ -13,7 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { explainCommand } from "../cli/explain.ts";
 import { compiledTable } from "../cli/table-file.ts";
-import { analyzeCommand, MAX_COMMAND_BYTES } from "../hooks/core/shell/analyze.ts";
+import { analysisSteps, analyzeCommand, MAX_ANALYSIS_STEPS, MAX_COMMAND_BYTES } from "../hooks/core/shell/analyze.ts";
 import { factsOf } from "../hooks/core/shell-facts.ts";
 import { decide } from "../hooks/core/decide.ts";
 import { emptyState, type Event } from "../hooks/core/types.ts";
@@ -212,4 +212,52 @@ test("1 MB commands: analysed in linear time, over the cap opaque", () => {
   assert.ok(deep.opaque.length > 0, "1 MB of nesting: opaque, no crash");
   const shells = analyzeCommand("bash -c ".repeat(MAX_COMMAND_BYTES / 8 - 1) + "x");
   assert.ok(shells.commands.length > 0, "1 MB of wrappers: no crash");
+});
+
+// Commands built to be slow to analyse: each runs out of the step budget (deterministic, not a clock) and is
+// refused as opaque with a reason naming the budget — the host's timeout never decides.
+const PATHOLOGICAL: Record<string, string> = {
+  "5,000 chained aliases": Array.from({ length: 5000 }, (_, i) => `alias a${i}='a${i + 1} x'`).join("; ") + "; a0",
+  "5,000 aliases, each used": Array.from({ length: 5000 }, (_, i) => `alias a${i}='echo ${i}'; a${i}`).join("; "),
+  "5,000 functions calling the next": Array.from({ length: 5000 }, (_, i) => `f${i}() { f${i + 1}; echo $(echo ${i}); }`).join("; ") + "; f0",
+  "a 50,000-stage pipeline": Array.from({ length: 50_000 }, () => "cat").join(" | "),
+  "3,000 aliases that eval substitutions": Array.from({ length: 3000 }, (_, i) => `alias g${i}='eval "echo $(echo ${i})"'; g${i}; g${i}`).join("; "),
+  "20,000 variables built from each other": Array.from({ length: 20_000 }, (_, i) => `v${i}=$v${i > 0 ? i - 1 : 0}x`).join("; ") + "; $v19999 status",
+  "2,000 inline programs": Array.from({ length: 2000 }, (_, i) => `python3 -c "import os; os.system('echo ${i}')"`).join("; "),
+  "4,000 nested $( ) in a pipeline": Array.from({ length: 400 }, () => "echo " + "$(".repeat(10) + "true" + ")".repeat(10)).join(" | ") + " | " + Array.from({ length: 20_000 }, () => "true").join(" | "),
+};
+
+for (const [what, command] of Object.entries(PATHOLOGICAL)) {
+  test(`step budget: ${what} is refused as opaque, naming the budget`, () => {
+    const a = analyzeCommand(command);
+    const spent = a.opaque.filter((o) => o.code === "step-budget");
+    assert.equal(spent.length, 1, `one step-budget part expected, got ${JSON.stringify(a.opaque.map((o) => o.code).slice(0, 5))}`);
+    assert.match(spent[0]!.reason, new RegExp(`more than ${MAX_ANALYSIS_STEPS} analysis steps \\(the decision's step budget\\)`));
+    assert.ok(spent[0]!.text.length <= 120, "the reason's text is clipped");
+    assert.equal(a.status, "limited");
+    assert.ok(a.writes.some((w) => w.dynamic), "a spent budget may write anything");
+    // deterministic: the same command stops at the same step with the same result
+    const again = analyzeCommand(command);
+    const steps = analysisSteps(command);
+    assert.ok(steps > MAX_ANALYSIS_STEPS, `${steps} steps`);
+    assert.equal(analysisSteps(command), steps, "the same command takes the same steps");
+    assert.equal(again.commands.length, a.commands.length);
+    assert.equal(explainCommand(command, table).decision.verdict, "deny", "a spent budget is refused");
+  });
+}
+
+test("step budget: a gated command after the budget is refused; a long everyday script stays within it", () => {
+  const hidden = Array.from({ length: 30_000 }, () => "true").join(" | ") + "; git commit -m x";
+  assert.ok(analyzeCommand(hidden).opaque.some((o) => o.code === "step-budget"));
+  assert.equal(explainCommand(hidden, table).decision.verdict, "deny");
+  // 1,000 lines of ordinary work: far below the budget, analysed completely, allowed
+  const script = Array.from({ length: 1000 }, (_, i) => `grep -c x src/f${i}.js | head -1`).join("\n");
+  const a = analyzeCommand(script);
+  assert.deepEqual(a.opaque, []);
+  assert.equal(a.commands.length, 2000);
+  const steps = analysisSteps(script);
+  assert.ok(steps < MAX_ANALYSIS_STEPS / 2, `${steps} steps for 1,000 lines`);
+  assert.notEqual(explainCommand(script, table).decision.verdict, "deny");
+  // an everyday command takes tens of steps
+  assert.ok(analysisSteps("git status && git diff --stat | head -20; npm test 2>&1 | tail -5") < 100);
 });

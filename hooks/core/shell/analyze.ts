@@ -78,6 +78,14 @@ export const MAX_SCRIPT_DEPTH = 16;
  * the rest is opaque: the time stays linear in the input, whatever its shape.
  */
 export const MAX_REPARSE_BYTES = 1_048_576;
+/**
+ * The decision's budget, in analysis steps (not time: the same command always gets the same answer): one per
+ * syntax node walked (words aside: they are read with their command), per command visited, per shell string or file parsed (plus one per 4 KiB of it), per inline
+ * program read (plus one per KiB). An everyday command takes tens of steps, a long script a few thousand; a
+ * command built to be slow to analyse (thousands of aliases or functions, tens of thousands of pipeline stages,
+ * deep `$( $( … ) )`) runs out and is refused as opaque — never left to the host's timeout.
+ */
+export const MAX_ANALYSIS_STEPS = 20_000;
 /** Variables, aliases and files remembered per command (a flood of assignments stays bounded). */
 const MAX_REMEMBERED = 4096;
 
@@ -123,29 +131,42 @@ interface Work extends ShellAnalysis {
   planted: Set<string>;
   /** Descriptors `exec` gave a here-doc or here-string (`exec 3<<<'…'`). */
   fds: Map<number, Arg>;
+  /** Analysis steps taken so far (see MAX_ANALYSIS_STEPS). */
+  steps: number;
+  /** The command as given, for the reason when the budget runs out. */
+  source: string;
   /** A push earlier in this command deleted a remote branch. */
   pushDeleted?: boolean;
   /** The session's environment variables read so far (envOf). */
   envRead: Map<string, string | undefined>;
 }
 
+/** The analysis steps a command takes (MAX_ANALYSIS_STEPS bounds them): for tests and the bench. */
+export function analysisSteps(source: string, world: ShellWorld = NO_WORLD): number {
+  return run(source, world).steps;
+}
+
 export function analyzeCommand(source: string, world: ShellWorld = NO_WORLD): ShellAnalysis {
+  return finish(run(source, world));
+}
+
+function run(source: string, world: ShellWorld): Work {
   const work: Work = {
     commands: [], writes: [], reads: [], opaque: [], redirects: [], status: "complete",
     world, reparsed: 0, limited: false, invalid: false,
     vars: new Map(), aliases: new Map(), programs: new Map(), gitEarlier: [], files: new Map(), filesRead: 0, gitFiles: new Map(),
     cwd: world.cwd || undefined, lenient: 0, scriptsRead: new Map(), configScan: { upTo: 0, written: false },
-    planted: new Set(), fds: new Map(), envRead: new Map(),
+    planted: new Set(), fds: new Map(), envRead: new Map(), steps: 0, source,
   };
   const all = { start: 0, end: source.length };
   if (source.length > MAX_COMMAND_BYTES) {
     opaque(work, "too-long", `the command is longer than ${MAX_COMMAND_BYTES} characters`, source, all);
     work.limited = true;
     markUnknownEffects(work);
-    return finish(work);
+    return work;
   }
   analyzeScript(source, { depth: 0, via: [], parent: -1 }, work);
-  return finish(work);
+  return work;
 }
 
 function finish(w: Work): ShellAnalysis {
@@ -157,8 +178,21 @@ function finish(w: Work): ShellAnalysis {
 }
 
 function opaque(out: Work, code: OpaqueCode, reason: string, text: string, span: Span): void {
-  if (out.lenient > 0 && code !== "nesting-depth" && code !== "reparse-budget") return;
+  if (out.lenient > 0 && code !== "nesting-depth" && code !== "reparse-budget" && code !== "step-budget") return;
   out.opaque.push({ code, reason, text: clip(text), span });
+}
+
+/** Charge `n` steps; false (and opaque once, for the whole command) when the decision's budget is spent. */
+function step(out: Work, n = 1): boolean {
+  if (out.steps > MAX_ANALYSIS_STEPS) return false;
+  out.steps += n;
+  if (out.steps <= MAX_ANALYSIS_STEPS) return true;
+  if (!out.opaque.some((o) => o.code === "step-budget")) {
+    opaque(out, "step-budget", `the command takes more than ${MAX_ANALYSIS_STEPS} analysis steps (the decision's step budget): too large or too deeply built to check, refused as opaque`, out.source, { start: 0, end: out.source.length });
+    out.limited = true;
+    markUnknownEffects(out);
+  }
+  return false;
 }
 
 /** Charge a nested parse to the budget; false (and opaque once) when it is spent. */
@@ -181,6 +215,7 @@ function analyzeScript(source: string, at: Where, out: Work): void {
     return markUnknownEffects(out);
   }
   if (at.depth > 0 && !reparse(source.length, source, span, out)) return;
+  if (!step(out, 1 + (source.length >> 12))) return;
   let script: ParsedScript;
   try {
     script = parse(source);
@@ -205,6 +240,8 @@ function walk(root: SyntaxNode, source: string, at: Where, out: Work): void {
   const collect = (child: SyntaxNode): void => { children.push(child); };
   while (stack.length > 0) {
     const node = stack.pop() as SyntaxNode;
+    // words are leaves, read with their command (which is charged): every other node is a step
+    if (node.type !== "Word" && !step(out)) return;
     if (node.type === "Pipeline") node.commands.slice(1).forEach((c) => piped.add(c));
     if (node.type === "Command") visitCommand(node, source, piped.has(node), at, out);
     if (node.type === "Redirected") for (const r of node.redirects) redirectEffect(r, "redirect", -1, undefined, spanOf(node, at), out);
@@ -365,7 +402,7 @@ const MAX_ALIAS_EXPANSIONS = 16;
 function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasDepth = 0): void {
   let argv = argv0;
   const head = argv[0];
-  if (!head) return;
+  if (!head || !step(out)) return;
   // `env 'BASH_FUNC_f%%=() { …; }' bash -c f`: bash imports the function from the environment
   for (const a of argv) {
     const fn = a.text.startsWith("BASH_FUNC_") ? /^BASH_FUNC_([^=]+?)(?:%%|\(\))=\(\)\s*([\s\S]*)$/.exec(a.text) : null;
@@ -1013,6 +1050,7 @@ const KEEPS_CONTENT = new Set(["chmod", "chown", "chgrp", "touch", "mkdir"]);
 
 /** Interpreter programs (`python -c`, here-docs into node, shebang scripts): the writes and commands they make. */
 function inlineProgram(name: string, code: string, at: Where, out: Work, site: CommandSite, writesDone = false): void {
+  if (!step(out, 1 + (code.length >> 10))) return;
   const writes = inlineWrites(code);
   if (!writesDone) pushWrites(writes, name, out);
   // what the program writes into a file is known only at run time (a hook or script it plants is opaque when run)
