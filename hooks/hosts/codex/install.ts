@@ -193,7 +193,7 @@ export function uninstallCodex(o: Omit<CodexInstallOptions, "runtime" | "trust">
   return writeChanges(codexUninstallChanges(o));
 }
 
-/** The hook a Codex install runs: the Node route's loader for Codex (scripts/build.mjs, buildForNode; hooks/hosts/codex/hook.ts `main`). */
+/** The hook a Codex install runs: the Node route's loader for Codex (scripts/build.mjs, buildForNode; hooks/entries/codex.ts `main`). */
 export function codexHookPathOf(root: string): string {
   return path.join(root, "dist", "hook-codex.cjs");
 }

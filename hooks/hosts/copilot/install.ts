@@ -14,7 +14,7 @@ import { copilotHome, environment, HOOKS_FILE } from "./env.js";
 
 export const COPILOT_HOOK_TIMEOUT_S = 10;
 
-/** The hook a Copilot install runs: the Node route's loader for Copilot (scripts/build.mjs, buildForNode; hooks/hosts/copilot/hook.ts `main`). */
+/** The hook a Copilot install runs: the Node route's loader for Copilot (scripts/build.mjs, buildForNode; hooks/entries/copilot.ts `main`). */
 export function copilotHookPathOf(root: string): string {
   return path.join(root, "dist", "hook-copilot.cjs");
 }

@@ -8,7 +8,7 @@ import type { Json } from "../../io/payload.js";
 import { CURSOR_EVENTS } from "./adapter.js";
 import { environment } from "./env.js";
 
-/** The hook a Cursor install runs: the Node route's loader for Cursor (scripts/build.mjs, buildForNode; hooks/hosts/cursor/hook.ts `main`). */
+/** The hook a Cursor install runs: the Node route's loader for Cursor (scripts/build.mjs, buildForNode; hooks/entries/cursor.ts `main`). */
 export function cursorHookPathOf(root: string): string {
   return path.join(root, "dist", "hook-cursor.cjs");
 }

@@ -97,7 +97,7 @@ export function uninstallGemini(o: GeminiTarget & { hookPath: string }): string 
   return writeChanges(geminiUninstallChanges(o))[0];
 }
 
-/** The hook a Gemini install runs: the Node route's loader for Gemini (scripts/build.mjs, buildForNode; hooks/hosts/gemini/hook.ts `main`). */
+/** The hook a Gemini install runs: the Node route's loader for Gemini (scripts/build.mjs, buildForNode; hooks/entries/gemini.ts `main`). */
 export function geminiHookPathOf(root: string): string {
   return path.join(root, "dist", "hook-gemini.cjs");
 }
