@@ -24,6 +24,9 @@ import { afterShellCall, beforeShellCall, cleanAuditSnapshots, mayWrite, noteSta
 import { needsWriteGlobs, shellFactsBeforeTable, shellFactsWithTable } from "./call-facts.js";
 import { plainCommands } from "../core/shell-prefilter.js";
 import { EFFECTS_AUDIT_ROW, EFFECTS_RESTORE_ROW } from "../core/policies/effects-audit.js";
+import { SKILL_CHANGED_ROW } from "../core/policies/skill-changed.js";
+import { skillFilesToRead } from "../core/skill-digests.js";
+import { readSkillFiles, textDigest } from "../io/skill-digests.js";
 import { lap, note } from "./timings.js";
 import { noteShellCall } from "../io/tickets.js";
 
@@ -131,7 +134,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   const store = isSafeSessionId(given.sessionId) ? new StateStore(stateDir) : undefined;
   if (!store) notices.push(`skillgate: session id ${JSON.stringify(given.sessionId.slice(0, 40))} is not a safe file name; state is not kept for it`);
   const current = store ? store.read(given.sessionId) : { state: emptyState() };
-  const event = await afterShellCall(withLinkTargets(withSettingsFacts(await withContextTokens(given, table, transcriptPath), host, h.env, current.state, h.packageRoot)), stateDir);
+  const event = withSkillFiles(await afterShellCall(withLinkTargets(withSettingsFacts(await withContextTokens(given, table, transcriptPath), host, h.env, current.state, h.packageRoot)), stateDir), table, current.state);
   if (current.warning) notices.push(current.warning);
   const where = evidenceWhere(event, stateDir, h.env);
   // A finished check is recorded before anything else looks at its output.
@@ -214,7 +217,7 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
       notices.push(`skillgate: the git hooks will not know this call (${(e as Error).message})`);
     }
   }
-  for (const row of [EFFECTS_AUDIT_ROW, EFFECTS_RESTORE_ROW]) {
+  for (const row of [EFFECTS_AUDIT_ROW, EFFECTS_RESTORE_ROW, SKILL_CHANGED_ROW]) {
     if (outcome.decision.rows.includes(row) && "message" in outcome.decision && outcome.decision.message) {
       // The user hears of it too, not only the model.
       notices.push(outcome.decision.message.split("\n").filter((l) => l.startsWith(`skillgate[${row}]`)).join("\n"));
@@ -228,6 +231,14 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   const trace: HookTrace = { verdict: decision.verdict, rows: decision.rows, matched: outcome.matched, state: outcome.state };
   if (h.env.SKILLGATE_TRACE) stderr += `skillgate-trace ${JSON.stringify(trace)}\n`;
   return { stdout: out ? JSON.stringify(out) : "", stderr, trace };
+}
+
+/** The skills' SKILL.md digests this event records or loads with (docs/loads.md): none for most events. */
+function withSkillFiles(event: Event, table: CompiledTable, state: SessionState): Event {
+  const plan = skillFilesToRead(event, table, state);
+  if (!plan) return event;
+  const read = event.kind === "tool-result" && event.readText !== undefined ? { readDigest: textDigest(event.readText) } : {};
+  return { ...event, ...read, skillFiles: readSkillFiles(plan.files, plan.all) };
 }
 
 /**

@@ -1,0 +1,25 @@
+// The digests of skills' SKILL.md files, for the session's record and for a
+// load (core/skill-digests.ts says which files, core/skills.ts compares).
+// Read only when an event records or loads: a few small files, never on the
+// ordinary tool call. A link is followed (a skills folder in the user's
+// dotfiles); a FIFO never blocks; a file too large for a skill is unreadable.
+import { readRegularFile } from "./state-store.js";
+import { sha256hex } from "./sha256.js";
+import type { SkillFiles } from "../core/types.js";
+
+const MAX_SKILL_BYTES = 1024 * 1024;
+
+/** Digest of a skill's text: line endings and a byte-order mark do not make another skill. */
+export function textDigest(text: string): string {
+  return sha256hex(text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n")).slice(0, 32);
+}
+
+/** path → digest, "" for a file not there, "?" for one that could not be read. */
+export function readSkillFiles(files: string[], all: boolean): SkillFiles {
+  const digests: Record<string, string> = {};
+  for (const f of files) {
+    const r = readRegularFile(f, MAX_SKILL_BYTES, { follow: true });
+    digests[f] = r.ok ? textDigest(r.text) : r.missing ? "" : "?";
+  }
+  return { digests, all };
+}
