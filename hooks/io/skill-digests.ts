@@ -5,7 +5,9 @@
 // dotfiles); a FIFO never blocks; a file too large for a skill is unreadable.
 import { readRegularFile } from "./state-store.js";
 import { sha256hex } from "./sha256.js";
-import type { SkillFiles } from "../core/types.js";
+import type { Event, SessionState, SkillFiles } from "../core/types.js";
+import type { CompiledTable } from "../core/table/compile.js";
+import { skillFilesToRead } from "../core/skill-digests.js";
 
 const MAX_SKILL_BYTES = 1024 * 1024;
 
@@ -22,4 +24,12 @@ export function readSkillFiles(files: string[], all: boolean): SkillFiles {
     digests[f] = r.ok ? textDigest(r.text) : r.missing ? "" : "?";
   }
   return { digests, all };
+}
+
+/** The event with the digests it records or loads with (docs/loads.md): unchanged for most events. */
+export function withSkillFiles(event: Event, table: CompiledTable, state: SessionState): Event {
+  const plan = skillFilesToRead(event, table, state);
+  if (!plan) return event;
+  const read = event.kind === "tool-result" && event.readText !== undefined ? { readDigest: textDigest(event.readText) } : {};
+  return { ...event, ...read, skillFiles: readSkillFiles(plan.files, plan.all) };
 }

@@ -25,8 +25,7 @@ import { needsWriteGlobs, shellFactsBeforeTable, shellFactsWithTable } from "./c
 import { plainCommands } from "../core/shell-prefilter.js";
 import { EFFECTS_AUDIT_ROW, EFFECTS_RESTORE_ROW } from "../core/policies/effects-audit.js";
 import { SKILL_CHANGED_ROW } from "../core/policies/skill-changed.js";
-import { skillFilesToRead } from "../core/skill-digests.js";
-import { readSkillFiles, textDigest } from "../io/skill-digests.js";
+import { withSkillFiles } from "../io/skill-digests.js";
 import { lap, note } from "./timings.js";
 import { noteShellCall } from "../io/tickets.js";
 
@@ -231,14 +230,6 @@ export async function runEvent(given: Event, h: HookEnv, fc: FailureContext = { 
   const trace: HookTrace = { verdict: decision.verdict, rows: decision.rows, matched: outcome.matched, state: outcome.state };
   if (h.env.SKILLGATE_TRACE) stderr += `skillgate-trace ${JSON.stringify(trace)}\n`;
   return { stdout: out ? JSON.stringify(out) : "", stderr, trace };
-}
-
-/** The skills' SKILL.md digests this event records or loads with (docs/loads.md): none for most events. */
-function withSkillFiles(event: Event, table: CompiledTable, state: SessionState): Event {
-  const plan = skillFilesToRead(event, table, state);
-  if (!plan) return event;
-  const read = event.kind === "tool-result" && event.readText !== undefined ? { readDigest: textDigest(event.readText) } : {};
-  return { ...event, ...read, skillFiles: readSkillFiles(plan.files, plan.all) };
 }
 
 /**

@@ -13,6 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { decide } from "../../core/decide.js";
+import { withSkillFiles } from "../../io/skill-digests.js";
 import { recordCap } from "../../core/counters.js";
 import { shellCommandOf } from "../../core/facts.js";
 import { factsOf } from "../../core/shell-facts.js";
@@ -183,7 +184,8 @@ export const SkillgatePlugin = async (input: PluginInput) => {
       facts = e.facts;
     }
     const before = stateOf(event.sessionId);
-    const out = decide(event, table, before, facts);
+    // The skills' digests are read here as the hook runner reads them (docs/loads.md).
+    const out = decide(withSkillFiles(event, table, before), table, before, facts);
     let decision = out.decision;
     let effects: Effects = {};
     let after = out.state;
