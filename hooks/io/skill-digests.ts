@@ -3,6 +3,7 @@
 // Read only when an event records or loads: a few small files, never on the
 // ordinary tool call. A link is followed (a skills folder in the user's
 // dotfiles); a FIFO never blocks; a file too large for a skill is unreadable.
+import fs from "node:fs";
 import { readRegularFile } from "./state-store.js";
 import { sha256hex } from "./sha256.js";
 import type { Event, SessionState, SkillFiles } from "../core/types.js";
@@ -20,6 +21,11 @@ export function textDigest(text: string): string {
 export function readSkillFiles(files: string[], all: boolean): SkillFiles {
   const digests: Record<string, string> = {};
   for (const f of files) {
+    // Most roots hold no copy: a stat that does not throw costs far less than a failed open.
+    if (!fs.statSync(f, { throwIfNoEntry: false })) {
+      digests[f] = "";
+      continue;
+    }
     const r = readRegularFile(f, MAX_SKILL_BYTES, { follow: true });
     digests[f] = r.ok ? textDigest(r.text) : r.missing ? "" : "?";
   }
