@@ -215,3 +215,16 @@ describe("the hot path reads no skill file", () => {
     assert.ok((start?.files.length ?? 0) >= 13, "every named skill in every root");
   });
 });
+
+describe("skill folders that cannot be read never crash the hook", () => {
+  test("a root whose parent is a file, and a SKILL.md that is a folder: the session starts, the load does not count", async () => {
+    const w = world();
+    fs.writeFileSync(path.join(w.home, ".claude"), "not a folder");
+    await hook(w, "session-start-startup");
+    fs.rmSync(w.skill);
+    fs.mkdirSync(w.skill);
+    const r = await hook(w, "post-tool-use-skill");
+    assert.deepEqual(r.loaded, []);
+    assert.match(r.notice, /commit\/SKILL\.md could not be read to compare it with the skill as installed/);
+  });
+});

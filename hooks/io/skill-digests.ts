@@ -22,14 +22,24 @@ export function readSkillFiles(files: string[], all: boolean): SkillFiles {
   const digests: Record<string, string> = {};
   for (const f of files) {
     // Most roots hold no copy: a stat that does not throw costs far less than a failed open.
-    if (!fs.statSync(f, { throwIfNoEntry: false })) {
-      digests[f] = "";
+    const there = exists(f);
+    if (there !== true) {
+      digests[f] = there === false ? "" : "?";
       continue;
     }
     const r = readRegularFile(f, MAX_SKILL_BYTES, { follow: true });
     digests[f] = r.ok ? textDigest(r.text) : r.missing ? "" : "?";
   }
   return { digests, all };
+}
+
+/** true, false (not there: no such file, or a parent that is no folder), or "unknown" (not allowed to look). */
+function exists(f: string): boolean | "unknown" {
+  try {
+    return fs.statSync(f, { throwIfNoEntry: false }) !== undefined;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ENOTDIR" ? false : "unknown";
+  }
 }
 
 /** The event with the digests it records or loads with (docs/loads.md): unchanged for most events. */
