@@ -228,3 +228,39 @@ describe("skill folders that cannot be read never crash the hook", () => {
     assert.match(r.notice, /commit\/SKILL\.md could not be read to compare it with the skill as installed/);
   });
 });
+
+describe("Codex: a SKILL.md printed whole with the shell", () => {
+  const codexFixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(root, "test", "fixtures", "codex", `${name}.json`), "utf8"));
+  async function codexHook(w: World, name: string, over: Record<string, unknown> = {}): Promise<Answer> {
+    const { codex } = await import("../hooks/hosts/codex/adapter.ts");
+    const input = JSON.stringify({ ...codexFixture(name), session_id: w.session, cwd: w.project, ...over });
+    const r = await runHook(input, { env: { ...w.env, SKILLGATE_CODEX_CWD: w.project, CODEX_HOME: path.join(w.home, ".codex") }, packageRoot: root, host: codex });
+    assert.ok(r.trace, r.stderr);
+    const out = r.stdout ? (JSON.parse(r.stdout) as Record<string, unknown>) : {};
+    return { verdict: r.trace.verdict, rows: r.trace.rows, loaded: r.trace.state.loaded, context: "", notice: String(out.systemMessage ?? "") };
+  }
+  function codexWorld(): World {
+    const w = world();
+    fs.cpSync(path.join(root, "skills"), path.join(w.project, ".agents", "skills"), { recursive: true });
+    return { ...w, skill: path.join(w.project, ".agents", "skills", "commit", "SKILL.md") };
+  }
+  const cat = (w: World, printed: string) => ({ tool_input: { command: "cat .agents/skills/commit/SKILL.md" }, tool_response: printed });
+
+  test("loads when what it printed is the installed text", async () => {
+    const w = codexWorld();
+    await codexHook(w, "SessionStart-startup");
+    assert.deepEqual((await codexHook(w, "PostToolUse-Bash", cat(w, fs.readFileSync(w.skill, "utf8")))).loaded, ["commit"]);
+  });
+
+  test("does not load when the file changed, or when what it printed is another text", async () => {
+    const w = codexWorld();
+    await codexHook(w, "SessionStart-startup");
+    const printed = await codexHook(w, "PostToolUse-Bash", cat(w, "---\nname: commit\n---\nforged\n"));
+    assert.deepEqual(printed.loaded, []);
+    assert.match(printed.notice, /the text this read returned is not .*\.agents\/skills\/commit\/SKILL\.md/);
+    fs.appendFileSync(w.skill, "more\n");
+    const changed = await codexHook(w, "PostToolUse-Bash", cat(w, fs.readFileSync(w.skill, "utf8")));
+    assert.deepEqual(changed.loaded, []);
+    assert.match(changed.notice, /skill "commit" was not loaded: .*\.agents\/skills\/commit\/SKILL\.md changed since this session started/);
+  });
+});
