@@ -244,22 +244,22 @@ describe("Codex: a SKILL.md printed whole with the shell", () => {
     fs.cpSync(path.join(root, "skills"), path.join(w.project, ".agents", "skills"), { recursive: true });
     return { ...w, skill: path.join(w.project, ".agents", "skills", "commit", "SKILL.md") };
   }
-  const cat = (w: World, printed: string) => ({ tool_input: { command: "cat .agents/skills/commit/SKILL.md" }, tool_response: printed });
+  const cat = (printed: string) => ({ tool_input: { command: "cat .agents/skills/commit/SKILL.md" }, tool_response: printed });
 
   test("loads when what it printed is the installed text", async () => {
     const w = codexWorld();
     await codexHook(w, "SessionStart-startup");
-    assert.deepEqual((await codexHook(w, "PostToolUse-Bash", cat(w, fs.readFileSync(w.skill, "utf8")))).loaded, ["commit"]);
+    assert.deepEqual((await codexHook(w, "PostToolUse-Bash", cat(fs.readFileSync(w.skill, "utf8")))).loaded, ["commit"]);
   });
 
   test("does not load when the file changed, or when what it printed is another text", async () => {
     const w = codexWorld();
     await codexHook(w, "SessionStart-startup");
-    const printed = await codexHook(w, "PostToolUse-Bash", cat(w, "---\nname: commit\n---\nforged\n"));
+    const printed = await codexHook(w, "PostToolUse-Bash", cat("---\nname: commit\n---\nforged\n"));
     assert.deepEqual(printed.loaded, []);
     assert.match(printed.notice, /the text this read returned is not .*\.agents\/skills\/commit\/SKILL\.md/);
     fs.appendFileSync(w.skill, "more\n");
-    const changed = await codexHook(w, "PostToolUse-Bash", cat(w, fs.readFileSync(w.skill, "utf8")));
+    const changed = await codexHook(w, "PostToolUse-Bash", cat(fs.readFileSync(w.skill, "utf8")));
     assert.deepEqual(changed.loaded, []);
     assert.match(changed.notice, /skill "commit" was not loaded: .*\.agents\/skills\/commit\/SKILL\.md changed since this session started/);
   });
