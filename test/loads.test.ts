@@ -14,6 +14,7 @@ import path from "node:path";
 import { casesDir, root } from "./helpers.ts";
 import { runHook } from "../hooks/runner/hook.ts";
 import { skillFilesToRead } from "../hooks/core/skill-digests.ts";
+import { readSkillFiles, textDigest } from "../hooks/io/skill-digests.ts";
 import { loadContext } from "../hooks/runner/context.ts";
 import { emptyState, type Event } from "../hooks/core/types.ts";
 
@@ -262,5 +263,33 @@ describe("Codex: a SKILL.md printed whole with the shell", () => {
     const changed = await codexHook(w, "PostToolUse-Bash", cat(fs.readFileSync(w.skill, "utf8")));
     assert.deepEqual(changed.loaded, []);
     assert.match(changed.notice, /skill "commit" was not loaded: .*\.agents\/skills\/commit\/SKILL\.md changed since this session started/);
+  });
+});
+
+describe("a load reads and hashes nothing while the file keeps its recorded stamp", () => {
+  // `now` ten seconds on: the files just written are not too recent to trust their stamps.
+  const later = () => Date.now() + 10_000;
+
+  test("the recorded stamp stands for the recorded digest; a write, even of the same text, is hashed again", () => {
+    const w = world();
+    const start = readSkillFiles([w.skill], true, undefined, later());
+    const stamp = start.stamps?.[w.skill];
+    assert.ok(stamp, "a stamp is recorded");
+    assert.equal(start.digests[w.skill], textDigest(fs.readFileSync(w.skill, "utf8")));
+    // A recorded digest the file could not have: returned as it is, so the file was not read.
+    const known = { skillDigests: { [w.skill]: "recorded" }, skillStamps: { [w.skill]: stamp } };
+    assert.equal(readSkillFiles([w.skill], false, known, later()).digests[w.skill], "recorded");
+    const text = fs.readFileSync(w.skill, "utf8");
+    fs.writeFileSync(`${w.skill}.new`, text);
+    fs.renameSync(`${w.skill}.new`, w.skill); // put back byte for byte, as the restore does: a new inode and ctime
+    assert.equal(readSkillFiles([w.skill], false, known, later()).digests[w.skill], textDigest(text));
+    fs.appendFileSync(w.skill, "x");
+    assert.equal(readSkillFiles([w.skill], false, known, later()).digests[w.skill], textDigest(`${text}x`));
+  });
+
+  test("a file written within the racy window gets no stamp (it is hashed at the load)", () => {
+    const w = world();
+    fs.appendFileSync(w.skill, "x");
+    assert.equal(readSkillFiles([w.skill], true).stamps?.[w.skill], undefined);
   });
 });

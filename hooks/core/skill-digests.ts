@@ -21,9 +21,11 @@ export function recordsAt(event: Event, state: SessionState): boolean {
 
 /** Which SKILL.md files the edge must read for this event (undefined: none, the usual case). */
 export function skillFilesToRead(event: Event, table: CompiledTable, state: SessionState): { files: string[]; all: boolean } | undefined {
-  const named = new Set(skillsNamed(table));
-  const loads = loadAttempts(event, table).filter((a) => named.has(a.skill)).flatMap((a) => a.files);
   const all = recordsAt(event, state);
+  const attempts = loadAttempts(event, table);
+  if (!all && attempts.length === 0) return undefined; // the ordinary event: nothing more is looked at
+  const named = new Set(skillsNamed(table));
+  const loads = attempts.filter((a) => named.has(a.skill)).flatMap((a) => a.files);
   if (!all && loads.length === 0) return undefined;
   const every = all ? [...named].flatMap((s) => skillFilesOf(table, s)) : [];
   return { files: [...new Set([...every, ...loads])], all };
@@ -36,9 +38,11 @@ export function recordDigests(event: Event, state: SessionState): SessionState {
   const digests: Record<string, string> = {};
   // A file not there is left out; one that could not be read is kept as "?" (it never loads).
   for (const [file, d] of Object.entries(seen.digests)) if (d !== "") digests[file] = d;
+  const stamps: Record<string, string> = {};
+  for (const [file, st] of Object.entries(seen.stamps ?? {})) if (Object.hasOwn(digests, file)) stamps[file] = st;
   const before = state.skillDigests;
-  if (before && sameRecord(before, digests)) return state;
-  return { ...state, skillDigests: digests };
+  if (before && sameRecord(before, digests) && sameRecord(state.skillStamps ?? {}, stamps)) return state;
+  return { ...state, skillDigests: digests, skillStamps: stamps };
 }
 
 function sameRecord(a: Record<string, string>, b: Record<string, string>): boolean {

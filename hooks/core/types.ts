@@ -40,6 +40,8 @@ interface EventBase {
  */
 export interface SkillFiles {
   digests: Record<string, string>;
+  /** A present file's stat stamp (size, times, inode), when not too recent to trust: a later equal stamp means the same text. */
+  stamps?: Record<string, string>;
   all: boolean;
 }
 
@@ -237,6 +239,8 @@ export interface SessionState {
    * only while its file still has this text (skill-digests.ts).
    */
   skillDigests?: Record<string, string>;
+  /** The recorded files' stat stamps (io/skill-digests.ts): a load whose file still has its stamp needs no hashing. */
+  skillStamps?: Record<string, string>;
   /** The compaction signals seen of the latest compaction (before, after, start): a signal not yet seen belongs to the same one. */
   compactionSignals?: CompactionSignal[];
   /** Settings files that registered skillgate's hook when the session started: removing it from them is refused. */
