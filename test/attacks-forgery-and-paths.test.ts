@@ -82,8 +82,10 @@ async function send(w: World, name: string, over: Record<string, unknown>): Prom
 const bash = (w: World, command: string, cwd = w.project, over: Record<string, unknown> = {}) => send(w, "pre-tool-use-bash", { cwd, tool_input: { command, description: "x" }, ...over });
 const write = (w: World, file: string, cwd = w.project) => send(w, "pre-tool-use-write", { cwd, tool_input: { file_path: file, content: "x" } });
 const tool = (w: World, name: string, input: Record<string, unknown>) => send(w, "pre-tool-use-write", { tool_name: name, tool_input: input });
+/** A whole Read returns the file's text (a load compares it with the skill as installed). */
 const readWhole = (w: World, file: string, over: Record<string, unknown> = {}) =>
-  send(w, "post-tool-use-read", { tool_input: { file_path: file }, tool_response: { type: "text", file: { filePath: file, content: "# commit" } }, ...over });
+  send(w, "post-tool-use-read", { tool_input: { file_path: file }, tool_response: { type: "text", file: { filePath: file, content: textOf(path.resolve(String(over.cwd ?? w.project), file)) } }, ...over });
+const textOf = (f: string): string => (fs.existsSync(f) && fs.statSync(f).isFile() ? fs.readFileSync(f, "utf8") : "# commit");
 const skillResult = (w: World, response: unknown, over: Record<string, unknown> = {}) => send(w, "post-tool-use-skill", { tool_response: response, ...over });
 const asAgent = (id: string) => ({ agent_id: id, agent_type: "general-purpose" });
 const subagentCommit = (w: World, id: string) => send(w, "pre-tool-use-bash-subagent", { ...asAgent(id), tool_input: { command: "git commit -m x", description: "c" } });

@@ -1,16 +1,17 @@
 // The first stage of decide(): what the event changes in the session state
 // whatever the policies then say — the context emptied by a compaction or a
 // clear, skills loaded, tool calls counted. Pure.
-import type { Event, SessionState } from "./types.js";
+import type { CompactionSignal, Event, SessionState } from "./types.js";
 import type { CompiledTable } from "./table/compile.js";
 import { bump } from "./counters.js";
-import { loadsOf } from "./skills.js";
+import { checkLoads } from "./skills.js";
+import { recordDigests } from "./skill-digests.js";
 import { contextOf, ownAgent, withContext } from "./agent-context.js";
 import type { Facts } from "./facts.js";
 import path from "node:path";
 
 export function observe(event: Event, table: CompiledTable, s: SessionState, facts?: Facts): SessionState {
-  const lived = applyLoads(event, table, applyLifecycle(event, table, guardSettings(event, s)));
+  const lived = applyLoads(event, table, applyLifecycle(event, table, recordDigests(event, guardSettings(event, s))));
   return recordSubagentTask(event, recordSkillWrites(event, facts, countToolCall(event, lived)));
 }
 
@@ -43,17 +44,32 @@ function recordSubagentTask(event: Event, s: SessionState): SessionState {
   return { ...s, pendingSubagents: pending };
 }
 
-/** Compaction and clear take the skill texts out of the context that was compacted: forget them. */
+/**
+ * Compaction and clear take the skill texts out of the context that was
+ * compacted: forget them. Every compaction signal resets on its own (a host
+ * may send only one of them); the signals of one compaction count it once:
+ * a signal already seen since the last count starts a new compaction.
+ */
 function applyLifecycle(event: Event, table: CompiledTable, s: SessionState): SessionState {
-  const compactStart = event.kind === "session-start" && event.source === "compact";
-  const emptied = (event.kind === "compaction" && event.phase === "before") || compactStart || (event.kind === "session-start" && event.source === "clear");
-  if (!emptied) return s;
+  const signal = compactionSignal(event);
+  const cleared = event.kind === "session-start" && event.source === "clear";
+  if (!signal && !cleared) return s;
   const agent = ownAgent(event, table);
-  // Counted once per compaction of the main thread: at the session start it causes, not again at its other events.
-  const compactions = compactStart ? s.compactions + 1 : s.compactions;
-  const c = contextOf(s, agent);
-  if (c.loaded.length === 0 && c.hintsShown.length === 0 && compactions === s.compactions) return s;
-  return { ...withContext(s, agent, (x) => ({ ...x, loaded: [], hintsShown: [] })), compactions };
+  let next = s;
+  // Counted for the main thread only: a subagent's compaction leaves the session's count as it was.
+  if (signal && event.agentId === undefined) {
+    const seen = s.compactionSignals ?? [];
+    const same = seen.length > 0 && !seen.includes(signal);
+    next = { ...s, compactions: same ? s.compactions : s.compactions + 1, compactionSignals: same ? [...seen, signal] : [signal] };
+  }
+  const c = contextOf(next, agent);
+  if (c.loaded.length === 0 && c.hintsShown.length === 0) return next;
+  return withContext(next, agent, (x) => ({ ...x, loaded: [], hintsShown: [] }));
+}
+
+function compactionSignal(event: Event): CompactionSignal | undefined {
+  if (event.kind === "compaction") return event.phase;
+  return event.kind === "session-start" && event.source === "compact" ? "start" : undefined;
 }
 
 function applyLoads(event: Event, table: CompiledTable, s: SessionState): SessionState {
@@ -61,7 +77,7 @@ function applyLoads(event: Event, table: CompiledTable, s: SessionState): Sessio
   const c = contextOf(s, agent);
   // Skill files written anywhere in the session (recorded session-wide) never load in any context.
   const written = { skillFilesWritten: [...(s.skillFilesWritten ?? []), ...(c.skillFilesWritten ?? [])] };
-  const add = loadsOf(event, table, written).filter((n) => !c.loaded.includes(n));
+  const add = checkLoads(event, table, s, written).loaded.filter((n, i, all) => !c.loaded.includes(n) && all.indexOf(n) === i);
   return add.length ? withContext(s, agent, (x) => ({ ...x, loaded: [...x.loaded, ...add] })) : s;
 }
 

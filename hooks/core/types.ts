@@ -29,6 +29,20 @@ interface EventBase {
   promptId?: string;
   /** Guarded files a shell command changed unseen, and what the restore did (read and done at the edge, before deciding). */
   restored?: RestoreFinding[];
+  /** Digests of the SKILL.md files this event records or loads, read at the edge (skill-digests.ts says which). */
+  skillFiles?: SkillFiles;
+}
+
+/**
+ * What the edge read of the skills' SKILL.md files for one event: path → digest of the text
+ * ("" for a file that is not there). `all`: every file the table's skills have in every trusted
+ * root was read (only then may the session's record be made from it).
+ */
+export interface SkillFiles {
+  digests: Record<string, string>;
+  /** A present file's stat stamp (size, times, inode), when not too recent to trust: a later equal stamp means the same text. */
+  stamps?: Record<string, string>;
+  all: boolean;
 }
 
 /** How a session (re)started: a compaction or a clear empties the context. */
@@ -43,6 +57,10 @@ export type Event =
       toolUseId?: string;
       /** Skills this result put into the context (a skill tool's success, in the host's exact success shape). */
       loads: string[];
+      /** The text a whole read put into the context, when the host gives it (compared with the skill as installed). */
+      readText?: string;
+      /** Its digest, computed at the edge (the core hashes nothing). */
+      readDigest?: string;
       /** The output, when the host lets a hook replace it. */
       output?: ToolOutput;
       /** Prompt size of the next request in tokens (from the event, or folded in at the edge from the transcript). */
@@ -74,6 +92,9 @@ export type Event =
   | (EventBase & { kind: "compaction"; phase: "before" | "after" });
 
 export type EventKind = Event["kind"];
+
+/** One of the events a compaction sends: PreCompact (before), PostCompact (after), the session start it causes (start). */
+export type CompactionSignal = "before" | "after" | "start";
 export type EventOf<K extends EventKind> = Extract<Event, { kind: K }>;
 
 /** What the effects audit saw happen during a shell call: a new commit, a moved remote-tracking ref, a changed file. */
@@ -212,6 +233,16 @@ export interface SessionState {
   budgetLevel: number;
   /** SKILL.md files a tool call of this session wrote (or tried to): reading them back loads nothing. */
   skillFilesWritten?: string[];
+  /**
+   * The skills as installed when the session started: SKILL.md path → digest of its text, for each
+   * skill the table names in each trusted root (a file not there then is not listed). A load counts
+   * only while its file still has this text (skill-digests.ts).
+   */
+  skillDigests?: Record<string, string>;
+  /** The recorded files' stat stamps (io/skill-digests.ts): a load whose file still has its stamp needs no hashing. */
+  skillStamps?: Record<string, string>;
+  /** The compaction signals seen of the latest compaction (before, after, start): a signal not yet seen belongs to the same one. */
+  compactionSignals?: CompactionSignal[];
   /** Settings files that registered skillgate's hook when the session started: removing it from them is refused. */
   guardedSettings?: string[];
   /** Subagent calls of the main thread not yet started (type and task), for the subagent's hints. */

@@ -150,7 +150,7 @@ export function readRegularFile(file: string, maxBytes: number, o: { follow?: bo
   }
 }
 
-const STATE_KEYS = new Set(["version", "loaded", "hintsShown", "denials", "compactions", "remindersShown", "stopBlockedPrompt", "budgetLevel", "skillFilesWritten", "agents", "pendingSubagents", "guardedSettings", "profile", "riskRow", "stats"]);
+const STATE_KEYS = new Set(["version", "loaded", "hintsShown", "denials", "compactions", "remindersShown", "stopBlockedPrompt", "budgetLevel", "skillFilesWritten", "agents", "pendingSubagents", "guardedSettings", "profile", "riskRow", "skillDigests", "skillStamps", "compactionSignals", "stats"]);
 const STATS_KEYS = new Set(["toolCalls", "capped", "charsSaved", "capFailures", "maxContextTokens", "summarized", "rawPasses", "missedByAnalysis"]);
 const PENDING_KEYS = new Set(["type", "prompt"]);
 const AGENT_KEYS = new Set(["loaded", "hintsShown", "stopBlockedPrompt", "skillFilesWritten"]);
@@ -177,6 +177,9 @@ function parseState(text: string): SessionState | undefined {
     (s.pendingSubagents === undefined || (Array.isArray(s.pendingSubagents) && s.pendingSubagents.every((p) => isRecord(p) && onlyKeys(p, PENDING_KEYS) && typeof p.type === "string" && typeof p.prompt === "string"))) &&
     (s.agents === undefined || (isRecord(s.agents) && Object.values(s.agents).every(isAgent))) &&
     (s.profile === undefined || (typeof s.profile === "string" && isProfileName(s.profile))) && optionalString(s.riskRow) &&
+    (s.skillDigests === undefined || (isRecord(s.skillDigests) && Object.values(s.skillDigests).every((v) => typeof v === "string"))) &&
+    (s.skillStamps === undefined || (isRecord(s.skillStamps) && Object.values(s.skillStamps).every((v) => typeof v === "string"))) &&
+    (s.compactionSignals === undefined || (Array.isArray(s.compactionSignals) && s.compactionSignals.every((v) => v === "before" || v === "after" || v === "start"))) &&
     isRecord(st) && onlyKeys(st, STATS_KEYS) && counts(st.toolCalls) && counts(st.capped) && num(st.charsSaved) && num(st.capFailures) && num(st.maxContextTokens) &&
     (st.summarized === undefined || counts(st.summarized)) && (st.rawPasses === undefined || counts(st.rawPasses)) && (st.missedByAnalysis === undefined || num(st.missedByAnalysis));
   return ok ? s : undefined;

@@ -26,6 +26,8 @@ import { afterShellCall, beforeShellCall, cleanAuditSnapshots, mayWrite, noteSta
 import { needsWriteGlobs, shellFactsBeforeTable, shellFactsWithTable } from "./call-facts.js";
 import { plainCommands } from "../core/shell-prefilter.js";
 import { EFFECTS_AUDIT_ROW, EFFECTS_RESTORE_ROW } from "../core/policies/effects-audit.js";
+import { SKILL_CHANGED_ROW } from "../core/policies/skill-changed.js";
+import { withSkillFiles } from "../io/skill-digests.js";
 import { lap, note } from "./timings.js";
 import { noteShellCall, type ProcessId } from "../io/tickets.js";
 
@@ -179,7 +181,7 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
   const store = isSafeSessionId(given.sessionId) ? (o.store ? o.store(stateDir) : new StateStore(stateDir)) : undefined;
   if (!store) notices.push(`skillgate: session id ${JSON.stringify(given.sessionId.slice(0, 40))} is not a safe file name; state is not kept for it`);
   const current = store ? store.read(given.sessionId) : { state: emptyState() };
-  const event = await afterShellCall(withLinkTargets(withSettingsFacts(await withContextTokens(given, table, transcriptPath), host, he, current.state, h.packageRoot)), stateDir);
+  const event = withSkillFiles(await afterShellCall(withLinkTargets(withSettingsFacts(await withContextTokens(given, table, transcriptPath), host, he, current.state, h.packageRoot)), stateDir), table, current.state);
   if (current.warning) notices.push(current.warning);
   const where = evidenceWhere(event, stateDir, he.projectDir);
   // A finished check is recorded before anything else looks at its output.
@@ -262,7 +264,7 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
       notices.push(`skillgate: the git hooks will not know this call (${(e as Error).message})`);
     }
   }
-  for (const row of [EFFECTS_AUDIT_ROW, EFFECTS_RESTORE_ROW]) {
+  for (const row of [EFFECTS_AUDIT_ROW, EFFECTS_RESTORE_ROW, SKILL_CHANGED_ROW]) {
     if (outcome.decision.rows.includes(row) && "message" in outcome.decision && outcome.decision.message) {
       // The user hears of it too, not only the model.
       notices.push(outcome.decision.message.split("\n").filter((l) => l.startsWith(`skillgate[${row}]`)).join("\n"));

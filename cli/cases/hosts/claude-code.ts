@@ -2,6 +2,7 @@
 // payload of cases/fixtures/ it starts from, which fields it sets), and how
 // Claude Code's answer is read back. The only place in the harness that knows
 // Claude Code's field names; another host is another file beside this one.
+import fs from "node:fs";
 import { claudeCode } from "../../../hooks/hosts/claude-code/adapter.js";
 import type { CaseEvent, Verdict } from "../events.js";
 import type { CaseHost } from "./host.js";
@@ -17,6 +18,14 @@ export interface Played {
 }
 
 const file = (p: string) => (p.startsWith("/") || /^[A-Za-z]:[\\/]/.test(p) ? p : `${PROJECT}/${p}`);
+
+function textOf(f: string): string | null {
+  try {
+    return fs.readFileSync(f, "utf8");
+  } catch {
+    return null;
+  }
+}
 
 export function claudeCodeEvent(e: CaseEvent): Played {
   const sub = "inSubagent" in e && e.inSubagent ? SUBAGENT : {};
@@ -41,9 +50,11 @@ export function claudeCodeEvent(e: CaseEvent): Played {
       switch (e.tool) {
         case "shell":
           return { fixture: "post-tool-use-bash", with: { ...sub, tool_input: { command: e.command ?? "" }, tool_response: { stdout: e.output ?? "", stderr: "" } } };
-        case "read":
-          // A whole read: the captured payload's content stands for the file's.
-          return { fixture: "post-tool-use-read", with: { ...sub, tool_input: { file_path: file(e.path ?? "") } } };
+        case "read": {
+          // A whole read returns the file's text (a SKILL.md's is compared with the skill as installed); a file not there, none.
+          const f = file(e.path ?? "");
+          return { fixture: "post-tool-use-read", with: { ...sub, tool_input: { file_path: f }, tool_response: { file: { filePath: f, content: textOf(f) } } } };
+        }
         case "skill":
           return { fixture: "post-tool-use-skill", with: { ...sub, tool_input: { skill: e.skill }, tool_response: { success: e.ok !== false, commandName: e.skill } } };
       }

@@ -8,6 +8,7 @@
 // An event a host has no payload for (Codex has no read tool, Cursor's stop
 // carries no final answer) is `unplayable`, with the reason: the case is
 // skipped on that host and the report names the reason.
+import fs from "node:fs";
 import type { Host } from "../../../hooks/core/host.js";
 import type { Event } from "../../../hooks/core/types.js";
 import { skillName } from "../../../hooks/core/match.js";
@@ -69,4 +70,13 @@ export function cannotTellTurns(hostName: string, verdict: Verdict, e: Event | u
 }
 
 /** What a SKILL.md read whole prints (the engine checks where the file is, not what it says). */
+/** What a whole read prints: the file's text when it is there (a SKILL.md's is compared with the skill as installed), else `fallback`. */
+export function printedText(file: string, fallback: string): string {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    return fallback;
+  }
+}
+
 export const skillText = (skill: string): string => `---\nname: ${skill}\ndescription: the ${skill} skill\n---\n# ${skill}\n`;

@@ -38,7 +38,7 @@ export function normalize(payload: unknown): Normalized {
     case "PostToolUse": {
       const tool = toolOf(p);
       return ok({
-        ...base, kind: "tool-result", tool, loads: skillLoads(tool, p.tool_response),
+        ...base, kind: "tool-result", tool, loads: skillLoads(tool, p.tool_response), ...optional("readText", skillText(tool, p.tool_response)),
         ...optional("toolUseId", str(p.tool_use_id)), ...optional("output", outputOf(p.tool_response)), ...optional("contextTokens", tokens),
         ...optional("durationMs", duration), ...optional("unfinished", unfinishedOf(p.tool_response)),
       });
@@ -110,6 +110,12 @@ function skillLoads(tool: ToolCall, response: unknown): string[] {
   if (tool.kind !== "skill" || !tool.skill) return [];
   const r = obj(response);
   return r.success === true && r.status !== "forked" ? [tool.skill] : [];
+}
+
+/** The text a whole Read of a SKILL.md returned (2.1.328: tool_response.file.content), compared with the skill as installed. */
+function skillText(tool: ToolCall, response: unknown): string | undefined {
+  if (tool.kind !== "read" || !tool.whole || !tool.path || !/(^|[/\\])SKILL\.md$/.test(tool.path)) return undefined;
+  return str(obj(obj(response).file).content);
 }
 
 /** A Bash result that is no exit status (2.1.328 shape): the user interrupted it, or it went to the background (`backgroundTaskId`). */

@@ -41,7 +41,8 @@ export function normalize(payload: unknown): Normalized {
     case "PostToolUse": {
       const tool = resultToolOf(p);
       // No `output`: Codex cannot replace a shell's output, so there is nothing a cap could do.
-      return ok({ ...base, kind: "tool-result", tool, loads: [], ...optional("toolUseId", str(p.tool_use_id)) });
+      // A whole read of a SKILL.md: what it printed is the text the model got (compared with the skill as installed).
+      return ok({ ...base, kind: "tool-result", tool, loads: [], ...optional("readText", tool.kind === "read" ? str(p.tool_response) : undefined), ...optional("toolUseId", str(p.tool_use_id)) });
     }
     case "UserPromptSubmit": {
       const prompt = str(p.prompt) ?? "";
