@@ -166,7 +166,8 @@ function walk(dir: string, out: string[]): void {
   try { ents = fs.readdirSync(dir, { withFileTypes: true }); } catch { return; }
   for (const e of ents) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) { if (e.name !== ".git" && e.name !== "node_modules" && e.name !== "remote.git" && e.name !== "obs") walk(p, out); }
+    // (skillgate-state: the guarded run's state folder, where the restore keeps what it found)
+    if (e.isDirectory()) { if (e.name !== ".git" && e.name !== "node_modules" && e.name !== "remote.git" && e.name !== "obs" && e.name !== "skillgate-state") walk(p, out); }
     else out.push(p);
   }
 }
