@@ -3,7 +3,14 @@
 // is HEAD, a forced (non-fast-forward) update of a remote ref, a write to a *_RU.md / *_EN.md file.
 // Labels are truth about effects, so the analyser is measured against bash and git, not against itself.
 //
-//   node --import tsx scripts/corpus-verify.ts [--class NAME] [--id ID] [--jobs N] [--verbose] [--json FILE] [--invert]
+//   node --import tsx scripts/corpus-verify.ts [--class NAME] [--id ID] [--jobs N] [--verbose] [--json FILE] [--invert] [--layers]
+//
+// --layers (needs `npm run build`): for every must-refuse record, which layer holds it. "analysis": the shell
+// analysis refuses it before it runs (decided as test/shell-analysis.test.ts decides it). Otherwise the command
+// runs as an agent's Bash call through skillgate itself — the built hook's PreToolUse (which may still refuse it
+// with the real files), the command, its PostToolUse (the restore) — in a repo with skillgate's git hooks
+// installed (reference-transaction, pre-push): "effect layer" when none of its labeled effects is left (a doc
+// put back counts as held), "got through" when one is. Must-allow records report how many the analysis refuses.
 //
 // --invert swaps every label (refuse -> no effect, allow -> a commit) to show the checker can fail:
 // every record must then come out as a mismatch.
@@ -16,6 +23,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { compiledTable } from "../cli/table-file.ts";
+import { factsOf } from "../hooks/core/shell-facts.ts";
+import { decide } from "../hooks/core/decide.ts";
+import { emptyState, type Event } from "../hooks/core/types.ts";
+import { installGitHooks } from "../hooks/io/git-hooks.ts";
+import { AGENT_MARKERS } from "../hooks/effects/caller.ts";
+import { corpusWorld } from "../test/corpus/world.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLASSES_DIR = path.join(ROOT, "test/corpus/classes");
@@ -152,16 +166,18 @@ function walk(dir: string, out: string[]): void {
   try { ents = fs.readdirSync(dir, { withFileTypes: true }); } catch { return; }
   for (const e of ents) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) { if (e.name !== ".git" && e.name !== "node_modules" && e.name !== "remote.git" && e.name !== "obs") walk(p, out); }
+    // (skillgate-state: the guarded run's state folder, where the restore keeps what it found)
+    if (e.isDirectory()) { if (e.name !== ".git" && e.name !== "node_modules" && e.name !== "remote.git" && e.name !== "obs" && e.name !== "skillgate-state") walk(p, out); }
     else out.push(p);
   }
 }
 
-function docState(p: string): string {
+/** A document's state; `contentOnly`: what it holds (a document the restore put back is held, though touched). */
+function docState(p: string, contentOnly = false): string {
   try {
     const st = fs.lstatSync(p, { bigint: true });
     const body = st.isSymbolicLink() ? `link:${fs.readlinkSync(p)}` : crypto.createHash("sha1").update(fs.readFileSync(p)).digest("hex");
-    return `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${body}`;
+    return contentOnly ? `${st.size}:${body}` : `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${body}`;
   } catch { return "unreadable"; }
 }
 
@@ -181,11 +197,11 @@ function localRefs(gitDir: string): Map<string, string> {
   return m;
 }
 
-function snapshot(w: string): Snapshot {
+function snapshot(w: string, contentOnly = false): Snapshot {
   const files: string[] = [];
   walk(w, files);
   const docs = new Map<string, string>();
-  for (const f of files) if (PAIRED.test(f)) docs.set(path.relative(w, f), docState(f));
+  for (const f of files) if (PAIRED.test(f)) docs.set(path.relative(w, f), docState(f, contentOnly));
   const reflogs = new Map<string, number>();
   const logs: string[] = [];
   walk(path.join(w, "repo/.git/logs"), logs);
@@ -228,8 +244,8 @@ function killLeftovers(marker: string): void {
   }
 }
 
-function runCommand(rec: Rec, dir: string, repo: string): Promise<{ code: number | null; stderr: string; timedOut: boolean }> {
-  const env = cleanEnv({
+function runCommand(rec: Rec, dir: string, repo: string, guardEnv: Record<string, string> = {}): Promise<{ code: number | null; stderr: string; timedOut: boolean }> {
+  const env = cleanEnv({ ...guardEnv,
     HOME: path.join(dir, "home"), TMPDIR: path.join(dir, "tmp"), TMUX_TMPDIR: path.join(dir, "tmp"),
     GIT_TRACE2_EVENT: path.join(dir, "obs/trace2.json"), SKG_CORPUS_RUN: dir,
     // `git config --system` must never reach the machine's /etc/gitconfig (every git on the machine reads it)
@@ -303,11 +319,41 @@ function publishedNewCommit(before: Snapshot, after: Snapshot, gitDir: string): 
   return moved.some(({ v, dir }) => !olds.some((o) => isAncestor(dir, v, o)));
 }
 
-async function observe(rec: Rec, template: string, dir: string, want: Set<Effect>): Promise<{ seen: Set<Effect>; detail: string; pushed: boolean }> {
+// ---------- the effect layer: the command as an agent's Bash call through skillgate ----------
+const HOOK_BUNDLE = path.join(ROOT, "dist", "hook.cjs");
+const GIT_HOOK_ENTRY = path.join(ROOT, "dist", "git-hook.mjs");
+const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(ROOT, "cases", "fixtures", `${name}.json`), "utf8")) as Record<string, unknown>;
+
+interface Guard { state: string; session: string; toolUseId: string; env: Record<string, string> }
+
+/** One hook event through the built hook, as Claude Code sends it; whether it refused. */
+function hookEvent(g: Guard, name: string, repo: string, over: Record<string, unknown>): { deny: boolean; out: string } {
+  const input = JSON.stringify({ ...fixture(name), session_id: g.session, cwd: repo, tool_use_id: g.toolUseId, ...over });
+  const r = spawnSync(process.execPath, [HOOK_BUNDLE], { input, env: cleanEnv(g.env), encoding: "utf8", cwd: repo });
+  if (r.status !== 0) throw new Error(`hook ${name} failed: ${r.stderr.slice(0, 300)}`);
+  return { deny: /"permissionDecision":\s*"deny"/.test(r.stdout), out: r.stdout };
+}
+
+async function observe(rec: Rec, template: string, dir: string, want: Set<Effect>, guarded = false): Promise<{ seen: Set<Effect>; detail: string; pushed: boolean; hookDenied?: boolean }> {
   const repo = prepare(template, dir, rec.setup);
-  const before = snapshot(dir);
-  const res = await runCommand(rec, dir, repo);
-  const after = snapshot(dir);
+  let guard: Guard | undefined;
+  if (guarded) {
+    const state = path.join(dir, "skillgate-state");
+    const home = path.join(dir, "home");
+    guard = { state, session: `corpus-${path.basename(path.dirname(dir))}`, toolUseId: `toolu_${crypto.randomBytes(6).toString("hex")}`,
+      env: { SKILLGATE_STATE: state, HOME: home, CLAUDE_PROJECT_DIR: repo, CLAUDECODE: "1" } };
+    const inst = installGitHooks(repo, { node: process.execPath, entry: GIT_HOOK_ENTRY, stateDir: state, markers: Object.keys(AGENT_MARKERS) });
+    if (!inst.dir.ok) throw new Error(`git hooks not installed: ${inst.dir.why}`);
+    const pre = hookEvent(guard, "pre-tool-use-bash", repo, { tool_input: { command: rec.command, description: "corpus" } });
+    if (pre.deny) return { seen: new Set(), detail: "refused by the PreToolUse analysis with the real files", pushed: false, hookDenied: true };
+  }
+  const before = snapshot(dir, guarded);
+  const res = await runCommand(rec, dir, repo, guard ? { SKILLGATE_STATE: guard.state, CLAUDECODE: "1" } : {});
+  if (guard) {
+    hookEvent(guard, "post-tool-use-bash", repo, { tool_input: { command: rec.command, description: "corpus" },
+      tool_response: { stdout: "", stderr: res.stderr.slice(0, 2000), interrupted: false, isImage: false, noOutputExpected: false } });
+  }
+  const after = snapshot(dir, guarded);
   const seen = new Set<Effect>();
   const detail: string[] = [];
   // commit: a `git commit` process exited 0 (trace2), or a reflog line says "commit" (env-clearing launchers)
@@ -343,6 +389,70 @@ async function observe(rec: Rec, template: string, dir: string, want: Set<Effect
   return { seen, detail: detail.join("; "), pushed };
 }
 
+// ---------- --layers: which layer holds each record ----------
+type Layer = "analysis" | "effect layer" | "got through" | "skipped";
+
+async function layersMain(todo: Rec[], worlds: { ff: string; diverged: string }, base: string, jobs: number, verbose: boolean): Promise<void> {
+  if (!fs.existsSync(HOOK_BUNDLE) || !fs.existsSync(GIT_HOOK_ENTRY)) throw new Error("--layers runs the built hook: npm run build first");
+  const table = await compiledTable(path.join(ROOT, "triggers.json"));
+  const refusedByAnalysis = (r: Rec): boolean => {
+    const w = corpusWorld(r.setup);
+    const event: Event = { kind: "tool-call", sessionId: "layers", cwd: w.cwd, tool: { kind: "shell", name: "Bash", command: r.command } };
+    return decide(event, table, emptyState(), factsOf(event, w)).decision.verdict === "deny";
+  };
+  const results: { rec: Rec; layer: Layer; detail: string }[] = [];
+  let next = 0;
+  let counter = 0;
+  async function worker(): Promise<void> {
+    while (next < todo.length) {
+      const rec = todo[next++];
+      if (!rec) break;
+      if (rec.verify === "skip-missing-tool") { results.push({ rec, layer: "skipped", detail: `no ${rec.tool}` }); continue; }
+      if (refusedByAnalysis(rec)) { results.push({ rec, layer: "analysis", detail: "" }); continue; }
+      if (rec.expect === "allow") { results.push({ rec, layer: "got through", detail: "allowed" }); continue; }
+      const want = new Set<Effect>(rec.effects ?? rec.rows.map((r) => ROW_EFFECT[r]).filter((e): e is Effect => e !== undefined));
+      const dir = path.join(base, `l${counter++}`);
+      fs.mkdirSync(dir);
+      try {
+        const a = await observe(rec, worlds.ff, path.join(dir, "ff"), want, true);
+        if (a.hookDenied) { results.push({ rec, layer: "analysis", detail: a.detail }); continue; }
+        const seen = new Set([...a.seen].filter((e) => e !== "force" && want.has(e)));
+        let detail = a.detail;
+        if (want.has("force")) {
+          const b = await observe(rec, worlds.diverged, path.join(dir, "div"), new Set(["force"]), true);
+          if (b.seen.has("force")) seen.add("force");
+          detail += b.detail ? ` [div: ${b.detail}]` : "";
+        }
+        results.push({ rec, layer: seen.size === 0 ? "effect layer" : "got through", detail: seen.size ? `left: ${[...seen]} ${detail}` : detail });
+      } catch (e) {
+        results.push({ rec, layer: "got through", detail: `setup failed: ${String(e).slice(0, 200)}` });
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+      const last = results[results.length - 1];
+      if (verbose && last) console.log(`${last.layer.padEnd(13)} ${rec.id} ${last.detail}`);
+    }
+  }
+  await Promise.all(Array.from({ length: jobs }, () => worker()));
+  for (const r of results.filter((x) => x.rec.expect === "refuse" && x.layer === "got through").sort((x, y) => x.rec.id.localeCompare(y.rec.id))) {
+    console.log(`GOT-THROUGH ${r.rec.id} ${r.detail}\n    ${r.rec.command.replace(/\n/g, "⏎").slice(0, 160)}`);
+  }
+  console.log(`\nclass                          attacks analysis effect-layer through harmless refused`);
+  const row = (name: string, rs: typeof results) => {
+    const att = rs.filter((r) => r.rec.expect === "refuse" && r.layer !== "skipped");
+    const ok = rs.filter((r) => r.rec.expect === "allow");
+    const n = (l: Layer) => att.filter((r) => r.layer === l).length;
+    console.log(`${name.padEnd(30)}${String(att.length).padStart(8)}${String(n("analysis")).padStart(9)}${String(n("effect layer")).padStart(13)}${String(n("got through")).padStart(8)}${String(ok.length).padStart(9)}${String(ok.filter((r) => r.layer === "analysis").length).padStart(8)}`);
+    return { att: att.length, analysis: n("analysis"), effect: n("effect layer"), through: n("got through"), ok: ok.length, okRefused: ok.filter((r) => r.layer === "analysis").length };
+  };
+  for (const cls of CLASS_NAMES) { const rs = results.filter((r) => r.rec.file === cls); if (rs.length) row(cls, rs); }
+  const t = row("total", results);
+  const pct = (a: number, b: number) => (b ? ((100 * a) / b).toFixed(1) : "0.0");
+  console.log(`\nrefused before running (analysis): ${t.analysis}/${t.att} = ${pct(t.analysis, t.att)}%; held by the effect layer: ${t.effect}; refused or held: ${pct(t.analysis + t.effect, t.att)}%; got through: ${t.through}`);
+  console.log(`harmless refused by the analysis: ${t.okRefused}/${t.ok} = ${pct(t.okRefused, t.ok)}%`);
+  process.exitCode = t.through > 0 ? 1 : 0;
+}
+
 // ---------- main ----------
 function arg(name: string): string | undefined { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined; }
 
@@ -359,6 +469,7 @@ async function main(): Promise<void> {
   // the temp folder goes away however the run ends (a failed template build included)
   process.on("exit", () => fs.rmSync(base, { recursive: true, force: true }));
   const worlds = { ff: buildWorld(path.join(base, "tpl"), "ff"), diverged: buildWorld(path.join(base, "tpl"), "diverged") };
+  if (process.argv.includes("--layers")) return layersMain(todo, worlds, base, jobs, verbose);
   const results: { rec: Rec; status: "agree" | "mismatch" | "skipped"; seen: Effect[]; want: Effect[]; detail: string }[] = [];
   let next = 0;
   let counter = 0;

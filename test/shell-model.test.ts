@@ -209,3 +209,67 @@ test("files planted by the command itself run later in it", () => {
   const cfg = analyzeCommand("printf '[core]\\n\\tfsmonitor = \"git commit -qm f; false\"\\n' >> .git/config; git status", w);
   assert.ok(cfg.commands.some((c) => c.argv.join(" ") === "git commit -qm f"), "a command-running key written into a config file");
 });
+
+test("doors to git's hooks are opaque with their reason; reading git's config is not", () => {
+  const door = (c: string) => analyzeCommand(c).opaque.filter((o) => o.code === "git-hooks-door").map((o) => o.reason);
+  assert.match(door("git -c core.hooksPath=/dev/null merge side").join(), /core\.hooksPath switches git's hooks off/);
+  assert.match(door("git -c CORE.HOOKSPATH=x status").join(), /core\.hooksPath/);
+  assert.match(door("git config core.hooksPath /dev/null").join(), /git config core\.hooksPath/);
+  assert.match(door("git push --no-verify origin work").join(), /--no-verify skips git's pre-push hook/);
+  assert.match(door("GIT_CONFIG_GLOBAL=evil git status").join(), /GIT_CONFIG_GLOBAL set by the command/);
+  assert.match(door("HOME=$PWD/fake git diff").join(), /HOME set by the command/);
+  assert.match(door("export XDG_CONFIG_HOME=/x; git status").join(), /XDG_CONFIG_HOME/);
+  assert.match(door("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=x git status").join(), /GIT_CONFIG_COUNT/);
+  assert.match(door("printf x > .git/hooks/pre-push").join(), /one of git's own files/);
+  assert.match(door("rm -f .git/hooks/reference-transaction").join(), /one of git's own files/);
+  assert.match(door("echo abc > .git/refs/heads/main").join(), /one of git's own files/);
+  assert.match(door("cp x .git/packed-refs").join(), /one of git's own files/);
+  for (const ok of ["git config --get core.hooksPath", "cat .git/hooks/pre-push", "GIT_CONFIG_GLOBAL=/dev/null git status",
+    "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=x git log", "git -c color.ui=never status", "git push origin work",
+    "git config user.name x"]) {
+    assert.deepEqual(door(ok), [], ok);
+  }
+});
+
+test("files named by output options, trace variables and database files are writes", () => {
+  const writes = (c: string) => analyzeCommand(c).writes.filter((w) => !w.dynamic).map((w) => w.path);
+  assert.deepEqual(writes("sort --outp=a_RU.md b"), ["a_RU.md"]);
+  assert.deepEqual(writes("sort --o a_RU.md b"), ["a_RU.md"]);
+  assert.deepEqual(writes("curl -sD h.txt -o /dev/null http://x"), ["h.txt"]);
+  assert.deepEqual(writes("curl --trace-ascii t.txt http://x"), ["t.txt"]);
+  assert.deepEqual(writes("curl --outp o.txt http://x"), [], "ambiguous (--output, --output-dir): an error, nothing written");
+  assert.deepEqual(writes("curl --cookie c.txt http://x"), [], "--cookie reads");
+  assert.deepEqual(writes("wget --append-out=log.txt http://x"), ["log.txt"]);
+  assert.deepEqual(writes("gpg --enarmor -o k.asc f"), ["k.asc"]);
+  assert.deepEqual(writes("valgrind --log-file=v.log true"), ["v.log"]);
+  assert.deepEqual(writes("valgrind --log-fi=v.log true"), [], "valgrind takes no abbreviations");
+  assert.deepEqual(writes("node --redirect-warnings=w.txt app.js"), ["w.txt"]);
+  assert.deepEqual(writes("git archive -o a.tar HEAD"), ["a.tar"]);
+  assert.deepEqual(writes("sed --in-pl s/a/b/ f.md"), ["f.md"]);
+  assert.deepEqual(writes("cmake -E copy a b.md"), ["b.md"]);
+  assert.deepEqual(writes("cmake -E rename a.md b.md"), ["a.md", "b.md"]);
+  assert.deepEqual(writes("sqlite3 new.db 'select 1'"), ["new.db"]);
+  assert.deepEqual(writes("sqlite3 :memory: '.once o.txt' 'select 1'"), ["o.txt"]);
+  assert.deepEqual(writes("sqlite3 -readonly app.db 'select 1'"), []);
+  assert.deepEqual(writes("GIT_TRACE=/tmp/t.log git status"), ["/tmp/t.log"]);
+  assert.deepEqual(writes("GIT_TRACE=1 git status"), []);
+  assert.deepEqual(writes("GIT_TRACE2_EVENT=rel.json git status"), [], "a relative value is not a file for git");
+});
+
+test("HEAD spelled as itself is pushed HEAD; delete then push is forced; programs that run commands are followed", () => {
+  const implied = (c: string) => analyzeCommand(c).commands.filter((x) => x.argv[1] === "push").map((x) => x.implied ?? []);
+  for (const src of ["HEAD~0", "HEAD^0", "HEAD@{0}", "@~0", "HEAD^{commit}", "HEAD~0^0"]) assert.deepEqual(implied(`git push origin '${src}:main'`), [["HEAD"]], src);
+  assert.deepEqual(implied("git push origin HEAD~1:main"), [[]]);
+  assert.deepEqual(implied("git push origin --delete main && git push origin work:main"), [[], ["--force"]]);
+  assert.deepEqual(implied("git push origin :main"), [[]], "a deletion alone is left to the pre-push hook");
+  const runs = (c: string) => analyzeCommand(c).commands.map((x) => x.argv.join(" "));
+  assert.ok(runs("sqlite3 :memory: '.shell git commit -qm s'").includes("git commit -qm s"));
+  assert.ok(runs("cmake -E env FOO=1 git commit -qm c").includes("git commit -qm c"));
+  assert.ok(runs("cmake -E chdir docs git commit -qm c").includes("git commit -qm c"));
+  assert.ok(runs("python3 -c \"from posix import system; system('git commit -qm p')\"").includes("git commit -qm p"));
+  assert.ok(analyzeCommand("tee >(sh) < cmds.txt").opaque.some((o) => o.code === "program-from-pipe"));
+  assert.ok(analyzeCommand("cat x > >(bash -s)").opaque.some((o) => o.code === "program-from-pipe"));
+  assert.deepEqual(analyzeCommand("tee >(wc -l) < x").opaque, []);
+  assert.ok(analyzeCommand("make SHELL=mysh all").opaque.some((o) => o.code === "shell-program"));
+  assert.deepEqual(analyzeCommand("make SHELL=/bin/bash all").opaque, []);
+});

@@ -131,6 +131,8 @@ interface Work extends ShellAnalysis {
   planted: Set<string>;
   /** Descriptors `exec` gave a here-doc or here-string (`exec 3<<<'…'`). */
   fds: Map<number, Arg>;
+  /** GIT_TRACE* variables assigned earlier in this command (gitTraceWrites). */
+  traceVars: Set<string>;
   /** Analysis steps taken so far (see MAX_ANALYSIS_STEPS). */
   steps: number;
   /** The command as given, for the reason when the budget runs out. */
@@ -156,7 +158,7 @@ function run(source: string, world: ShellWorld): Work {
     world, reparsed: 0, limited: false, invalid: false,
     vars: new Map(), aliases: new Map(), programs: new Map(), gitEarlier: [], files: new Map(), filesRead: 0, gitFiles: new Map(),
     cwd: world.cwd || undefined, lenient: 0, scriptsRead: new Map(), configScan: { upTo: 0, written: false },
-    planted: new Set(), fds: new Map(), envRead: new Map(), steps: 0, source,
+    planted: new Set(), fds: new Map(), envRead: new Map(), traceVars: new Set(), steps: 0, source,
   };
   const all = { start: 0, end: source.length };
   if (source.length > MAX_COMMAND_BYTES) {
@@ -308,6 +310,7 @@ const VOLATILE = new Set(["RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "
 
 function setVar(out: Work, name: string, v: WordValue): void {
   if (!out.vars.has(name) && out.vars.size >= MAX_REMEMBERED) return;
+  if (GIT_TRACE_FILE.test(name)) out.traceVars.add(name);
   const old = out.vars.get(name);
   // assigned twice with different values (a branch, a loop): we cannot tell which one holds
   if (out.vars.has(name) && (!old || old.text !== v.text || old.dynamic !== v.dynamic)) out.vars.set(name, { text: `$${name}`, dynamic: true, shape: { kind: "any" } });
@@ -572,7 +575,8 @@ function gitConfigNamesHooks(name: string, text: string, site: CommandSite, out:
 /** `GIT_TRACE=/abs/file git …`: git writes its trace there. */
 function gitTraceWrites(out: Work, site: CommandSite): void {
   const seen = new Set<string>();
-  for (const [name, v] of [...site.local, ...out.vars]) {
+  // (the command's own NAME=value words, then the trace variables assigned earlier: never every variable)
+  for (const [name, v] of [...site.local, ...[...out.traceVars].map((n) => [n, out.vars.get(n)] as const)]) {
     if (!GIT_TRACE_FILE.test(name) || !v || seen.has(name)) continue;
     seen.add(name);
     // a number or a boolean is a descriptor or stderr; a relative path is not a file for git
