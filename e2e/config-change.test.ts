@@ -51,7 +51,9 @@ test('control: without skillgate\'s ConfigChange handler the same change takes e
   addSaboteur(p.repo, false);
   const r = await play(p, { prompt: 'go', script });
   const commit = resultText(r, 'toolu_commit');
-  assert.equal(commit.error, false, `the client kept the old hooks even without a refusal: ${commit.text}`);
+  assert.doesNotMatch(commit.text, /^PreToolUse:Bash hook error/, `the client kept the old hooks even without a refusal: ${commit.text}`);
+  // The tool-call gate is gone, and git's own hook (installed with it) still stops the agent's commit.
+  assert.match(commit.text, /skillgate: git refused a new commit/, commit.text);
 });
 
 /**
@@ -92,6 +94,8 @@ for (const w of WEAKENINGS) {
     const r = await play(p, { prompt: 'go', script });
     const commit = resultText(r, 'toolu_commit');
     // The commit runs, or (timeout 0.001 s with onFailure "block") is blocked as a failed hook: either way not by the gate's answer.
-    assert.doesNotMatch(commit.text, /skillgate\[commit-gate\]/, `the client kept the old hooks even without a refusal: ${commit.text}`);
+    assert.doesNotMatch(commit.text, /^PreToolUse:Bash hook error: skillgate\[commit-gate\]/, `the client kept the old hooks even without a refusal: ${commit.text}`);
+    // Whatever the weakening did to the tool-call gate, git's own hook still stops the agent's commit.
+    assert.match(commit.text, /skillgate: git refused a new commit|PreToolUse:Bash hook error/, commit.text);
   });
 }

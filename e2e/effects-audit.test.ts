@@ -4,15 +4,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentText, mainRequests } from './harness.ts';
 import { installed, play } from './project.ts';
 
 const bash = (command: string, id: string) => ({ toolUse: { name: 'Bash', input: { command, description: 'e2e' }, id } });
 
-test('a commit the analysis could not see is reported to the model in the next request', async () => {
+test('a commit neither the analysis nor git\'s hooks saw is reported to the model in the next request', async () => {
   const p = installed(['commit']);
+  // git's own hooks would abort this commit (e2e/git-hooks.test.ts); without them — a program that writes refs
+  // through libgit2 skips them — the audit after the call is what is left.
+  rmSync(join(p.repo, '.git', 'hooks', 'reference-transaction'));
   mkdirSync(join(p.repo, 'tools'));
   // Not a script skillgate reads: the program builds "git commit" from pieces at run time.
   writeFileSync(join(p.repo, 'tools', 'release.js'), "const v = ['com', 'mit'].join('');\nrequire('child_process').execFileSync('git', [v, '--allow-empty', '-m', 'chore: via tool']);\nconsole.log('released');\n");

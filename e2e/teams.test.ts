@@ -73,6 +73,9 @@ test("a teammate's clone without node_modules: the user is told skillgate is not
     notices.some((n) => /skillgate is registered but not installed: run npm ci/.test(n)),
     `a notice for the user; system events: ${JSON.stringify(notices).slice(0, 600)}`,
   );
-  // Gates are off (the starter table fails open): the commit runs, and the user was told why.
-  assert.deepEqual(gitLog(p.repo), ['feat: unchecked', 'init']);
+  // The tool-call gates are off (the starter table fails open) and the user was told why; git's own hook, installed
+  // with them, sees an agent's commit from no shell call skillgate knows of and refuses it, saying so.
+  const c = contentText(resultOf(r, 'toolu_c1').content);
+  assert.match(c, /skillgate: git refused a new commit/, c);
+  assert.deepEqual(gitLog(p.repo), ['init']);
 });

@@ -162,7 +162,17 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
   }
   if (shellCommandOf(given) !== undefined) note("skip", shell.pending && facts === shell.facts ? 1 : 0);
   fc.failMode = ctx.ok ? ctx.table.table.failMode : ctx.failMode;
-  if (!ctx.ok) return failure(`skillgate: trigger table unusable, ${ctx.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${ctx.error}`, ctx.failMode === "closed", fc);
+  if (!ctx.ok) {
+    // Failing open, the call runs: its ticket lets the git hooks apply the same fail mode to its commits (docs/git-hooks.md).
+    if (ctx.failMode !== "closed" && "tool" in given && isSafeSessionId(given.sessionId)) {
+      try {
+        noteShellCall(given, false, stateDirOf({ ...h, ...optionalDataDir(he.dataDir) }), { host: fc.host.name, packageRoot: h.packageRoot, env: h.env, ...(o.client ? { client: o.client } : {}) });
+      } catch {
+        /* the git hooks then refuse the agent's commit: closed, never silently open */
+      }
+    }
+    return failure(`skillgate: trigger table unusable, ${ctx.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${ctx.error}`, ctx.failMode === "closed", fc);
+  }
   const notices: string[] = [];
   if (pending) {
     // Guarded files a shell command changed unseen are put back before the state or the table is trusted (runner/restore.ts).
