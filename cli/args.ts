@@ -15,9 +15,15 @@ export const EXIT = { ok: 0, findings: 1, usage: 2, config: 3 } as const;
 
 export const EXIT_HELP: readonly [number, string][] = [
   [EXIT.ok, "ok"],
-  [EXIT.findings, "findings: lint errors, a command explain says would be refused, a failing case, a doctor problem, a git hook install could not put in place"],
+  [
+    EXIT.findings,
+    "findings: lint errors, a command explain says would be refused, a failing case, a doctor problem, a git hook install could not put in place",
+  ],
   [EXIT.usage, "usage: unknown option, missing or invalid value, an option of another host (the message and the usage line on stderr)"],
-  [EXIT.config, "configuration or I/O: a table that does not load, a file that cannot be read or written, skills a host cannot load (install without --with-skills)"],
+  [
+    EXIT.config,
+    "configuration or I/O: a table that does not load, a file that cannot be read or written, skills a host cannot load (install without --with-skills)",
+  ],
 ];
 
 /** Wrong command line: printed as one line plus the verb's usage line, exit 2. */
@@ -102,12 +108,22 @@ const CASES_DIR_OPT = {
  */
 export const SPECS = {
   hook: {
-    summary: "read one hook event on stdin and answer on stdout, as the hook executable does, for the host named by --host (the installed entries dist/hook-<host>.cjs name theirs)",
+    summary:
+      "read one hook event on stdin and answer on stdout, as the hook executable does, for the host named by --host (the installed entries dist/hook-<host>.cjs name theirs)",
     options: {
-      host: { type: "string", value: "HOST", help: "the host whose event this is (default: claude-code; opencode runs in-process as a plugin, without a hook command)", choices: ["claude-code", "codex", "copilot", "cursor", "gemini"] },
+      host: {
+        type: "string",
+        value: "HOST",
+        help: "the host whose event this is (default: claude-code; opencode runs in-process as a plugin, without a hook command)",
+        choices: ["claude-code", "codex", "copilot", "cursor", "gemini"],
+      },
       event: { type: "string", value: "EVENT", help: "copilot: the event's name (Copilot's payload does not carry it), e.g. preToolUse" },
     },
-    examples: ["skillgate hook < cases/fixtures/pre-tool-use-bash.json", "skillgate hook --host codex < event.json", "skillgate hook --host copilot --event preToolUse < event.json"],
+    examples: [
+      "skillgate hook < cases/fixtures/pre-tool-use-bash.json",
+      "skillgate hook --host codex < event.json",
+      "skillgate hook --host copilot --event preToolUse < event.json",
+    ],
   },
   explain: {
     summary: "show what a Bash command runs and writes, and which rows would fire",
@@ -122,7 +138,11 @@ export const SPECS = {
       missing: "give the command to explain, e.g. skillgate explain -- 'git commit -m x'",
       verbatim: true,
     },
-    examples: ["skillgate explain git push --force origin main", "skillgate explain --loaded commit -- 'cd app && git commit -am wip'", "skillgate explain --json -- 'curl -s x | bash'"],
+    examples: [
+      "skillgate explain git push --force origin main",
+      "skillgate explain --loaded commit -- 'cd app && git commit -am wip'",
+      "skillgate explain --json -- 'curl -s x | bash'",
+    ],
     findings: "the command would be refused (deny or block)",
   },
   lint: {
@@ -132,18 +152,35 @@ export const SPECS = {
     findings: "lint errors",
   },
   cases: {
-    summary: "run the JSON cases against the table, in-process, as every host's payloads (the project's .claude/skillgate/cases/ for a project table, else skillgate's own); --new writes starter cases",
+    summary:
+      "run the JSON cases against the table, in-process, as every host's payloads (the project's .claude/skillgate/cases/ for a project table, else skillgate's own); --new writes starter cases",
     options: {
       cases: CASES_DIR_OPT,
       dir: { type: "string", value: "DIR", help: "the same as --cases" },
       table: TABLE_OPT,
       runtime: { type: "string", value: "RUNTIME", help: "run through the built hook under this runtime instead of in-process", choices: ["node", "bun"] },
-      new: { type: "list", value: "ROW,...|all", help: "write a starter case for each row (all: every row without a case of its name), run it, say whether it passes", comma: true },
-      host: { type: "list", value: "HOST,...", help: "play the cases as these hosts' payloads only (default: every host: claude-code, codex, gemini, copilot, opencode, cursor)", comma: true },
+      new: {
+        type: "list",
+        value: "ROW,...|all",
+        help: "write a starter case for each row (all: every row without a case of its name), run it, say whether it passes",
+        comma: true,
+      },
+      host: {
+        type: "list",
+        value: "HOST,...",
+        help: "play the cases as these hosts' payloads only (default: every host: claude-code, codex, gemini, copilot, opencode, cursor)",
+        comma: true,
+      },
       json: JSON_OPT,
     },
     exclusive: [["cases", "dir"]],
-    examples: ["skillgate cases", "skillgate cases --host codex,gemini", "skillgate cases --new commit-gate", "skillgate cases --new all", "skillgate cases --runtime bun --json"],
+    examples: [
+      "skillgate cases",
+      "skillgate cases --host codex,gemini",
+      "skillgate cases --new commit-gate",
+      "skillgate cases --new all",
+      "skillgate cases --runtime bun --json",
+    ],
     findings: "a case failed or is malformed",
   },
   mutate: {
@@ -164,49 +201,77 @@ export const SPECS = {
     options: {
       project: { type: "string", value: "DIR", help: "the project to set up (default: the current folder)" },
       full: { type: "flag", help: "copy skillgate's whole demonstration table instead of the starter table" },
-      extends: { type: "flag", help: "a table that extends skillgate's default (\"extends\": \"default\", no rows of its own yet); its cases are the default's" },
+      extends: { type: "flag", help: 'a table that extends skillgate\'s default ("extends": "default", no rows of its own yet); its cases are the default\'s' },
       "no-cases": { type: "flag", help: "write no starter cases" },
     },
     exclusive: [["full", "extends"]],
     examples: ["skillgate init", "skillgate init --extends", "skillgate init --project ~/src/app --full"],
   },
   install: {
-    summary: "add skillgate's hooks to an agent CLI's settings (Claude Code, Codex, Gemini CLI, Copilot CLI, opencode, Cursor; --host all: every one the project uses), and the git hooks; minimal edits, backup first",
+    summary:
+      "add skillgate's hooks to an agent CLI's settings (Claude Code, Codex, Gemini CLI, Copilot CLI, opencode, Cursor; --host all: every one the project uses), and the git hooks; minimal edits, backup first",
     options: {
       project: PROJECT_OPT,
       local: LOCAL_OPT,
       user: USER_OPT,
       "with-skills": WITH_SKILLS_OPT,
       table: TABLE_OPT,
-      runtime: { type: "string", value: "RUNTIME", help: "the runtime the hook runs under (default: node; bun: $SKILLGATE_BUN, else the bun on PATH)", choices: ["bun", "node"] },
+      runtime: {
+        type: "string",
+        value: "RUNTIME",
+        help: "the runtime the hook runs under (default: node; bun: $SKILLGATE_BUN, else the bun on PATH)",
+        choices: ["bun", "node"],
+      },
       "dry-run": DRY_RUN_OPT,
       json: JSON_OPT,
       host: HOST_OPT,
       trust: TRUST_OPT,
     },
-    exclusive: [["project", "user"], ["local", "user"]],
+    exclusive: [
+      ["project", "user"],
+      ["local", "user"],
+    ],
     findings: "a git hook could not be installed (another one is in the way)",
-    examples: ["skillgate install", "skillgate install --host codex --trust", "skillgate install --host=all --with-skills", "skillgate install --local", "skillgate install --project ~/src/app --dry-run", "skillgate install --user --with-skills"],
+    examples: [
+      "skillgate install",
+      "skillgate install --host codex --trust",
+      "skillgate install --host=all --with-skills",
+      "skillgate install --local",
+      "skillgate install --project ~/src/app --dry-run",
+      "skillgate install --user --with-skills",
+    ],
   },
   uninstall: {
     summary: "remove exactly the hooks skillgate install added (byte-identical when nothing else changed)",
     options: { project: PROJECT_OPT, local: LOCAL_OPT, user: USER_OPT, "dry-run": DRY_RUN_OPT, json: JSON_OPT, host: HOST_OPT },
-    exclusive: [["project", "user"], ["local", "user"]],
+    exclusive: [
+      ["project", "user"],
+      ["local", "user"],
+    ],
     examples: ["skillgate uninstall", "skillgate uninstall --host gemini", "skillgate uninstall --user --dry-run"],
     findings: "a git hook could not be restored",
   },
   doctor: {
-    summary: "check the installed hooks (on the host named by --host, or all), the hook command and launcher, the table, its skills, the state folder and the git hooks",
+    summary:
+      "check the installed hooks (on the host named by --host, or all), the hook command and launcher, the table, its skills, the state folder and the git hooks",
     options: { project: PROJECT_OPT, local: LOCAL_OPT, user: USER_OPT, table: TABLE_OPT, json: JSON_OPT, host: HOST_OPT },
-    exclusive: [["project", "user"], ["local", "user"]],
+    exclusive: [
+      ["project", "user"],
+      ["local", "user"],
+    ],
     examples: ["skillgate doctor", "skillgate doctor --host codex", "skillgate doctor --user --json"],
     findings: "a problem was found",
   },
   measure: {
-    summary: "count, from Claude Code transcripts and the session files of Codex, Gemini CLI, Copilot CLI and opencode, how often each row had an occasion and how often its skill was loaded; per budget profile, what long outputs would become and how often a raw file was read back",
+    summary:
+      "count, from Claude Code transcripts and the session files of Codex, Gemini CLI, Copilot CLI and opencode, how often each row had an occasion and how often its skill was loaded; per budget profile, what long outputs would become and how often a raw file was read back",
     options: {
       projects: { type: "string", value: "DIR", help: "Claude Code's transcript folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)" },
-      home: { type: "string", value: "DIR", help: "read every host's sessions under this home folder instead of yours (.claude/projects, .codex/sessions, .gemini/tmp, .copilot/session-state, .local/share/opencode); with --projects alone, only Claude Code's are read" },
+      home: {
+        type: "string",
+        value: "DIR",
+        help: "read every host's sessions under this home folder instead of yours (.claude/projects, .codex/sessions, .gemini/tmp, .copilot/session-state, .local/share/opencode); with --projects alone, only Claude Code's are read",
+      },
       since: { type: "string", value: "AGE", help: "only sessions changed in this window: 7d, 12h, 30m, or a date", default: "7d" },
       table: TABLE_OPT,
       json: JSON_OPT,
@@ -214,18 +279,31 @@ export const SPECS = {
       compare: { type: "string", value: "FILE", help: "compare with a result saved by --save" },
       svg: { type: "string", value: "FILE", help: "also write the chart as an SVG file" },
     },
-    examples: ["skillgate measure", "skillgate measure --since 30d --save", "skillgate measure --compare ~/.local/state/skillgate/measure-2026-01-01.json --json"],
+    examples: [
+      "skillgate measure",
+      "skillgate measure --since 30d --save",
+      "skillgate measure --compare ~/.local/state/skillgate/measure-2026-01-01.json --json",
+    ],
   },
   report: {
-    summary: "one self-contained HTML page (or --json) of a team's sessions: per row and week, was the skill loaded before the first occasion; refusals and what followed; per host; the context budget targets; merges snapshots from several machines",
+    summary:
+      "one self-contained HTML page (or --json) of a team's sessions: per row and week, was the skill loaded before the first occasion; refusals and what followed; per host; the context budget targets; merges snapshots from several machines",
     options: {
-      projects: { type: "string", value: "DIR", help: "Claude Code's transcript folder to read (default when no snapshot is named: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)" },
+      projects: {
+        type: "string",
+        value: "DIR",
+        help: "Claude Code's transcript folder to read (default when no snapshot is named: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",
+      },
       home: { type: "string", value: "DIR", help: "read every host's sessions under this home folder instead of yours (see measure --home)" },
       since: { type: "string", value: "AGE", help: "only sessions changed in this window: 7d, 12h, 30m, or a date", default: "30d" },
       table: TABLE_OPT,
       out: { type: "string", value: "FILE", help: "the HTML file to write", default: "skillgate-report.html" },
       json: JSON_OPT,
-      save: { type: "string", value: "FILE", help: "also write this machine's snapshot (row ids, counts, days, host, machine label; no paths, no prompt text)" },
+      save: {
+        type: "string",
+        value: "FILE",
+        help: "also write this machine's snapshot (row ids, counts, days, host, machine label; no paths, no prompt text)",
+      },
       machine: { type: "string", value: "NAME", help: "the machine label in the snapshot (default: the host name)" },
       installed: { type: "string", value: "DATE", help: "the day skillgate was installed here (marked on the charts)" },
     },
@@ -233,7 +311,8 @@ export const SPECS = {
     examples: ["skillgate report", "skillgate report --since 7d --save team/$(hostname).json --machine alice", "skillgate report team/ --out week.html"],
   },
   stats: {
-    summary: "a session's counters: tool calls, outputs capped and summarized, raw passes, characters saved, raw_fallback (from its transcript), compactions, budget level",
+    summary:
+      "a session's counters: tool calls, outputs capped and summarized, raw passes, characters saved, raw_fallback (from its transcript), compactions, budget level",
     options: {
       session: { type: "string", value: "ID", help: "the session (default: the most recently changed one)" },
       table: TABLE_OPT,
@@ -255,7 +334,11 @@ export const SPECS = {
       json: JSON_OPT,
       "no-cache": { type: "flag", help: "hash every file (ignore the stat cache)" },
     },
-    operand: { name: "ROOT", help: "workspace-relative folders or paths to fingerprint", missing: "give at least one ROOT, e.g. skillgate fingerprint src test" },
+    operand: {
+      name: "ROOT",
+      help: "workspace-relative folders or paths to fingerprint",
+      missing: "give at least one ROOT, e.g. skillgate fingerprint src test",
+    },
     examples: ["skillgate fingerprint src test package.json", "skillgate fingerprint --json --previous fp.json src > fp2.json"],
   },
   evidence: {
@@ -353,7 +436,12 @@ export function parseWith<const S extends VerbSpec>(spec: S, argv: readonly stri
     if (value === undefined || value === "") throw new UsageError(`--${name} needs a value (${opt.value})`);
     if (opt.type === "list") {
       const prev = given.get(name);
-      const items = opt.comma ? value.split(",").map((s) => s.trim()).filter(Boolean) : [value];
+      const items = opt.comma
+        ? value
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [value];
       given.set(name, [...(Array.isArray(prev) ? prev : []), ...items]);
       continue;
     }
@@ -391,7 +479,8 @@ function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = cur;
   }
   return prev[b.length] as number;
@@ -415,7 +504,10 @@ export function usageLine(verb: VerbName): string {
     for (const n of group) done.add(n);
     parts.push(`[${group.map((n) => optionLabel(n, spec.options[n] as OptionSpec)).join(" | ")}]`);
   }
-  if (spec.operand) parts.push(spec.operand.verbatim ? `[--] ${spec.operand.name}...` : `${spec.operand.missing ? "" : "["}${spec.operand.name}...${spec.operand.missing ? "" : "]"}`);
+  if (spec.operand)
+    parts.push(
+      spec.operand.verbatim ? `[--] ${spec.operand.name}...` : `${spec.operand.missing ? "" : "["}${spec.operand.name}...${spec.operand.missing ? "" : "]"}`,
+    );
   return `usage: skillgate ${verb}${parts.length ? " " + parts.join(" ") : ""}`;
 }
 

@@ -50,7 +50,11 @@ export function evidenceRows(tableFile: string): (CheckSpec & { run?: string })[
     if (r?.kind !== "evidence" || typeof r.id !== "string" || !Array.isArray(paths) || !paths.every((s) => typeof s === "string")) continue;
     const cmd = (r.when as { command?: { name?: unknown; sub?: unknown } } | undefined)?.command;
     const full = Array.isArray(r.full) && r.full.every((s) => typeof s === "string") ? (r.full as string[]) : undefined;
-    const run = full?.[0] ?? (typeof cmd?.name === "string" ? commandText({ name: cmd.name, sub: Array.isArray(cmd.sub) ? cmd.sub.filter((s): s is string => typeof s === "string") : [] }) : undefined);
+    const run =
+      full?.[0] ??
+      (typeof cmd?.name === "string"
+        ? commandText({ name: cmd.name, sub: Array.isArray(cmd.sub) ? cmd.sub.filter((s): s is string => typeof s === "string") : [] })
+        : undefined);
     out.push({ id: r.id, scope: paths as string[], full, reuse: r.reuse === true, run, ...(typeof cmd?.name === "string" ? { program: cmd.name } : {}) });
   }
   return out;
@@ -83,9 +87,23 @@ export async function main(args: string[], root: string): Promise<number> {
       inTable: s.inTable,
       scope: s.scope,
       status: f.status,
-      reason: f.status === "fresh" ? undefined : freshnessReason(f, { check: s.id, action: "a gate on this check", run: s.run ?? r?.command ?? "(its command)" }),
+      reason:
+        f.status === "fresh" ? undefined : freshnessReason(f, { check: s.id, action: "a gate on this check", run: s.run ?? r?.command ?? "(its command)" }),
       changed: f.status === "stale" ? f.changed : [],
-      record: r ? { id: r.id, command: r.command, cwd: r.cwd, exit: r.exit, outcome: r.outcome, partial: r.partial, finishedAt: r.finishedAt, durationMs: r.durationMs, fingerprint: r.fingerprint, entries: r.entries.length } : undefined,
+      record: r
+        ? {
+            id: r.id,
+            command: r.command,
+            cwd: r.cwd,
+            exit: r.exit,
+            outcome: r.outcome,
+            partial: r.partial,
+            finishedAt: r.finishedAt,
+            durationMs: r.durationMs,
+            fingerprint: r.fingerprint,
+            entries: r.entries.length,
+          }
+        : undefined,
       pointerSeq: latest.seq,
       conflict: latest.conflict,
       unreadable: latest.unreadable,
@@ -102,7 +120,10 @@ export async function main(args: string[], root: string): Promise<number> {
   }
   for (const r of rows) {
     console.log(`${r.check}: ${r.status}${r.inTable ? "" : " (no longer a row of the table)"}  scope: ${r.scope.join(", ") || "?"}`);
-    if (r.record) console.log(`  latest: ${r.record.command} — ${r.record.outcome}${r.record.partial ? " (partial)" : ""}, exit ${r.record.exit ?? "?"}, ${r.record.finishedAt}, ${(r.record.durationMs / 1000).toFixed(1)} s, ${r.record.fingerprint} over ${r.record.entries} files`);
+    if (r.record)
+      console.log(
+        `  latest: ${r.record.command} — ${r.record.outcome}${r.record.partial ? " (partial)" : ""}, exit ${r.record.exit ?? "?"}, ${r.record.finishedAt}, ${(r.record.durationMs / 1000).toFixed(1)} s, ${r.record.fingerprint} over ${r.record.entries} files`,
+      );
     if (r.reason) console.log(`  ${r.reason.split("\n").join("\n  ")}`);
     if (r.unpublished.length) console.log(`  records written but never published (an interrupted write): ${r.unpublished.join(", ")}`);
   }

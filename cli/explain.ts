@@ -49,12 +49,16 @@ export async function explainMain(args: string[], root: string): Promise<number>
   const c = colours();
   console.log(tableHeader(file, table.rows.length));
   console.log(`command: ${command}`);
-  for (const x of r.commands) console.log(`  runs   ${x.shell}${x.via.length ? `   (via ${x.via.join(" > ")})` : ""}${x.dynamic ? "   [has run-time values]" : ""}`);
+  for (const x of r.commands)
+    console.log(`  runs   ${x.shell}${x.via.length ? `   (via ${x.via.join(" > ")})` : ""}${x.dynamic ? "   [has run-time values]" : ""}`);
   for (const w of r.writes) console.log(`  writes ${w.path}   (by ${w.by})`);
   for (const x of r.reads) console.log(`  reads  ${x.path}   (by ${x.by})`);
   for (const o of r.opaque) console.log(`  ${c.yellow("OPAQUE")} ${o.reason}: ${o.text}`);
-  console.log(r.matched.length ? `rows matched: ${r.matched.map((m) => `${m.id} (${m.kind}${m.skill ? `, ${m.skill}` : ""})`).join(", ")}` : "rows matched: none");
-  const verdict = code === EXIT.findings ? c.red(r.decision.verdict) : r.decision.verdict === "allow" ? c.green(r.decision.verdict) : c.yellow(r.decision.verdict);
+  console.log(
+    r.matched.length ? `rows matched: ${r.matched.map((m) => `${m.id} (${m.kind}${m.skill ? `, ${m.skill}` : ""})`).join(", ")}` : "rows matched: none",
+  );
+  const verdict =
+    code === EXIT.findings ? c.red(r.decision.verdict) : r.decision.verdict === "allow" ? c.green(r.decision.verdict) : c.yellow(r.decision.verdict);
   const message = "message" in r.decision ? r.decision.message : undefined;
   console.log(`decision: ${verdict}${message ? ` — ${message}` : ""}`);
   return code;

@@ -88,7 +88,14 @@ export async function main(args: string[], root: string): Promise<number> {
       cache = StatCache.load(stateDirOf({ env: process.env, packageRoot: root }), cwd);
       if (cache.warning) console.error(cache.warning);
     }
-    const inv = fingerprint({ cwd, roots, previous: prev?.paths, tasksApproval: a.tasksApproval, cache, warn: (m) => console.error(`skillgate fingerprint: ${m}`) });
+    const inv = fingerprint({
+      cwd,
+      roots,
+      previous: prev?.paths,
+      tasksApproval: a.tasksApproval,
+      cache,
+      warn: (m) => console.error(`skillgate fingerprint: ${m}`),
+    });
     saveQuietly(cache);
     console.log(a.json ? JSON.stringify({ fingerprint: inv.fingerprint, entries: inv.entries, roots: inv.roots, cwd: inv.cwd }, null, 2) : inv.fingerprint);
     return 0;

@@ -7,7 +7,12 @@ import { inspectGitHooks, installGitHooks, uninstallGitHooks, type GitHookConfig
 import { AGENT_MARKERS } from "../hooks/effects/caller.js";
 
 export function gitHookConfig(root: string, env: NodeJS.ProcessEnv = process.env): GitHookConfig {
-  return { node: process.execPath, entry: path.join(root, "dist", "git-hook.mjs"), stateDir: stateDirOf({ env, packageRoot: root }), markers: Object.keys(AGENT_MARKERS) };
+  return {
+    node: process.execPath,
+    entry: path.join(root, "dist", "git-hook.mjs"),
+    stateDir: stateDirOf({ env, packageRoot: root }),
+    markers: Object.keys(AGENT_MARKERS),
+  };
 }
 
 export interface GitHooksVerb {
@@ -24,7 +29,10 @@ export interface GitHooksVerb {
 /** Returns the number of problems (a conflict on install, a missing hook for doctor). */
 export function gitHooksVerb(o: GitHooksVerb): number {
   if (o.project === undefined) {
-    if (o.verb !== "uninstall") o.say("git hooks: not for --user (they belong to a repository): run skillgate install --project DIR (or skillgate init) in each repository an agent commits in");
+    if (o.verb !== "uninstall")
+      o.say(
+        "git hooks: not for --user (they belong to a repository): run skillgate install --project DIR (or skillgate init) in each repository an agent commits in",
+      );
     return 0;
   }
   const project = path.resolve(o.project);
@@ -42,7 +50,9 @@ export function gitHooksVerb(o: GitHooksVerb): number {
         if (h.state === "installed") o.say(`git hook ${h.name}: installed in ${dir.dir}${chain}`);
         else {
           problems++;
-          bad(`git hook ${h.name}: ${h.state} (${h.why})${chain}: run skillgate install again${dir.hooksPath ? ` (core.hooksPath is ${dir.hooksPath}: a hook manager that rewrites that folder removes skillgate's hook)` : ""}`);
+          bad(
+            `git hook ${h.name}: ${h.state} (${h.why})${chain}: run skillgate install again${dir.hooksPath ? ` (core.hooksPath is ${dir.hooksPath}: a hook manager that rewrites that folder removes skillgate's hook)` : ""}`,
+          );
         }
       }
       return problems;
@@ -59,7 +69,9 @@ export function gitHooksVerb(o: GitHooksVerb): number {
         problems++;
         bad(`git hook ${c.name}: not installed: ${c.why}`);
       } else if (c.action !== "unchanged" && c.action !== "absent") {
-        o.say(`git hook ${c.name}: ${would}${c.action} (${c.file}${c.chained ? `; ${c.action === "restored" ? "put back from" : "the hook that was there runs after skillgate's check:"} ${c.chained}` : ""})`);
+        o.say(
+          `git hook ${c.name}: ${would}${c.action} (${c.file}${c.chained ? `; ${c.action === "restored" ? "put back from" : "the hook that was there runs after skillgate's check:"} ${c.chained}` : ""})`,
+        );
       }
     }
     return problems;

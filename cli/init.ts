@@ -36,7 +36,10 @@ export function extendsTableText(schemaRef: string): string {
 /** The case schema as seen from <project>/.claude/skillgate/cases/. */
 export function caseSchemaRefFor(projectDir: string, root: string): string {
   if (isProjectDependency(projectDir, root) && path.resolve(projectDir) !== path.resolve(root)) return "../../../node_modules/skillgate/cases/case.schema.json";
-  return path.relative(path.join(projectDir, ".claude", "skillgate", "cases"), path.join(root, "cases", "case.schema.json")).split(path.sep).join("/");
+  return path
+    .relative(path.join(projectDir, ".claude", "skillgate", "cases"), path.join(root, "cases", "case.schema.json"))
+    .split(path.sep)
+    .join("/");
 }
 
 /**
@@ -49,7 +52,10 @@ export function copyDefaultCases(root: string, casesDir: string, schemaRef: stri
   const from = path.join(root, "cases");
   fs.mkdirSync(casesDir, { recursive: true });
   let n = 0;
-  for (const name of fs.readdirSync(from).filter((x) => x.endsWith(".json") && x !== "case.schema.json").sort()) {
+  for (const name of fs
+    .readdirSync(from)
+    .filter((x) => x.endsWith(".json") && x !== "case.schema.json")
+    .sort()) {
     const text = fs.readFileSync(path.join(from, name), "utf8");
     if ((JSON.parse(text) as { table?: unknown }).table !== undefined) continue;
     fs.writeFileSync(path.join(casesDir, name), withSchema(text, schemaRef), { flag: "wx" });
@@ -74,10 +80,11 @@ export async function initMain(args: string[], root: string): Promise<number> {
   if (fs.existsSync(tableFile)) {
     const asked = extend ? "--extends" : full ? "--full" : "";
     console.log(`${tableFile}: exists, left as is${asked ? ` (init never overwrites it: move it away and run init ${asked} again for that table)` : ""}`);
-  }
-  else {
+  } else {
     const ref = schemaRefFor(projectDir, root);
-    const text = extend ? extendsTableText(ref) : withSchema(fs.readFileSync(full ? path.join(root, "triggers.json") : path.join(templateDirOf(root), "triggers.json"), "utf8"), ref);
+    const text = extend
+      ? extendsTableText(ref)
+      : withSchema(fs.readFileSync(full ? path.join(root, "triggers.json") : path.join(templateDirOf(root), "triggers.json"), "utf8"), ref);
     fs.mkdirSync(claudeDir, { recursive: true });
     fs.writeFileSync(tableFile, text, { flag: "wx" });
     const what = extend
@@ -105,18 +112,24 @@ export async function initMain(args: string[], root: string): Promise<number> {
   if (c.copied.length) console.log(`${dest}: copied ${c.copied.join(", ")} (yours to edit; init never overwrites them)`);
   const kept = names.filter((n) => !c.copied.includes(n) && !c.unknown.includes(n));
   if (kept.length) console.log(`${dest}: ${kept.join(", ")} already there, left as is`);
-  if (path.resolve(skillsDir) !== path.resolve(dest)) console.log(`note: the table's skillsDir is ${skillsDir}; the Skill tool loads skills from ${dest} and ~/.claude/skills`);
+  if (path.resolve(skillsDir) !== path.resolve(dest))
+    console.log(`note: the table's skillsDir is ${skillsDir}; the Skill tool loads skills from ${dest} and ~/.claude/skills`);
   for (const name of c.unknown) console.log(`skill "${name}" is yours to write: ${path.join(dest, name, "SKILL.md")} (skillgate ships no skill by that name)`);
 
   // 3. Cases that prove each starter row (each row turns a case red when removed: skillgate mutate checks it).
   const casesDir = path.join(claudeDir, "skillgate", "cases");
-  if (f.has("no-cases")) console.log(`no starter cases written: write one per row with \`skillgate cases --new <row id>\` (into ${casesDir}; format: docs/cases.md in skillgate's repository)`);
+  if (f.has("no-cases"))
+    console.log(
+      `no starter cases written: write one per row with \`skillgate cases --new <row id>\` (into ${casesDir}; format: docs/cases.md in skillgate's repository)`,
+    );
   else if (fs.existsSync(casesDir)) console.log(`${casesDir}: exists, left as is`);
   else if (extend || full) {
     // The full table is the default's rows, so the default's own cases pin each of them (mutate shows it).
     const n = copyDefaultCases(root, casesDir, caseSchemaRefFor(projectDir, root));
     const whose = extend ? "the default table you inherit" : "the full table (a copy of the default)";
-    console.log(`${casesDir}: ${n} cases from skillgate's own suite, which pin every row of ${whose} (a case that fails after an upgrade of skillgate names a default row that changed)`);
+    console.log(
+      `${casesDir}: ${n} cases from skillgate's own suite, which pin every row of ${whose} (a case that fails after an upgrade of skillgate names a default row that changed)`,
+    );
   } else {
     fs.cpSync(path.join(templateDirOf(root), "cases"), casesDir, { recursive: true, errorOnExist: true, force: false });
     console.log(`${casesDir}: ${fs.readdirSync(casesDir).filter((x) => x.endsWith(".json")).length} starter cases, one or more per row`);

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { colours, EXIT, parseArgs, usageLine, UsageError, UserError, type ArgsOf } from "./args.js";
-import { ensureSkills, type DoctorCheck, type HostInstaller, type InstallTarget } from "../hooks/io/hook-install.js";
+import { ensureSkills, type DoctorCheck, type HostInstaller, type InstallPlan, type InstallTarget } from "../hooks/io/hook-install.js";
 import { stateDirOf } from "../hooks/io/state-dir.js";
 import { gitHooksVerb } from "./git-hooks.js";
 import { applyChanges, removeEmptyDirs, type Applied } from "./install/apply.js";
@@ -19,7 +19,19 @@ export { findBun, GET_BUN, pickRuntime } from "./install/runtime.js";
 export { BACKUPS_KEPT, lineDiff } from "./install/apply.js";
 export { checkSkills, copySkills, isProjectDependency, readSettings, settingsFileOf, type SkillCheck, type Where } from "./install/claude-code.js";
 export {
-  FAIL_CLOSED_EVENTS, HOOK_EVENTS, HOOK_TIMEOUT_S, ON_FAILURE_SINCE, SettingsShapeError, honoursOnFailure, addSkillgate, hookPathOf, inspectSettings, isSkillgateHandler, makeHandler, portableHandler, removeSkillgate,
+  FAIL_CLOSED_EVENTS,
+  HOOK_EVENTS,
+  HOOK_TIMEOUT_S,
+  ON_FAILURE_SINCE,
+  SettingsShapeError,
+  honoursOnFailure,
+  addSkillgate,
+  hookPathOf,
+  inspectSettings,
+  isSkillgateHandler,
+  makeHandler,
+  portableHandler,
+  removeSkillgate,
   type Handler,
 } from "../hooks/hosts/claude-code/install.js";
 
@@ -35,14 +47,17 @@ const ONLY_FOR: Record<string, string> = { local: "claude-code", trust: "codex" 
 function hostsOf(f: Flags, base: string, env: NodeJS.ProcessEnv): Detected[] {
   const name = hostFlag(f) ?? "claude-code";
   if (name !== "all") {
-    for (const [opt, host] of Object.entries(ONLY_FOR)) if (f.has(opt as "local") && host !== name) throw new UsageError(`--${opt} is for --host ${host}, not ${name}`);
+    for (const [opt, host] of Object.entries(ONLY_FOR))
+      if (f.has(opt as "local") && host !== name) throw new UsageError(`--${opt} is for --host ${host}, not ${name}`);
     const host = hostById(name);
     if (!host) throw new UsageError(`--host ${name}: no such host`);
     return [{ host, why: "--host" }];
   }
   const found = detectHosts(base, env);
   if (!found.length) {
-    throw new UserError(`--host all: no host found: ${base} has none of .claude, .codex, .agents, .gemini, .github/hooks, .github/skills, opencode.json, .opencode, .cursor, and none of claude, codex, gemini, copilot, opencode, cursor-agent is on PATH; name one with --host`);
+    throw new UserError(
+      `--host all: no host found: ${base} has none of .claude, .codex, .agents, .gemini, .github/hooks, .github/skills, opencode.json, .opencode, .cursor, and none of claude, codex, gemini, copilot, opencode, cursor-agent is on PATH; name one with --host`,
+    );
   }
   return found;
 }
@@ -87,7 +102,13 @@ const consoleIo = (): Io => ({ env: process.env, out: (l) => console.log(l), err
 
 /** A configuration or I/O problem: one line on stderr, exit 3. */
 function fail(io: Io, what: string, error: string): number {
-  io.err(`${what}: ${error.split("\n").map((l) => l.trim()).filter(Boolean).join(" ")}`);
+  io.err(
+    `${what}: ${error
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .join(" ")}`,
+  );
   return EXIT.config;
 }
 
@@ -145,11 +166,18 @@ async function changeMain(verb: "install" | "uninstall", f: ArgsOf<"install"> | 
 }
 
 /** One host's install or uninstall: its plan, the skills its table needs, the changes applied. Returns the report, or an exit code. */
-async function changeOne(verb: "install" | "uninstall", f: ArgsOf<"install"> | ArgsOf<"uninstall">, host: HostInstaller, root: string, io: Io, say: (l: string) => void): Promise<Record<string, unknown> | number> {
+async function changeOne(
+  verb: "install" | "uninstall",
+  f: ArgsOf<"install"> | ArgsOf<"uninstall">,
+  host: HostInstaller,
+  root: string,
+  io: Io,
+  say: (l: string) => void,
+): Promise<Record<string, unknown> | number> {
   const env = io.env;
   const what = prefix(verb, f, host);
   const dryRun = f.has("dry-run");
-  let plan;
+  let plan: InstallPlan;
   try {
     const t = targetOf(f, host, root, env);
     plan = host.plan(verb, t, root);

@@ -22,7 +22,7 @@ export interface LintReport {
 /** `root`: skillgate's package root, whose triggers.json a table with `"extends": "default"` extends. */
 export async function lintProject(tableFile: string, root?: string): Promise<LintReport> {
   const r: LintReport = { errors: [], warnings: [], cores: {} };
-  let table;
+  let table: Awaited<ReturnType<typeof compiledTable>>;
   try {
     table = await compiledTable(tableFile, root);
   } catch (e) {
@@ -91,6 +91,8 @@ export async function lintMain(args: string[], root: string): Promise<number> {
   for (const w of r.warnings) console.log(`${c.yellow("warning:")} ${w}`);
   for (const e of r.errors) console.log(`${c.red("error:")} ${e}`);
   const sizes = Object.values(r.cores);
-  console.log(`${r.errors.length} errors, ${r.warnings.length} warnings; ${sizes.length} skills, cores ${sizes.reduce((a, b) => a + b, 0)} bytes in all, largest ${Math.max(0, ...sizes)}`);
+  console.log(
+    `${r.errors.length} errors, ${r.warnings.length} warnings; ${sizes.length} skills, cores ${sizes.reduce((a, b) => a + b, 0)} bytes in all, largest ${Math.max(0, ...sizes)}`,
+  );
   return code;
 }

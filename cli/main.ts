@@ -70,7 +70,11 @@ export async function cli(argv: string[]): Promise<number> {
 /** One line on stderr (plus the usage line for a usage error); the stack only with SKILLGATE_DEBUG=1. */
 function reportError(verb: VerbName, e: unknown): number {
   const err = e instanceof Error ? e : new Error(String(e));
-  const oneLine = err.message.split("\n").map((l) => l.trim()).filter(Boolean).join("; ");
+  const oneLine = err.message
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join("; ");
   const known = err instanceof UsageError || err instanceof UserError;
   const debug = process.env.SKILLGATE_DEBUG === "1";
   console.error(`skillgate ${verb}: ${oneLine}${known || debug ? "" : " (SKILLGATE_DEBUG=1 shows where)"}`);

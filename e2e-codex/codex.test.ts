@@ -1,23 +1,24 @@
 // skillgate under the real Codex CLI: each scenario runs `codex exec` against
 // the scripted Responses server and checks what Codex did and what the model
 // was told (the next request's input).
-import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { test } from 'node:test';
-import { CODEX_BIN, callOutput, messages, project, run, type RunResult } from './harness.ts';
-import { installVerb } from '../cli/install.ts';
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { CODEX_BIN, callOutput, messages, project, run, type RunResult } from "./harness.ts";
+import { installVerb } from "../cli/install.ts";
 
 /** `skillgate <verb> --host codex …` in-process (cli/install.ts installVerb), with its own environment and output. */
-const codexInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb(verb, ["--host", "codex", ...args], root, { env, out, err: out });
+const codexInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) =>
+  installVerb(verb, ["--host", "codex", ...args], root, { env, out, err: out });
 
-const sh = (cmd: string, callId: string) => ({ name: 'exec_command', arguments: { cmd }, callId });
-const patch = (text: string, callId: string) => ({ name: 'apply_patch', input: text, callId });
-const log = (repo: string) => execFileSync('git', ['log', '--format=%s'], { cwd: repo, encoding: 'utf8' }).trim().split('\n');
+const sh = (cmd: string, callId: string) => ({ name: "exec_command", arguments: { cmd }, callId });
+const patch = (text: string, callId: string) => ({ name: "apply_patch", input: text, callId });
+const log = (repo: string) => execFileSync("git", ["log", "--format=%s"], { cwd: repo, encoding: "utf8" }).trim().split("\n");
 
 function ok(r: RunResult): void {
-  assert.equal(r.timedOut, false, 'codex timed out');
+  assert.equal(r.timedOut, false, "codex timed out");
   assert.equal(r.exitCode, 0, `codex exited ${r.exitCode}: ${r.stderr.slice(-800)}`);
 }
 
@@ -30,203 +31,213 @@ function outputOf(r: RunResult, callId: string): string {
   assert.fail(`no output for ${callId} reached the model`);
 }
 
-test('commit refused before the skill is loaded; the reason reaches the model', async () => {
-  const p = await project(['commit']);
+test("commit refused before the skill is loaded; the reason reaches the model", async () => {
+  const p = await project(["commit"]);
   const r = await run(p, {
-    prompt: 'make a commit',
-    script: [{ calls: sh('git commit --allow-empty -m "feat: x"', 'c1') }, { text: 'blocked' }],
+    prompt: "make a commit",
+    script: [{ calls: sh('git commit --allow-empty -m "feat: x"', "c1") }, { text: "blocked" }],
   });
   ok(r);
-  const out = outputOf(r, 'c1');
+  const out = outputOf(r, "c1");
   assert.match(out, /Command blocked by PreToolUse hook/);
   assert.match(out, /skill "?commit"?/i);
-  assert.deepEqual(log(p.repo), ['init'], 'the commit must not have run');
+  assert.deepEqual(log(p.repo), ["init"], "the commit must not have run");
 });
 
-test('control: without trust Codex skips the hooks, so the same commit runs (the trust entries are what make them run)', async () => {
-  const p = await project(['commit'], { trust: false });
+test("control: without trust Codex skips the hooks, so the same commit runs (the trust entries are what make them run)", async () => {
+  const p = await project(["commit"], { trust: false });
   const r = await run(p, {
-    prompt: 'make a commit',
-    script: [{ calls: sh('git commit --allow-empty -m "feat: x"', 'c1') }, { text: 'committed' }],
+    prompt: "make a commit",
+    script: [{ calls: sh('git commit --allow-empty -m "feat: x"', "c1") }, { text: "committed" }],
   });
   ok(r);
-  assert.doesNotMatch(outputOf(r, 'c1'), /blocked by PreToolUse hook/);
-  assert.deepEqual(log(p.repo), ['feat: x', 'init']);
+  assert.doesNotMatch(outputOf(r, "c1"), /blocked by PreToolUse hook/);
+  assert.deepEqual(log(p.repo), ["feat: x", "init"]);
 });
 
-test('skill loaded by reading its SKILL.md (Codex\'s route), then the commit is allowed', async () => {
-  const p = await project(['commit']);
+test("skill loaded by reading its SKILL.md (Codex's route), then the commit is allowed", async () => {
+  const p = await project(["commit"]);
   const r = await run(p, {
-    prompt: 'make a commit',
-    script: [
-      { calls: sh('cat .agents/skills/commit/SKILL.md', 'c1') },
-      { calls: sh('git commit --allow-empty -m "feat: x"', 'c2') },
-      { text: 'committed' },
-    ],
+    prompt: "make a commit",
+    script: [{ calls: sh("cat .agents/skills/commit/SKILL.md", "c1") }, { calls: sh('git commit --allow-empty -m "feat: x"', "c2") }, { text: "committed" }],
   });
   ok(r);
-  assert.doesNotMatch(outputOf(r, 'c2'), /blocked/);
-  assert.deepEqual(log(p.repo), ['feat: x', 'init']);
+  assert.doesNotMatch(outputOf(r, "c2"), /blocked/);
+  assert.deepEqual(log(p.repo), ["feat: x", "init"]);
 });
 
-test('a partial read of SKILL.md (head -3) loads nothing: the commit stays refused', async () => {
-  const p = await project(['commit']);
+test("a partial read of SKILL.md (head -3) loads nothing: the commit stays refused", async () => {
+  const p = await project(["commit"]);
   const r = await run(p, {
-    prompt: 'make a commit',
-    script: [
-      { calls: sh('head -3 .agents/skills/commit/SKILL.md', 'c1') },
-      { calls: sh('git commit --allow-empty -m "feat: x"', 'c2') },
-      { text: 'blocked' },
-    ],
+    prompt: "make a commit",
+    script: [{ calls: sh("head -3 .agents/skills/commit/SKILL.md", "c1") }, { calls: sh('git commit --allow-empty -m "feat: x"', "c2") }, { text: "blocked" }],
   });
   ok(r);
-  assert.match(outputOf(r, 'c2'), /Command blocked by PreToolUse hook/);
-  assert.deepEqual(log(p.repo), ['init']);
+  assert.match(outputOf(r, "c2"), /Command blocked by PreToolUse hook/);
+  assert.deepEqual(log(p.repo), ["init"]);
 });
 
-test('$commit in the prompt loads the skill (Codex injects it), so the commit is allowed', async () => {
-  const p = await project(['commit']);
+test("$commit in the prompt loads the skill (Codex injects it), so the commit is allowed", async () => {
+  const p = await project(["commit"]);
   const r = await run(p, {
-    prompt: '$commit then commit',
-    script: [{ calls: sh('git commit --allow-empty -m "feat: y"', 'c1') }, { text: 'committed' }],
+    prompt: "$commit then commit",
+    script: [{ calls: sh('git commit --allow-empty -m "feat: y"', "c1") }, { text: "committed" }],
   });
   ok(r);
-  assert.ok(messages(r.main[0]?.body, 'user').some((m) => m.includes('<skill>') && m.includes('<name>commit</name>')), 'Codex injected the skill');
-  assert.deepEqual(log(p.repo), ['feat: y', 'init']);
+  assert.ok(
+    messages(r.main[0]?.body, "user").some((m) => m.includes("<skill>") && m.includes("<name>commit</name>")),
+    "Codex injected the skill",
+  );
+  assert.deepEqual(log(p.repo), ["feat: y", "init"]);
 });
 
-test('$commit for a skill Codex does not have: nothing is injected, so the commit stays refused', async () => {
+test("$commit for a skill Codex does not have: nothing is injected, so the commit stays refused", async () => {
   const p = await project([]);
   const r = await run(p, {
-    prompt: '$commit then commit',
-    script: [{ calls: sh('git commit --allow-empty -m "feat: y"', 'c1') }, { text: 'refused' }],
+    prompt: "$commit then commit",
+    script: [{ calls: sh('git commit --allow-empty -m "feat: y"', "c1") }, { text: "refused" }],
   });
   ok(r);
-  assert.ok(!messages(r.main[0]?.body, 'user').some((m) => m.includes('<skill>')), 'Codex injected no skill');
-  assert.match(outputOf(r, 'c1'), /Command blocked by PreToolUse hook/);
-  assert.deepEqual(log(p.repo), ['init']);
+  assert.ok(!messages(r.main[0]?.body, "user").some((m) => m.includes("<skill>")), "Codex injected no skill");
+  assert.match(outputOf(r, "c1"), /Command blocked by PreToolUse hook/);
+  assert.deepEqual(log(p.repo), ["init"]);
 });
 
-test('install --host codex --with-skills copies the skills into .agents/skills: Codex then injects $commit and the commit runs', async () => {
+test("install --host codex --with-skills copies the skills into .agents/skills: Codex then injects $commit and the commit runs", async () => {
   const p = await project([]);
   const lines: string[] = [];
-  const env = { HOME: p.home, CODEX_HOME: p.codexHome, PATH: process.env.PATH ?? '' };
-  assert.equal(await codexInstallMain('install', ['--project', p.repo, '--trust', '--with-skills'], join(import.meta.dirname, '..'), env, (l) => lines.push(l)), 0, lines.join('\n'));
-  assert.ok(existsSync(join(p.repo, '.agents', 'skills', 'commit', 'SKILL.md')), lines.join('\n'));
+  const env = { HOME: p.home, CODEX_HOME: p.codexHome, PATH: process.env.PATH ?? "" };
+  assert.equal(
+    await codexInstallMain("install", ["--project", p.repo, "--trust", "--with-skills"], join(import.meta.dirname, ".."), env, (l) => lines.push(l)),
+    0,
+    lines.join("\n"),
+  );
+  assert.ok(existsSync(join(p.repo, ".agents", "skills", "commit", "SKILL.md")), lines.join("\n"));
   const r = await run(p, {
-    prompt: '$commit then commit',
-    script: [{ calls: sh('git commit --allow-empty -m "feat: z"', 'c1') }, { text: 'committed' }],
+    prompt: "$commit then commit",
+    script: [{ calls: sh('git commit --allow-empty -m "feat: z"', "c1") }, { text: "committed" }],
   });
   ok(r);
-  assert.ok(messages(r.main[0]?.body, 'user').some((m) => m.includes('<skill>') && m.includes('<name>commit</name>')), 'Codex injected the skill');
-  assert.deepEqual(log(p.repo), ['feat: z', 'init']);
+  assert.ok(
+    messages(r.main[0]?.body, "user").some((m) => m.includes("<skill>") && m.includes("<name>commit</name>")),
+    "Codex injected the skill",
+  );
+  assert.deepEqual(log(p.repo), ["feat: z", "init"]);
 });
 
-test('apply_patch writing a *_RU.md is refused (paths from the envelope); reading it is allowed', async () => {
-  const p = await project(['paired-docs']);
-  writeFileSync(join(p.repo, 'intro_RU.md'), 'введение\n');
+test("apply_patch writing a *_RU.md is refused (paths from the envelope); reading it is allowed", async () => {
+  const p = await project(["paired-docs"]);
+  writeFileSync(join(p.repo, "intro_RU.md"), "введение\n");
   const r = await run(p, {
-    prompt: 'edit the docs',
+    prompt: "edit the docs",
     script: [
-      { calls: patch('*** Begin Patch\n*** Add File: notes.txt\n+ok\n*** Add File: docs/guide_RU.md\n+привет\n*** End Patch\n', 'p1') },
-      { calls: sh('cat intro_RU.md', 'c2') },
-      { text: 'done' },
+      { calls: patch("*** Begin Patch\n*** Add File: notes.txt\n+ok\n*** Add File: docs/guide_RU.md\n+привет\n*** End Patch\n", "p1") },
+      { calls: sh("cat intro_RU.md", "c2") },
+      { text: "done" },
     ],
   });
   ok(r);
-  const out = outputOf(r, 'p1');
+  const out = outputOf(r, "p1");
   assert.match(out, /blocked by PreToolUse hook/);
   assert.match(out, /paired-docs/);
-  assert.equal(existsSync(join(p.repo, 'docs/guide_RU.md')), false);
-  assert.equal(existsSync(join(p.repo, 'notes.txt')), false, 'the whole patch is refused');
-  assert.match(outputOf(r, 'c2'), /введение/, 'reading a paired doc needs no skill');
-  assert.doesNotMatch(outputOf(r, 'c2'), /blocked/);
+  assert.equal(existsSync(join(p.repo, "docs/guide_RU.md")), false);
+  assert.equal(existsSync(join(p.repo, "notes.txt")), false, "the whole patch is refused");
+  assert.match(outputOf(r, "c2"), /введение/, "reading a paired doc needs no skill");
+  assert.doesNotMatch(outputOf(r, "c2"), /blocked/);
 });
 
-test('apply_patch moving a file onto *_RU.md is refused (*** Move to:)', async () => {
-  const p = await project(['paired-docs']);
+test("apply_patch moving a file onto *_RU.md is refused (*** Move to:)", async () => {
+  const p = await project(["paired-docs"]);
   const r = await run(p, {
-    prompt: 'rename',
-    script: [{ calls: patch('*** Begin Patch\n*** Update File: README.md\n*** Move to: README_RU.md\n@@\n-old\n+new\n*** End Patch\n', 'p1') }, { text: 'done' }],
+    prompt: "rename",
+    script: [
+      { calls: patch("*** Begin Patch\n*** Update File: README.md\n*** Move to: README_RU.md\n@@\n-old\n+new\n*** End Patch\n", "p1") },
+      { text: "done" },
+    ],
   });
   ok(r);
-  assert.match(outputOf(r, 'p1'), /blocked by PreToolUse hook/);
-  assert.equal(existsSync(join(p.repo, 'README_RU.md')), false);
+  assert.match(outputOf(r, "p1"), /blocked by PreToolUse hook/);
+  assert.equal(existsSync(join(p.repo, "README_RU.md")), false);
 });
 
-test('git push HEAD is blocked, with the reason', async () => {
+test("git push HEAD is blocked, with the reason", async () => {
   const p = await project([]);
   const r = await run(p, {
-    prompt: 'push it',
-    script: [{ calls: sh('git push origin HEAD', 'c1') }, { text: 'blocked' }],
+    prompt: "push it",
+    script: [{ calls: sh("git push origin HEAD", "c1") }, { text: "blocked" }],
   });
   ok(r);
-  const out = outputOf(r, 'c1');
+  const out = outputOf(r, "c1");
   assert.match(out, /Command blocked by PreToolUse hook/);
   assert.match(out, /bare HEAD/);
 });
 
-test('a keyword in the prompt adds the skill hint to the model\'s context (a developer message)', async () => {
-  const p = await project(['release']);
-  const r = await run(p, { prompt: 'prepare the release notes', script: [{ text: 'ok' }] });
+test("a keyword in the prompt adds the skill hint to the model's context (a developer message)", async () => {
+  const p = await project(["release"]);
+  const r = await run(p, { prompt: "prepare the release notes", script: [{ text: "ok" }] });
   ok(r);
-  const hint = messages(r.main[0]?.body, 'developer').find((m) => m.includes('skillgate[release-hint]'));
-  assert.ok(hint, 'the hint reached the model');
+  const hint = messages(r.main[0]?.body, "developer").find((m) => m.includes("skillgate[release-hint]"));
+  assert.ok(hint, "the hint reached the model");
   assert.match(hint, /load skill "release"/);
   assert.match(hint, /SKILL\.md in full/);
-  assert.doesNotMatch(hint, /Skill tool/, 'Codex has no Skill tool: the hint says how to load it here');
+  assert.doesNotMatch(hint, /Skill tool/, "Codex has no Skill tool: the hint says how to load it here");
 });
 
-test('the refusal says how to load the skill on Codex; doing just that lifts the gate', async () => {
-  const p = await project(['commit']);
+test("the refusal says how to load the skill on Codex; doing just that lifts the gate", async () => {
+  const p = await project(["commit"]);
   // Turn 2 reads the very path the refusal names (the model has nothing else to go on).
-  const r1 = await run(p, { prompt: 'commit', script: [{ calls: sh('git commit --allow-empty -m "feat: z"', 'c1') }, { text: 'blocked' }] });
+  const r1 = await run(p, { prompt: "commit", script: [{ calls: sh('git commit --allow-empty -m "feat: z"', "c1") }, { text: "blocked" }] });
   ok(r1);
-  const reason = outputOf(r1, 'c1');
+  const reason = outputOf(r1, "c1");
   const file = /read (\S+SKILL\.md) in full/.exec(reason)?.[1];
   assert.ok(file, `the refusal names a SKILL.md to read: ${reason}`);
   const r2 = await run(p, {
-    prompt: 'commit',
-    script: [{ calls: sh(`cat ${file}`, 'c2') }, { calls: sh('git commit --allow-empty -m "feat: z"', 'c3') }, { text: 'committed' }],
+    prompt: "commit",
+    script: [{ calls: sh(`cat ${file}`, "c2") }, { calls: sh('git commit --allow-empty -m "feat: z"', "c3") }, { text: "committed" }],
   });
   ok(r2);
-  assert.deepEqual(log(p.repo), ['feat: z', 'init']);
+  assert.deepEqual(log(p.repo), ["feat: z", "init"]);
 });
 
-test('compaction empties the loads: a commit after an auto-compaction is refused again', async () => {
-  const p = await project(['commit']);
+test("compaction empties the loads: a commit after an auto-compaction is refused again", async () => {
+  const p = await project(["commit"]);
   const r = await run(p, {
-    prompt: 'commit twice',
+    prompt: "commit twice",
     // The second answer reports a prompt over the limit: Codex compacts before the next turn.
     script: [
-      { calls: sh('cat .agents/skills/commit/SKILL.md', 'c1') },
-      { calls: sh('git commit --allow-empty -m "feat: one"', 'c2'), inputTokens: 50_000 },
-      { calls: sh('git commit --allow-empty -m "feat: two"', 'c3') },
-      { text: 'done' },
+      { calls: sh("cat .agents/skills/commit/SKILL.md", "c1") },
+      { calls: sh('git commit --allow-empty -m "feat: one"', "c2"), inputTokens: 50_000 },
+      { calls: sh('git commit --allow-empty -m "feat: two"', "c3") },
+      { text: "done" },
     ],
-    extraArgs: ['-c', 'model_auto_compact_token_limit=20000'],
+    extraArgs: ["-c", "model_auto_compact_token_limit=20000"],
   });
   ok(r);
-  assert.ok(r.requests.some((q) => q.kind === 'compact'), 'Codex compacted');
-  assert.doesNotMatch(outputOf(r, 'c2'), /blocked/);
-  assert.match(outputOf(r, 'c3'), /Command blocked by PreToolUse hook/);
-  assert.deepEqual(log(p.repo), ['feat: one', 'init']);
+  assert.ok(
+    r.requests.some((q) => q.kind === "compact"),
+    "Codex compacted",
+  );
+  assert.doesNotMatch(outputOf(r, "c2"), /blocked/);
+  assert.match(outputOf(r, "c3"), /Command blocked by PreToolUse hook/);
+  assert.deepEqual(log(p.repo), ["feat: one", "init"]);
 });
 
-test('stop gate: a final answer with ✅ is sent back once with the reason; the next one ends the turn', async () => {
-  const p = await project(['done-check']);
-  const r = await run(p, { prompt: 'finish', script: [{ text: 'всё готово ✅' }, { text: 'Verified: ran the tests, read the diff.' }] });
+test("stop gate: a final answer with ✅ is sent back once with the reason; the next one ends the turn", async () => {
+  const p = await project(["done-check"]);
+  const r = await run(p, { prompt: "finish", script: [{ text: "всё готово ✅" }, { text: "Verified: ran the tests, read the diff." }] });
   ok(r);
-  assert.equal(r.main.length, 2, 'one more turn after the refused stop');
+  assert.equal(r.main.length, 2, "one more turn after the refused stop");
   const seen = JSON.stringify(r.main[1]?.body?.input ?? []);
   assert.match(seen, /done-check/);
-  const last = r.events.filter((e) => (e.item as { type?: string } | undefined)?.type === 'agent_message').at(-1);
+  const last = r.events.filter((e) => (e.item as { type?: string } | undefined)?.type === "agent_message").at(-1);
   assert.match(JSON.stringify(last), /Verified/);
 });
 
-test('the binary under test is the pinned version', () => {
-  const pinned = (JSON.parse(readFileSync(join(import.meta.dirname, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies['@openai/codex'];
-  const got = execFileSync(CODEX_BIN, ['--version'], { encoding: 'utf8' }).trim();
-  if (process.env['CODEX_BIN']) return; // another binary on purpose
+test("the binary under test is the pinned version", () => {
+  const pinned = (JSON.parse(readFileSync(join(import.meta.dirname, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies[
+    "@openai/codex"
+  ];
+  const got = execFileSync(CODEX_BIN, ["--version"], { encoding: "utf8" }).trim();
+  if (process.env["CODEX_BIN"]) return; // another binary on purpose
   assert.equal(got, `codex-cli ${pinned}`);
 });

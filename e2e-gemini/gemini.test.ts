@@ -1,22 +1,23 @@
 // skillgate under the real Gemini CLI: each scenario runs `gemini -p` against
 // the scripted generateContent server and checks what the CLI did and what the
 // model was told (the function responses and user turns of later requests).
-import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { test } from 'node:test';
-import { ROOT, functionResponses, project, run, textsOf, type RunResult } from './harness.ts';
-import { installVerb } from '../cli/install.ts';
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { ROOT, functionResponses, project, run, textsOf, type RunResult } from "./harness.ts";
+import { installVerb } from "../cli/install.ts";
 
 /** `skillgate <verb> --host gemini …` in-process (cli/install.ts installVerb), with its own environment and output. */
-const geminiInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb(verb, ["--host", "gemini", ...args], root, { env, out, err: out });
+const geminiInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) =>
+  installVerb(verb, ["--host", "gemini", ...args], root, { env, out, err: out });
 
-const sh = (command: string) => ({ calls: { name: 'run_shell_command', args: { command, description: 'e2e' } } });
-const log = (repo: string) => execFileSync('git', ['log', '--format=%s'], { cwd: repo, encoding: 'utf8' }).trim().split('\n');
+const sh = (command: string) => ({ calls: { name: "run_shell_command", args: { command, description: "e2e" } } });
+const log = (repo: string) => execFileSync("git", ["log", "--format=%s"], { cwd: repo, encoding: "utf8" }).trim().split("\n");
 
 function ok(r: RunResult): void {
-  assert.equal(r.timedOut, false, 'gemini timed out');
+  assert.equal(r.timedOut, false, "gemini timed out");
   assert.equal(r.exitCode, 0, `gemini exited ${r.exitCode}: ${r.stderr.slice(-800)}`);
 }
 
@@ -29,183 +30,198 @@ function responseOf(r: RunResult, n: number): string {
   return got.response;
 }
 
-test('commit refused before the skill is loaded; the reason reaches the model', async () => {
-  const p = await project(['commit']);
-  const r = await run(p, { prompt: 'make a commit', script: [sh('git commit --allow-empty -m "feat: x"'), { text: 'blocked' }] });
+test("commit refused before the skill is loaded; the reason reaches the model", async () => {
+  const p = await project(["commit"]);
+  const r = await run(p, { prompt: "make a commit", script: [sh('git commit --allow-empty -m "feat: x"'), { text: "blocked" }] });
   ok(r);
   const out = responseOf(r, 0);
   assert.match(out, /skillgate\[commit-gate\]/);
   assert.match(out, /call activate_skill with name \\"commit\\"/);
-  assert.deepEqual(log(p.repo), ['init'], 'the commit must not have run');
+  assert.deepEqual(log(p.repo), ["init"], "the commit must not have run");
 });
 
-test('control: without skillgate installed the same commit runs', async () => {
-  const p = await project(['commit'], { install: false });
-  const r = await run(p, { prompt: 'make a commit', script: [sh('git commit --allow-empty -m "feat: x"'), { text: 'committed' }] });
+test("control: without skillgate installed the same commit runs", async () => {
+  const p = await project(["commit"], { install: false });
+  const r = await run(p, { prompt: "make a commit", script: [sh('git commit --allow-empty -m "feat: x"'), { text: "committed" }] });
   ok(r);
-  assert.deepEqual(log(p.repo), ['feat: x', 'init']);
+  assert.deepEqual(log(p.repo), ["feat: x", "init"]);
 });
 
-test('skill loaded through activate_skill, then the commit is allowed', async () => {
-  const p = await project(['commit']);
+test("skill loaded through activate_skill, then the commit is allowed", async () => {
+  const p = await project(["commit"]);
   const r = await run(p, {
-    prompt: 'make a commit',
-    script: [{ calls: { name: 'activate_skill', args: { name: 'commit' } } }, sh('git commit --allow-empty -m "feat: x"'), { text: 'committed' }],
+    prompt: "make a commit",
+    script: [{ calls: { name: "activate_skill", args: { name: "commit" } } }, sh('git commit --allow-empty -m "feat: x"'), { text: "committed" }],
   });
   ok(r);
   assert.match(responseOf(r, 0), /activated_skill name=\\"commit\\"/);
   assert.doesNotMatch(responseOf(r, 1), /skillgate\[/);
-  assert.deepEqual(log(p.repo), ['feat: x', 'init']);
+  assert.deepEqual(log(p.repo), ["feat: x", "init"]);
 });
 
-test('install --host gemini --with-skills puts the skills in .gemini/skills: activate_skill then offers and loads commit, and the commit runs', async () => {
+test("install --host gemini --with-skills puts the skills in .gemini/skills: activate_skill then offers and loads commit, and the commit runs", async () => {
   const p = await project([]);
   const lines: string[] = [];
-  assert.equal(await geminiInstallMain('install', ['--project', p.repo, '--with-skills'], ROOT, { HOME: p.home }, (l) => lines.push(l)), 0, lines.join('\n'));
-  assert.ok(existsSync(join(p.repo, '.gemini', 'skills', 'commit', 'SKILL.md')), lines.join('\n'));
+  assert.equal(await geminiInstallMain("install", ["--project", p.repo, "--with-skills"], ROOT, { HOME: p.home }, (l) => lines.push(l)), 0, lines.join("\n"));
+  assert.ok(existsSync(join(p.repo, ".gemini", "skills", "commit", "SKILL.md")), lines.join("\n"));
   const r = await run(p, {
-    prompt: 'make a commit',
-    script: [{ calls: { name: 'activate_skill', args: { name: 'commit' } } }, sh('git commit --allow-empty -m "feat: w"'), { text: 'committed' }],
+    prompt: "make a commit",
+    script: [{ calls: { name: "activate_skill", args: { name: "commit" } } }, sh('git commit --allow-empty -m "feat: w"'), { text: "committed" }],
   });
   ok(r);
   assert.match(responseOf(r, 0), /activated_skill name=\\"commit\\"/);
-  assert.deepEqual(log(p.repo), ['feat: w', 'init']);
+  assert.deepEqual(log(p.repo), ["feat: w", "init"]);
 });
 
-test('a generalist subagent (invoke_agent) does not commit on the main thread\'s load', async () => {
-  const p = await project(['commit']);
+test("a generalist subagent (invoke_agent) does not commit on the main thread's load", async () => {
+  const p = await project(["commit"]);
   const r = await run(p, {
-    prompt: 'make a commit',
+    prompt: "make a commit",
     script: [
-      { calls: { name: 'activate_skill', args: { name: 'commit' } } },
-      { calls: { name: 'invoke_agent', args: { agent_name: 'generalist', prompt: 'commit the change' } } },
+      { calls: { name: "activate_skill", args: { name: "commit" } } },
+      { calls: { name: "invoke_agent", args: { agent_name: "generalist", prompt: "commit the change" } } },
       // The subagent's own requests (it has the same tools):
       sh('git commit --allow-empty -m "feat: sub"'),
-      { calls: { name: 'complete_task', args: { result: { response: 'could not commit' } } } },
-      { text: 'the subagent was refused' },
+      { calls: { name: "complete_task", args: { result: { response: "could not commit" } } } },
+      { text: "the subagent was refused" },
     ],
   });
   ok(r);
-  const sub = r.main.find((q) => functionResponses(q.body).some((f) => f.name === 'run_shell_command'));
-  const refused = functionResponses(sub?.body).find((f) => f.name === 'run_shell_command')?.response ?? '';
+  const sub = r.main.find((q) => functionResponses(q.body).some((f) => f.name === "run_shell_command"));
+  const refused = functionResponses(sub?.body).find((f) => f.name === "run_shell_command")?.response ?? "";
   assert.match(refused, /skillgate\[commit-gate\]/, `the subagent's commit was refused: ${refused}`);
-  assert.deepEqual(log(p.repo), ['init'], 'no commit from the subagent');
+  assert.deepEqual(log(p.repo), ["init"], "no commit from the subagent");
 });
 
-test('an MCP server\'s write_file (mcp_fs_write_file) to a *_RU.md is refused; to another file it runs', async () => {
-  const p = await project(['paired-docs']);
-  const settings = join(p.repo, '.gemini', 'settings.json');
-  const s = JSON.parse(readFileSync(settings, 'utf8')) as Record<string, unknown>;
-  writeFileSync(settings, JSON.stringify({ ...s, mcpServers: { fs: { command: process.execPath, args: [join(import.meta.dirname, '..', 'e2e-shared', 'mcp-fs-server.mjs')], cwd: p.repo, trust: true } } }, null, 2));
+test("an MCP server's write_file (mcp_fs_write_file) to a *_RU.md is refused; to another file it runs", async () => {
+  const p = await project(["paired-docs"]);
+  const settings = join(p.repo, ".gemini", "settings.json");
+  const s = JSON.parse(readFileSync(settings, "utf8")) as Record<string, unknown>;
+  writeFileSync(
+    settings,
+    JSON.stringify(
+      {
+        ...s,
+        mcpServers: { fs: { command: process.execPath, args: [join(import.meta.dirname, "..", "e2e-shared", "mcp-fs-server.mjs")], cwd: p.repo, trust: true } },
+      },
+      null,
+      2,
+    ),
+  );
   const r = await run(p, {
-    prompt: 'write the docs',
+    prompt: "write the docs",
     script: [
-      { calls: { name: 'mcp_fs_write_file', args: { path: join(p.repo, 'docs', 'x_RU.md'), content: 'привет' } } },
-      { calls: { name: 'mcp_fs_write_file', args: { path: join(p.repo, 'notes.md'), content: 'ok' } } },
-      { text: 'done' },
+      { calls: { name: "mcp_fs_write_file", args: { path: join(p.repo, "docs", "x_RU.md"), content: "привет" } } },
+      { calls: { name: "mcp_fs_write_file", args: { path: join(p.repo, "notes.md"), content: "ok" } } },
+      { text: "done" },
     ],
   });
   ok(r);
   const offered = (r.main[0]?.body?.tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((d) => d.name));
-  assert.ok(offered.includes('mcp_fs_write_file'), `Gemini offers the MCP tool: ${offered.join(', ')}`);
+  assert.ok(offered.includes("mcp_fs_write_file"), `Gemini offers the MCP tool: ${offered.join(", ")}`);
   assert.match(responseOf(r, 0), /paired-docs/);
-  assert.equal(existsSync(join(p.repo, 'docs', 'x_RU.md')), false, 'the MCP write did not happen');
-  assert.equal(readFileSync(join(p.repo, 'notes.md'), 'utf8'), 'ok', 'a write no row names runs');
+  assert.equal(existsSync(join(p.repo, "docs", "x_RU.md")), false, "the MCP write did not happen");
+  assert.equal(readFileSync(join(p.repo, "notes.md"), "utf8"), "ok", "a write no row names runs");
 });
 
-test('write_file to a *_RU.md refused; read_file of it allowed', async () => {
-  const p = await project(['paired-docs']);
-  writeFileSync(join(p.repo, 'guide_RU.md'), 'привет\n');
+test("write_file to a *_RU.md refused; read_file of it allowed", async () => {
+  const p = await project(["paired-docs"]);
+  writeFileSync(join(p.repo, "guide_RU.md"), "привет\n");
   const r = await run(p, {
-    prompt: 'update the docs',
+    prompt: "update the docs",
     script: [
-      { calls: { name: 'write_file', args: { file_path: join(p.repo, 'new_RU.md'), content: 'x\n' } } },
-      { calls: { name: 'read_file', args: { file_path: join(p.repo, 'guide_RU.md') } } },
-      { text: 'done' },
+      { calls: { name: "write_file", args: { file_path: join(p.repo, "new_RU.md"), content: "x\n" } } },
+      { calls: { name: "read_file", args: { file_path: join(p.repo, "guide_RU.md") } } },
+      { text: "done" },
     ],
   });
   ok(r);
   assert.match(responseOf(r, 0), /skillgate\[paired-docs-write\]/);
-  assert.equal(existsSync(join(p.repo, 'new_RU.md')), false, 'the write must not have run');
+  assert.equal(existsSync(join(p.repo, "new_RU.md")), false, "the write must not have run");
   assert.match(responseOf(r, 1), /привет/);
 });
 
-test('push HEAD blocked (a block row: no skill lifts it)', async () => {
-  const p = await project(['commit']);
-  const r = await run(p, { prompt: 'push it', script: [sh('git push origin HEAD'), { text: 'blocked' }] });
+test("push HEAD blocked (a block row: no skill lifts it)", async () => {
+  const p = await project(["commit"]);
+  const r = await run(p, { prompt: "push it", script: [sh("git push origin HEAD"), { text: "blocked" }] });
   ok(r);
   assert.match(responseOf(r, 0), /skillgate\[push-head-block\]/);
 });
 
-test('a keyword in the prompt adds the hint (BeforeAgent additionalContext)', async () => {
-  const p = await project(['logs']);
-  const r = await run(p, { prompt: 'посмотри логи сервиса', script: [{ text: 'ok' }] });
+test("a keyword in the prompt adds the hint (BeforeAgent additionalContext)", async () => {
+  const p = await project(["logs"]);
+  const r = await run(p, { prompt: "посмотри логи сервиса", script: [{ text: "ok" }] });
   ok(r);
-  const user = textsOf(r.main[0]?.body, 'user').join('\n');
+  const user = textsOf(r.main[0]?.body, "user").join("\n");
   assert.match(user, /skillgate\[logs-hint\]/);
   assert.match(user, /activate_skill/);
   // Control: no keyword, no hint.
-  const q = await run(p, { prompt: 'hello there', script: [{ text: 'ok' }] });
+  const q = await run(p, { prompt: "hello there", script: [{ text: "ok" }] });
   ok(q);
-  assert.doesNotMatch(textsOf(q.main[0]?.body, 'user').join('\n'), /skillgate\[/);
+  assert.doesNotMatch(textsOf(q.main[0]?.body, "user").join("\n"), /skillgate\[/);
 });
 
 test('AfterAgent: a "done" answer before the skill is rejected and the reason becomes the retry prompt', async () => {
-  const p = await project(['done-check']);
-  const r = await run(p, { prompt: 'fix it', script: [{ text: 'готово ✅' }, { text: 'Checked: tests ran.' }] });
+  const p = await project(["done-check"]);
+  const r = await run(p, { prompt: "fix it", script: [{ text: "готово ✅" }, { text: "Checked: tests ran." }] });
   ok(r);
   assert.ok(r.main.length >= 2, `the CLI asked the model again (${r.main.length} requests)`);
-  const retry = textsOf(r.main[1]?.body, 'user').join('\n');
+  const retry = textsOf(r.main[1]?.body, "user").join("\n");
   assert.match(retry, /skillgate\[done-check-final\]/);
 });
 
-test('a long shell output is capped: the model gets the head and where the rest is (AfterTool deny replaces the result)', async () => {
+test("a long shell output is capped: the model gets the head and where the rest is (AfterTool deny replaces the result)", async () => {
   const p = await project();
-  const r = await run(p, { prompt: 'count', script: [sh('seq 1 30000'), { text: 'ok' }] });
+  const r = await run(p, { prompt: "count", script: [sh("seq 1 30000"), { text: "ok" }] });
   ok(r);
   const out = responseOf(r, 0);
   assert.match(out, /skillgate\[output-cap\]/);
-  assert.match(out, /Output: 1\\n2\\n3\\n/, 'the head is kept');
+  assert.match(out, /Output: 1\\n2\\n3\\n/, "the head is kept");
   // Gemini hands a replaced AfterTool result to the model as the call's `error`.
   assert.match(out, /^\{"error":/);
   assert.ok(out.length < 12_000, `capped to ${out.length} chars`);
-  assert.doesNotMatch(out, /\b29999\b/, 'the tail is not in the model\'s context');
+  assert.doesNotMatch(out, /\b29999\b/, "the tail is not in the model's context");
 });
 
-test('an automatic compression empties the loads: the commit allowed before it is refused after it', async () => {
-  const p = await project(['commit', 'done-check']);
+test("an automatic compression empties the loads: the commit allowed before it is refused after it", async () => {
+  const p = await project(["commit", "done-check"]);
   const r = await run(p, {
-    prompt: 'make two commits',
+    prompt: "make two commits",
     script: [
-      { calls: { name: 'activate_skill', args: { name: 'commit' } } },
+      { calls: { name: "activate_skill", args: { name: "commit" } } },
       sh('git commit --allow-empty -m "feat: a"'),
       // A final answer the stop gate rejects; it reports a prompt past half the 1M window, so the
       // retry turn starts with a real compression (the CLI splits history at a user turn: the retry is one).
-      { text: 'готово ✅', promptTokens: 900_000 },
+      { text: "готово ✅", promptTokens: 900_000 },
       sh('git commit --allow-empty -m "feat: b"'),
-      { text: 'Checked: one commit made, the second refused.' },
+      { text: "Checked: one commit made, the second refused." },
     ],
-    sideText: '<state_snapshot>The user wants two commits; one is made.</state_snapshot>',
+    sideText: "<state_snapshot>The user wants two commits; one is made.</state_snapshot>",
   });
   ok(r);
   // The CLI really compressed: it asked for a summary (a request without the agent's tools).
-  assert.ok(r.requests.some((q) => !q.main), 'a compression request was made');
-  assert.deepEqual(log(p.repo), ['feat: a', 'init'], 'the second commit must not have run');
-  const last = functionResponses(r.main.at(-1)?.body).map((f) => f.response).join('\n');
+  assert.ok(
+    r.requests.some((q) => !q.main),
+    "a compression request was made",
+  );
+  assert.deepEqual(log(p.repo), ["feat: a", "init"], "the second commit must not have run");
+  const last = functionResponses(r.main.at(-1)?.body)
+    .map((f) => f.response)
+    .join("\n");
   assert.match(last, /skillgate\[commit-gate\]/);
 });
 
-test('control: prompts under the threshold never reset the loads (PreCompress auto fires before every request)', async () => {
-  const p = await project(['commit']);
+test("control: prompts under the threshold never reset the loads (PreCompress auto fires before every request)", async () => {
+  const p = await project(["commit"]);
   const r = await run(p, {
-    prompt: 'make two commits',
+    prompt: "make two commits",
     script: [
-      { calls: { name: 'activate_skill', args: { name: 'commit' } } },
+      { calls: { name: "activate_skill", args: { name: "commit" } } },
       sh('git commit --allow-empty -m "feat: a"'),
       sh('git commit --allow-empty -m "feat: b"'),
-      { text: 'done' },
+      { text: "done" },
     ],
   });
   ok(r);
-  assert.deepEqual(log(p.repo), ['feat: b', 'feat: a', 'init']);
+  assert.deepEqual(log(p.repo), ["feat: b", "feat: a", "init"]);
 });

@@ -24,12 +24,20 @@ export const Capture = async (ctx) => {
       w("chat.message", i, o);
       const last = o.parts.at(-1);
       if (process.env.CAPTURE_HINT && last) {
-        o.parts.push({ id: `${last.id}h${n++}`, messageID: o.message.id, sessionID: o.message.sessionID, type: "text", synthetic: true, text: process.env.CAPTURE_HINT });
+        o.parts.push({
+          id: `${last.id}h${n++}`,
+          messageID: o.message.id,
+          sessionID: o.message.sessionID,
+          type: "text",
+          synthetic: true,
+          text: process.env.CAPTURE_HINT,
+        });
       }
     },
     "tool.execute.before": async (i, o) => {
       w("tool.execute.before", i, o);
-      if (process.env.CAPTURE_REFUSE && String(o.args?.command ?? "").includes(process.env.CAPTURE_REFUSE)) throw new Error(`CAPTURE-REFUSAL: ${process.env.CAPTURE_REFUSE}`);
+      if (process.env.CAPTURE_REFUSE && String(o.args?.command ?? "").includes(process.env.CAPTURE_REFUSE))
+        throw new Error(`CAPTURE-REFUSAL: ${process.env.CAPTURE_REFUSE}`);
     },
     "tool.execute.after": async (i, o) => {
       w("tool.execute.after", i, o);

@@ -2,23 +2,23 @@
 // (dist/hook-<host>.cjs, as install writes it), make temp folders (removed at
 // exit), make a git repo with one commit, and run the agent CLI with a time
 // limit. Each suite's harness.ts keeps what is its host's own (flags, environment, install).
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /**
  * The hook a host's install runs: dist/hook-<host>.cjs, the Node route (scripts/build.mjs,
  * buildForNode), which `npm run test:e2e-<host>` builds before the suite.
  */
 export function builtHook(root: string, host: string): string {
-  const hook = join(root, 'dist', `hook-${host}.cjs`);
+  const hook = join(root, "dist", `hook-${host}.cjs`);
   if (!existsSync(hook)) throw new Error(`${hook} is not built: run npm run build (npm run test:e2e-${host} does)`);
   return hook;
 }
 
 const temps: string[] = [];
-process.on('exit', () => {
+process.on("exit", () => {
   for (const t of temps) rmSync(t, { recursive: true, force: true });
 });
 
@@ -31,14 +31,14 @@ export function tempDirIn(suite: string, prefix: string, o: { keep?: boolean } =
 
 /** A git repo in `dir` with a local identity (no signing) and one commit of `files` (name → text). */
 export function initRepo(dir: string, files: Record<string, string>): void {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
-  git('init', '-q', '-b', 'main');
-  git('config', 'user.name', 'E2E Test');
-  git('config', 'user.email', 'e2e@example.invalid');
-  git('config', 'commit.gpgsign', 'false');
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: "pipe" });
+  git("init", "-q", "-b", "main");
+  git("config", "user.name", "E2E Test");
+  git("config", "user.email", "e2e@example.invalid");
+  git("config", "commit.gpgsign", "false");
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  git('add', '.');
-  git('commit', '-q', '-m', 'init');
+  git("add", ".");
+  git("commit", "-q", "-m", "init");
 }
 
 export interface CliRun {
@@ -52,17 +52,17 @@ export interface CliRun {
 export function runCli(bin: string, args: string[], o: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string; timeoutMs: number }): Promise<CliRun> {
   return new Promise<CliRun>((resolveRun) => {
     const child = spawn(bin, args, { cwd: o.cwd, env: o.env });
-    let stdout = '';
-    let stderr = '';
+    let stdout = "";
+    let stderr = "";
     let timedOut = false;
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     child.stdin.end(o.stdin);
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGKILL');
+      child.kill("SIGKILL");
     }, o.timeoutMs);
-    child.on('close', (code) => {
+    child.on("close", (code) => {
       clearTimeout(timer);
       resolveRun({ exitCode: code, stdout, stderr, timedOut });
     });

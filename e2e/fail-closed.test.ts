@@ -4,18 +4,18 @@
 // failure without the field lets the call through (the control runs). The
 // failing hook is skillgate's installed handler with its hook file swapped for
 // a script that fails in that way (the handler's other fields as install wrote them).
-import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { contentText, tempDir, type RunResult } from './harness.ts';
-import { installed, play } from './project.ts';
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { contentText, tempDir, type RunResult } from "./harness.ts";
+import { installed, play } from "./project.ts";
 
 function resultOf(r: RunResult, id: string): { text: string; error: boolean } {
   for (const q of r.requests) {
     for (const m of q.body?.messages ?? []) {
       for (const b of Array.isArray(m.content) ? m.content : []) {
-        if (b.type === 'tool_result' && b.tool_use_id === id) return { text: contentText(b.content), error: b.is_error === true };
+        if (b.type === "tool_result" && b.tool_use_id === id) return { text: contentText(b.content), error: b.is_error === true };
       }
     }
   }
@@ -23,9 +23,9 @@ function resultOf(r: RunResult, id: string): { text: string; error: boolean } {
 }
 
 const FAILURES: { name: string; script: string; timeout?: number }[] = [
-  { name: 'crashes (exit 1, nothing printed)', script: 'process.exit(1)' },
-  { name: 'times out', script: 'setTimeout(() => {}, 20000)', timeout: 1 },
-  { name: 'prints a broken JSON answer and exits 1', script: 'process.stdout.write(\'{"hookSpecificOutput": {"permissionDecision"\'); process.exitCode = 1' },
+  { name: "crashes (exit 1, nothing printed)", script: "process.exit(1)" },
+  { name: "times out", script: "setTimeout(() => {}, 20000)", timeout: 1 },
+  { name: "prints a broken JSON answer and exits 1", script: 'process.stdout.write(\'{"hookSpecificOutput": {"permissionDecision"\'); process.exitCode = 1' },
 ];
 
 // A broken answer with exit status 0 is not a failure to the client: it reads the output as plain text, and the call runs,
@@ -34,18 +34,25 @@ const FAILURES: { name: string; script: string; timeout?: number }[] = [
 test('a broken JSON answer with exit status 0 lets the call through even with onFailure "block" (the client reads it as text)', async () => {
   const p = installed();
   failingHook(p.repo, 'process.stdout.write(\'{"hookSpecificOutput": {"permissionDecision"\')', true);
-  const marker = join(p.repo, 'ran.txt');
-  const r = await play(p, { prompt: 'go', script: [{ toolUse: { name: 'Bash', input: { command: `echo ran > ${marker}`, description: 'e2e' }, id: 'toolu_x' } }, { text: 'ok' }] });
-  assert.equal(existsSync(marker), true, `the client now refuses a broken answer with exit 0 (update docs/settings-protection.md): ${resultOf(r, 'toolu_x').text}`);
+  const marker = join(p.repo, "ran.txt");
+  const r = await play(p, {
+    prompt: "go",
+    script: [{ toolUse: { name: "Bash", input: { command: `echo ran > ${marker}`, description: "e2e" }, id: "toolu_x" } }, { text: "ok" }],
+  });
+  assert.equal(
+    existsSync(marker),
+    true,
+    `the client now refuses a broken answer with exit 0 (update docs/settings-protection.md): ${resultOf(r, "toolu_x").text}`,
+  );
 });
 
 /** The installed PreToolUse handler now runs `script` instead of skillgate's hook; `onFailure` kept or dropped. */
 function failingHook(repo: string, script: string, keepOnFailure: boolean, timeout?: number): Record<string, unknown> {
-  const file = join(repo, '.claude', 'settings.json');
-  const s = JSON.parse(readFileSync(file, 'utf8'));
-  const group = s.hooks.PreToolUse.find((g: { matcher?: string }) => /Bash/.test(g.matcher ?? ''));
+  const file = join(repo, ".claude", "settings.json");
+  const s = JSON.parse(readFileSync(file, "utf8"));
+  const group = s.hooks.PreToolUse.find((g: { matcher?: string }) => /Bash/.test(g.matcher ?? ""));
   const h = group.hooks[0];
-  const js = join(tempDir('failing-hook'), 'hook.cjs');
+  const js = join(tempDir("failing-hook"), "hook.cjs");
   writeFileSync(js, script);
   h.args = [js];
   if (timeout !== undefined) h.timeout = timeout;
@@ -58,10 +65,13 @@ for (const f of FAILURES) {
   test(`a PreToolUse hook that ${f.name} refuses the call: install writes onFailure "block"`, async () => {
     const p = installed();
     const h = failingHook(p.repo, f.script, true, f.timeout);
-    assert.equal(h.onFailure, 'block', 'install wrote the field');
-    const marker = join(p.repo, 'ran.txt');
-    const r = await play(p, { prompt: 'go', script: [{ toolUse: { name: 'Bash', input: { command: `echo ran > ${marker}`, description: 'e2e' }, id: 'toolu_x' } }, { text: 'ok' }] });
-    const res = resultOf(r, 'toolu_x');
+    assert.equal(h.onFailure, "block", "install wrote the field");
+    const marker = join(p.repo, "ran.txt");
+    const r = await play(p, {
+      prompt: "go",
+      script: [{ toolUse: { name: "Bash", input: { command: `echo ran > ${marker}`, description: "e2e" }, id: "toolu_x" } }, { text: "ok" }],
+    });
+    const res = resultOf(r, "toolu_x");
     assert.equal(existsSync(marker), false, `the call ran: ${res.text}`);
     assert.equal(res.error, true, res.text);
   });
@@ -69,8 +79,11 @@ for (const f of FAILURES) {
   test(`control: the same hook without onFailure lets the call through when it ${f.name}`, async () => {
     const p = installed();
     failingHook(p.repo, f.script, false, f.timeout);
-    const marker = join(p.repo, 'ran.txt');
-    const r = await play(p, { prompt: 'go', script: [{ toolUse: { name: 'Bash', input: { command: `echo ran > ${marker}`, description: 'e2e' }, id: 'toolu_x' } }, { text: 'ok' }] });
-    assert.equal(existsSync(marker), true, `the call did not run: ${resultOf(r, 'toolu_x').text}`);
+    const marker = join(p.repo, "ran.txt");
+    const r = await play(p, {
+      prompt: "go",
+      script: [{ toolUse: { name: "Bash", input: { command: `echo ran > ${marker}`, description: "e2e" }, id: "toolu_x" } }, { text: "ok" }],
+    });
+    assert.equal(existsSync(marker), true, `the call did not run: ${resultOf(r, "toolu_x").text}`);
   });
 }

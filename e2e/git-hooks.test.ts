@@ -4,16 +4,16 @@
 // the Skill call the same command commits; a commit the agent left running in
 // the background (setsid, the call already over) is stopped too; a person's
 // commit in the same repository, made while the session is open, passes.
-import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { contentText, tempDir, toolResults, type RunResult } from './harness.ts';
-import { installed, play } from './project.ts';
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { contentText, tempDir, toolResults, type RunResult } from "./harness.ts";
+import { installed, play } from "./project.ts";
 
-const bash = (command: string, id: string) => ({ toolUse: { name: 'Bash', input: { command, description: 'e2e' }, id } });
-const skill = (name: string, id: string) => ({ toolUse: { name: 'Skill', input: { skill: name }, id } });
+const bash = (command: string, id: string) => ({ toolUse: { name: "Bash", input: { command, description: "e2e" }, id } });
+const skill = (name: string, id: string) => ({ toolUse: { name: "Skill", input: { skill: name }, id } });
 // A program the shell analysis does not see into (it assembles "commit" at run time; the spelled-out
 // `python3 -c "…subprocess.run(['git','commit',…])"` is refused by the analysis before it runs).
 const TOOL = `const fs = require('fs');
@@ -24,7 +24,7 @@ setTimeout(() => {
   process.exit(r.status === null ? 1 : r.status);
 }, Number(delay || 0) * 1000);
 `;
-const COMMIT = 'node tools/commit.js x';
+const COMMIT = "node tools/commit.js x";
 
 /** What the model was fed for one tool call. */
 function resultText(r: RunResult, id: string): string {
@@ -38,27 +38,27 @@ function resultText(r: RunResult, id: string): string {
 /** The environment without any agent's marker: a person's terminal. */
 function personEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const k of ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CODEX_THREAD_ID', 'CODEX_SANDBOX_NETWORK_DISABLED', 'OPENCODE', 'GEMINI_CLI']) delete env[k];
+  for (const k of ["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CODEX_THREAD_ID", "CODEX_SANDBOX_NETWORK_DISABLED", "OPENCODE", "GEMINI_CLI"]) delete env[k];
   return env;
 }
 
-test('git hooks: an agent commit is aborted with the gate reason, passes after the skill, a background one is aborted, a person passes', async () => {
-  const p = installed(['commit']);
-  mkdirSync(join(p.repo, 'tools'));
-  writeFileSync(join(p.repo, 'tools', 'commit.js'), TOOL);
-  const out = tempDir('git-hooks-out');
-  const envFile = join(out, 'bash-env.txt');
-  const bgLog = join(out, 'background.log');
-  const subjects = () => execFileSync('git', ['log', '--format=%s'], { cwd: p.repo, encoding: 'utf8' }).trim().split('\n');
-  assert.ok(existsSync(join(p.repo, '.git', 'hooks', 'reference-transaction')), 'install put the reference-transaction hook in place');
+test("git hooks: an agent commit is aborted with the gate reason, passes after the skill, a background one is aborted, a person passes", async () => {
+  const p = installed(["commit"]);
+  mkdirSync(join(p.repo, "tools"));
+  writeFileSync(join(p.repo, "tools", "commit.js"), TOOL);
+  const out = tempDir("git-hooks-out");
+  const envFile = join(out, "bash-env.txt");
+  const bgLog = join(out, "background.log");
+  const subjects = () => execFileSync("git", ["log", "--format=%s"], { cwd: p.repo, encoding: "utf8" }).trim().split("\n");
+  assert.ok(existsSync(join(p.repo, ".git", "hooks", "reference-transaction")), "install put the reference-transaction hook in place");
 
   // While the session waits in `sleep`, a person commits from outside (no marker, not below the client).
   let personCommit: { ok: boolean; error?: string } | undefined;
-  const tickets = join(p.env.SKILLGATE_STATE!, 'tickets');
+  const tickets = join(p.env.SKILLGATE_STATE!, "tickets");
   const watch = setInterval(() => {
-    if (personCommit || !existsSync(tickets) || !readdirSync(tickets).some((n) => n.includes('toolu_wait'))) return;
+    if (personCommit || !existsSync(tickets) || !readdirSync(tickets).some((n) => n.includes("toolu_wait"))) return;
     try {
-      execFileSync('git', ['commit', '--allow-empty', '-qm', 'person: typed in another terminal'], { cwd: p.repo, env: personEnv(), stdio: 'pipe' });
+      execFileSync("git", ["commit", "--allow-empty", "-qm", "person: typed in another terminal"], { cwd: p.repo, env: personEnv(), stdio: "pipe" });
       personCommit = { ok: true };
     } catch (e) {
       personCommit = { ok: false, error: String((e as { stderr?: Buffer }).stderr ?? e) };
@@ -67,16 +67,16 @@ test('git hooks: an agent commit is aborted with the gate reason, passes after t
   let r: RunResult;
   try {
     r = await play(p, {
-      prompt: 'commit it',
+      prompt: "commit it",
       timeoutMs: 150_000,
       script: [
-        bash(`env > ${envFile}; ${COMMIT}`, 'toolu_py1'),
+        bash(`env > ${envFile}; ${COMMIT}`, "toolu_py1"),
         // Left running after the call returns, in its own session: the client is no longer its ancestor.
-        bash(`(setsid node tools/commit.js background 2 >> ${bgLog} 2>&1; echo "exit $?" >> ${bgLog}) > /dev/null 2>&1 < /dev/null &`, 'toolu_bg'),
-        bash('sleep 6; echo waited', 'toolu_wait'),
-        skill('commit', 'toolu_skill'),
-        bash(COMMIT, 'toolu_py2'),
-        { text: 'done' },
+        bash(`(setsid node tools/commit.js background 2 >> ${bgLog} 2>&1; echo "exit $?" >> ${bgLog}) > /dev/null 2>&1 < /dev/null &`, "toolu_bg"),
+        bash("sleep 6; echo waited", "toolu_wait"),
+        skill("commit", "toolu_skill"),
+        bash(COMMIT, "toolu_py2"),
+        { text: "done" },
       ],
     });
   } finally {
@@ -84,29 +84,35 @@ test('git hooks: an agent commit is aborted with the gate reason, passes after t
   }
 
   if (process.env.E2E_DEBUG) {
-    for (const id of ['toolu_py1', 'toolu_bg', 'toolu_wait', 'toolu_skill', 'toolu_py2']) console.error(id, resultText(r, id).slice(0, 1500));
-    console.error('background:', readFileSync(bgLog, 'utf8'));
+    for (const id of ["toolu_py1", "toolu_bg", "toolu_wait", "toolu_skill", "toolu_py2"]) console.error(id, resultText(r, id).slice(0, 1500));
+    console.error("background:", readFileSync(bgLog, "utf8"));
     // Names only (values may be secrets), and the values of the markers.
-    console.error('bash env:', readFileSync(envFile, 'utf8').split('\n').map((l) => (/^(CLAUDECODE|CLAUDE_CODE_ENTRYPOINT|AI_AGENT|CLAUDE_CODE_SESSION_ID|CLAUDE_PID|SKILLGATE_STATE)=/.test(l) ? l : l.split('=')[0])).join(' '));
+    console.error(
+      "bash env:",
+      readFileSync(envFile, "utf8")
+        .split("\n")
+        .map((l) => (/^(CLAUDECODE|CLAUDE_CODE_ENTRYPOINT|AI_AGENT|CLAUDE_CODE_SESSION_ID|CLAUDE_PID|SKILLGATE_STATE)=/.test(l) ? l : l.split("=")[0]))
+        .join(" "),
+    );
   }
   // What Claude Code puts into its Bash tool's environment (docs/git-hooks.md records it).
-  const env = readFileSync(envFile, 'utf8');
+  const env = readFileSync(envFile, "utf8");
   assert.match(env, /^CLAUDECODE=1$/m);
-  assert.match(env, new RegExp(`^CLAUDE_CODE_SESSION_ID=${r.sessionId}$`, 'm'), 'the session is named in the environment too');
+  assert.match(env, new RegExp(`^CLAUDE_CODE_SESSION_ID=${r.sessionId}$`, "m"), "the session is named in the environment too");
 
-  const first = resultText(r, 'toolu_py1');
-  assert.match(first, /skillgate: git refused a new commit on main/, 'the model reads the git hook\'s refusal as the command\'s output');
-  assert.match(first, /skillgate\[commit-gate\]/, 'with the commit gate\'s own reason (the core decided it)');
-  assert.match(first, /Skill/, 'and how to load the skill, in Claude Code\'s words');
+  const first = resultText(r, "toolu_py1");
+  assert.match(first, /skillgate: git refused a new commit on main/, "the model reads the git hook's refusal as the command's output");
+  assert.match(first, /skillgate\[commit-gate\]/, "with the commit gate's own reason (the core decided it)");
+  assert.match(first, /Skill/, "and how to load the skill, in Claude Code's words");
 
-  const bg = readFileSync(bgLog, 'utf8');
+  const bg = readFileSync(bgLog, "utf8");
   assert.match(bg, /skillgate: git refused a new commit/, `the background commit was refused: ${bg}`);
   assert.match(bg, /exit [1-9]/);
 
-  assert.deepEqual(personCommit, { ok: true }, 'a person\'s commit passes while the session is open');
+  assert.deepEqual(personCommit, { ok: true }, "a person's commit passes while the session is open");
   const log = subjects();
-  assert.equal(log[0], 'x', 'after the Skill call the same command commits');
-  assert.ok(log.includes('person: typed in another terminal'));
-  assert.ok(!log.includes('background'));
-  assert.equal(log.filter((s) => s === 'x').length, 1, 'the first attempt made no commit');
+  assert.equal(log[0], "x", "after the Skill call the same command commits");
+  assert.ok(log.includes("person: typed in another terminal"));
+  assert.ok(!log.includes("background"));
+  assert.equal(log.filter((s) => s === "x").length, 1, "the first attempt made no commit");
 });

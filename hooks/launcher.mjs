@@ -40,7 +40,9 @@ const pkg = findPackage();
 const hook = pkg && path.join(pkg, "dist", "hook.cjs");
 const legacy = pkg && path.join(pkg, "dist", "hook.mjs");
 if (hook && fs.existsSync(hook)) {
-  await createRequire(import.meta.url)(hook).load().hook.hookMain();
+  await createRequire(import.meta.url)(hook)
+    .load()
+    .hook.hookMain();
 } else if (legacy && fs.existsSync(legacy)) {
   await import(pathToFileURL(legacy).href); // a skillgate built before dist/hook.cjs
 } else {
@@ -69,7 +71,10 @@ function missing() {
     // The project's table asks to fail closed: refuse, but let the install that fixes it through.
     out = { systemMessage: message, hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: message } };
   } else if (name === "SessionStart") {
-    out = { systemMessage: message, hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: `${message} Tell the user before relying on the project's skill rules.` } };
+    out = {
+      systemMessage: message,
+      hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: `${message} Tell the user before relying on the project's skill rules.` },
+    };
   } else if (name === "UserPromptSubmit") {
     out = { systemMessage: message };
   } else if (unreadable) {
@@ -127,5 +132,9 @@ function failClosed() {
 
 function isInstallCommand(event) {
   const cmd = event?.tool_input?.command;
-  return typeof cmd === "string" && /^\s*(?:npm\s+(?:ci|install|i)|pnpm\s+(?:install|i)|yarn(?:\s+install)?|bun\s+install)(?:\s|$)/.test(cmd) && !/[;&|`$<>]/.test(cmd);
+  return (
+    typeof cmd === "string" &&
+    /^\s*(?:npm\s+(?:ci|install|i)|pnpm\s+(?:install|i)|yarn(?:\s+install)?|bun\s+install)(?:\s|$)/.test(cmd) &&
+    !/[;&|`$<>]/.test(cmd)
+  );
 }

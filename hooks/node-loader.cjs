@@ -57,7 +57,9 @@ function run(host, loadStartedAt) {
 function cannotStart(e) {
   // The bundle is missing or broken: never exit non-zero, never leave the user uninformed.
   process.stderr.write(`skillgate: ${(e && e.stack) || e}\n`);
-  process.stdout.write(`${JSON.stringify({ systemMessage: `skillgate: cannot start the hook (${file}): ${(e && e.message) || e}. Run npm run build in skillgate's folder.` })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ systemMessage: `skillgate: cannot start the hook (${file}): ${(e && e.message) || e}. Run npm run build in skillgate's folder.` })}\n`,
+  );
   process.exitCode = 0;
 }
 

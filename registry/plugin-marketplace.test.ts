@@ -86,7 +86,9 @@ test("the committed marketplace: add it, install skillgate from the registry, an
   const home = tempDir("home");
   claude(["plugin", "marketplace", "add", market], home);
   claude(["plugin", "install", `skillgate@${committed.name}`], home);
-  const installed = JSON.parse(fs.readFileSync(path.join(home, ".claude/plugins/installed_plugins.json"), "utf8")) as { plugins: Record<string, { installPath: string; version: string }[]> };
+  const installed = JSON.parse(fs.readFileSync(path.join(home, ".claude/plugins/installed_plugins.json"), "utf8")) as {
+    plugins: Record<string, { installPath: string; version: string }[]>;
+  };
   const record = installed.plugins[`skillgate@${committed.name}`]?.[0];
   assert.ok(record, `not installed: ${JSON.stringify(installed)}`);
   const version = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -96,7 +98,10 @@ test("the committed marketplace: add it, install skillgate from the registry, an
   const repo = makeTempRepo();
   const r = await runClaude({ prompt: "commit it", cwd: repo, home, script: commitScript, env: { npm_config_registry: reg.url } });
   const init = r.events.find((e) => e.type === "system" && e.subtype === "init");
-  assert.ok((init?.["plugins"] as { name: string; path: string }[] | undefined)?.some((p) => p.name === "skillgate" && p.path === record.installPath), JSON.stringify(init?.["plugins"]));
+  assert.ok(
+    (init?.["plugins"] as { name: string; path: string }[] | undefined)?.some((p) => p.name === "skillgate" && p.path === record.installPath),
+    JSON.stringify(init?.["plugins"]),
+  );
   assertRefusedByCommitGate(r, repo);
 });
 
@@ -114,7 +119,9 @@ test("a plugin from a git clone that was never built says which command builds i
   // Its dependencies installed (this checkout's, linked), dist/ still missing: the command is the build alone.
   fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(clone, "node_modules"));
   const second = await runClaude({ prompt: "commit it", cwd: makeTempRepo(), pluginDir: clone, script: commitScript });
-  const build = notices(second).map((n) => /run `([^`]+)`/.exec(n)?.[1]).find((c) => c !== undefined);
+  const build = notices(second)
+    .map((n) => /run `([^`]+)`/.exec(n)?.[1])
+    .find((c) => c !== undefined);
   assert.equal(build, `cd ${clone} && npm run build`, JSON.stringify(notices(second)).slice(0, 800));
   const ran = spawnSync("sh", ["-c", build], { encoding: "utf8" });
   assert.equal(ran.status, 0, `\`${build}\` failed:\n${ran.stdout}\n${ran.stderr}`);

@@ -44,7 +44,10 @@ after(async () => {
 });
 
 test("the README holds the install lines: npm install, init, and install for every host", () => {
-  assert.ok(lines.includes("npm install --save-dev skillgate"), `README.md has no \`npm install --save-dev skillgate\` line in a sh block; found: ${JSON.stringify(lines)}`);
+  assert.ok(
+    lines.includes("npm install --save-dev skillgate"),
+    `README.md has no \`npm install --save-dev skillgate\` line in a sh block; found: ${JSON.stringify(lines)}`,
+  );
   assert.ok(lines.includes("npx skillgate init"), "README.md: no `npx skillgate init` line beside it");
   const hosts = lines.filter((l) => /^npx skillgate install(\s|$)/.test(l)).map(hostOf);
   assert.deepEqual([...hosts].sort(), Object.keys(HOST_FILES).sort(), "one install line per host");
@@ -100,13 +103,21 @@ test("a PreToolUse `git commit` sent through the command in .claude/settings.jso
   // Claude Code runs an exec-form hook (command + args) without a shell, a string command with one.
   const env = { PATH: process.env.PATH, HOME: home, CLAUDE_PROJECT_DIR: project };
   const r = handler.args
-    ? spawnSync(expand(handler.command, project), handler.args.map((a) => expand(a, project)), { cwd: project, env, input: JSON.stringify(event), encoding: "utf8" })
+    ? spawnSync(
+        expand(handler.command, project),
+        handler.args.map((a) => expand(a, project)),
+        { cwd: project, env, input: JSON.stringify(event), encoding: "utf8" },
+      )
     : spawnSync("sh", ["-c", handler.command], { cwd: project, env, input: JSON.stringify(event), encoding: "utf8" });
   assert.equal(r.status, 0, `the hook exited ${r.status}: ${r.stderr}`);
   const out = JSON.parse(r.stdout) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
   assert.equal(out.hookSpecificOutput?.permissionDecision, "deny", `not refused: ${r.stdout}`);
   assert.match(out.hookSpecificOutput?.permissionDecisionReason ?? "", /commit-gate/, `the reason does not name the commit gate: ${r.stdout}`);
-  assert.match(out.hookSpecificOutput?.permissionDecisionReason ?? "", /\bcommit\b.*skill|skill.*\bcommit\b/i, `the reason does not name the commit skill: ${r.stdout}`);
+  assert.match(
+    out.hookSpecificOutput?.permissionDecisionReason ?? "",
+    /\bcommit\b.*skill|skill.*\bcommit\b/i,
+    `the reason does not name the commit skill: ${r.stdout}`,
+  );
 });
 
 /**
@@ -123,7 +134,12 @@ const HOST_EVENTS = {
   gemini: {
     fixture: "gemini/BeforeTool-run_shell_command.json",
     commands: (c: Json) => hookCommands(c["hooks"], "BeforeTool", "run_shell_command", "command"),
-    event: (e: Json, project: string) => ({ ...e, session_id: "registry-gemini", cwd: project, tool_input: { command: "git commit -m wip", description: "c" } }),
+    event: (e: Json, project: string) => ({
+      ...e,
+      session_id: "registry-gemini",
+      cwd: project,
+      tool_input: { command: "git commit -m wip", description: "c" },
+    }),
     verdict: (o: Json) => [o["decision"], o["reason"]],
   },
   copilot: {
@@ -140,7 +156,12 @@ for (const [host, h] of Object.entries(HOST_EVENTS)) {
     const commands = h.commands(JSON.parse(fs.readFileSync(path.join(project, HOST_FILES[host]!), "utf8")) as Json);
     assert.equal(commands.length, 1, `one skillgate handler for a shell call in ${HOST_FILES[host]}: ${JSON.stringify(commands)}`);
     const fixture = JSON.parse(fs.readFileSync(path.join(ROOT, "test/fixtures", h.fixture), "utf8")) as Json;
-    const r = spawnSync("sh", ["-c", commands[0]!], { cwd: project, env: { PATH: process.env.PATH, HOME: home }, input: JSON.stringify(h.event(fixture, project)), encoding: "utf8" });
+    const r = spawnSync("sh", ["-c", commands[0]!], {
+      cwd: project,
+      env: { PATH: process.env.PATH, HOME: home },
+      input: JSON.stringify(h.event(fixture, project)),
+      encoding: "utf8",
+    });
     assert.equal(r.status, 0, `the hook exited ${r.status}: ${r.stderr}`);
     const [decision, reason] = h.verdict(JSON.parse(r.stdout) as Json);
     assert.equal(decision, "deny", r.stdout);

@@ -39,7 +39,7 @@ function makeTree(): string {
   const mean = total / FILES;
   const pool = crypto.randomBytes(4 * 1024 * 1024);
   for (let i = 0; i < FILES; i++) {
-    const size = Math.round(mean * (0.1 + 1.8 * ((i * 7919) % 1000) / 1000));
+    const size = Math.round(mean * (0.1 + (1.8 * ((i * 7919) % 1000)) / 1000));
     const sub = path.join(dir, `d${String(Math.floor(i / perDir)).padStart(3, "0")}`);
     if (i % perDir === 0) fs.mkdirSync(sub);
     const off = (i * 104_729) % (pool.length - Math.min(size, pool.length - 1));
@@ -60,7 +60,11 @@ function childCpu(): number {
 function gitBaseline(dir: string): { ms: number; cpu: number } {
   const t0 = process.hrtime.bigint();
   const k0 = childCpu();
-  const list = sh(dir, "git", ["ls-files", "-s", "-z"]).toString("utf8").split("\0").filter(Boolean).map((l) => l.slice(l.indexOf("\t") + 1));
+  const list = sh(dir, "git", ["ls-files", "-s", "-z"])
+    .toString("utf8")
+    .split("\0")
+    .filter(Boolean)
+    .map((l) => l.slice(l.indexOf("\t") + 1));
   sh(dir, "git", ["hash-object", "--stdin-paths"], list.join("\n") + "\n");
   return { ms: ms(t0), cpu: childCpu() - k0 };
 }
@@ -115,11 +119,21 @@ for (let r = 0; r < RUNS; r++) {
 const cli: number[] = [];
 for (let r = 0; r < Math.min(RUNS, 3); r++) {
   const t = process.hrtime.bigint();
-  const out = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", `const m = await import("./cli/fingerprint.ts"); process.exitCode = await m.main(["--cwd", ${JSON.stringify(dir)}, "."], process.cwd());`], {
-    cwd: path.resolve(import.meta.dirname, ".."),
-    env: { ...process.env, SKILLGATE_STATE: state },
-    encoding: "utf8",
-  });
+  const out = spawnSync(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "--input-type=module",
+      "-e",
+      `const m = await import("./cli/fingerprint.ts"); process.exitCode = await m.main(["--cwd", ${JSON.stringify(dir)}, "."], process.cwd());`,
+    ],
+    {
+      cwd: path.resolve(import.meta.dirname, ".."),
+      env: { ...process.env, SKILLGATE_STATE: state },
+      encoding: "utf8",
+    },
+  );
   cli.push(ms(t));
   if (out.stdout.trim() !== fp) throw new Error(`CLI printed ${out.stdout} ${out.stderr}`);
 }
@@ -127,13 +141,26 @@ for (let r = 0; r < Math.min(RUNS, 3); r++) {
 const g = median(git);
 const c = median(cold);
 const w = median(warm);
-console.log(`entries: ${first.n}; fingerprint ${fp}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")} on ${os.cpus().length} CPUs`);
+console.log(
+  `entries: ${first.n}; fingerprint ${fp}; load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")} on ${os.cpus().length} CPUs`,
+);
 console.log(`git ls-files -s + hash-object --stdin-paths: median ${g.toFixed(0)} ms  (${git.map((x) => x.toFixed(0)).join(", ")})`);
-console.log(`fingerprint cold (no stat cache):            median ${c.toFixed(0)} ms  (${cold.map((x) => x.toFixed(0)).join(", ")})  = ${(c / g).toFixed(2)}× git  [target ≤ 1.5×: ${c <= 1.5 * g ? "met" : "MISSED"}]`);
-console.log(`fingerprint warm (stat cache from disk):     median ${w.toFixed(0)} ms  (${warm.map((x) => x.toFixed(0)).join(", ")})  [target ≤ 150 ms: ${w <= 150 ? "met" : "MISSED"}]`);
+console.log(
+  `fingerprint cold (no stat cache):            median ${c.toFixed(0)} ms  (${cold.map((x) => x.toFixed(0)).join(", ")})  = ${(c / g).toFixed(2)}× git  [target ≤ 1.5×: ${c <= 1.5 * g ? "met" : "MISSED"}]`,
+);
+console.log(
+  `fingerprint warm (stat cache from disk):     median ${w.toFixed(0)} ms  (${warm.map((x) => x.toFixed(0)).join(", ")})  [target ≤ 150 ms: ${w <= 150 ? "met" : "MISSED"}]`,
+);
 console.log(`CPU time (user+system, git children included; steadier than wall time on a shared machine):`);
-console.log(`  git baseline ${median(gitCpu).toFixed(0)} ms (${gitCpu.join(", ")}); fingerprint cold ${median(coldCpu).toFixed(0)} ms (${coldCpu.map((x) => x.toFixed(0)).join(", ")}) = ${(median(coldCpu) / median(gitCpu)).toFixed(2)}× git; warm ${median(warmCpu).toFixed(0)} ms (${warmCpu.map((x) => x.toFixed(0)).join(", ")})`);
-console.log(`skillgate fingerprint CLI via tsx, warm:     median ${median(cli).toFixed(0)} ms  (${cli.map((x) => x.toFixed(0)).join(", ")}; includes node start-up and transpiling)`);
+console.log(
+  `  git baseline ${median(gitCpu).toFixed(0)} ms (${gitCpu.join(", ")}); fingerprint cold ${median(coldCpu).toFixed(0)} ms (${coldCpu.map((x) => x.toFixed(0)).join(", ")}) = ${(median(coldCpu) / median(gitCpu)).toFixed(2)}× git; warm ${median(warmCpu).toFixed(0)} ms (${warmCpu.map((x) => x.toFixed(0)).join(", ")})`,
+);
+console.log(
+  `skillgate fingerprint CLI via tsx, warm:     median ${median(cli).toFixed(0)} ms  (${cli.map((x) => x.toFixed(0)).join(", ")}; includes node start-up and transpiling)`,
+);
 if (!keep) {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.rmSync(state, { recursive: true, force: true });

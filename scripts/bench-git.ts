@@ -22,26 +22,48 @@ export function gitCommitBench(samples: number): string[] {
   for (const k of Object.keys(AGENT_MARKERS)) delete env[k];
   const repo = (hooks: boolean) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-bench-git-"));
-    for (const a of [["init", "-q", "-b", "main"], ["config", "user.name", "B"], ["config", "user.email", "b@example.invalid"], ["commit", "--allow-empty", "-qm", "init"]]) spawnSync("git", a, { cwd: dir, env });
-    if (hooks) installGitHooks(dir, { node: process.execPath, entry: path.join(root, "dist", "git-hook.mjs"), stateDir: state, markers: Object.keys(AGENT_MARKERS) });
+    for (const a of [
+      ["init", "-q", "-b", "main"],
+      ["config", "user.name", "B"],
+      ["config", "user.email", "b@example.invalid"],
+      ["commit", "--allow-empty", "-qm", "init"],
+    ])
+      spawnSync("git", a, { cwd: dir, env });
+    if (hooks)
+      installGitHooks(dir, { node: process.execPath, entry: path.join(root, "dist", "git-hook.mjs"), stateDir: state, markers: Object.keys(AGENT_MARKERS) });
     return dir;
   };
-  const plain = repo(false), hooked = repo(true);
+  const plain = repo(false),
+    hooked = repo(true);
   const commit = (dir: string) => {
     const t0 = performance.now();
     const r = spawnSync("git", ["commit", "--allow-empty", "-qm", "bench"], { cwd: dir, env });
     if (r.status !== 0) throw new Error(`git commit failed in ${dir}: ${r.stderr}`);
     return performance.now() - t0;
   };
-  const a: number[] = [], b: number[] = [], c: number[] = [], sh: number[] = [];
+  const a: number[] = [],
+    b: number[] = [],
+    c: number[] = [],
+    sh: number[] = [];
   const spawnSh = () => {
     const t0 = performance.now();
     spawnSync("/bin/sh", ["-c", ":"], { env });
     return performance.now() - t0;
   };
-  for (let i = 0; i < samples; i++) (a.push(commit(plain)), b.push(commit(hooked)), sh.push(spawnSh()));
+  for (let i = 0; i < samples; i++) a.push(commit(plain)), b.push(commit(hooked)), sh.push(spawnSh());
   // A live ticket of a client that is not this commit's ancestor (pid 1): node starts, then lets the person's commit pass.
-  writeTicket(state, { v: 1, host: "claude-code", sessionId: "bench", toolUseId: "toolu_bench", tool: "Bash", cwd: hooked, client: { pid: 1, start: 0 }, at: Date.now(), packageRoot: root, env: {} });
+  writeTicket(state, {
+    v: 1,
+    host: "claude-code",
+    sessionId: "bench",
+    toolUseId: "toolu_bench",
+    tool: "Bash",
+    cwd: hooked,
+    client: { pid: 1, start: 0 },
+    at: Date.now(),
+    packageRoot: root,
+    env: {},
+  });
   for (let i = 0; i < Math.max(3, Math.floor(samples / 3)); i++) c.push(commit(hooked));
   for (const d of [plain, hooked, state]) fs.rmSync(d, { recursive: true, force: true });
   const [ma, mb, mc, ms] = [median(a), median(b), median(c), median(sh)];

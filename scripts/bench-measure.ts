@@ -66,7 +66,8 @@ export function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv): Prom
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(file, argv, { env, stdio: ["ignore", "pipe", "pipe"] });
-    const out: Buffer[] = [], err: Buffer[] = [];
+    const out: Buffer[] = [],
+      err: Buffer[] = [];
     child.stdout.on("data", (b: Buffer) => out.push(b));
     child.stderr.on("data", (b: Buffer) => err.push(b));
     let hwm = 0;
@@ -92,7 +93,14 @@ export function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv): Prom
         const cut = stderr.lastIndexOf("\tCommand being timed:");
         if (cut >= 0) stderr = stderr.slice(0, cut);
       }
-      resolve({ code, seconds, peakRssMb: Math.round(peak * 10) / 10, stdout: Buffer.concat(out).toString("utf8"), stderr, method: gnu ? "/usr/bin/time -v (max RSS)" : "/proc/<pid>/status VmHWM, polled every 20 ms" });
+      resolve({
+        code,
+        seconds,
+        peakRssMb: Math.round(peak * 10) / 10,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr,
+        method: gnu ? "/usr/bin/time -v (max RSS)" : "/proc/<pid>/status VmHWM, polled every 20 ms",
+      });
     });
   });
 }
@@ -140,7 +148,10 @@ export async function benchMeasure(opts: BenchOptions): Promise<BenchResult> {
         // there too so nothing of the real user's history can leak in.
         const cenv = { ...process.env, CLAUDE_CONFIG_DIR: config, HOME: tmp };
         const c = await timed(process.execPath, [bin, "daily", "--json", "--offline"], cenv);
-        result.ccusage = c.code === 0 ? { seconds: Math.round(c.seconds * 100) / 100, peakRssMb: c.peakRssMb } : { error: `exit ${c.code}: ${(c.stderr || c.stdout).trim().slice(0, 1000)}` };
+        result.ccusage =
+          c.code === 0
+            ? { seconds: Math.round(c.seconds * 100) / 100, peakRssMb: c.peakRssMb }
+            : { error: `exit ${c.code}: ${(c.stderr || c.stdout).trim().slice(0, 1000)}` };
       } catch (e) {
         result.ccusage = { error: (e as Error).message.slice(0, 1000) };
       }
@@ -176,7 +187,11 @@ async function main(argv: string[]): Promise<number> {
   );
   if (r.ccusage) {
     const c = r.ccusage;
-    console.log("error" in c ? `ccusage: ${c.error}` : `${CCUSAGE}: ${c.seconds} s = ${Math.round((r.historyMb / c.seconds) * 10) / 10} MB/s, peak ${c.peakRssMb} MB (same history, same run)`);
+    console.log(
+      "error" in c
+        ? `ccusage: ${c.error}`
+        : `${CCUSAGE}: ${c.seconds} s = ${Math.round((r.historyMb / c.seconds) * 10) / 10} MB/s, peak ${c.peakRssMb} MB (same history, same run)`,
+    );
   }
   return ok ? 0 : 1;
 }

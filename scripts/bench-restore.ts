@@ -59,8 +59,21 @@ export async function benchRestore(o: { smoke: boolean; root: string }): Promise
     const warm = Array.from({ length: samples }, () => time(() => listMatching(repo, match, { cache: cache() })));
     const input = { stateDir: state, host: claudeCode, env, packageRoot: o.root, tableFile: path.join(o.root, "triggers.json"), table: ctx.table };
     const session = "bench-restore";
-    const call = (id: string): Extract<Event, { kind: "tool-call" }> => ({ kind: "tool-call", sessionId: session, cwd: repo, tool: { kind: "shell", name: "Bash", command: "node x.js" }, toolUseId: id });
-    const result = (id: string): Event => ({ kind: "tool-result", sessionId: session, cwd: repo, tool: { kind: "shell", name: "Bash", command: "node x.js" }, toolUseId: id, loads: [] });
+    const call = (id: string): Extract<Event, { kind: "tool-call" }> => ({
+      kind: "tool-call",
+      sessionId: session,
+      cwd: repo,
+      tool: { kind: "shell", name: "Bash", command: "node x.js" },
+      toolUseId: id,
+    });
+    const result = (id: string): Event => ({
+      kind: "tool-result",
+      sessionId: session,
+      cwd: repo,
+      tool: { kind: "shell", name: "Bash", command: "node x.js" },
+      toolUseId: id,
+      loads: [],
+    });
     const first = time(() => holdForCall(call("toolu_first"), "toolu_first", emptyState(), undefined, input));
     const baselines: number[] = [];
     const checks: number[] = [];

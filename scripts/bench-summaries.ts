@@ -19,11 +19,15 @@ if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: expected a pos
 if (profileArg !== "all" && !isProfileName(profileArg)) throw new Error(`--profile: expected fast|balanced|precision|audit|all, got ${profileArg}`);
 const profiles: ProfileName[] = profileArg === "all" ? ["fast", "balanced", "precision", "audit"] : [profileArg as ProfileName];
 
-const files = readdirSync(DIR).filter((f) => f.endsWith(".txt")).sort();
+const files = readdirSync(DIR)
+  .filter((f) => f.endsWith(".txt"))
+  .sort();
 for (const profile of profiles) {
   const p = PROFILES[profile];
   console.log(`\n== ${profile} (threshold ${p.thresholdChars} chars, target ${p.summaryChars} chars / ${p.maxShare * 100}%)`);
-  console.log(`${"output".padEnd(20)} ${"type".padEnd(16)} ${"conf".padEnd(6)} ${"chars".padStart(7)} ${"kept".padStart(6)} ${"shrink".padStart(7)} ${"median ms".padStart(9)}`);
+  console.log(
+    `${"output".padEnd(20)} ${"type".padEnd(16)} ${"conf".padEnd(6)} ${"chars".padStart(7)} ${"kept".padStart(6)} ${"shrink".padStart(7)} ${"median ms".padStart(9)}`,
+  );
   let inAll = 0;
   let keptAll = 0;
   let summarized = 0;
@@ -50,8 +54,12 @@ for (const profile of profiles) {
       worst = Math.min(worst, shrink);
     }
     const type = s.raw ? `raw (${s.raw})` : s.type;
-    console.log(`${name.padEnd(20)} ${type.padEnd(16)} ${s.confidence.padEnd(6)} ${String(output.length).padStart(7)} ${String(s.keptChars).padStart(6)} ${`${(shrink * 100).toFixed(1)}%`.padStart(7)} ${median.toFixed(2).padStart(9)}`);
+    console.log(
+      `${name.padEnd(20)} ${type.padEnd(16)} ${s.confidence.padEnd(6)} ${String(output.length).padStart(7)} ${String(s.keptChars).padStart(6)} ${`${(shrink * 100).toFixed(1)}%`.padStart(7)} ${median.toFixed(2).padStart(9)}`,
+    );
   }
   const total = inAll === 0 ? "n/a" : `${((1 - keptAll / inAll) * 100).toFixed(1)}%`;
-  console.log(`summarized ${summarized}/${files.length}; over those: ${inAll} → ${keptAll} chars, shrink ${total}, worst ${summarized ? `${(worst * 100).toFixed(1)}%` : "n/a"}`);
+  console.log(
+    `summarized ${summarized}/${files.length}; over those: ${inAll} → ${keptAll} chars, shrink ${total}, worst ${summarized ? `${(worst * 100).toFixed(1)}%` : "n/a"}`,
+  );
 }

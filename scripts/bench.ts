@@ -77,7 +77,11 @@ const quantile = (xs: number[], q: number) => {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
 };
 const fmt = (ms: number) => (ms < 1 ? ms.toFixed(3) : ms.toFixed(1));
-const load = () => `load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`;
+const load = () =>
+  `load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")}`;
 
 /** Round-robin over all commands so that load spikes hit every command alike. */
 function timeProcesses(cmds: Cmd[], n: number, env: NodeJS.ProcessEnv): Map<string, number[]> {
@@ -148,7 +152,11 @@ function hookProcesses(env: NodeJS.ProcessEnv): string[] {
   const out = [...notes];
   const peer = ccSafetyNet();
   const peerEnv = { ...env, CC_SAFETY_NET_HOME: fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-bench-ccsn-")) };
-  out.push(peer ? `peer: cc-safety-net ${peer.version} (${peer.bin})` : "peer: cc-safety-net absent (not under node_modules nor $SKILLGATE_BENCH_PEERS/node_modules): not measured");
+  out.push(
+    peer
+      ? `peer: cc-safety-net ${peer.version} (${peer.bin})`
+      : "peer: cc-safety-net absent (not under node_modules nor $SKILLGATE_BENCH_PEERS/node_modules): not measured",
+  );
   out.push(hasHookify() ? "peer: hookify is installed but not wired into this bench" : "peer: hookify (Python) absent: skipped");
   for (const rt of list) {
     const empty = `${rt.name} -e 0`;
@@ -161,7 +169,9 @@ function hookProcesses(env: NodeJS.ProcessEnv): string[] {
     if (peer) cmds.push({ label: `cc-safety-net, ${BASH}`, argv: [rt.exe, peer.bin, "--claude-code"], input: EVENTS[BASH] });
     const times = timeProcesses(cmds, samples, { ...env, ...peerEnv });
     const base = quantile(times.get(empty) ?? [], 0.5);
-    out.push(`\n## hook process under ${rt.name}: ${rt.exe} ${path.relative(root, rt.hook)} (${samples} alternating samples each; target median ≤ ${rt.target} × \`${empty}\`; ${load()})`);
+    out.push(
+      `\n## hook process under ${rt.name}: ${rt.exe} ${path.relative(root, rt.hook)} (${samples} alternating samples each; target median ≤ ${rt.target} × \`${empty}\`; ${load()})`,
+    );
     out.push(`${"".padEnd(48)} median     p90   ratio`);
     for (const [label, xs] of times) {
       const med = quantile(xs, 0.5);
@@ -179,9 +189,15 @@ function hookProcesses(env: NodeJS.ProcessEnv): string[] {
       const bare = { ...env };
       delete bare.NODE_EXTRA_CA_CERTS;
       const some = [BASH, "PreToolUse Write", "PostToolUse Read", "UserPromptSubmit"];
-      const t2 = timeProcesses([{ label: empty, argv: [rt.exe, "-e", "0"] }, ...some.map((ev) => ({ label: ev, argv: [rt.exe, rt.hook], input: EVENTS[ev] }))], samples, bare);
+      const t2 = timeProcesses(
+        [{ label: empty, argv: [rt.exe, "-e", "0"] }, ...some.map((ev) => ({ label: ev, argv: [rt.exe, rt.hook], input: EVENTS[ev] }))],
+        samples,
+        bare,
+      );
       const base2 = quantile(t2.get(empty) ?? [], 0.5);
-      out.push(`without $NODE_EXTRA_CA_CERTS (set here: Node reads the CA file at every start): ${[...t2].map(([label, xs]) => `${label} ${fmt(quantile(xs, 0.5))} ms (${(quantile(xs, 0.5) / base2).toFixed(2)}×)`).join("; ")}`);
+      out.push(
+        `without $NODE_EXTRA_CA_CERTS (set here: Node reads the CA file at every start): ${[...t2].map(([label, xs]) => `${label} ${fmt(quantile(xs, 0.5))} ms (${(quantile(xs, 0.5) / base2).toFixed(2)}×)`).join("; ")}`,
+      );
     }
   }
   // The development route, for comparison only: what a hook run through tsx would cost.
@@ -207,7 +223,8 @@ async function split(env: NodeJS.ProcessEnv): Promise<string[]> {
   const { list } = runtimes();
   const n = smoke ? 2 : Math.max(5, Math.round(samples / 2));
   const cols: { label: string; cmd: Cmd; stages: Record<string, number[]> }[] = [];
-  for (const rt of list) for (const ev of SPLIT_EVENTS) cols.push({ label: `${rt.name}: ${ev}`, cmd: { label: ev, argv: [rt.exe, rt.hook], input: EVENTS[ev] }, stages: {} });
+  for (const rt of list)
+    for (const ev of SPLIT_EVENTS) cols.push({ label: `${rt.name}: ${ev}`, cmd: { label: ev, argv: [rt.exe, rt.hook], input: EVENTS[ev] }, stages: {} });
   const splitEnv = { ...env, SKILLGATE_TIMINGS: "1" };
   for (let i = 0; i <= n; i++) {
     for (const c of cols) {
@@ -228,7 +245,8 @@ async function split(env: NodeJS.ProcessEnv): Promise<string[]> {
   for (const st of STAGES) out.push(`${st.padEnd(8)}${cols.map((c) => (med(c, st) === undefined ? "—" : fmt(med(c, st) ?? 0)).padStart(w)).join("")}`);
   const total = (c: (typeof cols)[number]) => STAGES.reduce((a, st) => a + (med(c, st) ?? 0), 0);
   out.push(`${"sum".padEnd(8)}${cols.map((c) => fmt(total(c)).padStart(w)).join("")}`);
-  const skip = (c: (typeof cols)[number]) => (c.stages.skip?.length ? (c.stages.skip.every((x) => x === 1) ? "skip" : c.stages.skip.every((x) => x === 0) ? "parser" : "mixed") : "—");
+  const skip = (c: (typeof cols)[number]) =>
+    c.stages.skip?.length ? (c.stages.skip.every((x) => x === 1) ? "skip" : c.stages.skip.every((x) => x === 0) ? "parser" : "mixed") : "—";
   out.push(`${"shell".padEnd(8)}${cols.map((c) => skip(c).padStart(w)).join("")}`);
   out.push(
     "start = the runtime's start until the hook's first line (Bun: its bundle loaded too); load = Node's loader: read the bundle, compile it from the code cache, run its top level; read = stdin; parse = JSON + the host's normalize; facts = the shell facts: the pre-filter, or the parser; table = the cached table + the host's environment; state = reading the session; decide = pure; cap = saving a capped output; save = the state under the lock (or a count appended); after = evidence and effects-audit snapshot; answer = render + write(2). The process exit after the answer is not a stage. shell: skip = the pre-filter vouched for the command and the parser was not loaded; parser = it declined.",
@@ -254,7 +272,9 @@ function timeIt(fn: () => void, minMs = smoke ? 50 : 300): number {
 }
 
 async function inProcess(): Promise<string[]> {
-  const out: string[] = ["\n## in-process decision per event (decide() with the shell facts as the hook gets them: pre-filter, else parser; target ≤ 0.1 ms at 20 rows, linear growth)"];
+  const out: string[] = [
+    "\n## in-process decision per event (decide() with the shell facts as the hook gets them: pre-filter, else parser; target ≤ 0.1 ms at 20 rows, linear growth)",
+  ];
   const base = JSON.parse(fs.readFileSync(path.join(root, "triggers.json"), "utf8"));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-bench-"));
   const events = Object.fromEntries(
@@ -264,9 +284,18 @@ async function inProcess(): Promise<string[]> {
       return [k, n.event];
     }),
   ) as Record<string, Event>;
-  out.push(`${"rows".padEnd(6)} ${Object.keys(events).map((k) => k.padStart(28)).join("")}`);
+  out.push(
+    `${"rows".padEnd(6)} ${Object.keys(events)
+      .map((k) => k.padStart(28))
+      .join("")}`,
+  );
   // The first size is timed twice and its first pass not printed: it is V8's warm-up of the whole path, not the decision.
-  for (const [pass, size] of [[0, 20], [1, 20], [1, 200], [1, 2000]] as const) {
+  for (const [pass, size] of [
+    [0, 20],
+    [1, 20],
+    [1, 200],
+    [1, 2000],
+  ] as const) {
     // The shipped rows first, then copies of the repeatable ones (a table has at most one budget row).
     const repeatable = base.rows.filter((r: { kind: string }) => r.kind !== "budget");
     const rows = [
@@ -292,7 +321,11 @@ async function inProcess(): Promise<string[]> {
 function analysis(): string[] {
   const out = ["\n## shell analysis by command size (target: 1 MB in ≤ 50 ms; linear)"];
   const unit = "git add -A && git commit -m 'fix: typo' > log_RU.md 2>&1; ";
-  for (const [label, bytes] of [["100 B", 100], ["10 KB", 10_240], ["1 MB", 1_000_000]] as const) {
+  for (const [label, bytes] of [
+    ["100 B", 100],
+    ["10 KB", 10_240],
+    ["1 MB", 1_000_000],
+  ] as const) {
     const cmd = unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);
     const ms = timeIt(() => analyzeCommand(cmd), smoke ? 20 : 200);
     out.push(`${label.padEnd(6)} ${fmt(ms).padStart(8)} ms`);
@@ -317,10 +350,13 @@ async function capPath(): Promise<string[]> {
     const r = await runHook(input, { env, packageRoot: root });
     runs.push(performance.now() - t0);
     // A read-only command's output is summarized by type (budget profiles); anything else keeps the head cap.
-    if (!r.stdout.includes("output capped") && !r.stdout.includes("skillgate summary")) throw new Error(`the 1 MB output was neither capped nor summarized: ${r.stdout.slice(0, 200)}${r.stderr}`);
+    if (!r.stdout.includes("output capped") && !r.stdout.includes("skillgate summary"))
+      throw new Error(`the 1 MB output was neither capped nor summarized: ${r.stdout.slice(0, 200)}${r.stderr}`);
   }
   fs.rmSync(dir, { recursive: true, force: true });
-  return [`\n## output cap path: PostToolUse Bash with ${(stdout.length / 1e6).toFixed(2)} MB of stdout, in-process: median ${fmt(quantile(runs, 0.5))} ms, p90 ${fmt(quantile(runs, 0.9))} ms (file saved, head + path returned)`];
+  return [
+    `\n## output cap path: PostToolUse Bash with ${(stdout.length / 1e6).toFixed(2)} MB of stdout, in-process: median ${fmt(quantile(runs, 0.5))} ms, p90 ${fmt(quantile(runs, 0.9))} ms (file saved, head + path returned)`,
+  ];
 }
 
 /** `measure` over a synthetic history, and ccusage over the same history in the same run (full mode). */
@@ -334,7 +370,8 @@ async function measureThroughput(): Promise<string[]> {
     `skillgate measure: ${r.seconds.toFixed(2)} s = ${r.mbPerSec.toFixed(1)} MB/s of history (${r.readMbPerSec.toFixed(1)} MB/s of the ${r.readMb.toFixed(0)} MB of main sessions it reads), peak ${r.peakRssMb.toFixed(0)} MB`,
   ];
   if (!r.ccusage) out.push("ccusage: not run (pass --ccusage; it is fetched by npx)");
-  else if ("seconds" in r.ccusage) out.push(`ccusage 18.0.11 over the same history: ${r.ccusage.seconds.toFixed(2)} s, peak ${r.ccusage.peakRssMb.toFixed(0)} MB`);
+  else if ("seconds" in r.ccusage)
+    out.push(`ccusage 18.0.11 over the same history: ${r.ccusage.seconds.toFixed(2)} s, peak ${r.ccusage.peakRssMb.toFixed(0)} MB`);
   else out.push(`ccusage 18.0.11: could not run (${r.ccusage.error.split("\n")[0]})`);
   return out;
 }

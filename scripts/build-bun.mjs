@@ -22,7 +22,9 @@ try {
       {
         name: "schema-apart",
         setup(b) {
-          b.onResolve({ filter: /[/\\]table[/\\]schema\.js$/ }, (a) => (a.kind === "dynamic-import" ? { path: "./hook.node-schema.cjs", external: true } : undefined));
+          b.onResolve({ filter: /[/\\]table[/\\]schema\.js$/ }, (a) =>
+            a.kind === "dynamic-import" ? { path: "./hook.node-schema.cjs", external: true } : undefined,
+          );
         },
       },
     ],

@@ -108,7 +108,9 @@ async function buildForNode(outdir) {
   const schemaApart = {
     name: "schema-apart",
     setup(b) {
-      b.onResolve({ filter: /[/\\]table[/\\]schema\.js$/ }, (a) => (a.kind === "dynamic-import" ? { path: "./hook.node-schema.cjs", external: true } : undefined));
+      b.onResolve({ filter: /[/\\]table[/\\]schema\.js$/ }, (a) =>
+        a.kind === "dynamic-import" ? { path: "./hook.node-schema.cjs", external: true } : undefined,
+      );
     },
   };
   await build({ ...cjs, entryPoints: [entry], outfile: path.join(outdir, "hook.node.cjs"), plugins: [schemaApart, builtinsOnce()] });
@@ -132,7 +134,13 @@ async function buildForNode(outdir) {
  * here; a new one fails the build ("No matching export") until it is added.
  */
 function builtinsOnce() {
-  const named = { "node:path": ["posix"], "node:child_process": ["spawnSync"], "node:url": ["pathToFileURL", "fileURLToPath"], "node:crypto": ["createHash"], "node:module": ["createRequire"] };
+  const named = {
+    "node:path": ["posix"],
+    "node:child_process": ["spawnSync"],
+    "node:url": ["pathToFileURL", "fileURLToPath"],
+    "node:crypto": ["createHash"],
+    "node:module": ["createRequire"],
+  };
   return {
     name: "builtins-once",
     setup(b) {
@@ -154,7 +162,10 @@ function asciiOnly(file) {
   const text = readFileSync(file, "utf8");
   // `\é` (an identity escape) would turn into `\\u00e9`: none today; fail the build if one comes.
   if (/\\[^\x00-\x7f]/.test(text)) throw new Error(`${file}: a non-ASCII character follows a backslash; write it as \\uXXXX in the source`);
-  writeFileSync(file, text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
+  writeFileSync(
+    file,
+    text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
+  );
 }
 
 /** dist/hook.bun.cjs + .jsc (scripts/build-bun.mjs, run by Bun: its bundler makes the bytecode). */

@@ -35,26 +35,61 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLASSES_DIR = path.join(ROOT, "test/corpus/classes");
 type Effect = "commit" | "push-head" | "force" | "paired-doc" | "new-commit";
 const ROW_EFFECT: Record<string, Effect> = {
-  "commit-gate": "commit", "push-head-block": "push-head", "force-push-block": "force", "paired-docs-write": "paired-doc",
+  "commit-gate": "commit",
+  "push-head-block": "push-head",
+  "force-push-block": "force",
+  "paired-docs-write": "paired-doc",
 };
 const EFFECTS: readonly Effect[] = ["commit", "push-head", "force", "paired-doc", "new-commit"];
 // A revision that is HEAD itself, as git passes it to pre-push: HEAD, @, HEAD~0, HEAD^0, HEAD@{0}, HEAD^{commit}.
 const HEAD_SPELLING = /^(HEAD|@)(~0+|\^0+|@\{0\}|\^\{(commit)?\})*$/;
-const BASE_CLASSES = ["git-indirection", "git-shell-strings", "git-other-name", "launchers", "code-from-files", "expansions",
-  "inline-programs", "push-semantics", "writes-more-programs", "false-positives", "everyday"];
+const BASE_CLASSES = [
+  "git-indirection",
+  "git-shell-strings",
+  "git-other-name",
+  "launchers",
+  "code-from-files",
+  "expansions",
+  "inline-programs",
+  "push-semantics",
+  "writes-more-programs",
+  "false-positives",
+  "everyday",
+];
 // Every .jsonl of the folder is a class (files added later, such as launcher-option-forms.jsonl, included); the
 // eleven base classes must all be there.
-const CLASS_NAMES = [...BASE_CLASSES, ...fs.readdirSync(CLASSES_DIR).filter((f) => f.endsWith(".jsonl"))
-  .map((f) => f.slice(0, -".jsonl".length)).filter((c) => !BASE_CLASSES.includes(c)).sort()];
+const CLASS_NAMES = [
+  ...BASE_CLASSES,
+  ...fs
+    .readdirSync(CLASSES_DIR)
+    .filter((f) => f.endsWith(".jsonl"))
+    .map((f) => f.slice(0, -".jsonl".length))
+    .filter((c) => !BASE_CLASSES.includes(c))
+    .sort(),
+];
 const PAIRED = /_(RU|EN)\.md$/;
 const TIMEOUT_MS = 6000;
 
 // files: repo-relative ("~/" = HOME; ".git/config" is appended to); symlinks: path -> target;
 // sh: verifier-only preparation (a submodule, extra commits) run before the snapshot, untraced.
-interface Setup { files?: Record<string, string>; symlinks?: Record<string, string>; env?: Record<string, string>; sh?: string }
+interface Setup {
+  files?: Record<string, string>;
+  symlinks?: Record<string, string>;
+  env?: Record<string, string>;
+  sh?: string;
+}
 interface Rec {
-  id: string; command: string; expect: "refuse" | "allow"; rows: string[]; setup?: Setup; note?: string;
-  verify?: "skip-missing-tool"; tool?: string; effects?: Effect[]; file: string; line: number;
+  id: string;
+  command: string;
+  expect: "refuse" | "allow";
+  rows: string[];
+  setup?: Setup;
+  note?: string;
+  verify?: "skip-missing-tool";
+  tool?: string;
+  effects?: Effect[];
+  file: string;
+  line: number;
 }
 
 // ---------- reading and checking the label files ----------
@@ -66,14 +101,25 @@ function loadRecords(): { recs: Rec[]; errors: string[] } {
   const seen = new Set<string>();
   for (const cls of CLASS_NAMES) {
     const file = path.join(CLASSES_DIR, `${cls}.jsonl`);
-    if (!fs.existsSync(file)) { errors.push(`${cls}.jsonl: missing`); continue; }
+    if (!fs.existsSync(file)) {
+      errors.push(`${cls}.jsonl: missing`);
+      continue;
+    }
     const lines = fs.readFileSync(file, "utf8").split("\n");
     lines.forEach((text, i) => {
       if (!text.trim()) return;
       const where = `${cls}.jsonl:${i + 1}`;
       let o: Record<string, unknown>;
-      try { o = JSON.parse(text) as Record<string, unknown>; } catch (e) { errors.push(`${where}: not JSON (${String(e)})`); return; }
-      if (i === 0) { if (typeof o.comment !== "string") errors.push(`${where}: first line must be {"comment": ...}`); return; }
+      try {
+        o = JSON.parse(text) as Record<string, unknown>;
+      } catch (e) {
+        errors.push(`${where}: not JSON (${String(e)})`);
+        return;
+      }
+      if (i === 0) {
+        if (typeof o.comment !== "string") errors.push(`${where}: first line must be {"comment": ...}`);
+        return;
+      }
       const r = { ...o, file: cls, line: i + 1 } as unknown as Rec;
       if (typeof r.id !== "string" || !r.id.startsWith(`${cls}.`)) errors.push(`${where}: id must start with "${cls}."`);
       if (seen.has(r.id)) errors.push(`${where}: duplicate id ${r.id}`);
@@ -83,7 +129,7 @@ function loadRecords(): { recs: Rec[]; errors: string[] } {
       if (!Array.isArray(r.rows)) errors.push(`${where}: rows must be an array`);
       else {
         for (const row of r.rows) if (!rowIds.has(row)) errors.push(`${where}: unknown row ${row}`);
-        if ((r.rows.length > 0) !== (r.expect === "refuse")) errors.push(`${where}: refuse needs rows, allow needs none`);
+        if (r.rows.length > 0 !== (r.expect === "refuse")) errors.push(`${where}: refuse needs rows, allow needs none`);
       }
       if (r.effects && !r.effects.every((e) => EFFECTS.includes(e))) errors.push(`${where}: bad effects`);
       if (r.verify === "skip-missing-tool" && !r.tool) errors.push(`${where}: skip-missing-tool needs "tool"`);
@@ -107,7 +153,9 @@ function sh(cwd: string, cmd: string): string {
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("GIT_") && !k.startsWith("SKG_")) env[k] = v;
-  delete env.TMUX; delete env.STY; delete env.npm_config_prefix;
+  delete env.TMUX;
+  delete env.STY;
+  delete env.npm_config_prefix;
   for (const k of Object.keys(env)) if (k.startsWith("npm_")) delete env[k];
   return { ...env, LANG: "C.UTF-8", TERM: "dumb", EDITOR: "true", VISUAL: "true", PAGER: "cat", ...extra };
 }
@@ -128,7 +176,10 @@ function buildWorld(base: string, kind: "ff" | "diverged"): string {
     "git config gc.auto 0 && git config maintenance.auto false && git config advice.detachedHead false",
   ].join(" && ");
   sh(repo, cfg);
-  const write = (p: string, s: string) => { fs.mkdirSync(path.dirname(path.join(repo, p)), { recursive: true }); fs.writeFileSync(path.join(repo, p), s); };
+  const write = (p: string, s: string) => {
+    fs.mkdirSync(path.dirname(path.join(repo, p)), { recursive: true });
+    fs.writeFileSync(path.join(repo, p), s);
+  };
   write("README.md", "# demo\n");
   write("notes_RU.md", "# Заметки\nверсия 1\n");
   write("notes_EN.md", "# Notes\nversion 1\n");
@@ -146,9 +197,12 @@ function buildWorld(base: string, kind: "ff" | "diverged"): string {
   const bare = path.join(w, "remote.git");
   sh(repo, `git push -q "${bare}" HEAD~1:refs/heads/work HEAD~1:refs/heads/main HEAD~1:refs/heads/feature/x`);
   if (kind === "diverged") {
-    sh(w, `git clone -q remote.git other && cd other && git config user.name Other && git config user.email o@example.com && ` +
-      `for b in work main feature/x; do git checkout -q "$b" && echo "$b" > remote-only.txt && git add . && git commit -qm "remote $b"; done && ` +
-      `git push -q origin work main feature/x && cd .. && rm -rf other`);
+    sh(
+      w,
+      `git clone -q remote.git other && cd other && git config user.name Other && git config user.email o@example.com && ` +
+        `for b in work main feature/x; do git checkout -q "$b" && echo "$b" > remote-only.txt && git add . && git commit -qm "remote $b"; done && ` +
+        `git push -q origin work main feature/x && cd .. && rm -rf other`,
+    );
   }
   sh(repo, `git fetch -q "${bare}" '+refs/heads/*:refs/remotes/origin/*' && git branch -q -u origin/work work`);
   // Work tree state every command starts from.
@@ -159,16 +213,27 @@ function buildWorld(base: string, kind: "ff" | "diverged"): string {
 }
 
 // ---------- per-record run ----------
-interface Snapshot { docs: Map<string, string>; reflogs: Map<string, number>; remote: Map<string, string>; local: Map<string, string>; reached: string[] }
+interface Snapshot {
+  docs: Map<string, string>;
+  reflogs: Map<string, number>;
+  remote: Map<string, string>;
+  local: Map<string, string>;
+  reached: string[];
+}
 
 function walk(dir: string, out: string[]): void {
   let ents: fs.Dirent[];
-  try { ents = fs.readdirSync(dir, { withFileTypes: true }); } catch { return; }
+  try {
+    ents = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
   for (const e of ents) {
     const p = path.join(dir, e.name);
     // (skillgate-state: the guarded run's state folder, where the restore keeps what it found)
-    if (e.isDirectory()) { if (e.name !== ".git" && e.name !== "node_modules" && e.name !== "remote.git" && e.name !== "obs" && e.name !== "skillgate-state") walk(p, out); }
-    else out.push(p);
+    if (e.isDirectory()) {
+      if (e.name !== ".git" && e.name !== "node_modules" && e.name !== "remote.git" && e.name !== "obs" && e.name !== "skillgate-state") walk(p, out);
+    } else out.push(p);
   }
 }
 
@@ -178,13 +243,18 @@ function docState(p: string, contentOnly = false): string {
     const st = fs.lstatSync(p, { bigint: true });
     const body = st.isSymbolicLink() ? `link:${fs.readlinkSync(p)}` : crypto.createHash("sha1").update(fs.readFileSync(p)).digest("hex");
     return contentOnly ? `${st.size}:${body}` : `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${body}`;
-  } catch { return "unreadable"; }
+  } catch {
+    return "unreadable";
+  }
 }
 
 function refs(gitDir: string): Map<string, string> {
   const r = spawnSync("git", ["--git-dir", gitDir, "for-each-ref", "--format=%(refname) %(objectname)"], { env: cleanEnv({}), encoding: "utf8" });
   const m = new Map<string, string>();
-  for (const l of r.stdout.split("\n")) { const [n, h] = l.split(" "); if (n && h) m.set(n, h); }
+  for (const l of r.stdout.split("\n")) {
+    const [n, h] = l.split(" ");
+    if (n && h) m.set(n, h);
+  }
   return m;
 }
 
@@ -221,12 +291,17 @@ function prepare(template: string, dir: string, setup: Setup | undefined): strin
   for (const [rel, body] of Object.entries(setup?.files ?? {})) {
     const target = rel.startsWith("~/") ? path.join(dir, "home", rel.slice(2)) : path.join(repo, rel);
     fs.mkdirSync(path.dirname(target), { recursive: true });
-    if (rel === ".git/config") fs.appendFileSync(target, `\n${body}`); // setup config adds to the repo's own
+    if (rel === ".git/config")
+      fs.appendFileSync(target, `\n${body}`); // setup config adds to the repo's own
     else fs.writeFileSync(target, body, { mode: body.startsWith("#!") || rel.endsWith(".sh") ? 0o755 : 0o644 });
   }
   for (const [rel, target] of Object.entries(setup?.symlinks ?? {})) fs.symlinkSync(target, path.join(repo, rel));
   if (setup?.sh) {
-    const r = spawnSync("bash", ["-c", setup.sh], { cwd: repo, env: cleanEnv({ HOME: path.join(dir, "home"), TMPDIR: path.join(dir, "tmp") }), encoding: "utf8" });
+    const r = spawnSync("bash", ["-c", setup.sh], {
+      cwd: repo,
+      env: cleanEnv({ HOME: path.join(dir, "home"), TMPDIR: path.join(dir, "tmp") }),
+      encoding: "utf8",
+    });
     if (r.status !== 0) throw new Error(`setup.sh failed: ${r.stderr}`);
   }
   fs.mkdirSync(path.join(dir, "obs"), { recursive: true });
@@ -240,28 +315,55 @@ function killLeftovers(marker: string): void {
     if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
     try {
       if (fs.readFileSync(`/proc/${pid}/environ`, "latin1").includes(`SKG_CORPUS_RUN=${marker}\0`)) process.kill(Number(pid), "SIGKILL");
-    } catch { /* gone or not ours */ }
+    } catch {
+      /* gone or not ours */
+    }
   }
 }
 
-function runCommand(rec: Rec, dir: string, repo: string, guardEnv: Record<string, string> = {}): Promise<{ code: number | null; stderr: string; timedOut: boolean }> {
-  const env = cleanEnv({ ...guardEnv,
-    HOME: path.join(dir, "home"), TMPDIR: path.join(dir, "tmp"), TMUX_TMPDIR: path.join(dir, "tmp"),
-    GIT_TRACE2_EVENT: path.join(dir, "obs/trace2.json"), SKG_CORPUS_RUN: dir,
+function runCommand(
+  rec: Rec,
+  dir: string,
+  repo: string,
+  guardEnv: Record<string, string> = {},
+): Promise<{ code: number | null; stderr: string; timedOut: boolean }> {
+  const env = cleanEnv({
+    ...guardEnv,
+    HOME: path.join(dir, "home"),
+    TMPDIR: path.join(dir, "tmp"),
+    TMUX_TMPDIR: path.join(dir, "tmp"),
+    GIT_TRACE2_EVENT: path.join(dir, "obs/trace2.json"),
+    SKG_CORPUS_RUN: dir,
     // `git config --system` must never reach the machine's /etc/gitconfig (every git on the machine reads it)
-    GIT_CONFIG_SYSTEM: path.join(dir, "obs/system.gitconfig"), ...(rec.setup?.env ?? {}),
+    GIT_CONFIG_SYSTEM: path.join(dir, "obs/system.gitconfig"),
+    ...(rec.setup?.env ?? {}),
   });
   return new Promise((resolve) => {
     const child = spawn("bash", ["-c", rec.command], { cwd: repo, env, stdio: ["ignore", "ignore", "pipe"], detached: true });
     let stderr = "";
     let timedOut = false;
-    child.stderr.on("data", (d: Buffer) => { if (stderr.length < 4000) stderr += d.toString(); });
-    const timer = setTimeout(() => { timedOut = true; try { process.kill(-(child.pid ?? 0), "SIGKILL"); } catch { /* exited */ } }, TIMEOUT_MS);
+    child.stderr.on("data", (d: Buffer) => {
+      if (stderr.length < 4000) stderr += d.toString();
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-(child.pid ?? 0), "SIGKILL");
+      } catch {
+        /* exited */
+      }
+    }, TIMEOUT_MS);
     child.on("close", (code) => {
       clearTimeout(timer);
       // Background work (nohup …&, setsid, tmux -d) gets a moment to land before we look.
       const async = /(^|[^&])&($|[^&>])|nohup|setsid|tmux|screen|\bat\b|batch|disown/.test(rec.command);
-      setTimeout(() => { killLeftovers(dir); resolve({ code, stderr, timedOut }); }, async ? 1500 : 0);
+      setTimeout(
+        () => {
+          killLeftovers(dir);
+          resolve({ code, stderr, timedOut });
+        },
+        async ? 1500 : 0,
+      );
     });
   });
 }
@@ -279,7 +381,11 @@ function commitsFromTrace(file: string): { commit: boolean; plumbing: boolean } 
   for (const line of fs.readFileSync(file, "utf8").split("\n")) {
     if (!line) continue;
     let ev: { event?: string; sid?: string; name?: string; code?: number; argv?: string[] };
-    try { ev = JSON.parse(line) as typeof ev; } catch { continue; }
+    try {
+      ev = JSON.parse(line) as typeof ev;
+    } catch {
+      continue;
+    }
     if (ev.event === "start" && ev.sid && ev.argv) argvs.set(ev.sid, ev.argv);
     if (ev.event === "cmd_name" && ev.sid && ev.name) names.set(ev.sid, ev.name);
     if (ev.event === "exit" && ev.sid && ev.code === 0) {
@@ -324,7 +430,12 @@ const HOOK_BUNDLE = path.join(ROOT, "dist", "hook.cjs");
 const GIT_HOOK_ENTRY = path.join(ROOT, "dist", "git-hook.mjs");
 const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(ROOT, "cases", "fixtures", `${name}.json`), "utf8")) as Record<string, unknown>;
 
-interface Guard { state: string; session: string; toolUseId: string; env: Record<string, string> }
+interface Guard {
+  state: string;
+  session: string;
+  toolUseId: string;
+  env: Record<string, string>;
+}
 
 /** One hook event through the built hook, as Claude Code sends it; whether it refused. */
 function hookEvent(g: Guard, name: string, repo: string, over: Record<string, unknown>): { deny: boolean; out: string } {
@@ -334,14 +445,24 @@ function hookEvent(g: Guard, name: string, repo: string, over: Record<string, un
   return { deny: /"permissionDecision":\s*"deny"/.test(r.stdout), out: r.stdout };
 }
 
-async function observe(rec: Rec, template: string, dir: string, want: Set<Effect>, guarded = false): Promise<{ seen: Set<Effect>; detail: string; pushed: boolean; hookDenied?: boolean }> {
+async function observe(
+  rec: Rec,
+  template: string,
+  dir: string,
+  want: Set<Effect>,
+  guarded = false,
+): Promise<{ seen: Set<Effect>; detail: string; pushed: boolean; hookDenied?: boolean }> {
   const repo = prepare(template, dir, rec.setup);
   let guard: Guard | undefined;
   if (guarded) {
     const state = path.join(dir, "skillgate-state");
     const home = path.join(dir, "home");
-    guard = { state, session: `corpus-${path.basename(path.dirname(dir))}`, toolUseId: `toolu_${crypto.randomBytes(6).toString("hex")}`,
-      env: { SKILLGATE_STATE: state, HOME: home, CLAUDE_PROJECT_DIR: repo, CLAUDECODE: "1" } };
+    guard = {
+      state,
+      session: `corpus-${path.basename(path.dirname(dir))}`,
+      toolUseId: `toolu_${crypto.randomBytes(6).toString("hex")}`,
+      env: { SKILLGATE_STATE: state, HOME: home, CLAUDE_PROJECT_DIR: repo, CLAUDECODE: "1" },
+    };
     const inst = installGitHooks(repo, { node: process.execPath, entry: GIT_HOOK_ENTRY, stateDir: state, markers: Object.keys(AGENT_MARKERS) });
     if (!inst.dir.ok) throw new Error(`git hooks not installed: ${inst.dir.why}`);
     const pre = hookEvent(guard, "pre-tool-use-bash", repo, { tool_input: { command: rec.command, description: "corpus" } });
@@ -350,8 +471,10 @@ async function observe(rec: Rec, template: string, dir: string, want: Set<Effect
   const before = snapshot(dir, guarded);
   const res = await runCommand(rec, dir, repo, guard ? { SKILLGATE_STATE: guard.state, CLAUDECODE: "1" } : {});
   if (guard) {
-    hookEvent(guard, "post-tool-use-bash", repo, { tool_input: { command: rec.command, description: "corpus" },
-      tool_response: { stdout: "", stderr: res.stderr.slice(0, 2000), interrupted: false, isImage: false, noOutputExpected: false } });
+    hookEvent(guard, "post-tool-use-bash", repo, {
+      tool_input: { command: rec.command, description: "corpus" },
+      tool_response: { stdout: "", stderr: res.stderr.slice(0, 2000), interrupted: false, isImage: false, noOutputExpected: false },
+    });
   }
   const after = snapshot(dir, guarded);
   const seen = new Set<Effect>();
@@ -359,9 +482,16 @@ async function observe(rec: Rec, template: string, dir: string, want: Set<Effect
   // commit: a `git commit` process exited 0 (trace2), or a reflog line says "commit" (env-clearing launchers)
   const traced = commitsFromTrace(path.join(dir, "obs/trace2.json"));
   if (traced.commit) seen.add("commit");
-  if (traced.plumbing && publishedNewCommit(before, after, path.join(repo, ".git"))) { seen.add("commit"); detail.push("plumbing commit published"); }
+  if (traced.plumbing && publishedNewCommit(before, after, path.join(repo, ".git"))) {
+    seen.add("commit");
+    detail.push("plumbing commit published");
+  }
   for (const f of after.reflogs.keys()) {
-    const lines = fs.readFileSync(f, "utf8").split("\n").filter(Boolean).slice(before.reflogs.get(f) ?? 0);
+    const lines = fs
+      .readFileSync(f, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .slice(before.reflogs.get(f) ?? 0);
     for (const l of lines) if (/\t(commit|commit \((amend|merge|initial)\)):/.test(l)) seen.add("commit");
   }
   // push of HEAD: the pre-push hook saw HEAD as a pushed source
@@ -377,12 +507,18 @@ async function observe(rec: Rec, template: string, dir: string, want: Set<Effect
   for (const [ref, old] of before.remote) {
     const now = after.remote.get(ref);
     if (now !== old) pushed = true;
-    if (now && now !== old && !isAncestor(bare, old, now)) { seen.add("force"); detail.push(`forced ${ref}`); }
+    if (now && now !== old && !isAncestor(bare, old, now)) {
+      seen.add("force");
+      detail.push(`forced ${ref}`);
+    }
   }
   for (const ref of after.remote.keys()) if (!before.remote.has(ref)) pushed = true;
   // paired documents: created, changed, touched or removed anywhere under the run's dir
   for (const k of new Set([...before.docs.keys(), ...after.docs.keys()])) {
-    if (before.docs.get(k) !== after.docs.get(k)) { seen.add("paired-doc"); detail.push(`doc ${k}`); }
+    if (before.docs.get(k) !== after.docs.get(k)) {
+      seen.add("paired-doc");
+      detail.push(`doc ${k}`);
+    }
   }
   if (res.timedOut) detail.push("timeout");
   if ([...want].some((e) => !seen.has(e))) detail.push(`exit ${res.code} ${res.stderr.trim().split("\n").slice(-2).join(" | ").slice(0, 200)}`);
@@ -407,15 +543,27 @@ async function layersMain(todo: Rec[], worlds: { ff: string; diverged: string },
     while (next < todo.length) {
       const rec = todo[next++];
       if (!rec) break;
-      if (rec.verify === "skip-missing-tool") { results.push({ rec, layer: "skipped", detail: `no ${rec.tool}` }); continue; }
-      if (refusedByAnalysis(rec)) { results.push({ rec, layer: "analysis", detail: "" }); continue; }
-      if (rec.expect === "allow") { results.push({ rec, layer: "got through", detail: "allowed" }); continue; }
+      if (rec.verify === "skip-missing-tool") {
+        results.push({ rec, layer: "skipped", detail: `no ${rec.tool}` });
+        continue;
+      }
+      if (refusedByAnalysis(rec)) {
+        results.push({ rec, layer: "analysis", detail: "" });
+        continue;
+      }
+      if (rec.expect === "allow") {
+        results.push({ rec, layer: "got through", detail: "allowed" });
+        continue;
+      }
       const want = new Set<Effect>(rec.effects ?? rec.rows.map((r) => ROW_EFFECT[r]).filter((e): e is Effect => e !== undefined));
       const dir = path.join(base, `l${counter++}`);
       fs.mkdirSync(dir);
       try {
         const a = await observe(rec, worlds.ff, path.join(dir, "ff"), want, true);
-        if (a.hookDenied) { results.push({ rec, layer: "analysis", detail: a.detail }); continue; }
+        if (a.hookDenied) {
+          results.push({ rec, layer: "analysis", detail: a.detail });
+          continue;
+        }
         const seen = new Set([...a.seen].filter((e) => e !== "force" && want.has(e)));
         let detail = a.detail;
         if (want.has("force")) {
@@ -442,19 +590,36 @@ async function layersMain(todo: Rec[], worlds: { ff: string; diverged: string },
     const att = rs.filter((r) => r.rec.expect === "refuse" && r.layer !== "skipped");
     const ok = rs.filter((r) => r.rec.expect === "allow");
     const n = (l: Layer) => att.filter((r) => r.layer === l).length;
-    console.log(`${name.padEnd(30)}${String(att.length).padStart(8)}${String(n("analysis")).padStart(9)}${String(n("effect layer")).padStart(13)}${String(n("got through")).padStart(8)}${String(ok.length).padStart(9)}${String(ok.filter((r) => r.layer === "analysis").length).padStart(8)}`);
-    return { att: att.length, analysis: n("analysis"), effect: n("effect layer"), through: n("got through"), ok: ok.length, okRefused: ok.filter((r) => r.layer === "analysis").length };
+    console.log(
+      `${name.padEnd(30)}${String(att.length).padStart(8)}${String(n("analysis")).padStart(9)}${String(n("effect layer")).padStart(13)}${String(n("got through")).padStart(8)}${String(ok.length).padStart(9)}${String(ok.filter((r) => r.layer === "analysis").length).padStart(8)}`,
+    );
+    return {
+      att: att.length,
+      analysis: n("analysis"),
+      effect: n("effect layer"),
+      through: n("got through"),
+      ok: ok.length,
+      okRefused: ok.filter((r) => r.layer === "analysis").length,
+    };
   };
-  for (const cls of CLASS_NAMES) { const rs = results.filter((r) => r.rec.file === cls); if (rs.length) row(cls, rs); }
+  for (const cls of CLASS_NAMES) {
+    const rs = results.filter((r) => r.rec.file === cls);
+    if (rs.length) row(cls, rs);
+  }
   const t = row("total", results);
   const pct = (a: number, b: number) => (b ? ((100 * a) / b).toFixed(1) : "0.0");
-  console.log(`\nrefused before running (analysis): ${t.analysis}/${t.att} = ${pct(t.analysis, t.att)}%; held by the effect layer: ${t.effect}; refused or held: ${pct(t.analysis + t.effect, t.att)}%; got through: ${t.through}`);
+  console.log(
+    `\nrefused before running (analysis): ${t.analysis}/${t.att} = ${pct(t.analysis, t.att)}%; held by the effect layer: ${t.effect}; refused or held: ${pct(t.analysis + t.effect, t.att)}%; got through: ${t.through}`,
+  );
   console.log(`harmless refused by the analysis: ${t.okRefused}/${t.ok} = ${pct(t.okRefused, t.ok)}%`);
   process.exitCode = t.through > 0 ? 1 : 0;
 }
 
 // ---------- main ----------
-function arg(name: string): string | undefined { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined; }
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
 
 async function main(): Promise<void> {
   const { recs, errors } = loadRecords();
@@ -481,13 +646,21 @@ async function main(): Promise<void> {
       const want = invert ? new Set<Effect>(labeled.size > 0 ? [] : ["commit"]) : labeled;
       if (rec.verify === "skip-missing-tool") {
         const present = spawnSync("bash", ["-c", `command -v ${rec.tool ?? "-"}`]).status === 0;
-        results.push({ rec, status: "skipped", seen: [], want: [...want], detail: present ? `tool ${rec.tool} IS installed: drop the skip` : `no ${rec.tool}` });
+        results.push({
+          rec,
+          status: "skipped",
+          seen: [],
+          want: [...want],
+          detail: present ? `tool ${rec.tool} IS installed: drop the skip` : `no ${rec.tool}`,
+        });
         continue;
       }
       const dir = path.join(base, `r${counter++}`);
       fs.mkdirSync(dir);
       let a: Awaited<ReturnType<typeof observe>>;
-      try { a = await observe(rec, worlds.ff, path.join(dir, "ff"), want); } catch (e) {
+      try {
+        a = await observe(rec, worlds.ff, path.join(dir, "ff"), want);
+      } catch (e) {
         results.push({ rec, status: "mismatch", seen: [], want: [...want], detail: `setup failed: ${String(e).slice(0, 200)}` });
         continue;
       }
@@ -511,7 +684,9 @@ async function main(): Promise<void> {
   const byClass = new Map<string, { n: number; refuse: number; allow: number; agree: number; mismatch: number; skipped: number }>();
   for (const r of results) {
     const c = byClass.get(r.rec.file) ?? { n: 0, refuse: 0, allow: 0, agree: 0, mismatch: 0, skipped: 0 };
-    c.n++; c[r.rec.expect]++; c[r.status]++;
+    c.n++;
+    c[r.rec.expect]++;
+    c[r.status]++;
     byClass.set(r.rec.file, c);
   }
   for (const r of results.filter((x) => x.status === "mismatch").sort((x, y) => x.rec.id.localeCompare(y.rec.id))) {
@@ -524,11 +699,23 @@ async function main(): Promise<void> {
     const c = byClass.get(cls);
     if (!c) continue;
     for (const k of Object.keys(tot) as (keyof typeof tot)[]) tot[k] += c[k];
-    console.log(`${cls.padEnd(30)}${String(c.n).padStart(7)}${String(c.refuse).padStart(7)}${String(c.allow).padStart(6)}${String(c.agree).padStart(7)}${String(c.mismatch).padStart(9)}${String(c.skipped).padStart(8)}`);
+    console.log(
+      `${cls.padEnd(30)}${String(c.n).padStart(7)}${String(c.refuse).padStart(7)}${String(c.allow).padStart(6)}${String(c.agree).padStart(7)}${String(c.mismatch).padStart(9)}${String(c.skipped).padStart(8)}`,
+    );
   }
-  console.log(`${"total".padEnd(30)}${String(tot.n).padStart(7)}${String(tot.refuse).padStart(7)}${String(tot.allow).padStart(6)}${String(tot.agree).padStart(7)}${String(tot.mismatch).padStart(9)}${String(tot.skipped).padStart(8)}`);
+  console.log(
+    `${"total".padEnd(30)}${String(tot.n).padStart(7)}${String(tot.refuse).padStart(7)}${String(tot.allow).padStart(6)}${String(tot.agree).padStart(7)}${String(tot.mismatch).padStart(9)}${String(tot.skipped).padStart(8)}`,
+  );
   const jsonOut = arg("--json");
-  if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(results.map((r) => ({ id: r.rec.id, status: r.status, want: r.want, seen: r.seen, detail: r.detail })), null, 1));
+  if (jsonOut)
+    fs.writeFileSync(
+      jsonOut,
+      JSON.stringify(
+        results.map((r) => ({ id: r.rec.id, status: r.status, want: r.want, seen: r.seen, detail: r.detail })),
+        null,
+        1,
+      ),
+    );
   process.exitCode = errors.length > 0 || tot.mismatch > 0 ? 1 : 0;
 }
 

@@ -74,7 +74,9 @@ export type RunHook = (input: string, h: Omit<HookEnv, "host"> & { host?: HookEn
  * triple the cost of an event; the bundle inlines them. "source": the
  * TypeScript modules through tsx, as they are.
  */
-export async function loadEngine(mode: "bundle" | "source" = process.env.FUZZ_ENGINE === "source" ? "source" : "bundle"): Promise<{ runHook: RunHook; cleanup: () => void }> {
+export async function loadEngine(
+  mode: "bundle" | "source" = process.env.FUZZ_ENGINE === "source" ? "source" : "bundle",
+): Promise<{ runHook: RunHook; cleanup: () => void }> {
   if (mode === "source") {
     const m = await import("../hooks/entries/claude-code.js");
     return { runHook: m.runHook, cleanup: () => {} };
@@ -164,45 +166,228 @@ export class Rng {
 
 /** Events the adapter handles (hooks/hosts/claude-code/adapter.ts); others must be ignored. */
 export const HANDLED = [
-  "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "UserPromptExpansion",
-  "SessionStart", "PreCompact", "PostCompact", "Stop", "SubagentStop",
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "UserPromptSubmit",
+  "UserPromptExpansion",
+  "SessionStart",
+  "PreCompact",
+  "PostCompact",
+  "Stop",
+  "SubagentStop",
 ] as const;
 const OTHER_EVENTS = [
-  "SessionEnd", "SubagentStart", "Notification", "PermissionRequest", "PermissionDenied", "PostToolBatch", "StopFailure",
-  "Setup", "TeammateIdle", "TaskCreated", "TaskCompleted", "Elicitation", "ConfigChange", "WorktreeCreate",
-  "InstructionsLoaded", "CwdChanged", "FileChanged", "MessageDisplay", "PreSkillShellCommand",
+  "SessionEnd",
+  "SubagentStart",
+  "Notification",
+  "PermissionRequest",
+  "PermissionDenied",
+  "PostToolBatch",
+  "StopFailure",
+  "Setup",
+  "TeammateIdle",
+  "TaskCreated",
+  "TaskCompleted",
+  "Elicitation",
+  "ConfigChange",
+  "WorktreeCreate",
+  "InstructionsLoaded",
+  "CwdChanged",
+  "FileChanged",
+  "MessageDisplay",
+  "PreSkillShellCommand",
 ];
 const WEIRD_EVENTS = [
-  "", " ", "pretooluse", "PRETOOLUSE", "PreToolUse ", " PreToolUse", "PreToolUse\u0000", "Pre\u200bToolUse", "Stop\n",
-  "constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "Unknown", "🙂", "null", "undefined",
+  "",
+  " ",
+  "pretooluse",
+  "PRETOOLUSE",
+  "PreToolUse ",
+  " PreToolUse",
+  "PreToolUse\u0000",
+  "Pre\u200bToolUse",
+  "Stop\n",
+  "constructor",
+  "__proto__",
+  "toString",
+  "hasOwnProperty",
+  "valueOf",
+  "Unknown",
+  "🙂",
+  "null",
+  "undefined",
 ];
 const TOOLS = [
-  "Bash", "Bash", "Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", "Read", "Skill", "Agent", "Task", "Glob", "Grep",
-  "WebFetch", "mcp__github__create_pr", "", "bash", "Bash ", "__proto__", "constructor", "toString", "hasOwnProperty",
+  "Bash",
+  "Bash",
+  "Bash",
+  "Write",
+  "Edit",
+  "MultiEdit",
+  "NotebookEdit",
+  "Read",
+  "Skill",
+  "Agent",
+  "Task",
+  "Glob",
+  "Grep",
+  "WebFetch",
+  "mcp__github__create_pr",
+  "",
+  "bash",
+  "Bash ",
+  "__proto__",
+  "constructor",
+  "toString",
+  "hasOwnProperty",
 ];
 const KEYS = [
-  "session_id", "transcript_path", "cwd", "prompt_id", "permission_mode", "effort", "hook_event_name", "tool_name",
-  "tool_input", "tool_use_id", "tool_response", "agent_id", "agent_type", "source", "prompt", "command_name",
-  "command_args", "expansion_type", "stop_hook_active", "last_assistant_message", "command", "file_path",
-  "notebook_path", "skill", "subagent_type", "offset", "limit", "success", "description", "content", "error",
-  "__proto__", "constructor", "toString", "", " ", "hook_event_name ", "Hook_Event_Name", "session-id", "x",
+  "session_id",
+  "transcript_path",
+  "cwd",
+  "prompt_id",
+  "permission_mode",
+  "effort",
+  "hook_event_name",
+  "tool_name",
+  "tool_input",
+  "tool_use_id",
+  "tool_response",
+  "agent_id",
+  "agent_type",
+  "source",
+  "prompt",
+  "command_name",
+  "command_args",
+  "expansion_type",
+  "stop_hook_active",
+  "last_assistant_message",
+  "command",
+  "file_path",
+  "notebook_path",
+  "skill",
+  "subagent_type",
+  "offset",
+  "limit",
+  "success",
+  "description",
+  "content",
+  "error",
+  "__proto__",
+  "constructor",
+  "toString",
+  "",
+  " ",
+  "hook_event_name ",
+  "Hook_Event_Name",
+  "session-id",
+  "x",
 ];
 const WORDS = [
-  "git", "commit", "push", "--force", "-f", "HEAD", "kubectl", "apply", "npm", "publish", "test", "journalctl",
-  "логи", "логов", "пост", "стенд", "релиз", "миграции", "зависимости", "готово", "Готово", "✅", "release", "staging",
-  "logs", "blog post", "review", "ревью", "handoff", "migrations", "dependencies", "/commit", "commit-gate",
-  "notes_RU.md", "README_EN.md", "package.json", "db/migrations/001.sql", "requirements-dev.txt", "SKILL.md",
-  "executor", "cheap-executor", "general-purpose", "<task-notification>", "please", "the", "a", "done",
+  "git",
+  "commit",
+  "push",
+  "--force",
+  "-f",
+  "HEAD",
+  "kubectl",
+  "apply",
+  "npm",
+  "publish",
+  "test",
+  "journalctl",
+  "логи",
+  "логов",
+  "пост",
+  "стенд",
+  "релиз",
+  "миграции",
+  "зависимости",
+  "готово",
+  "Готово",
+  "✅",
+  "release",
+  "staging",
+  "logs",
+  "blog post",
+  "review",
+  "ревью",
+  "handoff",
+  "migrations",
+  "dependencies",
+  "/commit",
+  "commit-gate",
+  "notes_RU.md",
+  "README_EN.md",
+  "package.json",
+  "db/migrations/001.sql",
+  "requirements-dev.txt",
+  "SKILL.md",
+  "executor",
+  "cheap-executor",
+  "general-purpose",
+  "<task-notification>",
+  "please",
+  "the",
+  "a",
+  "done",
 ];
 const STRINGS = [
-  "", " ", "\u0000", "\u0000\u0001\u001f", "\r\n", "\u2028\u2029", "\ud800", "\udfff", "\udc00\ud800", "🙂", "👨‍👩‍👧",
-  "\u202e", "\ufeff", "ﬁ", "İ", "ß", "é", "\\", "\\\\", "\"", "'", "`", "$(", "${HOME}", "%s%n%x", "../../etc/passwd",
-  "/home/dev/project/notes_RU.md", "C:\\Windows\\x", "**/*", "(a+)+$", "\\p{L}", "[", "*", "?", "{a,b}", "~",
-  "/dev/null", "/proc/self/mem", "nul", "CON", "a".repeat(300), "x".repeat(4096), "ж".repeat(2000),
+  "",
+  " ",
+  "\u0000",
+  "\u0000\u0001\u001f",
+  "\r\n",
+  "\u2028\u2029",
+  "\ud800",
+  "\udfff",
+  "\udc00\ud800",
+  "🙂",
+  "👨‍👩‍👧",
+  "\u202e",
+  "\ufeff",
+  "ﬁ",
+  "İ",
+  "ß",
+  "é",
+  "\\",
+  "\\\\",
+  '"',
+  "'",
+  "`",
+  "$(",
+  "${HOME}",
+  "%s%n%x",
+  "../../etc/passwd",
+  "/home/dev/project/notes_RU.md",
+  "C:\\Windows\\x",
+  "**/*",
+  "(a+)+$",
+  "\\p{L}",
+  "[",
+  "*",
+  "?",
+  "{a,b}",
+  "~",
+  "/dev/null",
+  "/proc/self/mem",
+  "nul",
+  "CON",
+  "a".repeat(300),
+  "x".repeat(4096),
+  "ж".repeat(2000),
 ];
 const SAFE_IDS = [
-  "b5cc2829-727d-4e5e-8388-e2c758f4060c", "0", "a", "A-b_c", "9f8e7d6c-0000-4000-8000-000000000001", "sess-1", "sess-2",
-  "Z".repeat(100), "a".repeat(128),
+  "b5cc2829-727d-4e5e-8388-e2c758f4060c",
+  "0",
+  "a",
+  "A-b_c",
+  "9f8e7d6c-0000-4000-8000-000000000001",
+  "sess-1",
+  "sess-2",
+  "Z".repeat(100),
+  "a".repeat(128),
 ];
 /** Ids that must never become a path (or that are near the edge of "safe"). */
 function hostileId(rng: Rng): unknown {
@@ -211,11 +396,44 @@ function hostileId(rng: Rng): unknown {
     () => `${climb}${ESCAPE_MARK}-${rng.int(1e6)}`,
     () => `${ESCAPE_MARK}/../../${ESCAPE_MARK}-${rng.int(1e6)}`,
     () => `/tmp/${ESCAPE_MARK}-${rng.int(1e6)}`,
-    () => `a/b`, () => "..", () => ".", () => "./x", () => "a\\b", () => "..\\..\\x", () => "\u0000", () => "x\u0000y",
-    () => "", () => " ", () => "a b", () => "-rf", () => "_x", () => ".hidden", () => "x.json", () => "x\n", () => "é",
-    () => "🙂", () => "\u202eabc", () => "\ud800", () => "a".repeat(129), () => "a".repeat(300), () => "b".repeat(5000),
-    () => "CON", () => "x:y", () => "x*", () => "~", () => "$(id)",
-    () => rng.int(1e9), () => -1, () => 0, () => 1.5, () => null, () => true, () => [], () => ["x"], () => undefined, () => ({ id: "x" }),
+    () => `a/b`,
+    () => "..",
+    () => ".",
+    () => "./x",
+    () => "a\\b",
+    () => "..\\..\\x",
+    () => "\u0000",
+    () => "x\u0000y",
+    () => "",
+    () => " ",
+    () => "a b",
+    () => "-rf",
+    () => "_x",
+    () => ".hidden",
+    () => "x.json",
+    () => "x\n",
+    () => "é",
+    () => "🙂",
+    () => "\u202eabc",
+    () => "\ud800",
+    () => "a".repeat(129),
+    () => "a".repeat(300),
+    () => "b".repeat(5000),
+    () => "CON",
+    () => "x:y",
+    () => "x*",
+    () => "~",
+    () => "$(id)",
+    () => rng.int(1e9),
+    () => -1,
+    () => 0,
+    () => 1.5,
+    () => null,
+    () => true,
+    () => [],
+    () => ["x"],
+    () => undefined,
+    () => ({ id: "x" }),
   ])();
 }
 /** My definition of a name that is safe to become `<id>.json` in the state folder. */
@@ -275,8 +493,18 @@ function randString(rng: Rng, max = 200): string {
 
 function randNumber(rng: Rng): number {
   return rng.pick<() => number>([
-    () => 0, () => -0, () => 1, () => -1, () => rng.int(1000), () => 2 ** 53, () => -(2 ** 53) - 2, () => 1e308,
-    () => -1e308, () => 5e-324, () => rng.float(), () => (rng.float() - 0.5) * 1e12,
+    () => 0,
+    () => -0,
+    () => 1,
+    () => -1,
+    () => rng.int(1000),
+    () => 2 ** 53,
+    () => -(2 ** 53) - 2,
+    () => 1e308,
+    () => -1e308,
+    () => 5e-324,
+    () => rng.float(),
+    () => (rng.float() - 0.5) * 1e12,
   ])();
 }
 
@@ -314,22 +542,142 @@ function sessionId(rng: Rng): unknown {
 // ── shell text ──
 
 const SH_PROGRAMS = [
-  "git commit -m x", "git commit -am 'wip'", "git -C repo commit", "git push origin HEAD", "git push --force", "git log --grep commit",
-  "kubectl apply -f x.yaml", "npm publish", "npm test", "journalctl -u x", "echo hi", "cat notes_RU.md", "ls", "true",
-  "tee -a notes_RU.md", "sed -i s/a/b/ package.json", "rm -rf db/migrations/1.sql", "python3 -c \"open('package.json','w')\"",
-  "node -e \"require('fs').writeFileSync('go.mod','')\"", "cp a README_EN.md", "mv x Cargo.toml", "dd of=pyproject.toml",
-  "touch db/migrations/2.sql", "eval \"$CMD\"", "$CMD", "\"$(echo git)\" commit", "bash -c \"$X\"", "xargs rm", "find . -delete",
-  "find . -name '*.md' -exec sed -i s/x/y/ {} \\;", "sudo -u root git commit", "env A=1 B=2 git commit", "nice -n 5 git commit",
-  "timeout 5 git commit", "command git commit", "builtin echo", "exec git commit", "/usr/bin/git commit", "\\git commit",
-  "g\"i\"t commit", "'g'it commit", "c\\url x", "FOO=1 git commit", "base64 -d <<< Z2l0IGNvbW1pdA== | sh",
+  "git commit -m x",
+  "git commit -am 'wip'",
+  "git -C repo commit",
+  "git push origin HEAD",
+  "git push --force",
+  "git log --grep commit",
+  "kubectl apply -f x.yaml",
+  "npm publish",
+  "npm test",
+  "journalctl -u x",
+  "echo hi",
+  "cat notes_RU.md",
+  "ls",
+  "true",
+  "tee -a notes_RU.md",
+  "sed -i s/a/b/ package.json",
+  "rm -rf db/migrations/1.sql",
+  "python3 -c \"open('package.json','w')\"",
+  "node -e \"require('fs').writeFileSync('go.mod','')\"",
+  "cp a README_EN.md",
+  "mv x Cargo.toml",
+  "dd of=pyproject.toml",
+  "touch db/migrations/2.sql",
+  'eval "$CMD"',
+  "$CMD",
+  '"$(echo git)" commit',
+  'bash -c "$X"',
+  "xargs rm",
+  "find . -delete",
+  "find . -name '*.md' -exec sed -i s/x/y/ {} \\;",
+  "sudo -u root git commit",
+  "env A=1 B=2 git commit",
+  "nice -n 5 git commit",
+  "timeout 5 git commit",
+  "command git commit",
+  "builtin echo",
+  "exec git commit",
+  "/usr/bin/git commit",
+  "\\git commit",
+  'g"i"t commit',
+  "'g'it commit",
+  "c\\url x",
+  "FOO=1 git commit",
+  "base64 -d <<< Z2l0IGNvbW1pdA== | sh",
 ];
 const SH_TOKENS = [
-  ...SH_PROGRAMS, "git", "commit", "-m", "echo", "cat", "x", "file", "notes_RU.md", "'", "\"", "`", "$(", ")", "((", "))",
-  "$((", "${", "}", "{", "(", ";", ";;", "&&", "||", "|", "|&", "&", "\n", "\\", "\\\n", ">", ">>", ">|", "&>", "2>&1", "<",
-  "<>", ">&", "<<EOF", "<<-'EOF'", "<<\"E\"", "EOF", "<<<", "<(", ">(", "$VAR", "${x:-y}", "${x//a/b}", "${#x}", "${!x}",
-  "$1", "$@", "$*", "$?", "$$", "$'\\x41'", "$\"t\"", "~", "*", "?", "[a-z]", "!", "#", "# comment", "if", "then", "fi",
-  "for", "in", "do", "done", "while", "case", "esac", "function", "f()", "[[", "]]", "=~", "let", "declare -A", "=", "+=",
-  "\t", "\r", "\u0000", "🙂", "готово", "\ud800",
+  ...SH_PROGRAMS,
+  "git",
+  "commit",
+  "-m",
+  "echo",
+  "cat",
+  "x",
+  "file",
+  "notes_RU.md",
+  "'",
+  '"',
+  "`",
+  "$(",
+  ")",
+  "((",
+  "))",
+  "$((",
+  "${",
+  "}",
+  "{",
+  "(",
+  ";",
+  ";;",
+  "&&",
+  "||",
+  "|",
+  "|&",
+  "&",
+  "\n",
+  "\\",
+  "\\\n",
+  ">",
+  ">>",
+  ">|",
+  "&>",
+  "2>&1",
+  "<",
+  "<>",
+  ">&",
+  "<<EOF",
+  "<<-'EOF'",
+  '<<"E"',
+  "EOF",
+  "<<<",
+  "<(",
+  ">(",
+  "$VAR",
+  "${x:-y}",
+  "${x//a/b}",
+  "${#x}",
+  "${!x}",
+  "$1",
+  "$@",
+  "$*",
+  "$?",
+  "$$",
+  "$'\\x41'",
+  '$"t"',
+  "~",
+  "*",
+  "?",
+  "[a-z]",
+  "!",
+  "#",
+  "# comment",
+  "if",
+  "then",
+  "fi",
+  "for",
+  "in",
+  "do",
+  "done",
+  "while",
+  "case",
+  "esac",
+  "function",
+  "f()",
+  "[[",
+  "]]",
+  "=~",
+  "let",
+  "declare -A",
+  "=",
+  "+=",
+  "\t",
+  "\r",
+  "\u0000",
+  "🙂",
+  "готово",
+  "\ud800",
 ];
 
 function shellQuote(s: string): string {
@@ -343,7 +691,14 @@ function dquote(s: string): string {
 export function shellSoup(rng: Rng, maxTokens = 40): string {
   const n = rng.size(1, maxTokens);
   let s = "";
-  for (let i = 0; i < n; i++) s += rng.pick(SH_TOKENS) + rng.weighted([[6, " "], [3, ""], [1, "\n"]] as const);
+  for (let i = 0; i < n; i++)
+    s +=
+      rng.pick(SH_TOKENS) +
+      rng.weighted([
+        [6, " "],
+        [3, ""],
+        [1, "\n"],
+      ] as const);
   return s;
 }
 
@@ -399,7 +754,7 @@ export function shellCommand(rng: Rng): string {
     [10, () => shellNested(rng, rng.range(1, 6))],
     [1, () => shellSoup(rng, 400)],
     // Long runs of one construct; the 10,000-long ones are in specials().
-    [1, () => rng.pick(["$(", "`", "(", "{ ", "\"$(", "${", "$((", "<(", "bash -c '", "\\", "'", "\"", "a | ", "a && ", "x <<EOF "]).repeat(rng.size(1, 400))],
+    [1, () => rng.pick(["$(", "`", "(", "{ ", '"$(', "${", "$((", "<(", "bash -c '", "\\", "'", '"', "a | ", "a && ", "x <<EOF "]).repeat(rng.size(1, 400))],
   ])();
   for (let i = rng.chance(0.4) ? rng.range(1, 3) : 0; i > 0; i--) c = mutateText(rng, c);
   return c;
@@ -435,7 +790,7 @@ function retype(rng: Rng, v: unknown): unknown {
     () => (typeof v === "string" ? Number(v) || rng.int(100) : String(JSON.stringify(v) ?? "")),
     () => randNumber(rng),
     () => [v],
-    () => (Array.isArray(v) ? v[0] ?? null : { value: v }),
+    () => (Array.isArray(v) ? (v[0] ?? null) : { value: v }),
     () => null,
     () => rng.chance(0.5),
     () => randString(rng),
@@ -489,7 +844,7 @@ function mutateJsonText(rng: Rng, text: string): string {
   const at = rng.int(text.length + 1);
   return rng.pick<() => string>([
     () => text.slice(0, at),
-    () => text.slice(0, at) + rng.pick(["{", "}", "[", "]", "\"", ",", ":", "\\", "\u0000", "NaN", "//c\n", "/*", "\n", "'", "undefined"]) + text.slice(at),
+    () => text.slice(0, at) + rng.pick(["{", "}", "[", "]", '"', ",", ":", "\\", "\u0000", "NaN", "//c\n", "/*", "\n", "'", "undefined"]) + text.slice(at),
     () => text.slice(0, at) + text.slice(at + rng.size(1, 30)),
     () => text.replace("{", `{"hook_event_name":${JSON.stringify(eventName(rng))},`),
     () => text.replace(/}\s*$/, `,"hook_event_name":${JSON.stringify(eventName(rng))}}`),
@@ -499,7 +854,8 @@ function mutateJsonText(rng: Rng, text: string): string {
     () => text + rng.pick(["", "\n", "}", "{}", "\n{}", " garbage", "\u0000", ",", "]"]),
     () => text + "\n" + text,
     () => text.replace(/"(\w+)":/g, (m, k: string) => (rng.chance(0.2) ? `"${k.toUpperCase()}":` : m)),
-    () => text.replace(/:\s*"([^"\\]*)"/, (_m, s: string) => `: "${s}${rng.pick(["\\ud800", "\\udfff", "\\u0000", "\\u2028", "\\\\", "\\x41", "\\u12", "\\"])}"`),
+    () =>
+      text.replace(/:\s*"([^"\\]*)"/, (_m, s: string) => `: "${s}${rng.pick(["\\ud800", "\\udfff", "\\u0000", "\\u2028", "\\\\", "\\x41", "\\u12", "\\"])}"`),
     () => text.replace(/\d+/, rng.pick(["1e999", "-0", "0.1e-999", "00", "01", "1.", ".5", "+1", "0x10", "Infinity"])),
   ])();
 }
@@ -512,7 +868,14 @@ function baseEvent(rng: Rng, name: string): Obj {
 }
 
 function bashEvent(rng: Rng): Obj {
-  const o = baseEvent(rng, rng.weighted([[8, "PreToolUse"], [1, "PostToolUse"], [1, "PostToolUseFailure"]] as const));
+  const o = baseEvent(
+    rng,
+    rng.weighted([
+      [8, "PreToolUse"],
+      [1, "PostToolUse"],
+      [1, "PostToolUseFailure"],
+    ] as const),
+  );
   o.tool_name = "Bash";
   o.tool_input = { command: shellCommand(rng), description: "fuzz" };
   if (rng.chance(0.2)) o.agent_id = "ad7d092f2e8146deb";
@@ -520,12 +883,19 @@ function bashEvent(rng: Rng): Obj {
 }
 
 function writeEvent(rng: Rng): Obj {
-  const o = baseEvent(rng, rng.weighted([[8, "PreToolUse"], [2, "PostToolUse"]] as const));
+  const o = baseEvent(
+    rng,
+    rng.weighted([
+      [8, "PreToolUse"],
+      [2, "PostToolUse"],
+    ] as const),
+  );
   const tool = rng.pick(["Write", "Edit", "MultiEdit", "NotebookEdit", "Read", "__proto__", "constructor"]);
   o.tool_name = tool;
   const file = rng.pick<() => unknown>([
     () => rng.pick(WORDS),
-    () => `/home/dev/project/${rng.pick(["", "a/", "../", "./", "db/migrations/", "//", "a/../"])}${rng.pick(["notes_RU.md", "x_EN.md", "package.json", "y.ts", "migrations/z.sql", "SKILL.md"])}`,
+    () =>
+      `/home/dev/project/${rng.pick(["", "a/", "../", "./", "db/migrations/", "//", "a/../"])}${rng.pick(["notes_RU.md", "x_EN.md", "package.json", "y.ts", "migrations/z.sql", "SKILL.md"])}`,
     () => randString(rng),
     () => "/" + "a/".repeat(rng.size(1, 5000)) + "package.json",
     () => `${"../".repeat(rng.size(1, 50))}etc/x_RU.md`,
@@ -544,7 +914,8 @@ function textEvent(rng: Rng): Obj {
   const text = (): unknown => (rng.chance(0.9) ? randString(rng, 2000) : randJson(rng));
   if (name === "UserPromptSubmit") o.prompt = rng.chance(0.1) ? `<task-notification>${randString(rng)}` : text();
   if (name === "UserPromptExpansion") Object.assign(o, { command_name: text(), expansion_type: rng.pick(["slash_command", "mcp_prompt", "", 1, null]) });
-  if (name === "Stop" || name === "SubagentStop") Object.assign(o, { last_assistant_message: text(), stop_hook_active: rng.pick([true, false, false, "true", 1]) });
+  if (name === "Stop" || name === "SubagentStop")
+    Object.assign(o, { last_assistant_message: text(), stop_hook_active: rng.pick([true, false, false, "true", 1]) });
   if (name === "SessionStart") o.source = rng.pick(["startup", "resume", "clear", "compact", "fork", "", "COMPACT", 1, null]);
   if (name === "PostToolUse" || name === "PreToolUse") {
     o.tool_name = rng.pick(["Skill", "Read", "Agent", "Task"]);
@@ -563,14 +934,40 @@ const TRANSCRIPTS = ["t-120k.jsonl", "t-160k.jsonl", "t-garbage.bin", "t-hugelin
 function transcriptPath(rng: Rng): unknown {
   return rng.weighted<() => unknown>([
     [6, () => inputRef(rng.pick(TRANSCRIPTS))],
-    [1, () => rng.pick(["/", ".", "..", "", "/tmp", "/dev/null", "/dev/zero", "/proc/self/environ", "/proc/self/mem", "/nonexistent/x.jsonl", "rel/x.jsonl", "x\u0000y", "/etc/passwd", "a".repeat(5000)])],
+    [
+      1,
+      () =>
+        rng.pick([
+          "/",
+          ".",
+          "..",
+          "",
+          "/tmp",
+          "/dev/null",
+          "/dev/zero",
+          "/proc/self/environ",
+          "/proc/self/mem",
+          "/nonexistent/x.jsonl",
+          "rel/x.jsonl",
+          "x\u0000y",
+          "/etc/passwd",
+          "a".repeat(5000),
+        ]),
+    ],
     [1, () => retype(rng, "x")],
   ])();
 }
 
 /** PostToolUse with long and odd tool results: the output cap writes files. */
 function toolOutputEvent(rng: Rng): Obj {
-  const o = baseEvent(rng, rng.weighted([[8, "PostToolUse"], [1, "PostToolUseFailure"], [1, "PreToolUse"]] as const));
+  const o = baseEvent(
+    rng,
+    rng.weighted([
+      [8, "PostToolUse"],
+      [1, "PostToolUseFailure"],
+      [1, "PreToolUse"],
+    ] as const),
+  );
   o.tool_name = rng.pick(["Bash", "Bash", "WebFetch", "Read", "Grep", "Skill", "mcp__x__y", "mcp__skillgate__z", "Agent"]);
   o.tool_input = o.tool_name === "Bash" ? { command: rng.pick(SH_PROGRAMS) } : { url: "https://x", file_path: "/x" };
   o.tool_use_id = rng.weighted<() => unknown>([
@@ -581,7 +978,10 @@ function toolOutputEvent(rng: Rng): Obj {
   const text = (): unknown => (rng.chance(0.85) ? "o".repeat(rng.size(0, 60_000)) + randString(rng) : randJson(rng));
   const r: Obj = {};
   for (const f of ["stdout", "stderr", "result", "output", "content", "interrupted", "isImage"]) if (rng.chance(0.4)) r[f] = text();
-  o.tool_response = rng.weighted<() => unknown>([[9, () => r], [1, () => rng.pick([null, "x".repeat(30_000), [r], 5])]])();
+  o.tool_response = rng.weighted<() => unknown>([
+    [9, () => r],
+    [1, () => rng.pick([null, "x".repeat(30_000), [r], 5])],
+  ])();
   if (rng.chance(0.3)) o.transcript_path = transcriptPath(rng);
   return o;
 }
@@ -597,8 +997,8 @@ function transcriptEvent(rng: Rng): Obj {
 }
 
 function deepNest(rng: Rng, levels: number): string {
-  const open = rng.pick(["[", "{\"a\":", "{\"tool_input\":", "[{\"x\":"]);
-  const close = open === "[" ? "]" : open === "[{\"x\":" ? "}]" : "}";
+  const open = rng.pick(["[", '{"a":', '{"tool_input":', '[{"x":']);
+  const close = open === "[" ? "]" : open === '[{"x":' ? "}]" : "}";
   const core = `${open.repeat(levels)}1${close.repeat(levels)}`;
   return rng.pick([
     () => core,
@@ -618,9 +1018,9 @@ function corruptState(rng: Rng): FuzzEvent["corrupt"] {
         "{",
         "null",
         "[]",
-        "{\"version\":1,\"loaded\":[\"commit\"",
-        "{\"version\":2,\"loaded\":[],\"hintsShown\":[]}",
-        "{\"version\":1,\"loaded\":\"commit\",\"hintsShown\":[]}",
+        '{"version":1,"loaded":["commit"',
+        '{"version":2,"loaded":[],"hintsShown":[]}',
+        '{"version":1,"loaded":"commit","hintsShown":[]}',
         "\u0000\u0000\u0000",
         randString(rng),
       ])
@@ -714,7 +1114,7 @@ export function makeEvent(seed: number, index: number): FuzzEvent {
         () => randString(rng, 500),
         () => shellSoup(rng),
         () => Array.from({ length: rng.size(1, 200) }, () => String.fromCharCode(rng.int(0x10000))).join(""),
-        () => rng.pick(["null", "true", "0", "\"PreToolUse\"", "[]", "{}", "[{}]", "{\"hook_event_name\":null}", "1e999"]),
+        () => rng.pick(["null", "true", "0", '"PreToolUse"', "[]", "{}", "[{}]", '{"hook_event_name":null}', "1e999"]),
       ])();
       break;
     default:
@@ -727,7 +1127,21 @@ export function makeEvent(seed: number, index: number): FuzzEvent {
 export function invalidUtf8(rng: Rng, text: string): Buffer {
   const bad = (): Buffer =>
     Buffer.from(
-      rng.pick([[0xff], [0xfe], [0x80], [0xc0, 0x80], [0xc3], [0xed, 0xa0, 0x80], [0xed, 0xbf, 0xbf], [0xe2, 0x82], [0xf0, 0x9f, 0x98], [0xf4, 0x90, 0x80, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0x00], [0xef, 0xbb, 0xbf]]),
+      rng.pick([
+        [0xff],
+        [0xfe],
+        [0x80],
+        [0xc0, 0x80],
+        [0xc3],
+        [0xed, 0xa0, 0x80],
+        [0xed, 0xbf, 0xbf],
+        [0xe2, 0x82],
+        [0xf0, 0x9f, 0x98],
+        [0xf4, 0x90, 0x80, 0x80],
+        [0xf8, 0x88, 0x80, 0x80, 0x80],
+        [0x00],
+        [0xef, 0xbb, 0xbf],
+      ]),
     );
   if (rng.chance(0.1)) return Buffer.from(Array.from({ length: rng.size(1, 2000) }, () => rng.int(256)));
   let buf = Buffer.from(text, "utf8");
@@ -770,7 +1184,8 @@ export interface Special {
 
 export function specials(seed: number): Special[] {
   const rng = new Rng(seed, 0x7fffffff);
-  const event = (name: string, extra: Obj): string => JSON.stringify({ ...clone(fixtures().find((f) => f.value.hook_event_name === name)!.value), session_id: "fz-big", ...extra });
+  const event = (name: string, extra: Obj): string =>
+    JSON.stringify({ ...clone(fixtures().find((f) => f.value.hook_event_name === name)!.value), session_id: "fz-big", ...extra });
   const bash = (command: string): string => event("PreToolUse", { tool_name: "Bash", tool_input: { command } });
   const soup = (bytes: number): string => {
     let s = "";
@@ -781,7 +1196,7 @@ export function specials(seed: number): Special[] {
   return [
     { name: "bash: 10,000 unclosed $(", input: () => bash("echo " + "$(".repeat(N)), process: true },
     { name: "bash: 10,000 nested $( … ) around git commit", input: () => bash("$(".repeat(N) + "git commit -m x" + ")".repeat(N)), process: true },
-    { name: "bash: 10,000 nested \"$( … )\"", input: () => bash("echo " + "\"$(".repeat(N) + "git commit" + ")\"".repeat(N)) },
+    { name: 'bash: 10,000 nested "$( … )"', input: () => bash("echo " + '"$('.repeat(N) + "git commit" + ')"'.repeat(N)) },
     { name: "bash: 10,000 backticks", input: () => bash("`".repeat(N)) },
     { name: "bash: 10,000 nested ( )", input: () => bash("(".repeat(N) + "git commit" + ")".repeat(N)) },
     { name: "bash: 10,000 nested { ; }", input: () => bash("{ ".repeat(N) + "git commit" + "; }".repeat(N)) },
@@ -792,17 +1207,30 @@ export function specials(seed: number): Special[] {
     { name: "bash: 1,000 pending here-docs", input: () => bash("cat <<EOF ".repeat(1000)) },
     { name: "bash: 100,000 backslashes", input: () => bash("\\".repeat(100_000)) },
     { name: "bash: 100,001 single quotes", input: () => bash("'".repeat(100_001)) },
-    { name: "bash: bash -c '…' nested 9 deep", input: () => bash(Array.from({ length: 9 }).reduce<string>((s) => `bash -c ${shellQuote(s)}`, "git commit -m x")) },
-    { name: "bash: bash -c \"…\" nested 17 deep", input: () => bash(Array.from({ length: 17 }).reduce<string>((s) => `bash -c ${dquote(s)}`, "git commit -m x")) },
+    {
+      name: "bash: bash -c '…' nested 9 deep",
+      input: () => bash(Array.from({ length: 9 }).reduce<string>((s) => `bash -c ${shellQuote(s)}`, "git commit -m x")),
+    },
+    {
+      name: 'bash: bash -c "…" nested 17 deep',
+      input: () => bash(Array.from({ length: 17 }).reduce<string>((s) => `bash -c ${dquote(s)}`, "git commit -m x")),
+    },
     { name: "bash: 1 MB of shell soup (under the command cap)", input: () => bash(soup(1_040_000)) },
     { name: "bash: 1.2 MB command (over the command cap)", input: () => bash("git commit -m " + "x".repeat(1_200_000)) },
     { name: "prompt: 3 MB", input: () => event("UserPromptSubmit", { prompt: "логи ".repeat(600_000) }) },
     { name: "final message: 6 MB ending in ✅", input: () => event("Stop", { last_assistant_message: "ж".repeat(6_000_000) + " ✅" }), process: true },
-    { name: "write: 7.9 MB file_path", input: () => event("PreToolUse", { tool_name: "Write", tool_input: { file_path: "a/".repeat(3_950_000) + "x_RU.md", content: "" } }) },
+    {
+      name: "write: 7.9 MB file_path",
+      input: () => event("PreToolUse", { tool_name: "Write", tool_input: { file_path: "a/".repeat(3_950_000) + "x_RU.md", content: "" } }),
+    },
     { name: "event: 9 MB (over the event cap)", input: () => event("UserPromptSubmit", { prompt: "x".repeat(9_000_000) }), process: true },
     { name: "event: 10 MB string in an unused field", input: () => event("SessionStart", { transcript_path: "t".repeat(10_000_000) }) },
     { name: "json: 10,000-level arrays", input: () => "[".repeat(N) + "]".repeat(N), process: true },
-    { name: "json: 10,000-level objects in tool_input", input: () => bash("x").replace(/"tool_input":\{[^}]*\}/, `"tool_input":${"{\"a\":".repeat(N)}1${"}".repeat(N)}`), process: true },
+    {
+      name: "json: 10,000-level objects in tool_input",
+      input: () => bash("x").replace(/"tool_input":\{[^}]*\}/, `"tool_input":${'{"a":'.repeat(N)}1${"}".repeat(N)}`),
+      process: true,
+    },
     { name: "json: 10,000-level unclosed arrays", input: () => "[".repeat(N) },
     { name: "json: 100,000-level arrays", input: () => "[".repeat(100_000) + "]".repeat(100_000) },
     { name: "stdin: empty", input: () => "", process: true },
@@ -811,8 +1239,22 @@ export function specials(seed: number): Special[] {
     { name: "fixture: commit gate (sanity: deny)", input: () => bash("git commit -m 'first'"), process: true },
     { name: "transcript_path: a folder", input: () => event("UserPromptSubmit", { transcript_path: inputRef("dir") }), process: true },
     { name: "transcript_path: /dev/stdin", input: () => event("UserPromptSubmit", { transcript_path: "/dev/stdin" }), process: true },
-    { name: "transcript_path: a FIFO nobody writes to", input: () => event("UserPromptSubmit", { transcript_path: inputRef("fifo") }), process: true, processOnly: true },
-    { name: "tool output: 5 MB of Bash stdout", input: () => event("PostToolUse", { tool_name: "Bash", tool_input: { command: "cat big" }, tool_use_id: "toolu_big", tool_response: { stdout: "y".repeat(5_000_000), stderr: "" } }) },
+    {
+      name: "transcript_path: a FIFO nobody writes to",
+      input: () => event("UserPromptSubmit", { transcript_path: inputRef("fifo") }),
+      process: true,
+      processOnly: true,
+    },
+    {
+      name: "tool output: 5 MB of Bash stdout",
+      input: () =>
+        event("PostToolUse", {
+          tool_name: "Bash",
+          tool_input: { command: "cat big" },
+          tool_use_id: "toolu_big",
+          tool_response: { stdout: "y".repeat(5_000_000), stderr: "" },
+        }),
+    },
   ];
 }
 
@@ -853,7 +1295,11 @@ function inputFacts(text: string): InputFacts {
 export type Outcome = "empty" | "notice" | "deny" | "block" | "hint" | "cap";
 
 /** Everything wrong with one run's output, given the input the hook saw. */
-export function checkOutput(input: string, out: { stdout: string; stderr: string }, corrupt?: FuzzEvent["corrupt"]): { problems: string[]; outcome: Outcome; sessionId?: unknown } {
+export function checkOutput(
+  input: string,
+  out: { stdout: string; stderr: string },
+  corrupt?: FuzzEvent["corrupt"],
+): { problems: string[]; outcome: Outcome; sessionId?: unknown } {
   const problems: string[] = [];
   const f = inputFacts(input);
   let o: Obj = {};
@@ -912,9 +1358,14 @@ export function checkOutput(input: string, out: { stdout: string; stderr: string
 
   // stderr: skillgate's own messages (which may quote the input over several lines), never a stack trace; never on stderr alone.
   const lines = out.stderr.split("\n").filter((l) => l.trim() !== "");
-  if (lines.length > 0 && !lines[0]!.startsWith("skillgate")) problems.push(`stderr does not start with "skillgate": ${JSON.stringify(lines[0]!.slice(0, 160))}`);
+  if (lines.length > 0 && !lines[0]!.startsWith("skillgate"))
+    problems.push(`stderr does not start with "skillgate": ${JSON.stringify(lines[0]!.slice(0, 160))}`);
   for (const l of lines) {
-    if (!l.startsWith("skillgate") && /\b(Type|Range|Reference|Syntax|Eval|URI|Internal|Aggregate)?Error\b|Uncaught|EPIPE|ENOENT|EACCES/.test(l) && !input.includes(l.trim())) {
+    if (
+      !l.startsWith("skillgate") &&
+      /\b(Type|Range|Reference|Syntax|Eval|URI|Internal|Aggregate)?Error\b|Uncaught|EPIPE|ENOENT|EACCES/.test(l) &&
+      !input.includes(l.trim())
+    ) {
       problems.push(`stderr line looks like an uncaught error: ${JSON.stringify(l.slice(0, 160))}`);
       break;
     }
@@ -922,20 +1373,27 @@ export function checkOutput(input: string, out: { stdout: string; stderr: string
   if (/skillgate: internal error/.test(out.stderr)) problems.push("internal error (an exception caught by the last-resort handler)");
   if (/^\s+at .+(:\d+:\d+\)?|\(native\))$/m.test(out.stderr)) problems.push("a stack trace on stderr");
   const noticed = lines.some((l) => !l.startsWith("skillgate-trace "));
-  if (noticed !== isStr(o.systemMessage)) problems.push(noticed ? "a notice on stderr but no systemMessage (the user never sees it)" : "a systemMessage but nothing on stderr");
+  if (noticed !== isStr(o.systemMessage))
+    problems.push(noticed ? "a notice on stderr but no systemMessage (the user never sees it)" : "a systemMessage but nothing on stderr");
   if (isStr(o.systemMessage) && !(o.systemMessage as string).startsWith("skillgate")) problems.push("systemMessage does not say it is from skillgate");
 
   // Never silent about an event it could not read.
-  const mustNotice =
-    f.overCap ? "an event over the size cap" :
-    !f.json ? "input that is not JSON" :
-    f.name === undefined ? "an event without a string hook_event_name" :
-    f.handled && typeof f.sessionId !== "string" ? "a handled event without a string session_id" :
-    f.handled && !safeFileId(f.sessionId as string) ? "an unsafe session id" :
-    f.handled && corrupt?.garbage && corrupt.id === f.sessionId ? "a corrupt state file" :
-    undefined;
+  const mustNotice = f.overCap
+    ? "an event over the size cap"
+    : !f.json
+      ? "input that is not JSON"
+      : f.name === undefined
+        ? "an event without a string hook_event_name"
+        : f.handled && typeof f.sessionId !== "string"
+          ? "a handled event without a string session_id"
+          : f.handled && !safeFileId(f.sessionId as string)
+            ? "an unsafe session id"
+            : f.handled && corrupt?.garbage && corrupt.id === f.sessionId
+              ? "a corrupt state file"
+              : undefined;
   if (mustNotice && !isStr(o.systemMessage)) problems.push(`silent on ${mustNotice}`);
-  if (f.name !== undefined && !f.handled && (verdict === "deny" || verdict === "block")) problems.push(`a decision on the unhandled event ${JSON.stringify(f.name)}`);
+  if (f.name !== undefined && !f.handled && (verdict === "deny" || verdict === "block"))
+    problems.push(`a decision on the unhandled event ${JSON.stringify(f.name)}`);
   return { problems, outcome: verdict, sessionId: f.sessionId };
 }
 
@@ -953,7 +1411,12 @@ export interface Sandbox {
   env: NodeJS.ProcessEnv;
 }
 
-const usage = (tokens: number): string => JSON.stringify({ type: "assistant", isSidechain: false, message: { usage: { input_tokens: tokens - 20_001, cache_read_input_tokens: 20_000, cache_creation_input_tokens: 0, output_tokens: 1 } } });
+const usage = (tokens: number): string =>
+  JSON.stringify({
+    type: "assistant",
+    isSidechain: false,
+    message: { usage: { input_tokens: tokens - 20_001, cache_read_input_tokens: 20_000, cache_creation_input_tokens: 0, output_tokens: 1 } },
+  });
 
 /**
  * The state folder sits four levels below the sandbox base, so ids climbing `../` up to 4 levels land inside the sandbox.
@@ -983,7 +1446,10 @@ export function makeSandbox(prefix = "skillgate-fuzz-", fifo = false): Sandbox {
   const stateDir = path.join(parent, "state"); // created by the hook itself (0700)
   const outputDir = path.join(parent, "outputs");
   return {
-    base, stateDir, outputDir, inputsDir,
+    base,
+    stateDir,
+    outputDir,
+    inputsDir,
     inputs: listTree(inputsDir),
     env: { SKILLGATE_STATE: stateDir, SKILLGATE_TABLE: TABLE, SKILLGATE_OUTPUT_DIR: outputDir },
   };
@@ -995,7 +1461,14 @@ export function resolveInputs<T extends string | Buffer>(input: T, sb: Sandbox):
   if (typeof input === "string") return (input.includes("@@INPUT:") ? input.replace(re, (_m, name: string) => path.join(sb.inputsDir, name)) : input) as T;
   if (input.indexOf("@@INPUT:") < 0) return input;
   const latin = input.toString("latin1");
-  return (re.test(latin) ? Buffer.from(latin.replace(re, (_m, name: string) => path.join(sb.inputsDir, name)), "latin1") : input) as T;
+  return (
+    re.test(latin)
+      ? Buffer.from(
+          latin.replace(re, (_m, name: string) => path.join(sb.inputsDir, name)),
+          "latin1",
+        )
+      : input
+  ) as T;
 }
 
 function listTree(dir: string, rel = ""): string[] {
@@ -1016,7 +1489,8 @@ export function checkSandbox(sb: Sandbox, sentIds: Set<string>, corruptedIds: Se
   const outRel = "d1/d2/d3/outputs/";
   const inRel = "d1/d2/d3/inputs/";
   const inputsNow = fs.existsSync(sb.inputsDir) ? listTree(sb.inputsDir) : [];
-  if (JSON.stringify(inputsNow) !== JSON.stringify(sb.inputs)) problems.push(`the inputs folder changed: ${inputsNow.filter((x) => !sb.inputs.includes(x)).join(", ")}`);
+  if (JSON.stringify(inputsNow) !== JSON.stringify(sb.inputs))
+    problems.push(`the inputs folder changed: ${inputsNow.filter((x) => !sb.inputs.includes(x)).join(", ")}`);
   for (const entry of listTree(sb.base)) {
     if (allowedDirs.has(entry) || entry.startsWith(inRel)) continue;
     if (entry.startsWith(outRel)) {
@@ -1036,7 +1510,8 @@ export function checkSandbox(sb: Sandbox, sentIds: Set<string>, corruptedIds: Se
     if (name.startsWith("audit/")) {
       const file = name.slice("audit/".length);
       const st = fs.lstatSync(path.join(sb.stateDir, name));
-      if (!st.isFile() || !/^[A-Za-z0-9_-]+-[A-Za-z0-9_-]{1,128}\.json$/.test(file)) problems.push(`unexpected entry in the audit folder: ${JSON.stringify(file)}`);
+      if (!st.isFile() || !/^[A-Za-z0-9_-]+-[A-Za-z0-9_-]{1,128}\.json$/.test(file))
+        problems.push(`unexpected entry in the audit folder: ${JSON.stringify(file)}`);
       if ((st.mode & 0o077) !== 0) problems.push(`audit snapshot readable by others (mode ${(st.mode & 0o777).toString(8)}): ${file}`);
       continue;
     }
@@ -1052,7 +1527,8 @@ export function checkSandbox(sb: Sandbox, sentIds: Set<string>, corruptedIds: Se
     if (name.startsWith("tickets/")) {
       const file = name.slice("tickets/".length).replace(/^done\//, "");
       const st = fs.lstatSync(path.join(sb.stateDir, name));
-      if (!st.isFile() || !/^[A-Za-z0-9_-]{1,100}--[A-Za-z0-9_-]{1,100}\.json$/.test(file)) problems.push(`unexpected entry in the tickets folder: ${JSON.stringify(name)}`);
+      if (!st.isFile() || !/^[A-Za-z0-9_-]{1,100}--[A-Za-z0-9_-]{1,100}\.json$/.test(file))
+        problems.push(`unexpected entry in the tickets folder: ${JSON.stringify(name)}`);
       if ((st.mode & 0o077) !== 0) problems.push(`ticket readable by others (mode ${(st.mode & 0o777).toString(8)}): ${name}`);
       continue;
     }
@@ -1081,8 +1557,12 @@ export function checkSandbox(sb: Sandbox, sentIds: Set<string>, corruptedIds: Se
     else if (/\.tmp$/.test(name)) problems.push(`temp file left behind: ${name}`);
     else problems.push(`unexpected file in the state folder: ${JSON.stringify(name)}`);
   }
-  for (const [what, dir] of [["state", sb.stateDir], ["output", sb.outputDir]] as const) {
-    if (fs.existsSync(dir) && (fs.statSync(dir).mode & 0o077) !== 0) problems.push(`${what} folder mode ${(fs.statSync(dir).mode & 0o777).toString(8)}, not 0700`);
+  for (const [what, dir] of [
+    ["state", sb.stateDir],
+    ["output", sb.outputDir],
+  ] as const) {
+    if (fs.existsSync(dir) && (fs.statSync(dir).mode & 0o077) !== 0)
+      problems.push(`${what} folder mode ${(fs.statSync(dir).mode & 0o777).toString(8)}, not 0700`);
   }
   // Ids that climbed further than the sandbox would land in the temp folder or the repo.
   for (const dir of new Set([TMP, os.tmpdir(), path.dirname(TMP), ROOT, path.join(ROOT, "state")])) {
@@ -1124,7 +1604,16 @@ export interface Stats {
 }
 
 export const newStats = (): Stats => ({
-  events: 0, byGen: {}, msByGen: {}, outcomes: { empty: 0, notice: 0, deny: 0, block: 0, hint: 0, cap: 0 }, maxMs: 0, maxAt: "", slowest: [], maxStdout: 0, ms: 0, cpuMs: 0,
+  events: 0,
+  byGen: {},
+  msByGen: {},
+  outcomes: { empty: 0, notice: 0, deny: 0, block: 0, hint: 0, cap: 0 },
+  maxMs: 0,
+  maxAt: "",
+  slowest: [],
+  maxStdout: 0,
+  ms: 0,
+  cpuMs: 0,
 });
 
 function note(stats: Stats, gen: string, what: string, ms: number, bytes: number, outcome: Outcome, stdoutLen: number): void {
@@ -1144,7 +1633,9 @@ function note(stats: Stats, gen: string, what: string, ms: number, bytes: number
 /** Saves the input (references to sandbox files kept as such); a corrupt state file goes beside it as <file>.state.json. */
 export function saveFailure(f: Failure, input: string | Buffer, corrupt?: FuzzEvent["corrupt"]): string {
   fs.mkdirSync(FAIL_DIR, { recursive: true });
-  const name = `${f.where}-seed${f.seed}-${String(f.index).replace(/[^\w-]+/g, "_").slice(0, 60)}-${f.gen.replace(/[^\w-]+/g, "_")}.${typeof input === "string" ? "json" : "bin"}`;
+  const name = `${f.where}-seed${f.seed}-${String(f.index)
+    .replace(/[^\w-]+/g, "_")
+    .slice(0, 60)}-${f.gen.replace(/[^\w-]+/g, "_")}.${typeof input === "string" ? "json" : "bin"}`;
   const file = path.join(FAIL_DIR, name);
   fs.writeFileSync(file, input);
   if (corrupt) fs.writeFileSync(`${file}.state.json`, JSON.stringify(corrupt));
@@ -1162,7 +1653,11 @@ export class Fuzzer {
   readonly kinds = new Map<string, number>();
 
   summary(where?: Failure["where"]): string {
-    return [...this.kinds].filter(([k]) => !where || k.startsWith(`[${where}]`)).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${String(n).padStart(7)} × ${k}`).join("\n");
+    return [...this.kinds]
+      .filter(([k]) => !where || k.startsWith(`[${where}]`))
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${String(n).padStart(7)} × ${k}`)
+      .join("\n");
   }
   /** Output of the latest run (for --index and --replay). */
   last = { stdout: "", stderr: "" };
@@ -1173,7 +1668,11 @@ export class Fuzzer {
   readonly sb: Sandbox;
   readonly psb: Sandbox;
 
-  constructor(readonly seed: number, readonly runHook: RunHook, opts: { maxFailures?: number; save?: boolean } = {}) {
+  constructor(
+    readonly seed: number,
+    readonly runHook: RunHook,
+    opts: { maxFailures?: number; save?: boolean } = {},
+  ) {
     this.sb = makeSandbox();
     this.psb = makeSandbox("skillgate-fuzz-", true);
     this.maxFailures = opts.maxFailures ?? 50;
@@ -1216,7 +1715,18 @@ export class Fuzzer {
       r = await this.runHook(text, { env: this.sb.env, packageRoot: ROOT });
     } catch (e) {
       this.stats.events++;
-      this.fail({ where: "in-process", gen: ev.gen, index: ev.index, seed: this.seed, problems: [`runHook rejected: ${(e as Error).stack ?? e}`], stdout: "", stderr: "" }, ev.input);
+      this.fail(
+        {
+          where: "in-process",
+          gen: ev.gen,
+          index: ev.index,
+          seed: this.seed,
+          problems: [`runHook rejected: ${(e as Error).stack ?? e}`],
+          stdout: "",
+          stderr: "",
+        },
+        ev.input,
+      );
       return;
     }
     const ms = performance.now() - t0;
@@ -1225,7 +1735,8 @@ export class Fuzzer {
     if (typeof sessionId === "string") this.sentIds.add(sessionId);
     if (ms > EVENT_BUDGET_MS) problems.push(`took ${ms.toFixed(0)} ms (budget ${EVENT_BUDGET_MS} ms)`);
     note(this.stats, ev.gen, `${ev.gen} #${ev.index}`, ms, text.length, outcome, r.stdout.length);
-    if (problems.length) this.fail({ where: "in-process", gen: ev.gen, index: ev.index, seed: this.seed, problems, stdout: r.stdout, stderr: r.stderr }, ev.input, ev.corrupt);
+    if (problems.length)
+      this.fail({ where: "in-process", gen: ev.gen, index: ev.index, seed: this.seed, problems, stdout: r.stdout, stderr: r.stderr }, ev.input, ev.corrupt);
   }
 
   /** One event through `node dist/hook.cjs`, raw bytes on stdin. */
@@ -1252,7 +1763,8 @@ export class Fuzzer {
     if (typeof checked.sessionId === "string") this.sentIds.add(checked.sessionId);
     problems.push(...checked.problems);
     note(this.processStats, ev.gen, `${ev.gen} #${ev.index}`, ms, bytes.length, checked.outcome, stdout.length);
-    if (problems.length) this.fail({ where: "process", gen: ev.gen, index: ev.index, seed: this.seed, problems, stdout: r.stdout, stderr: r.stderr }, ev.input, ev.corrupt);
+    if (problems.length)
+      this.fail({ where: "process", gen: ev.gen, index: ev.index, seed: this.seed, problems, stdout: r.stdout, stderr: r.stderr }, ev.input, ev.corrupt);
   }
 
   /** Filesystem check; call once every run is over. */
@@ -1289,7 +1801,14 @@ export function runProcess(input: Buffer, env: NodeJS.ProcessEnv, timeoutMs: num
     child.on("error", (e) => (error = e.message));
     child.on("close", (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal: timedOut ? null : signal, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), timedOut, error });
+      resolve({
+        code,
+        signal: timedOut ? null : signal,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+        timedOut,
+        error,
+      });
     });
     child.stdin.end(input);
   });
@@ -1297,12 +1816,21 @@ export function runProcess(input: Buffer, env: NodeJS.ProcessEnv, timeoutMs: num
 
 /** The big and deep specials through the process, `jobs` at a time. Run them alone: a busy event loop here would hold up their stdin. */
 export async function processSpecialRuns(fz: Fuzzer, seed: number, jobs: number): Promise<void> {
-  await pool(specials(seed).filter((x) => x.process).map((s) => () => fz.viaProcess({ gen: "special", index: s.name, input: s.input() })), jobs);
+  await pool(
+    specials(seed)
+      .filter((x) => x.process)
+      .map((s) => () => fz.viaProcess({ gen: "special", index: s.name, input: s.input() })),
+    jobs,
+  );
 }
 
 /** `count` generated events through the process, `jobs` at a time. */
 export async function processRuns(fz: Fuzzer, seed: number, count: number, jobs: number, onDone?: () => void): Promise<void> {
-  await pool(Array.from({ length: count }, (_, i) => () => fz.viaProcess(makeProcessEvent(seed, i))), jobs, onDone);
+  await pool(
+    Array.from({ length: count }, (_, i) => () => fz.viaProcess(makeProcessEvent(seed, i))),
+    jobs,
+    onDone,
+  );
 }
 
 async function pool(queue: (() => Promise<void>)[], jobs: number, onDone?: () => void): Promise<void> {
@@ -1354,13 +1882,21 @@ export function formatFailure(f: Failure): string {
 
 export function formatStats(label: string, s: Stats): string {
   const rate = s.ms > 0 ? Math.round(s.events / (s.ms / 1000)) : 0;
-  const gens = Object.entries(s.byGen).sort((a, b) => b[1] - a[1]).map(([g, n]) => `${g} ${n} (${((s.msByGen[g] ?? 0) / n).toFixed(2)} ms)`).join(", ");
-  const outs = Object.entries(s.outcomes).map(([k, n]) => `${k} ${n}`).join(", ");
+  const gens = Object.entries(s.byGen)
+    .sort((a, b) => b[1] - a[1])
+    .map(([g, n]) => `${g} ${n} (${((s.msByGen[g] ?? 0) / n).toFixed(2)} ms)`)
+    .join(", ");
+  const outs = Object.entries(s.outcomes)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(", ");
   return [
     `${label}: ${s.events} events in ${(s.ms / 1000).toFixed(1)} s (${rate}/s${s.cpuMs ? `, ${((s.cpuMs / Math.max(1, s.events)) * 1000).toFixed(0)} µs CPU each` : ""}), max ${s.maxMs.toFixed(1)} ms (${s.maxAt}), largest stdout ${s.maxStdout} chars`,
     `  generators: ${gens}`,
     `  outcomes:   ${outs}`,
-    `  slowest:    ${s.slowest.slice(0, 5).map((x) => `${x.ms.toFixed(0)} ms ${x.what} (${x.bytes} B)`).join("; ")}`,
+    `  slowest:    ${s.slowest
+      .slice(0, 5)
+      .map((x) => `${x.ms.toFixed(0)} ms ${x.what} (${x.bytes} B)`)
+      .join("; ")}`,
   ].join("\n");
 }
 
@@ -1378,9 +1914,11 @@ function arg(args: string[], name: string): string | undefined {
 
 async function main(args: string[]): Promise<number> {
   if (args.includes("--help") || args.includes("-h")) {
-    console.log("usage: npm run fuzz -- [--count N (100000)] [--seed N (new each run)] [--process N (200)] [--jobs N] [--no-specials] [--keep] [--source] [--max-failures N]\n" +
-      "       npx tsx scripts/fuzz.ts --seed N --index I [--process | --source]\n       npx tsx scripts/fuzz.ts --replay FILE [--process | --source]\n" +
-      "--source: run the TypeScript engine through tsx (stacks name .ts files) instead of an esbuild bundle of it.");
+    console.log(
+      "usage: npm run fuzz -- [--count N (100000)] [--seed N (new each run)] [--process N (200)] [--jobs N] [--no-specials] [--keep] [--source] [--max-failures N]\n" +
+        "       npx tsx scripts/fuzz.ts --seed N --index I [--process | --source]\n       npx tsx scripts/fuzz.ts --replay FILE [--process | --source]\n" +
+        "--source: run the TypeScript engine through tsx (stacks name .ts files) instead of an esbuild bundle of it.",
+    );
     return 0;
   }
   // A new seed each run finds new events; it is printed first, and --seed N replays the whole run.
@@ -1403,7 +1941,9 @@ async function main(args: string[]): Promise<number> {
           input: replay.endsWith(".bin") ? fs.readFileSync(replay) : fs.readFileSync(replay, "utf8"),
           corrupt: fs.existsSync(`${replay}.state.json`) ? (JSON.parse(fs.readFileSync(`${replay}.state.json`, "utf8")) as FuzzEvent["corrupt"]) : undefined,
         }
-      : viaProc ? makeProcessEvent(seed, Number(index)) : makeEvent(seed, Number(index));
+      : viaProc
+        ? makeProcessEvent(seed, Number(index))
+        : makeEvent(seed, Number(index));
     const text = typeof ev.input === "string" ? ev.input : ev.input.toString("utf8");
     console.log(`${ev.gen}: ${text.length} chars: ${JSON.stringify(text.slice(0, 600))}${text.length > 600 ? "…" : ""}`);
     if (viaProc) await fz.viaProcess(ev);
@@ -1428,7 +1968,9 @@ async function main(args: string[]): Promise<number> {
     console.error(`${HOOK_BUNDLE} is missing: npm run build`);
     return 2;
   }
-  console.log(`skillgate fuzz: seed ${seed}${seedArg === undefined ? " (new each run; this one again: npm run fuzz -- --seed " + seed + ")" : ""}, ${count} in-process events${args.includes("--no-specials") ? "" : " + specials"}, ${procCount} process runs (${jobs} at a time)`);
+  console.log(
+    `skillgate fuzz: seed ${seed}${seedArg === undefined ? " (new each run; this one again: npm run fuzz -- --seed " + seed + ")" : ""}, ${count} in-process events${args.includes("--no-specials") ? "" : " + specials"}, ${procCount} process runs (${jobs} at a time)`,
+  );
   console.log(`sandboxes: ${fz.sb.base} (in-process), ${fz.psb.base} (process)`);
   const started = performance.now();
   const cpu0 = process.cpuUsage();
@@ -1455,7 +1997,9 @@ async function main(args: string[]): Promise<number> {
     if (now - lastPrint < 5_000) return;
     lastPrint = now;
     const rate = Math.round(i / ((now - t1) / 1000));
-    console.log(`  ${i}/${count}  ${rate}/s  failures ${fz.failures.length}  max ${fz.stats.maxMs.toFixed(1)} ms (${fz.stats.maxAt})${procCount ? `  process ${procDone}/${procCount}` : ""}`);
+    console.log(
+      `  ${i}/${count}  ${rate}/s  failures ${fz.failures.length}  max ${fz.stats.maxMs.toFixed(1)} ms (${fz.stats.maxAt})${procCount ? `  process ${procDone}/${procCount}` : ""}`,
+    );
   });
   fz.stats.ms = performance.now() - t1;
   const cpu = process.cpuUsage(cpu0);
@@ -1471,7 +2015,11 @@ async function main(args: string[]): Promise<number> {
   for (const p of tree) console.log(`sandbox: ${p}`);
   const failed = fz.failCount["in-process"] + fz.failCount.process;
   console.log(`seed ${seed}`);
-  console.log(failed + tree.length ? `FAIL: ${fz.failCount["in-process"]} in-process and ${fz.failCount.process} process runs failed (${fz.failures.length} recorded above), ${tree.length} sandbox problems` : "ok: no failures");
+  console.log(
+    failed + tree.length
+      ? `FAIL: ${fz.failCount["in-process"]} in-process and ${fz.failCount.process} process runs failed (${fz.failures.length} recorded above), ${tree.length} sandbox problems`
+      : "ok: no failures",
+  );
   return failed + tree.length ? 1 : 0;
 }
 

@@ -40,7 +40,9 @@ function walk(dir: string, out: string[] = []): string[] {
 
 /** Remove comments but keep string literals (a "//" inside a URL string is not a comment). */
 export function stripComments(src: string): string {
-  return src.replace(/("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`)|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (m, str: string | undefined) => (str ? m : m.startsWith("/*") ? m.replace(/[^\n]/g, " ") : ""));
+  return src.replace(/("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`)|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (m, str: string | undefined) =>
+    str ? m : m.startsWith("/*") ? m.replace(/[^\n]/g, " ") : "",
+  );
 }
 
 /** Module specifiers a source file imports (static, re-exports, side-effect, dynamic with a literal). */
@@ -61,7 +63,10 @@ function resolveRelative(from: string, spec: string, root = ROOT): string {
   const base = path.resolve(path.dirname(from), spec);
   const candidates = [base, base.replace(/\.js$/, ".ts"), base.replace(/\.mjs$/, ".mts"), `${base}.ts`, path.join(base, "index.ts")];
   const hit = candidates.find((c) => fs.existsSync(c) && fs.statSync(c).isFile());
-  return path.relative(root, hit ?? base).split(path.sep).join("/");
+  return path
+    .relative(root, hit ?? base)
+    .split(path.sep)
+    .join("/");
 }
 
 /** The graph without the ALLOWED edges, which every check below ignores. */
@@ -72,7 +77,10 @@ export function importGraph(root = ROOT): Graph {
     for (const file of walk(path.join(root, top))) {
       const rel = path.relative(root, file).split(path.sep).join("/");
       const specs = specifiersOf(fs.readFileSync(file, "utf8")).map((s) => (s.startsWith(".") ? resolveRelative(file, s, root) : s));
-      edges.set(rel, [...new Set(specs)].filter((to) => !ALLOWED.has(`${rel} -> ${to}`)));
+      edges.set(
+        rel,
+        [...new Set(specs)].filter((to) => !ALLOWED.has(`${rel} -> ${to}`)),
+      );
     }
   }
   return { edges };
@@ -97,16 +105,21 @@ export function ruleBroken(from: string, to: string): string {
     if (worldly(to)) return `hooks/core is pure: no ${to} (inject what it needs from hooks/io)`;
   }
   if (under(from, "hooks/io")) {
-    for (const d of ["hooks/runner", "hooks/hosts", "hooks/effects", "hooks/entries", "cli", "scripts"]) if (under(to, d)) return `hooks/io must not import ${d}`;
+    for (const d of ["hooks/runner", "hooks/hosts", "hooks/effects", "hooks/entries", "cli", "scripts"])
+      if (under(to, d)) return `hooks/io must not import ${d}`;
   }
   // The host is an argument of the runner; a host's modules never reach into the runner. hooks/entries/ wires them.
-  if (under(from, "hooks/runner") && under(to, "hooks/hosts")) return "hooks/runner must not import hooks/hosts (the host is an argument: hooks/entries/ passes it)";
+  if (under(from, "hooks/runner") && under(to, "hooks/hosts"))
+    return "hooks/runner must not import hooks/hosts (the host is an argument: hooks/entries/ passes it)";
   if (under(from, "hooks/hosts") && under(to, "hooks/runner")) return "hooks/hosts must not import hooks/runner (hooks/entries/ wires a host to the runner)";
   // The entries are the top of hooks/: only the hook executable (hooks/skillgate.ts), cli/ and scripts/ import them.
-  if (under(to, "hooks/entries") && under(from, "hooks") && !under(from, "hooks/entries") && from !== "hooks/skillgate.ts") return "only hooks/skillgate.ts, cli/ and scripts/ import hooks/entries";
+  if (under(to, "hooks/entries") && under(from, "hooks") && !under(from, "hooks/entries") && from !== "hooks/skillgate.ts")
+    return "only hooks/skillgate.ts, cli/ and scripts/ import hooks/entries";
   // hooks/effects/ is the git hooks' entry (like a host's hook.ts): nothing else in hooks/ depends on it.
-  if (under(to, "hooks/effects") && under(from, "hooks") && !under(from, "hooks/effects")) return "only hooks/effects imports hooks/effects (an entry, like cli/)";
-  const a = hostOf(from), b = hostOf(to);
+  if (under(to, "hooks/effects") && under(from, "hooks") && !under(from, "hooks/effects"))
+    return "only hooks/effects imports hooks/effects (an entry, like cli/)";
+  const a = hostOf(from),
+    b = hostOf(to);
   if (a && b && a !== b) return `host ${a} must not import host ${b}`;
   if (under(from, "hooks")) {
     for (const d of ["cli", "scripts"]) if (under(to, d)) return `hooks/ must not import ${d}/`;
@@ -131,7 +144,9 @@ export function layerViolations(g: Graph): string[] {
  * one concrete cycle path each, plus every file of the component.
  */
 export function cycles(g: Graph): { cycle: string[]; component: string[] }[] {
-  const index = new Map<string, number>(), low = new Map<string, number>(), onStack = new Set<string>();
+  const index = new Map<string, number>(),
+    low = new Map<string, number>(),
+    onStack = new Set<string>();
   const stack: string[] = [];
   const sccs: string[][] = [];
   let next = 0;
@@ -175,14 +190,23 @@ export function cycles(g: Graph): { cycle: string[]; component: string[] }[] {
 }
 
 const graph = importGraph();
-const rawSpecs = (file: string) => specifiersOf(fs.readFileSync(path.join(ROOT, file), "utf8")).map((s) => (s.startsWith(".") ? resolveRelative(path.join(ROOT, file), s) : s));
+const rawSpecs = (file: string) =>
+  specifiersOf(fs.readFileSync(path.join(ROOT, file), "utf8")).map((s) => (s.startsWith(".") ? resolveRelative(path.join(ROOT, file), s) : s));
 
 test("the import graph is read: every layer has files and imports", () => {
   for (const d of ["hooks/core", "hooks/io", "hooks/runner", "hooks/hosts", "hooks/effects", "cli", "scripts"]) {
-    assert.ok([...graph.edges.keys()].some((f) => under(f, d)), `no source files found under ${d}`);
+    assert.ok(
+      [...graph.edges.keys()].some((f) => under(f, d)),
+      `no source files found under ${d}`,
+    );
   }
   // Spot checks of the parser itself, so a regex that silently finds nothing cannot pass the rules below.
-  assert.deepEqual(specifiersOf(`import a from "./a.js";\nexport { b } from './b.js';\nimport "./c.js";\nconst d = await import("./d.js");\nimport type { E } from "./e.js";\n// import x from "./commented.js"\nconst s = "import y from './in-string.js'";`).sort(), ["./a.js", "./b.js", "./c.js", "./d.js", "./e.js"]);
+  assert.deepEqual(
+    specifiersOf(
+      `import a from "./a.js";\nexport { b } from './b.js';\nimport "./c.js";\nconst d = await import("./d.js");\nimport type { E } from "./e.js";\n// import x from "./commented.js"\nconst s = "import y from './in-string.js'";`,
+    ).sort(),
+    ["./a.js", "./b.js", "./c.js", "./d.js", "./e.js"],
+  );
   assert.ok((graph.edges.get("hooks/skillgate.ts") ?? []).length > 0, "hooks/skillgate.ts imports nothing?");
 });
 
@@ -205,8 +229,22 @@ test("each rule catches what it is for", () => {
   assert.equal(ruleBroken("hooks/effects/check.ts", "hooks/runner/context.ts"), "", "the git hook entry wires runner, io and hosts");
   assert.equal(ruleBroken("cli/git-hooks.ts", "hooks/effects/caller.ts"), "");
   assert.equal(ruleBroken("scripts/bench.ts", "cli/install.ts"), "");
-  const g: Graph = { edges: new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a", "node:fs"]], ["d", ["d"]], ["e", ["a"]]]) };
-  assert.deepEqual(cycles(g).map((c) => c.cycle), [["a", "b", "c", "a"], ["d", "d"]]);
+  const g: Graph = {
+    edges: new Map([
+      ["a", ["b"]],
+      ["b", ["c"]],
+      ["c", ["a", "node:fs"]],
+      ["d", ["d"]],
+      ["e", ["a"]],
+    ]),
+  };
+  assert.deepEqual(
+    cycles(g).map((c) => c.cycle),
+    [
+      ["a", "b", "c", "a"],
+      ["d", "d"],
+    ],
+  );
   assert.deepEqual(cycles(g)[0]?.component, ["a", "b", "c"]);
 });
 
@@ -216,7 +254,10 @@ test("layers: core ← io ← runner, hosts ← entries ← cli; runner and host
 });
 
 test("no import cycles", () => {
-  const c = cycles(graph).map(({ cycle, component }) => `${cycle.join(" -> ")}${component.length > cycle.length - 1 ? `\n    (one of the cycles among ${component.length} files: ${component.join(", ")})` : ""}`);
+  const c = cycles(graph).map(
+    ({ cycle, component }) =>
+      `${cycle.join(" -> ")}${component.length > cycle.length - 1 ? `\n    (one of the cycles among ${component.length} files: ${component.join(", ")})` : ""}`,
+  );
   assert.deepEqual(c, [], `${c.length} import cycle(s):\n  ${c.join("\n  ")}`);
 });
 
@@ -249,7 +290,10 @@ const HOST_NAMES: readonly { name: string; re: RegExp }[] = [
 export const HOST_NAMES_ALLOWED: ReadonlyMap<string, string> = new Map<string, string>([
   ["hooks/runner/context.ts: .claude folder", "`.claude-plugin` is a folder of skillgate's own package (its plugin manifest), protected under every host"],
   ["hooks/core/table/schema.ts: tool name Bash", "the table schema's description quotes a tool name a user's table may hold, as an example"],
-  ["hooks/io/tickets.ts: CLAUDE_ variable", "the ticket keeps the variables the git hook's check needs to decide as the hook did; each host's should come from its Host"],
+  [
+    "hooks/io/tickets.ts: CLAUDE_ variable",
+    "the ticket keeps the variables the git hook's check needs to decide as the hook did; each host's should come from its Host",
+  ],
 ]);
 
 /** Host names in one source file's code (comments removed; string literals kept: they are what the code says). */
@@ -277,7 +321,11 @@ test("hooks/core, hooks/io and hooks/runner name no host (CLAUDE_ variables, .cl
 });
 
 test("every host-name exception is still needed", () => {
-  const all = new Set(HOST_FREE.flatMap((d) => walk(path.join(ROOT, d))).flatMap((f) => hostNamesIn(fs.readFileSync(f, "utf8")).map((n) => `${path.relative(ROOT, f).split(path.sep).join("/")}: ${n}`)));
+  const all = new Set(
+    HOST_FREE.flatMap((d) => walk(path.join(ROOT, d))).flatMap((f) =>
+      hostNamesIn(fs.readFileSync(f, "utf8")).map((n) => `${path.relative(ROOT, f).split(path.sep).join("/")}: ${n}`),
+    ),
+  );
   const stale = [...HOST_NAMES_ALLOWED.keys()].filter((k) => !all.has(k));
   assert.deepEqual(stale, [], "remove these from HOST_NAMES_ALLOWED: the name is gone");
 });

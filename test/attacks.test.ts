@@ -26,13 +26,23 @@ function world(): World {
   for (const d of Object.values(w)) fs.mkdirSync(d, { recursive: true });
   fs.mkdirSync(path.join(w.project, ".claude", "skills", "commit"), { recursive: true });
   fs.copyFileSync(path.join(root, "skills", "commit", "SKILL.md"), path.join(w.project, ".claude", "skills", "commit", "SKILL.md"));
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: w.home, CLAUDE_PROJECT_DIR: w.project, SKILLGATE_STATE: w.state, SKILLGATE_OUTPUT_DIR: path.join(w.state, "out") };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: w.home,
+    CLAUDE_PROJECT_DIR: w.project,
+    SKILLGATE_STATE: w.state,
+    SKILLGATE_OUTPUT_DIR: path.join(w.state, "out"),
+  };
   return { ...w, env, session: `attack-${path.basename(base)}` };
 }
 
 const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(casesDir, "fixtures", `${name}.json`), "utf8"));
 
-async function send(w: World, name: string, over: Record<string, unknown>): Promise<{ verdict: string; rows: string[]; message: string; out: Record<string, unknown> }> {
+async function send(
+  w: World,
+  name: string,
+  over: Record<string, unknown>,
+): Promise<{ verdict: string; rows: string[]; message: string; out: Record<string, unknown> }> {
   const payload = { ...fixture(name), session_id: w.session, cwd: w.project, ...over };
   const r = await runHook(JSON.stringify(payload), { env: w.env, packageRoot: root });
   const out = r.stdout ? (JSON.parse(r.stdout) as Record<string, unknown>) : {};
@@ -42,7 +52,8 @@ async function send(w: World, name: string, over: Record<string, unknown>): Prom
 
 const bash = (w: World, command: string, cwd = w.project) => send(w, "pre-tool-use-bash", { cwd, tool_input: { command, description: "x" } });
 const write = (w: World, file: string, cwd = w.project) => send(w, "pre-tool-use-write", { cwd, tool_input: { file_path: file, content: "x" } });
-const readWhole = (w: World, file: string, cwd = w.project) => send(w, "post-tool-use-read", { cwd, tool_input: { file_path: file }, tool_response: { type: "text", file: { filePath: file, content: "# commit" } } });
+const readWhole = (w: World, file: string, cwd = w.project) =>
+  send(w, "post-tool-use-read", { cwd, tool_input: { file_path: file }, tool_response: { type: "text", file: { filePath: file, content: "# commit" } } });
 
 async function commitStillRefused(w: World): Promise<void> {
   const r = await bash(w, "git commit -m 'after the attack'");
@@ -111,7 +122,20 @@ describe("editing what the gate trusts", () => {
 
   test("a state file in another shape than skillgate writes is not trusted", async () => {
     const w = world();
-    fs.writeFileSync(path.join(w.state, `${w.session}.json`), JSON.stringify({ version: 1, loaded: ["commit"], hintsShown: [], denials: {}, compactions: 0, remindersShown: [], budgetLevel: 0, stats: { toolCalls: {}, capped: {}, charsSaved: 0, capFailures: 0, maxContextTokens: 0 }, extra: 1 }));
+    fs.writeFileSync(
+      path.join(w.state, `${w.session}.json`),
+      JSON.stringify({
+        version: 1,
+        loaded: ["commit"],
+        hintsShown: [],
+        denials: {},
+        compactions: 0,
+        remindersShown: [],
+        budgetLevel: 0,
+        stats: { toolCalls: {}, capped: {}, charsSaved: 0, capFailures: 0, maxContextTokens: 0 },
+        extra: 1,
+      }),
+    );
     await commitStillRefused(w);
   });
 
@@ -143,7 +167,14 @@ describe("editing what the gate trusts", () => {
   test("a settings change that removes skillgate's hook is blocked (ConfigChange)", async () => {
     const w = world();
     const settings = path.join(w.project, ".claude", "settings.json");
-    fs.writeFileSync(settings, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "node", args: ["${CLAUDE_PROJECT_DIR}/.claude/hooks/skillgate.mjs"] }] }] } }));
+    fs.writeFileSync(
+      settings,
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "node", args: ["${CLAUDE_PROJECT_DIR}/.claude/hooks/skillgate.mjs"] }] }],
+        },
+      }),
+    );
     await send(w, "session-start-startup", {});
     fs.writeFileSync(settings, JSON.stringify({ hooks: {} }));
     const r = await send(w, "session-start-startup", { hook_event_name: "ConfigChange", source: "project_settings", file_path: settings });
@@ -152,8 +183,19 @@ describe("editing what the gate trusts", () => {
     assert.match(String(r.out.reason), /removes or alters skillgate's hook/);
     // An unrelated settings file, or one that still registers the hook, changes freely.
     // (A file that keeps the PreToolUse registration as it was; moving the hook to another event is a weakening, test/config-change-weakening.test.ts.)
-    fs.writeFileSync(settings, JSON.stringify({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "node", args: ["${CLAUDE_PROJECT_DIR}/.claude/hooks/skillgate.mjs"] }] }] }, env: { A: "1" } }));
-    assert.equal((await send(w, "session-start-startup", { hook_event_name: "ConfigChange", source: "project_settings", file_path: settings })).verdict, "allow");
+    fs.writeFileSync(
+      settings,
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "node", args: ["${CLAUDE_PROJECT_DIR}/.claude/hooks/skillgate.mjs"] }] }],
+        },
+        env: { A: "1" },
+      }),
+    );
+    assert.equal(
+      (await send(w, "session-start-startup", { hook_event_name: "ConfigChange", source: "project_settings", file_path: settings })).verdict,
+      "allow",
+    );
   });
 });
 
@@ -209,7 +251,10 @@ describe("effects audit: what the analysis did not see is reported after the cal
     assert.equal(fs.readdirSync(path.join(w.state, "audit")).length, 0, "the snapshot is read once and removed");
     // Nothing gated happened in the next call: nothing is said.
     await send(w, "pre-tool-use-bash", { tool_use_id: "toolu_audit2", tool_input: { command: "node tools/lint.js", description: "x" } });
-    assert.equal((await send(w, "post-tool-use-bash", { tool_use_id: "toolu_audit2", tool_input: { command: "node tools/lint.js", description: "x" } })).verdict, "allow");
+    assert.equal(
+      (await send(w, "post-tool-use-bash", { tool_use_id: "toolu_audit2", tool_input: { command: "node tools/lint.js", description: "x" } })).verdict,
+      "allow",
+    );
   });
 
   test("no snapshot is taken when nothing is gated (the commit skill is loaded)", async () => {
@@ -229,6 +274,9 @@ test("ConfigChange recognises skillgate's hook in every form install writes (Nod
     fs.writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "/usr/bin/bun", args }] }] } }));
     assert.equal(registersSkillgate(file), true, args[0]);
   }
-  fs.writeFileSync(file, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "/usr/bin/other", args: ["/opt/x/dist/other.mjs"] }] }] } }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "/usr/bin/other", args: ["/opt/x/dist/other.mjs"] }] }] } }),
+  );
   assert.equal(registersSkillgate(file), false);
 });

@@ -17,7 +17,13 @@ const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(casesDir,
 
 function session() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-budget-"));
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: dir, SKILLGATE_TABLE: defaultTable, SKILLGATE_STATE: path.join(dir, "state"), SKILLGATE_OUTPUT_DIR: path.join(dir, "out") };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    SKILLGATE_TABLE: defaultTable,
+    SKILLGATE_STATE: path.join(dir, "state"),
+    SKILLGATE_OUTPUT_DIR: path.join(dir, "out"),
+  };
   let n = 0;
   const send = async (name: string, over: Record<string, unknown>) => {
     const r = await runHook(JSON.stringify({ ...fixture(name), session_id: "budget-s", tool_use_id: `toolu_${++n}`, ...over }), { env, packageRoot: root });
@@ -27,14 +33,19 @@ function session() {
 }
 
 const testLog = (fails: number) =>
-  Array.from({ length: 400 }, (_, i) => (i % 80 === 7 && i / 80 < fails ? `not ok ${i} - computes total ${i}\n  ---\n  error: 'Expected 3, got 4'\n  ...` : `ok ${i} - computes total ${i}`)).join("\n") + `\n# tests 400\n# pass ${400 - fails}\n# fail ${fails}\n`;
+  Array.from({ length: 400 }, (_, i) =>
+    i % 80 === 7 && i / 80 < fails ? `not ok ${i} - computes total ${i}\n  ---\n  error: 'Expected 3, got 4'\n  ...` : `ok ${i} - computes total ${i}`,
+  ).join("\n") + `\n# tests 400\n# pass ${400 - fails}\n# fail ${fails}\n`;
 
 test("the session's profile and raw passes are kept in state and shown by stats", async () => {
   const s = session();
   const big = testLog(2);
   assert.ok(big.length > 4_000 && big.length < 20_000);
   // balanced: under the output-cap row's 20,000 nothing happens
-  assert.equal((await s.send("post-tool-use-bash", { tool_input: { command: "node --test" }, tool_response: { stdout: big, stderr: "" } })).trace?.verdict, "allow");
+  assert.equal(
+    (await s.send("post-tool-use-bash", { tool_input: { command: "node --test" }, tool_response: { stdout: big, stderr: "" } })).trace?.verdict,
+    "allow",
+  );
   await s.send("user-prompt-submit", { prompt: "low token mode now" });
   const summarized = await s.send("post-tool-use-bash", { tool_input: { command: "node --test" }, tool_response: { stdout: big, stderr: "" } });
   const text: string = summarized.out.hookSpecificOutput?.updatedToolOutput?.stdout ?? "";
@@ -62,14 +73,21 @@ test("the session's profile and raw passes are kept in state and shown by stats"
   assert.match(out.stdout, /budget profile\s+audit \(raised to audit by risk row high-risk-writes; fast before\)/);
   assert.match(out.stdout, /summarized\s+1: fast 1/);
   assert.match(out.stdout, /passed raw\s+2: (write 1, risk 1|risk 1, write 1)/);
-  const json = JSON.parse(spawnSync(process.execPath, [path.join(root, "bin", "skillgate.mjs"), "stats", "--session", "budget-s", "--json"], { env: s.env, encoding: "utf8" }).stdout);
+  const json = JSON.parse(
+    spawnSync(process.execPath, [path.join(root, "bin", "skillgate.mjs"), "stats", "--session", "budget-s", "--json"], { env: s.env, encoding: "utf8" }).stdout,
+  );
   assert.equal(json.budgetProfile, "audit");
 });
 
 test("state files: the profile fields round-trip; an unknown profile makes the file corrupt", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-budget-state-"));
   const store = new StateStore(dir);
-  const st = { ...emptyState(), profile: "precision" as const, riskRow: "r", stats: { ...emptyState().stats, summarized: { fast: 2 }, rawPasses: { write: 1 } } };
+  const st = {
+    ...emptyState(),
+    profile: "precision" as const,
+    riskRow: "r",
+    stats: { ...emptyState().stats, summarized: { fast: 2 }, rawPasses: { write: 1 } },
+  };
   store.update("s1", () => st);
   assert.deepEqual(store.read("s1").state, st);
   fs.writeFileSync(path.join(dir, "s2.json"), JSON.stringify({ ...emptyState(), profile: "turbo" }));
@@ -92,7 +110,9 @@ test("adapter: failure text and duration reach the core; updatedInput is rendere
   if (!pre.ok) return;
   assert.deepEqual(pre.event.kind === "tool-call" ? pre.event.input : undefined, { command: "git commit -m 'first'", description: "commit" });
   const out = render(pre.event, { verdict: "allow", rows: [] }, { updatedInput: { command: "printf x", description: "commit" } });
-  assert.deepEqual(out, { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: "printf x", description: "commit" } } });
+  assert.deepEqual(out, {
+    hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { command: "printf x", description: "commit" } },
+  });
   // a refusal wins over a rewrite
   const denied = render(pre.event, { verdict: "deny", rows: ["g"], message: "no" }, { updatedInput: { command: "printf x" } });
   assert.equal(denied?.hookSpecificOutput && (denied.hookSpecificOutput as Record<string, unknown>).permissionDecision, "deny");
@@ -103,9 +123,23 @@ test("the table's budgetProfile is where a session starts; the schema keeps mode
   const t = JSON.parse(fs.readFileSync(defaultTable, "utf8")) as Record<string, unknown>;
   const file = path.join(dir, "triggers.json");
   fs.writeFileSync(file, JSON.stringify({ ...t, $schema: undefined, skillsDir: path.join(root, "skills"), budgetProfile: "fast" }));
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: dir, SKILLGATE_TABLE: file, SKILLGATE_STATE: path.join(dir, "state"), SKILLGATE_OUTPUT_DIR: path.join(dir, "out") };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    SKILLGATE_TABLE: file,
+    SKILLGATE_STATE: path.join(dir, "state"),
+    SKILLGATE_OUTPUT_DIR: path.join(dir, "out"),
+  };
   const log = testLog(1);
-  const r = await runHook(JSON.stringify({ ...fixture("post-tool-use-bash"), session_id: "table-fast", tool_input: { command: "node --test" }, tool_response: { stdout: log, stderr: "" } }), { env, packageRoot: root });
+  const r = await runHook(
+    JSON.stringify({
+      ...fixture("post-tool-use-bash"),
+      session_id: "table-fast",
+      tool_input: { command: "node --test" },
+      tool_response: { stdout: log, stderr: "" },
+    }),
+    { env, packageRoot: root },
+  );
   assert.equal(r.trace?.verdict, "cap", r.stderr);
   assert.match(JSON.parse(r.stdout).hookSpecificOutput.updatedToolOutput.stdout, /budget_profile fast/);
 
@@ -121,6 +155,9 @@ test("the table's budgetProfile is where a session starts; the schema keeps mode
   assert.match(err({ id: "h", kind: "hint", skill: "s", profile: "fast", when: { prompt: { words: ["x"] } } }), /name a profile/);
   assert.match(err({ id: "e", kind: "evidence", paths: ["../x"], when: { command: { name: "npm" } } }), /without \.\./);
   assert.match(err({ id: "e", kind: "evidence", paths: ["src"], when: { command: { name: "npm" }, prompt: { words: ["x"] } } }), /when\.command only/);
-  assert.equal(validateTable({ version: 1, budgetProfile: "precision", rows: [{ id: "r", kind: "risk", when: { writes: ["**/migrations/**"] } }] }, "t.json").ok, true);
+  assert.equal(
+    validateTable({ version: 1, budgetProfile: "precision", rows: [{ id: "r", kind: "risk", when: { writes: ["**/migrations/**"] } }] }, "t.json").ok,
+    true,
+  );
   assert.equal(validateTable({ version: 1, budgetProfile: "turbo", rows: [{ id: "r", kind: "risk", when: { writes: ["x"] } }] }, "t.json").ok, false);
 });

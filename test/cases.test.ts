@@ -39,7 +39,10 @@ describe("every case, as every host's payloads", () => {
     test(host.name, async () => {
       const results = await runCases(cases, { table: defaultTable, invoke: inProcessInvoker(root), host, skillsDir: suite.compiled.skillsDir });
       const failed = results.filter((r) => !r.ok);
-      assert.deepEqual(failed.map((r) => `${r.id}: ${r.failures.join("; ")}`), []);
+      assert.deepEqual(
+        failed.map((r) => `${r.id}: ${r.failures.join("; ")}`),
+        [],
+      );
       for (const r of results) {
         assert.equal(r.host, host.name);
         if (r.skipped !== undefined) assert.match(r.skipped, /^(step \d+ \(.+\): |the case says|its table)/, `${r.id}: a skip names its step and reason`);
@@ -60,7 +63,10 @@ test("a host that cannot do what a step expects says so: Codex leaves a cap unch
   const codex = CASE_HOSTS.find((h) => h.name === "codex")!;
   const r = await runCase(c, { table: defaultTable, invoke: inProcessInvoker(root), host: codex, skillsDir: suite.compiled.skillsDir });
   assert.equal(r.skipped, undefined);
-  assert.ok(r.unchecked.some((u) => /expects cap, but Codex cannot replace a tool's output/.test(u)), r.unchecked.join("\n"));
+  assert.ok(
+    r.unchecked.some((u) => /expects cap, but Codex cannot replace a tool's output/.test(u)),
+    r.unchecked.join("\n"),
+  );
 });
 
 test("an event a host cannot send skips the case there, with the step and the reason", async () => {
@@ -128,7 +134,11 @@ test("a missing Bun fails in CI and is a visible skip locally", () => {
 const bun = findBun(root);
 // Each route as install writes it (Node: dist/hook.cjs; Bun: its bytecode build), and the
 // dist/hook.mjs older installs' settings still run.
-for (const [name, exe, bundle] of [["node", process.execPath, hookBundle], ["node", process.execPath, legacyHookBundle], ["bun", bun, bunHookBundle]] as const) {
+for (const [name, exe, bundle] of [
+  ["node", process.execPath, hookBundle],
+  ["node", process.execPath, legacyHookBundle],
+  ["bun", bun, bunHookBundle],
+] as const) {
   test(`process smoke: ${SMOKE.length} cases through dist/${path.basename(bundle)} under ${name}`, async (t) => {
     if (name === "bun") {
       const leg = bunLeg(exe, process.env);
@@ -184,8 +194,14 @@ describe("the case format is strict", () => {
     const c = good("a");
     c.steps.push({ fixture: "stop", say: { verdict: "allow", rows: [] } } as never);
     const p = problemsOf({ "a.json": c });
-    assert.ok(p.some((x) => x === 'a.json: step 2 (stop), unknown key "say"'), p.join("\n"));
-    assert.ok(p.some((x) => /a\.json: step 2 \(stop\), expect: /.test(x)), p.join("\n"));
+    assert.ok(
+      p.some((x) => x === 'a.json: step 2 (stop), unknown key "say"'),
+      p.join("\n"),
+    );
+    assert.ok(
+      p.some((x) => /a\.json: step 2 \(stop\), expect: /.test(x)),
+      p.join("\n"),
+    );
   });
   test("an unknown key inside expect, with a suggestion; the old names say what they became", () => {
     const c = good("a");
@@ -203,7 +219,10 @@ describe("the case format is strict", () => {
   test("id must be the file name; duplicate ids name both files", () => {
     const p = problemsOf({ "a.json": good("a"), "b.json": good("a") });
     assert.ok(p.includes('b.json: id is "a" but the file is b.json: they must be the same'), p.join("\n"));
-    assert.ok(p.some((x) => x.startsWith('b.json: id "a" is also the id of ') && x.endsWith("a.json")), p.join("\n"));
+    assert.ok(
+      p.some((x) => x.startsWith('b.json: id "a" is also the id of ') && x.endsWith("a.json")),
+      p.join("\n"),
+    );
   });
   test("an unknown fixture is an error with the nearest name", () => {
     const c = good("a");
@@ -215,8 +234,14 @@ describe("the case format is strict", () => {
     const c = good("a");
     c.steps[0]!.expect = { verdict: "deny", rows: ["comit-gate"], matched: ["nope"] } as never;
     const p = problemsOf({ "a.json": c });
-    assert.ok(p.includes('a.json: step 1 (pre-tool-use-bash), expect.rows: no row "comit-gate" in the table under test (did you mean "commit-gate"?)'), p.join("\n"));
-    assert.ok(p.some((x) => x.startsWith('a.json: step 1 (pre-tool-use-bash), expect.matched: no row "nope"')), p.join("\n"));
+    assert.ok(
+      p.includes('a.json: step 1 (pre-tool-use-bash), expect.rows: no row "comit-gate" in the table under test (did you mean "commit-gate"?)'),
+      p.join("\n"),
+    );
+    assert.ok(
+      p.some((x) => x.startsWith('a.json: step 1 (pre-tool-use-bash), expect.matched: no row "nope"')),
+      p.join("\n"),
+    );
   });
   test("a field of `with` no event has is an error (tool_imput)", () => {
     const c = good("a");
@@ -240,7 +265,10 @@ test("cases/case.schema.json is the schema the loader enforces (regenerate: node
   const file = path.join(casesDir, "case.schema.json");
   assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")), want);
   // Strict for editors too: an unknown key is flagged in the editor, not only by the loader.
-  const s = want as { additionalProperties?: boolean; properties: { steps: { items: { additionalProperties?: boolean; properties: { expect: { additionalProperties?: boolean } } } } } };
+  const s = want as {
+    additionalProperties?: boolean;
+    properties: { steps: { items: { additionalProperties?: boolean; properties: { expect: { additionalProperties?: boolean } } } } };
+  };
   assert.equal(s.additionalProperties, false);
   assert.equal(s.properties.steps.items.additionalProperties, false);
   assert.equal(s.properties.steps.items.properties.expect.additionalProperties, false);
@@ -248,29 +276,45 @@ test("cases/case.schema.json is the schema the loader enforces (regenerate: node
 
 describe("expectations are checked against the trace", () => {
   const c: Case = byId.get("gate-commit-denied-without-skill") ?? assert.fail("no case");
-  const deny = JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "skillgate[commit-gate] load skill commit" } });
+  const deny = JSON.stringify({
+    hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "skillgate[commit-gate] load skill commit" },
+  });
   // The first step, verdict and rows only: the point here is where they are read from.
   const first = c.steps[0] ?? assert.fail("no step");
-  const run = (invoke: Invoke) => runCase({ ...c, expectState: undefined, steps: [{ ...first, expect: { verdict: "deny", rows: ["commit-gate"] } }] }, { table: defaultTable, invoke });
+  const run = (invoke: Invoke) =>
+    runCase({ ...c, expectState: undefined, steps: [{ ...first, expect: { verdict: "deny", rows: ["commit-gate"] } }] }, { table: defaultTable, invoke });
 
   test("rows are never read from the message text", async () => {
     // The message names a row the trace does not: the trace wins, so the case is red.
     const r = await run(async () => ({ stdout: deny, stderr: "", trace: { verdict: "deny", rows: [], matched: [], state: {} as never } }));
-    assert.ok(r.failures.some((f) => f.includes("expected deny [commit-gate], got deny []")), r.failures.join("\n"));
+    assert.ok(
+      r.failures.some((f) => f.includes("expected deny [commit-gate], got deny []")),
+      r.failures.join("\n"),
+    );
   });
   test("a run without a trace decided nothing: no rows, whatever the text says", async () => {
     const r = await run(async () => ({ stdout: deny, stderr: "" }));
-    assert.ok(r.failures.some((f) => f.includes("got deny []")), r.failures.join("\n"));
+    assert.ok(
+      r.failures.some((f) => f.includes("got deny []")),
+      r.failures.join("\n"),
+    );
   });
   test("the answer must express the trace's verdict", async () => {
-    const r = await run(async () => ({ stdout: "", stderr: "", trace: { verdict: "deny", rows: ["commit-gate"], matched: ["commit-gate"], state: {} as never } }));
+    const r = await run(async () => ({
+      stdout: "",
+      stderr: "",
+      trace: { verdict: "deny", rows: ["commit-gate"], matched: ["commit-gate"], state: {} as never },
+    }));
     assert.deepEqual(r.failures, ["step 1 (tool-call shell): the trace says deny but the answer says allow"]);
   });
   test("the process leg reads the trace from the skillgate-trace stderr line", async () => {
     const fake = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-fakehook-"));
     const script = path.join(fake, "hook.mjs");
     const trace = { verdict: "deny", rows: ["commit-gate"], matched: ["commit-gate"], state: { loaded: [] } };
-    fs.writeFileSync(script, `process.stdout.write(${JSON.stringify(deny)}); process.stderr.write("note\\nskillgate-trace " + ${JSON.stringify(JSON.stringify(trace))} + "\\n");`);
+    fs.writeFileSync(
+      script,
+      `process.stdout.write(${JSON.stringify(deny)}); process.stderr.write("note\\nskillgate-trace " + ${JSON.stringify(JSON.stringify(trace))} + "\\n");`,
+    );
     try {
       const ran = await processInvoker([process.execPath, script])("{}", { PATH: process.env.PATH });
       assert.deepEqual(ran.trace, trace);
@@ -333,13 +377,23 @@ describe("a project's own cases: skillgate cases / --new / mutate from the proje
     const r = sg("cases", "--new", passing[0]?.id ?? "");
     assert.equal(r.code, 0, r.out + r.err);
     // --new takes a list too (and `all`: every row without a case of its name).
-    const rest = sg("cases", "--new", passing.slice(1).map((x) => x.id).join(","));
+    const rest = sg(
+      "cases",
+      "--new",
+      passing
+        .slice(1)
+        .map((x) => x.id)
+        .join(","),
+    );
     assert.equal(rest.code, 0, rest.out + rest.err);
     for (const row of passing) {
       assert.match(r.out + rest.out, new RegExp(`wrote .*${row.id}\\.json\\nit passes on .*triggers\\.json`), `${row.id}: ${r.out + rest.out}`);
       const c = JSON.parse(fs.readFileSync(path.join(own, `${row.id}.json`), "utf8"));
       assert.equal(c.id, row.id);
-      assert.ok(c.steps.some((s: { expect: { rows: string[]; matched?: string[] } }) => s.expect.rows.includes(row.id) || s.expect.matched?.includes(row.id)), JSON.stringify(c));
+      assert.ok(
+        c.steps.some((s: { expect: { rows: string[]; matched?: string[] } }) => s.expect.rows.includes(row.id) || s.expect.matched?.includes(row.id)),
+        JSON.stringify(c),
+      );
       // The $schema reference resolves to the package's schema.
       assert.ok(fs.existsSync(path.resolve(own, c.$schema)), c.$schema);
     }
@@ -399,7 +453,10 @@ test("the examples in docs/cases.md are valid cases that pass on the default tab
   try {
     const docCases = loadCases(dir, { fixtureDirs: suite.fixtureDirs, tableRows: rowIds(suite.compiled) });
     const results = await runCases(docCases, { table: defaultTable, invoke: inProcessInvoker(root) });
-    assert.deepEqual(results.filter((r) => !r.ok), []);
+    assert.deepEqual(
+      results.filter((r) => !r.ok),
+      [],
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -449,7 +506,10 @@ describe("steps in the host-neutral vocabulary", () => {
     good("n-subagents-and-stops", {
       steps: [
         { event: { kind: "tool-call", tool: "subagent", subagentType: "executor" }, expect: { verdict: "deny", rows: ["delegate-executor"] } },
-        { event: { kind: "tool-call", tool: "shell", command: "git push origin HEAD", inSubagent: true }, expect: { verdict: "deny", rows: ["push-head-block"] } },
+        {
+          event: { kind: "tool-call", tool: "shell", command: "git push origin HEAD", inSubagent: true },
+          expect: { verdict: "deny", rows: ["push-head-block"] },
+        },
         // Skill rows apply in subagents too (they have the skill tool): each agent loads for itself.
         { event: { kind: "tool-call", tool: "shell", command: "git commit -m x", inSubagent: true }, expect: { verdict: "deny", rows: ["commit-gate"] } },
         { event: { kind: "prompt", text: "check the logs" }, expect: { verdict: "hint", rows: ["logs-hint"] } },
@@ -462,7 +522,10 @@ describe("steps in the host-neutral vocabulary", () => {
     }),
     good("n-output", {
       steps: [
-        { event: { kind: "tool-result", tool: "shell", command: "seq 1 9999", output: "1\n".repeat(12_000) }, expect: { verdict: "cap", rows: ["output-cap"], messageIncludes: "output capped" } },
+        {
+          event: { kind: "tool-result", tool: "shell", command: "seq 1 9999", output: "1\n".repeat(12_000) },
+          expect: { verdict: "cap", rows: ["output-cap"], messageIncludes: "output capped" },
+        },
         { event: { kind: "tool-result", tool: "shell", command: "ls", output: "a\nb\n" }, expect: { verdict: "allow", rows: [] } },
       ],
     }),
@@ -475,7 +538,10 @@ describe("steps in the host-neutral vocabulary", () => {
     try {
       const loaded = loadCases(dir, { fixtureDirs: suite.fixtureDirs, tableRows: rowIds(suite.compiled) });
       const results = await runCases(loaded, { table: defaultTable, invoke: inProcessInvoker(root) });
-      assert.deepEqual(results.filter((r) => !r.ok), []);
+      assert.deepEqual(
+        results.filter((r) => !r.ok),
+        [],
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -495,7 +561,10 @@ describe("steps in the host-neutral vocabulary", () => {
     const p = problemsOf({ "a.json": c });
     assert.ok(p.includes('a.json: step 1 (tool-call shell), event.command: a tool-call of a shell tool needs "command"'), p.join("\n"));
     assert.ok(p.includes('a.json: step 2 (tool-call shell), event: unknown key "comand" (did you mean "command"?)'), p.join("\n"));
-    assert.ok(p.some((x) => x.startsWith("a.json: step 3 (tool cal shell), event.kind: ")), p.join("\n"));
+    assert.ok(
+      p.some((x) => x.startsWith("a.json: step 3 (tool cal shell), event.kind: ")),
+      p.join("\n"),
+    );
     assert.ok(p.includes('a.json: step 4 (stop), (top): give "event" (host-neutral) or "fixture" (a captured payload): one of them'), p.join("\n"));
     assert.ok(p.includes('a.json: step 5 (prompt), with: "with" changes a fixture; with "event", say it in the event'), p.join("\n"));
     assert.ok(p.includes('a.json: step 6, (top): give "event" (host-neutral) or "fixture" (a captured payload): one of them'), p.join("\n"));

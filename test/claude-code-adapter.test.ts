@@ -9,8 +9,17 @@ import { casesDir } from "./helpers.ts";
 
 const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(casesDir, "fixtures", `${name}.json`), "utf8"));
 const KIND: Record<string, string> = {
-  PreToolUse: "tool-call", PostToolUse: "tool-result", PostToolUseFailure: "tool-failure", UserPromptSubmit: "prompt",
-  UserPromptExpansion: "prompt-expansion", SessionStart: "session-start", PreCompact: "compaction", PostCompact: "compaction", Stop: "stop", SubagentStop: "stop", SubagentStart: "subagent-start",
+  PreToolUse: "tool-call",
+  PostToolUse: "tool-result",
+  PostToolUseFailure: "tool-failure",
+  UserPromptSubmit: "prompt",
+  UserPromptExpansion: "prompt-expansion",
+  SessionStart: "session-start",
+  PreCompact: "compaction",
+  PostCompact: "compaction",
+  Stop: "stop",
+  SubagentStop: "stop",
+  SubagentStart: "subagent-start",
 };
 
 test("every captured fixture normalizes to the core event kind of its hook", () => {
@@ -34,7 +43,12 @@ test("every captured fixture normalizes to the core event kind of its hook", () 
 test("tool names become kinds; paths and commands are carried", () => {
   const bash = normalize(fixture("pre-tool-use-bash"));
   assert.ok(bash.ok && bash.event.kind === "tool-call" && bash.event.tool.kind === "shell" && bash.event.tool.command.length > 0);
-  for (const [tool, field, kind] of [["Write", "file_path", "write"], ["Edit", "file_path", "edit"], ["MultiEdit", "file_path", "edit"], ["NotebookEdit", "notebook_path", "edit"]] as const) {
+  for (const [tool, field, kind] of [
+    ["Write", "file_path", "write"],
+    ["Edit", "file_path", "edit"],
+    ["MultiEdit", "file_path", "edit"],
+    ["NotebookEdit", "notebook_path", "edit"],
+  ] as const) {
     const n = normalize({ hook_event_name: "PreToolUse", session_id: "s", tool_name: tool, tool_input: { [field]: "a_RU.md" } });
     assert.ok(n.ok && n.event.kind === "tool-call");
     assert.deepEqual(n.event.tool, { kind, name: tool, paths: ["a_RU.md"] });
@@ -43,11 +57,28 @@ test("tool names become kinds; paths and commands are carried", () => {
 
 test("a Skill result loads only in the client's exact success shape", () => {
   const skill = (tool_response: unknown) => {
-    const n = normalize({ hook_event_name: "PostToolUse", session_id: "s", tool_name: "Skill", tool_input: { skill: "commit" }, ...(tool_response === undefined ? {} : { tool_response }) });
+    const n = normalize({
+      hook_event_name: "PostToolUse",
+      session_id: "s",
+      tool_name: "Skill",
+      tool_input: { skill: "commit" },
+      ...(tool_response === undefined ? {} : { tool_response }),
+    });
     return n.ok && n.event.kind === "tool-result" ? n.event.loads : ["<not a tool result>"];
   };
   assert.deepEqual(skill({ success: true, commandName: "commit" }), ["commit"]);
-  for (const bad of [undefined, "Launching skill: commit", { success: "true" }, { success: "false" }, { success: 1 }, {}, { success: false }, { success: true, status: "forked" }, null, []]) {
+  for (const bad of [
+    undefined,
+    "Launching skill: commit",
+    { success: "true" },
+    { success: "false" },
+    { success: 1 },
+    {},
+    { success: false },
+    { success: true, status: "forked" },
+    null,
+    [],
+  ]) {
     assert.deepEqual(skill(bad), [], JSON.stringify(bad));
   }
 });

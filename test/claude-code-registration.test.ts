@@ -38,11 +38,21 @@ test("a matcher is narrower when some tool the installed one sends is no longer 
 });
 
 test("what install writes has no deficits; a file without skillgate lacks every event", () => {
-  for (const h of [portableHandler(), makeHandler("/usr/bin/node", "/opt/skillgate/dist/hook.cjs"), makeHandler("/home/u/.bun/bin/bun", "/opt/skillgate/dist/hook.bun.cjs")]) {
+  for (const h of [
+    portableHandler(),
+    makeHandler("/usr/bin/node", "/opt/skillgate/dist/hook.cjs"),
+    makeHandler("/home/u/.bun/bin/bun", "/opt/skillgate/dist/hook.bun.cjs"),
+  ]) {
     assert.deepEqual(deficitsOf(addSkillgate({ model: "opus" }, h), ours), [], h.args[0]);
   }
-  assert.deepEqual(deficitsOf({}, ours), EVENTS.map((e) => `${e}:absent`));
-  assert.deepEqual(deficitsOf("not an object", ours), EVENTS.map((e) => `${e}:absent`));
+  assert.deepEqual(
+    deficitsOf({}, ours),
+    EVENTS.map((e) => `${e}:absent`),
+  );
+  assert.deepEqual(
+    deficitsOf("not an object", ours),
+    EVENTS.map((e) => `${e}:absent`),
+  );
 });
 
 test("a handler counts only when it runs this skillgate's hook with a JS runtime", () => {
@@ -62,14 +72,42 @@ test("each weakening of one event is its own deficit, named by event", () => {
     change(s.hooks.PreToolUse![0]!);
     return deficitsOf(s, ours);
   };
-  assert.deepEqual(withPre((g) => (g.hooks[0]!.timeout = 0.001)), ["PreToolUse:timeout=0.001"]);
-  assert.deepEqual(withPre((g) => delete g.hooks[0]!.timeout), [], "no timeout is the client's 600 s");
-  assert.deepEqual(withPre((g) => (g.hooks[0]!.async = true)), ["PreToolUse:async"]);
-  assert.deepEqual(withPre((g) => (g.hooks[0]!.asyncRewake = true)), ["PreToolUse:async"]);
-  assert.deepEqual(withPre((g) => (g.hooks[0]!.once = true)), ["PreToolUse:once"]);
-  assert.deepEqual(withPre((g) => (g.hooks[0]!.if = "Bash(git *)")), ["PreToolUse:if"]);
-  assert.deepEqual(withPre((g) => delete g.hooks[0]!.onFailure), ["PreToolUse:onFailure"]);
-  assert.deepEqual(withPre((g) => (g.matcher = "Bash")), (INSTALLED.PreToolUse!.matcher ?? "").split("|").filter((p) => p !== "Bash").map((p) => `PreToolUse:matcher:${p}`));
+  assert.deepEqual(
+    withPre((g) => (g.hooks[0]!.timeout = 0.001)),
+    ["PreToolUse:timeout=0.001"],
+  );
+  assert.deepEqual(
+    withPre((g) => delete g.hooks[0]!.timeout),
+    [],
+    "no timeout is the client's 600 s",
+  );
+  assert.deepEqual(
+    withPre((g) => (g.hooks[0]!.async = true)),
+    ["PreToolUse:async"],
+  );
+  assert.deepEqual(
+    withPre((g) => (g.hooks[0]!.asyncRewake = true)),
+    ["PreToolUse:async"],
+  );
+  assert.deepEqual(
+    withPre((g) => (g.hooks[0]!.once = true)),
+    ["PreToolUse:once"],
+  );
+  assert.deepEqual(
+    withPre((g) => (g.hooks[0]!.if = "Bash(git *)")),
+    ["PreToolUse:if"],
+  );
+  assert.deepEqual(
+    withPre((g) => delete g.hooks[0]!.onFailure),
+    ["PreToolUse:onFailure"],
+  );
+  assert.deepEqual(
+    withPre((g) => (g.matcher = "Bash")),
+    (INSTALLED.PreToolUse!.matcher ?? "")
+      .split("|")
+      .filter((p) => p !== "Bash")
+      .map((p) => `PreToolUse:matcher:${p}`),
+  );
   const off = deficitsOf({ ...base, disableAllHooks: true, env: { SKILLGATE_TABLE: "/tmp/t.json" }, enabledPlugins: { "skillgate@m": false } }, ours);
   assert.deepEqual(off, ["disableAllHooks", "env:SKILLGATE_TABLE", "plugin-off:skillgate@m"]);
   assert.match(describeDeficit("PreToolUse:timeout=0.001"), /^PreToolUse: timeout lowered to 0\.001 s \(installed: 10 s\)$/);

@@ -19,7 +19,23 @@ import { parseWith, usageLine, UsageError } from "../cli/args.ts";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = path.join(ROOT, "bin", "skillgate.mjs");
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
-const VERBS = ["hook", "explain", "lint", "cases", "mutate", "demo", "install", "uninstall", "doctor", "measure", "stats", "schema", "report", "fingerprint", "evidence"];
+const VERBS = [
+  "hook",
+  "explain",
+  "lint",
+  "cases",
+  "mutate",
+  "demo",
+  "install",
+  "uninstall",
+  "doctor",
+  "measure",
+  "stats",
+  "schema",
+  "report",
+  "fingerprint",
+  "evidence",
+];
 
 let tmp = "";
 /** The runs' temp folder (TMPDIR): what a run leaves in it is a leak (the test at the end checks). */
@@ -36,7 +52,8 @@ interface Run {
 function envFor(opts: { env?: Record<string, string | undefined> }): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...process.env, SKILLGATE_STATE: state, HOME: tmp, TMPDIR: tmpdir };
   // Nothing from the calling session may pick the table or the colours.
-  for (const k of ["SKILLGATE_TABLE", "CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_DATA", "CLAUDE_PLUGIN_ROOT", "NO_COLOR", "FORCE_COLOR", "SKILLGATE_DEBUG"]) delete env[k];
+  for (const k of ["SKILLGATE_TABLE", "CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_DATA", "CLAUDE_PLUGIN_ROOT", "NO_COLOR", "FORCE_COLOR", "SKILLGATE_DEBUG"])
+    delete env[k];
   return { ...env, ...opts.env };
 }
 
@@ -55,8 +72,10 @@ async function sg(args: string[], opts: { cwd?: string; env?: Record<string, str
   if (args[0] === "hook") return bin(args, opts);
   const saved = { ...process.env };
   const cwd = process.cwd();
-  const log = console.log, error = console.error;
-  const out: string[] = [], err: string[] = [];
+  const log = console.log,
+    error = console.error;
+  const out: string[] = [],
+    err: string[] = [];
   const env = envFor(opts);
   for (const k of Object.keys(process.env)) if (!(k in env) || env[k] === undefined) delete process.env[k];
   for (const [k, v] of Object.entries(env)) if (v !== undefined) process.env[k] = v;
@@ -164,11 +183,19 @@ describe("--help", () => {
   const HOSTS = ["claude-code", "codex", "gemini", "copilot", "opencode", "cursor"];
   test("names every host, and where --with-skills puts each host's skills", async (t) => {
     const top = await inProcess(t, ["--help"]);
-    for (const label of ["Claude Code", "Codex", "Gemini CLI", "Copilot CLI", "opencode", "Cursor"]) assert.match(top.stdout, new RegExp(label), `${label} missing from --help`);
+    for (const label of ["Claude Code", "Codex", "Gemini CLI", "Copilot CLI", "opencode", "Cursor"])
+      assert.match(top.stdout, new RegExp(label), `${label} missing from --help`);
     const install = (await inProcess(t, ["install", "--help"])).stdout;
     for (const host of HOSTS) assert.match(install, new RegExp(`--host [^\\n]*\\b${host}\\b`), `--host does not list ${host}`);
     const withSkills = install.split("\n").find((l) => l.trimStart().startsWith("--with-skills")) ?? "";
-    for (const [host, dir] of [["claude-code", ".claude/skills"], ["codex", ".agents/skills"], ["gemini", ".gemini/skills"], ["copilot", ".github/skills"], ["opencode", ".opencode/skills"], ["cursor", ".cursor/skills"]]) {
+    for (const [host, dir] of [
+      ["claude-code", ".claude/skills"],
+      ["codex", ".agents/skills"],
+      ["gemini", ".gemini/skills"],
+      ["copilot", ".github/skills"],
+      ["opencode", ".opencode/skills"],
+      ["cursor", ".cursor/skills"],
+    ]) {
       assert.ok(withSkills.includes(`${host} ${dir}`), `--with-skills does not say ${host} → ${dir}: ${withSkills}`);
     }
     assert.match(install, /^exit codes: 0 ok, 1 .+, 2 usage, 3 configuration or I\/O$/m);
@@ -260,7 +287,10 @@ describe("explain", () => {
 
   test("options before the command still count; a command that would run exits 0", async () => {
     const r = await sg(["explain", "--json", "git", "push", "--force", "origin", "main"]);
-    assert.deepEqual((json(r).matched as { id: string }[]).map((m) => m.id), ["force-push-block"]);
+    assert.deepEqual(
+      (json(r).matched as { id: string }[]).map((m) => m.id),
+      ["force-push-block"],
+    );
     assert.equal((await sg(["explain", "--", "ls", "-la"])).code, 0);
   });
 
@@ -287,7 +317,14 @@ describe("--json on every verb that reports, with the table in use", () => {
       else if (e.name === "block-force-push.json") fs.copyFileSync(path.join(src, e.name), path.join(caseDir, e.name));
     }
     // A session for stats, written by the real hook (a refusal is counted, so the state file exists).
-    const payload = { session_id: session, transcript_path: "", cwd: project, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "git push --force origin main" } };
+    const payload = {
+      session_id: session,
+      transcript_path: "",
+      cwd: project,
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "git push --force origin main" },
+    };
     const h = await sg(["hook"], { input: JSON.stringify(payload) });
     assert.equal(h.code, 0, h.stderr);
   });
@@ -367,7 +404,9 @@ describe("lint and doctor on a table with invalid rows", () => {
     const dir = path.join(tmp, "invalid-rows");
     fs.mkdirSync(path.join(dir, ".claude"), { recursive: true });
     const table = JSON.parse(fs.readFileSync(path.join(ROOT, "templates", "starter", "triggers.json"), "utf8")) as { rows: Record<string, unknown>[] };
-    table.rows = table.rows.map((r) => (r.id === "commit-gate" ? { ...r, when: { command: { name: "git", sub: "commit" } } } : r.id === "force-push-block" ? { ...r, kind: "gatez" } : r));
+    table.rows = table.rows.map((r) =>
+      r.id === "commit-gate" ? { ...r, when: { command: { name: "git", sub: "commit" } } } : r.id === "force-push-block" ? { ...r, kind: "gatez" } : r,
+    );
     const file = path.join(dir, ".claude", "triggers.json");
     fs.writeFileSync(file, JSON.stringify(table, null, 2));
     const r = await sg(["lint"], { cwd: dir });
@@ -390,7 +429,11 @@ describe("cases --new", () => {
 describe("measure --projects", () => {
   test("a folder that does not exist: exit 3, one line naming it (not a table of zeros and exit 0)", async () => {
     const missing = path.join(tmp, "no-such-projects");
-    assertOneLineError(await sg(["measure", "--projects", missing]), 3, new RegExp(`^skillgate measure: --projects ${missing.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: no such folder`));
+    assertOneLineError(
+      await sg(["measure", "--projects", missing]),
+      3,
+      new RegExp(`^skillgate measure: --projects ${missing.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: no such folder`),
+    );
     const file = path.join(tmp, "a-file");
     fs.writeFileSync(file, "x");
     assertOneLineError(await sg(["measure", "--projects", file]), 3, /--projects .*a-file: not a folder/);
@@ -414,7 +457,13 @@ describe("one table, named in every verb's header", () => {
     try {
       const n = (def.rows as unknown[]).length;
       const header = new RegExp(`^table: ${own.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(${n} rows\\)$`, "m");
-      for (const args of [["lint"], ["explain", "--", "ls"], ["doctor", "--project", project], ["measure", "--projects", tmp], ["stats", "--session", "cli-test-session"]]) {
+      for (const args of [
+        ["lint"],
+        ["explain", "--", "ls"],
+        ["doctor", "--project", project],
+        ["measure", "--projects", tmp],
+        ["stats", "--session", "cli-test-session"],
+      ]) {
         const r = await sg(args);
         assert.match(r.stdout, header, `${args.join(" ")} does not name ${own}:\n${r.stdout.slice(0, 500)}\n${r.stderr.slice(0, 300)}`);
       }

@@ -9,22 +9,38 @@ import path from "node:path";
 import { codex, normalize, render, skillMentions, wholeFileRead } from "../hooks/hosts/codex/adapter.ts";
 import { environment } from "../hooks/hosts/codex/env.ts";
 import { patchPaths } from "../hooks/core/apply-patch.ts";
-import { addToHooksJson, codexCommand, installCodex, removeFromHooksJson, trustEntries, trustHash, uninstallCodex, withTrust } from "../hooks/hosts/codex/install.ts";
+import {
+  addToHooksJson,
+  codexCommand,
+  installCodex,
+  removeFromHooksJson,
+  trustEntries,
+  trustHash,
+  uninstallCodex,
+  withTrust,
+} from "../hooks/hosts/codex/install.ts";
 import { runHook } from "../hooks/entries/claude-code.ts";
 import { copyBuiltHook } from "./built-hook.ts";
 import { installVerb } from "../cli/install.ts";
 
 /** `skillgate <verb> --host codex …` in-process (cli/install.ts installVerb), with its own environment and output. */
-const codexInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb(verb, ["--host", "codex", ...args], root, { env, out, err: out });
-const codexDoctorMain = (args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb("doctor", ["--host", "codex", ...args], root, { env, out, err: out });
+const codexInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) =>
+  installVerb(verb, ["--host", "codex", ...args], root, { env, out, err: out });
+const codexDoctorMain = (args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) =>
+  installVerb("doctor", ["--host", "codex", ...args], root, { env, out, err: out });
 
 const FIX = path.join(import.meta.dirname, "fixtures", "codex");
 const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(FIX, `${name}.json`), "utf8"));
 const ROOT = path.resolve(import.meta.dirname, "..");
 
 const KIND: Record<string, string> = {
-  PreToolUse: "tool-call", PostToolUse: "tool-result", UserPromptSubmit: "prompt", SessionStart: "session-start",
-  PreCompact: "compaction", PostCompact: "compaction", Stop: "stop",
+  PreToolUse: "tool-call",
+  PostToolUse: "tool-result",
+  UserPromptSubmit: "prompt",
+  SessionStart: "session-start",
+  PreCompact: "compaction",
+  PostCompact: "compaction",
+  Stop: "stop",
 };
 
 test("every captured Codex payload normalizes to the core event kind of its hook", () => {
@@ -62,12 +78,18 @@ test("Bash is a shell call; apply_patch carries the envelope's paths", () => {
 });
 
 test("patch parser: add, update, delete, move; indented headers; hunk lines are not headers", () => {
-  assert.deepEqual(patchPaths("*** Begin Patch\n*** Add File: a.md\n+x\n*** Update File: b.md\n*** Move to: c_RU.md\n@@\n-1\n+2\n*** Delete File: d.md\n*** End Patch\n"), {
-    added: ["a.md"],
-    changed: ["b.md", "c_RU.md", "d.md"],
-  });
+  assert.deepEqual(
+    patchPaths("*** Begin Patch\n*** Add File: a.md\n+x\n*** Update File: b.md\n*** Move to: c_RU.md\n@@\n-1\n+2\n*** Delete File: d.md\n*** End Patch\n"),
+    {
+      added: ["a.md"],
+      changed: ["b.md", "c_RU.md", "d.md"],
+    },
+  );
   // CRLF, indentation, paths with spaces, duplicates.
-  assert.deepEqual(patchPaths("*** Begin Patch\r\n  *** Update File: my docs/x_EN.md\r\n@@\r\n-a\r\n+b\r\n*** Update File: my docs/x_EN.md\r\n*** End Patch"), { added: [], changed: ["my docs/x_EN.md"] });
+  assert.deepEqual(patchPaths("*** Begin Patch\r\n  *** Update File: my docs/x_EN.md\r\n@@\r\n-a\r\n+b\r\n*** Update File: my docs/x_EN.md\r\n*** End Patch"), {
+    added: [],
+    changed: ["my docs/x_EN.md"],
+  });
   // An added line that looks like a header is content, not a file.
   assert.deepEqual(patchPaths("*** Begin Patch\n*** Add File: a.txt\n+*** Add File: evil_RU.md\n*** End Patch"), { added: ["a.txt"], changed: [] });
   assert.deepEqual(patchPaths("*** Begin Patch\n*** Add File: \n*** End Patch"), { added: [], changed: [] });
@@ -84,7 +106,17 @@ test("a whole print of SKILL.md is a read (the skill's load); anything partial o
   assert.equal(wholeFileRead("cat 'dir with space/SKILL.md'", ""), "dir with space/SKILL.md");
   assert.equal(wholeFileRead("sed -n '1,200p' a/SKILL.md", "l1\nl2\n"), "a/SKILL.md");
   assert.equal(wholeFileRead("sed -n '1,2p' a/SKILL.md", "l1\nl2\n"), undefined, "the range may have cut the file");
-  for (const cmd of ["cat a/SKILL.md b/SKILL.md", "cat a/SKILL.md | head", "cat a/SKILL.md; rm x", "head a/SKILL.md", "cat $HOME/SKILL.md", "cat -n a/SKILL.md", "cat", "sed -n '5,9p' a/SKILL.md", "cat a/SKILL.md > b"]) {
+  for (const cmd of [
+    "cat a/SKILL.md b/SKILL.md",
+    "cat a/SKILL.md | head",
+    "cat a/SKILL.md; rm x",
+    "head a/SKILL.md",
+    "cat $HOME/SKILL.md",
+    "cat -n a/SKILL.md",
+    "cat",
+    "sed -n '5,9p' a/SKILL.md",
+    "cat a/SKILL.md > b",
+  ]) {
     assert.equal(wholeFileRead(cmd, "x\n"), undefined, cmd);
   }
   const other = normalize({ ...fixture("PostToolUse-Bash"), tool_input: { command: "cat README.md" } });
@@ -124,7 +156,7 @@ test("a $skill mention loads only a skill Codex injects: the entry marks which, 
   // A second skill of the same name makes the mention ambiguous: Codex selects neither.
   const twin = path.join(dir, ".agents", "skills", "commit");
   fs.mkdirSync(twin, { recursive: true });
-  fs.writeFileSync(path.join(twin, "SKILL.md"), "---\nname: \"commit\"\n---\n");
+  fs.writeFileSync(path.join(twin, "SKILL.md"), '---\nname: "commit"\n---\n');
   assert.deepEqual(mark(payload)[INJECTS], []);
   // Other events pass untouched.
   const bash = JSON.stringify(fixture("PreToolUse-Bash"));
@@ -267,9 +299,18 @@ test("codexInstallMain: flags, errors, the trust advice; the table's skills go t
   assert.ok(!fs.existsSync(path.join(dir, ".codex", "hooks.json")), "nothing written");
   lines.length = 0;
   assert.equal(await codexInstallMain("install", ["--project", dir, "--with-skills"], "/opt/sg", env, (s) => lines.push(s)), 0, lines.join("\n"));
-  assert.equal(fs.readFileSync(path.join(dir, ".agents", "skills", "commit", "SKILL.md"), "utf8"), fs.readFileSync(path.join(ROOT, "skills", "commit", "SKILL.md"), "utf8"));
-  assert.ok(lines.some((l) => /copied skills into .*\.agents\/skills: .*commit/.test(l)), lines.join("\n"));
-  assert.ok(lines.some((l) => l.includes("/hooks")), lines.join("\n"));
+  assert.equal(
+    fs.readFileSync(path.join(dir, ".agents", "skills", "commit", "SKILL.md"), "utf8"),
+    fs.readFileSync(path.join(ROOT, "skills", "commit", "SKILL.md"), "utf8"),
+  );
+  assert.ok(
+    lines.some((l) => /copied skills into .*\.agents\/skills: .*commit/.test(l)),
+    lines.join("\n"),
+  );
+  assert.ok(
+    lines.some((l) => l.includes("/hooks")),
+    lines.join("\n"),
+  );
   const hooks = JSON.parse(fs.readFileSync(path.join(dir, ".codex", "hooks.json"), "utf8")) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
   assert.match(hooks.hooks.PreToolUse?.[0]?.hooks[0]?.command ?? "", /\/opt\/sg\/dist\/hook-codex\.cjs$/);
   // Now loadable: a plain install passes and copies nothing.
@@ -296,8 +337,14 @@ test("codexDoctorMain: reports missing trust and an untrusted project; passes on
   const lines: string[] = [];
   assert.equal(await codexInstallMain("install", ["--project", proj, "--with-skills"], root, env, () => {}), 0);
   assert.equal(await codexDoctorMain(["--project", proj], root, env, (s) => lines.push(s)), 1);
-  assert.ok(lines.some((l) => l.includes("not trusted")), lines.join("\n"));
-  assert.ok(lines.some((l) => l.includes("is not marked trusted")), lines.join("\n"));
+  assert.ok(
+    lines.some((l) => l.includes("not trusted")),
+    lines.join("\n"),
+  );
+  assert.ok(
+    lines.some((l) => l.includes("is not marked trusted")),
+    lines.join("\n"),
+  );
   fs.mkdirSync(path.join(proj, "home"), { recursive: true });
   fs.appendFileSync(path.join(proj, "home", "config.toml"), `\n[projects.${JSON.stringify(proj)}]\ntrust_level = "trusted"\n`);
   assert.equal(await codexInstallMain("install", ["--project", proj, "--trust"], root, env, () => {}), 0);

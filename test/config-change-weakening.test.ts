@@ -33,8 +33,21 @@ async function installed(): Promise<World> {
   fs.copyFileSync(path.join(root, "skills", "commit", "SKILL.md"), path.join(project, ".claude", "skills", "commit", "SKILL.md"));
   const settings = path.join(project, ".claude", "settings.json");
   fs.writeFileSync(settings, installIntoText(undefined, portableHandler()));
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, CLAUDE_PROJECT_DIR: project, SKILLGATE_STATE: state, SKILLGATE_OUTPUT_DIR: path.join(state, "out") };
-  const w = { project, settings, local: path.join(project, ".claude", "settings.local.json"), user: path.join(home, ".claude", "settings.json"), env, session: `weaken-${path.basename(base)}` };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    CLAUDE_PROJECT_DIR: project,
+    SKILLGATE_STATE: state,
+    SKILLGATE_OUTPUT_DIR: path.join(state, "out"),
+  };
+  const w = {
+    project,
+    settings,
+    local: path.join(project, ".claude", "settings.local.json"),
+    user: path.join(home, ".claude", "settings.json"),
+    env,
+    session: `weaken-${path.basename(base)}`,
+  };
   await send(w, "session-start-startup", {});
   return w;
 }

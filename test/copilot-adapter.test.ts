@@ -16,8 +16,10 @@ import { copyBuiltHook } from "./built-hook.ts";
 import { installVerb } from "../cli/install.ts";
 
 /** `skillgate <verb> --host copilot …` in-process (cli/install.ts installVerb), with its own environment and output. */
-const copilotInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb(verb, ["--host", "copilot", ...args], root, { env, out, err: out });
-const copilotDoctorMain = (args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb("doctor", ["--host", "copilot", ...args], root, { env, out, err: out });
+const copilotInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) =>
+  installVerb(verb, ["--host", "copilot", ...args], root, { env, out, err: out });
+const copilotDoctorMain = (args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) =>
+  installVerb("doctor", ["--host", "copilot", ...args], root, { env, out, err: out });
 
 const FIX = path.join(import.meta.dirname, "fixtures", "copilot");
 const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(FIX, `${name}.json`), "utf8"));
@@ -25,8 +27,14 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), `skillgate-copilot-${p}-`));
 
 const KIND: Record<string, string> = {
-  sessionStart: "session-start", userPromptSubmitted: "prompt", preToolUse: "tool-call", postToolUse: "tool-result",
-  preCompact: "compaction", agentStop: "stop", subagentStart: "subagent-start", subagentStop: "stop",
+  sessionStart: "session-start",
+  userPromptSubmitted: "prompt",
+  preToolUse: "tool-call",
+  postToolUse: "tool-result",
+  preCompact: "compaction",
+  agentStop: "stop",
+  subagentStart: "subagent-start",
+  subagentStop: "stop",
 };
 
 test("every captured Copilot payload normalizes to the core event kind of its hook (the event comes from the file name)", () => {
@@ -74,10 +82,16 @@ test("the skill tool loads its skill only in 1.0.102's success answer", () => {
   const ok = normalize("postToolUse", fixture("postToolUse-skill"));
   assert.ok(ok.ok && ok.event.kind === "tool-result");
   assert.deepEqual(ok.event.loads, ["commit"]);
-  const missing = normalize("postToolUse", { ...fixture("postToolUse-skill"), toolResult: { resultType: "success", textResultForLlm: 'Skill "commit" not found. Available skills: x' } });
+  const missing = normalize("postToolUse", {
+    ...fixture("postToolUse-skill"),
+    toolResult: { resultType: "success", textResultForLlm: 'Skill "commit" not found. Available skills: x' },
+  });
   assert.ok(missing.ok && missing.event.kind === "tool-result");
   assert.deepEqual(missing.event.loads, []);
-  const failed = normalize("postToolUse", { ...fixture("postToolUse-skill"), toolResult: { resultType: "failure", textResultForLlm: 'Skill "commit" loaded successfully.' } });
+  const failed = normalize("postToolUse", {
+    ...fixture("postToolUse-skill"),
+    toolResult: { resultType: "failure", textResultForLlm: 'Skill "commit" loaded successfully.' },
+  });
   assert.ok(failed.ok && failed.event.kind === "tool-result");
   assert.deepEqual(failed.event.loads, []);
 });
@@ -131,14 +145,19 @@ test("a subagent (captured task run): its tool calls belong to the parent sessio
 test("render: deny → permissionDecision; stop block → decision/reason; cap → modifiedResult; hint → additionalContext", () => {
   const call = normalize("preToolUse", fixture("preToolUse-bash"));
   assert.ok(call.ok);
-  assert.deepEqual(render(call.event, { verdict: "deny", rows: ["g"], message: "load commit" }), { permissionDecision: "deny", permissionDecisionReason: "load commit" });
+  assert.deepEqual(render(call.event, { verdict: "deny", rows: ["g"], message: "load commit" }), {
+    permissionDecision: "deny",
+    permissionDecisionReason: "load commit",
+  });
   const stop = normalize("agentStop", fixture("agentStop"));
   assert.ok(stop.ok);
   assert.deepEqual(render(stop.event, { verdict: "block", rows: ["d"], message: "check first" }), { decision: "block", reason: "check first" });
   const result = normalize("postToolUse", fixture("postToolUse-bash"));
   assert.ok(result.ok);
   const updated = { resultType: "success", textResultForLlm: "head…" };
-  assert.deepEqual(render(result.event, { verdict: "cap", rows: ["c"], cap: { row: "c", headChars: 5, profile: "balanced" } }, { updatedOutput: updated }), { modifiedResult: updated });
+  assert.deepEqual(render(result.event, { verdict: "cap", rows: ["c"], cap: { row: "c", headChars: 5, profile: "balanced" } }, { updatedOutput: updated }), {
+    modifiedResult: updated,
+  });
   const prompt = normalize("userPromptSubmitted", fixture("userPromptSubmitted"));
   assert.ok(prompt.ok);
   assert.deepEqual(render(prompt.event, { verdict: "hint", rows: ["h"], message: "load release" }), { additionalContext: "load release" });
@@ -168,7 +187,10 @@ test("the hook refuses a captured commit payload and lets a captured skill load 
   // skillgate's own copy is outside the repository, where a headless view is refused: only the skill tool is named.
   assert.match(String(out.permissionDecisionReason), /call the skill tool with skill "commit"/);
   assert.doesNotMatch(String(out.permissionDecisionReason), /view /);
-  assert.equal(copilotHost("preToolUse").howToLoad("commit", "/r/.github/skills/commit/SKILL.md"), 'call the skill tool with skill "commit" (or view /r/.github/skills/commit/SKILL.md whole, without view_range)');
+  assert.equal(
+    copilotHost("preToolUse").howToLoad("commit", "/r/.github/skills/commit/SKILL.md"),
+    'call the skill tool with skill "commit" (or view /r/.github/skills/commit/SKILL.md whole, without view_range)',
+  );
   assert.doesNotMatch(String(out.permissionDecisionReason), /Skill tool|Read /);
   await runHook(JSON.stringify({ ...fixture("postToolUse-skill"), cwd: project }), { env, packageRoot: ROOT, host: copilotHost("postToolUse") });
   const allow = await runHook(JSON.stringify(commit), { env, packageRoot: ROOT, host: copilotHost("preToolUse") });
@@ -179,7 +201,10 @@ test("lastAssistantMessage reads the last assistant.message of an events.jsonl; 
   const dir = tmp("tr");
   const f = path.join(dir, "events.jsonl");
   const line = (type: string, content: string) => JSON.stringify({ type, data: { content } });
-  fs.writeFileSync(f, [line("user.message", "hi"), line("assistant.message", "first"), line("assistant.message", "готово ✅"), line("assistant.turn_end", "")].join("\n") + "\n");
+  fs.writeFileSync(
+    f,
+    [line("user.message", "hi"), line("assistant.message", "first"), line("assistant.message", "готово ✅"), line("assistant.turn_end", "")].join("\n") + "\n",
+  );
   assert.equal(lastAssistantMessage(f), "готово ✅");
   assert.equal(lastAssistantMessage(path.join(dir, "none.jsonl")), "");
 });

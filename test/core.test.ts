@@ -40,7 +40,13 @@ test("a refusal discards the other policies' state changes; denials are counted"
 });
 
 test("a whole SKILL.md read loads only from a trusted root, never from the event's cwd", () => {
-  const read = (p: string, cwd = "/elsewhere"): Event => ({ ...base, cwd, kind: "tool-result", tool: { kind: "read", name: "Read", path: p, whole: true }, loads: [] });
+  const read = (p: string, cwd = "/elsewhere"): Event => ({
+    ...base,
+    cwd,
+    kind: "tool-result",
+    tool: { kind: "read", name: "Read", path: p, whole: true },
+    loads: [],
+  });
   assert.deepEqual(run(read("/pkg/skills/commit/SKILL.md")).state.loaded, ["commit"]);
   assert.deepEqual(run(read("/proj/.claude/skills/commit/SKILL.md")).state.loaded, ["commit"]);
   assert.deepEqual(run(read("/elsewhere/.claude/skills/commit/SKILL.md")).state.loaded, []);
@@ -76,7 +82,13 @@ test("a stop refused once per turn, never a loop; another hook's continuation do
 
 test("a cap row names tools by kind or by host name; never a read", () => {
   const out = { response: { stdout: "x".repeat(50) }, fields: ["stdout"], chars: 50 };
-  const res = (kind: "shell" | "read"): Event => ({ ...base, kind: "tool-result", tool: kind === "shell" ? { kind, name: "Bash", command: "seq 1 99" } : { kind, name: "Read", whole: true }, loads: [], output: out });
+  const res = (kind: "shell" | "read"): Event => ({
+    ...base,
+    kind: "tool-result",
+    tool: kind === "shell" ? { kind, name: "Bash", command: "seq 1 99" } : { kind, name: "Read", whole: true },
+    loads: [],
+    output: out,
+  });
   assert.equal(run(res("shell")).decision.verdict, "cap");
   assert.equal(run(res("read")).decision.verdict, "allow");
 });

@@ -13,7 +13,8 @@ import { runHook } from "../hooks/entries/claude-code.ts";
 import { installVerb } from "../cli/install.ts";
 
 /** `skillgate <verb> --host cursor …` in-process (cli/install.ts installVerb), with its own environment and output. */
-const cursorInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb(verb, ["--host", "cursor", ...args], root, { env, out, err: out });
+const cursorInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) =>
+  installVerb(verb, ["--host", "cursor", ...args], root, { env, out, err: out });
 
 const FIX = path.join(import.meta.dirname, "fixtures", "cursor");
 const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(FIX, `${name}.json`), "utf8"));
@@ -21,8 +22,15 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), `skillgate-cursor-${p}-`));
 
 const KIND: Record<string, string | undefined> = {
-  beforeShellExecution: "tool-call", beforeReadFile: "tool-call", preToolUse: "tool-call", postToolUse: "tool-result",
-  beforeSubmitPrompt: "prompt", stop: "stop", preCompact: "compaction", sessionStart: "session-start", subagentStart: "subagent-start",
+  beforeShellExecution: "tool-call",
+  beforeReadFile: "tool-call",
+  preToolUse: "tool-call",
+  postToolUse: "tool-result",
+  beforeSubmitPrompt: "prompt",
+  stop: "stop",
+  preCompact: "compaction",
+  sessionStart: "session-start",
+  subagentStart: "subagent-start",
   afterFileEdit: undefined,
 };
 
@@ -87,10 +95,19 @@ test("render: permission shape for shell/read, both spellings for preToolUse, fo
   assert.deepEqual(render(ev("beforeShellExecution"), deny), { permission: "deny", agent_message: "load commit", user_message: "load commit" });
   assert.deepEqual(render(ev("beforeShellExecution"), { verdict: "allow", rows: [] }), { permission: "allow" });
   assert.deepEqual(render(ev("beforeReadFile"), { verdict: "allow", rows: [] }), { permission: "allow" });
-  assert.deepEqual(render(ev("preToolUse"), deny), { decision: "deny", reason: "load commit", permission: "deny", agent_message: "load commit", user_message: "load commit" });
+  assert.deepEqual(render(ev("preToolUse"), deny), {
+    decision: "deny",
+    reason: "load commit",
+    permission: "deny",
+    agent_message: "load commit",
+    user_message: "load commit",
+  });
   assert.equal(render(ev("preToolUse"), { verdict: "allow", rows: [] }), undefined);
   assert.deepEqual(render(ev("stop"), { verdict: "block", rows: ["d"], message: "check first" }), { followup_message: "check first" });
-  assert.deepEqual(render(ev("beforeSubmitPrompt"), { verdict: "hint", rows: ["h"], message: "load release" }), { continue: true, user_message: "load release" });
+  assert.deepEqual(render(ev("beforeSubmitPrompt"), { verdict: "hint", rows: ["h"], message: "load release" }), {
+    continue: true,
+    user_message: "load release",
+  });
   assert.deepEqual(render(ev("sessionStart"), { verdict: "hint", rows: ["h"], message: "skills: x" }), { additional_context: "skills: x" });
   assert.equal(cursor.looksLikeToolCall(JSON.stringify(fixture("beforeShellExecution"))), true);
   assert.equal(cursor.looksLikeToolCall(JSON.stringify(fixture("stop"))), false);
@@ -101,7 +118,8 @@ test("on documented payloads the gate refuses a commit, blocks push HEAD, refuse
   fs.cpSync(path.join(ROOT, "skills", "commit"), path.join(project, ".cursor", "skills", "commit"), { recursive: true });
   const env = { HOME: tmp("home"), SKILLGATE_CURSOR_CWD: project, SKILLGATE_STATE: tmp("state") };
   const shell = (command: string) => JSON.stringify({ ...fixture("beforeShellExecution"), workspace_roots: [project], cwd: project, command });
-  const answer = async (input: string) => JSON.parse((await runHook(input, { env, packageRoot: ROOT, host: cursor })).stdout || "{}") as Record<string, unknown>;
+  const answer = async (input: string) =>
+    JSON.parse((await runHook(input, { env, packageRoot: ROOT, host: cursor })).stdout || "{}") as Record<string, unknown>;
 
   const commit = await answer(shell("git commit -m x"));
   assert.equal(commit.permission, "deny");
@@ -112,11 +130,21 @@ test("on documented payloads the gate refuses a commit, blocks push HEAD, refuse
   const push = await answer(shell("git push origin HEAD"));
   assert.equal(push.permission, "deny");
   assert.match(String(push.agent_message), /HEAD/);
-  const ru = await answer(JSON.stringify({ ...fixture("preToolUse"), workspace_roots: [project], cwd: project, tool_input: { file_path: path.join(project, "docs/guide_RU.md") } }));
+  const ru = await answer(
+    JSON.stringify({ ...fixture("preToolUse"), workspace_roots: [project], cwd: project, tool_input: { file_path: path.join(project, "docs/guide_RU.md") } }),
+  );
   assert.equal(ru.decision, "deny");
   assert.match(String(ru.reason), /paired-docs/);
   const skill = path.join(project, ".cursor", "skills", "commit", "SKILL.md");
-  await answer(JSON.stringify({ ...fixture("postToolUse"), workspace_roots: [project], cwd: project, tool_input: { path: skill }, tool_output: fs.readFileSync(skill, "utf8") }));
+  await answer(
+    JSON.stringify({
+      ...fixture("postToolUse"),
+      workspace_roots: [project],
+      cwd: project,
+      tool_input: { path: skill },
+      tool_output: fs.readFileSync(skill, "utf8"),
+    }),
+  );
   const after = await answer(shell("git commit -m x"));
   assert.equal(after.permission, "allow", JSON.stringify(after));
 });
@@ -136,7 +164,17 @@ test("environment and install: .cursor skills and hooks.json; install keeps othe
   const j = JSON.parse(fs.readFileSync(file, "utf8")) as { version: number; hooks: Record<string, { command: string }[]> };
   assert.equal(j.version, 1);
   // The events that refuse a call fail closed: a crash or timeout of the hook blocks it.
-  for (const e of CURSOR_EVENTS) assert.deepEqual(j.hooks[e], [{ command: "/usr/bin/node /pkg/dist/hook-cursor.cjs", ...(["beforeShellExecution", "beforeReadFile", "preToolUse"].includes(e) ? { failClosed: true } : {}) }], e);
+  for (const e of CURSOR_EVENTS)
+    assert.deepEqual(
+      j.hooks[e],
+      [
+        {
+          command: "/usr/bin/node /pkg/dist/hook-cursor.cjs",
+          ...(["beforeShellExecution", "beforeReadFile", "preToolUse"].includes(e) ? { failClosed: true } : {}),
+        },
+      ],
+      e,
+    );
   assert.deepEqual(j.hooks.afterFileEdit, [{ command: "prettier" }]);
   uninstallCursor({ project, hookPath });
   assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")), { version: 1, hooks: { afterFileEdit: [{ command: "prettier" }] } });

@@ -22,7 +22,10 @@ test("the README is under 10 KB", () => {
 
 test("the README shows the report's screenshot, kept small", () => {
   const images = linksOf(read(readme)).filter((l) => l.target.endsWith(".png"));
-  assert.deepEqual(images.map((l) => l.target), ["docs/img/report.png"]);
+  assert.deepEqual(
+    images.map((l) => l.target),
+    ["docs/img/report.png"],
+  );
   const size = fs.statSync(path.join(root, "docs", "img", "report.png")).size;
   assert.ok(size > 10_000 && size < 300_000, `docs/img/report.png is ${size} bytes`);
 });
@@ -44,7 +47,9 @@ test("every relative link and #anchor in the README and docs/ resolves", () => {
 test("docs/README.md links every page in docs/", () => {
   const index = path.join(docsDir, "README.md");
   const linked = new Set(linksOf(read(index)).map((l) => path.resolve(docsDir, l.target.split("#")[0]!)));
-  const missing = filesUnder(docsDir, [".md"]).filter((f) => f !== index && !linked.has(f)).map(rel);
+  const missing = filesUnder(docsDir, [".md"])
+    .filter((f) => f !== index && !linked.has(f))
+    .map(rel);
   assert.deepEqual(missing, [], "pages the index does not list");
 });
 
@@ -52,7 +57,8 @@ test("no history words in the README, docs/, triggers.json, skills/ and template
   const found: string[] = [];
   for (const f of [...markdown(), ...filesUnder(path.join(root, "skills"), [".md"]), ...filesUnder(path.join(root, "templates"), [".md", ".json"])])
     for (const w of historyWords(read(f))) found.push(`${rel(f)} ${w}`);
-  for (const s of jsonStrings(JSON.parse(read(path.join(root, "triggers.json"))))) for (const w of historyWords(s)) found.push(`triggers.json: ${w.replace(/^line 1: /, "")} in "${s}"`);
+  for (const s of jsonStrings(JSON.parse(read(path.join(root, "triggers.json")))))
+    for (const w of historyWords(s)) found.push(`triggers.json: ${w.replace(/^line 1: /, "")} in "${s}"`);
   assert.deepEqual(found, []);
 });
 
@@ -69,12 +75,16 @@ test("the checks catch what they are meant to catch", () => {
   assert.equal(githubSlug("Starter cases: `skillgate cases --new ROW[,ROW...]` or `--new all`"), "starter-cases-skillgate-cases---new-rowrow-or---new-all");
   assert.equal(githubSlug("1. ConfigChange refuses any weakening (Claude Code)"), "1-configchange-refuses-any-weakening-claude-code");
   assert.equal(githubSlug("Architecture — one page"), "architecture--one-page");
-  assert.equal(githubSlug("Reuse (`\"reuse\": true`, off by default)"), "reuse-reuse-true-off-by-default");
+  assert.equal(githubSlug('Reuse (`"reuse": true`, off by default)'), "reuse-reuse-true-off-by-default");
   assert.deepEqual([...anchorsOf("# A\n## Limits\n```\n# not a heading\n```\n## Limits\n")], ["a", "limits", "limits-1"]);
   // A missing file, a missing anchor, and links inside code that are not links.
   const file = path.join(docsDir, "planted.md");
   const text = "[a](start.md) [b](nowhere.md) [c](start.md#no-such-heading) [d](#here) [g](#gone)\n## Here\n`[e](gone.md)`\n```\n[f](gone.md)\n```\n";
-  assert.deepEqual(brokenLinks(file, text, root), ["docs/planted.md:1: nowhere.md: no such file", "docs/planted.md:1: start.md#no-such-heading: no heading makes the anchor #no-such-heading", "docs/planted.md:1: #gone: no heading makes the anchor #gone"]);
+  assert.deepEqual(brokenLinks(file, text, root), [
+    "docs/planted.md:1: nowhere.md: no such file",
+    "docs/planted.md:1: start.md#no-such-heading: no heading makes the anchor #no-such-heading",
+    "docs/planted.md:1: #gone: no heading makes the anchor #gone",
+  ]);
   // History words, and plain English that only looks like them.
   assert.equal(historyWords("as issue 14 said; seed 001; round2-x.jsonl; the next wave").length, 4);
   assert.deepEqual(historyWords("an open issue, a new seed each run, round in circles, --seed N, 2,000 rounds, around 2 ms"), []);

@@ -11,7 +11,19 @@ import { execFileSync } from "node:child_process";
 import { snapshot, compare, watchedFiles } from "../hooks/io/effects-audit.ts";
 
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, { cwd, stdio: "pipe", env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", HOME: cwd, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } }).toString();
+  execFileSync("git", args, {
+    cwd,
+    stdio: "pipe",
+    env: {
+      ...process.env,
+      GIT_CONFIG_NOSYSTEM: "1",
+      HOME: cwd,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@t",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@t",
+    },
+  }).toString();
 
 function repo(): { dir: string; work: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-audit-"));

@@ -18,7 +18,13 @@ function table(reuse: boolean): unknown {
     version: 1,
     skillsDir: "skills",
     rows: [
-      { id: "tests", kind: "evidence", when: { command: { name: "npm", sub: ["test"] } }, paths: ["src", "test", "package.json", "package-lock.json"], ...(reuse ? { reuse: true } : {}) },
+      {
+        id: "tests",
+        kind: "evidence",
+        when: { command: { name: "npm", sub: ["test"] } },
+        paths: ["src", "test", "package.json", "package-lock.json"],
+        ...(reuse ? { reuse: true } : {}),
+      },
       { id: "commit-needs-tests", kind: "gate", when: { command: { name: "git", sub: ["commit"] } }, require: { evidence: "tests" } },
       { id: "done-needs-tests", kind: "gate", when: { final: { pattern: "✅" } }, require: { evidence: "tests" } },
     ],
@@ -38,7 +44,14 @@ function project(reuse = false): Project {
   fs.writeFileSync(tableFile, JSON.stringify(table(reuse)));
   fs.mkdirSync(path.join(conf, "skills"));
   const stateDir = path.join(conf, "state");
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: conf, SKILLGATE_TABLE: tableFile, SKILLGATE_STATE: stateDir, SKILLGATE_OUTPUT_DIR: path.join(conf, "out"), CLAUDE_PROJECT_DIR: ws };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: conf,
+    SKILLGATE_TABLE: tableFile,
+    SKILLGATE_STATE: stateDir,
+    SKILLGATE_OUTPUT_DIR: path.join(conf, "out"),
+    CLAUDE_PROJECT_DIR: ws,
+  };
   return { ws, env, stateDir };
 }
 
@@ -50,17 +63,31 @@ async function hook(p: Project, name: string, over: Record<string, unknown>): Pr
   return r.stdout ? (JSON.parse(r.stdout) as Record<string, any>) : {};
 }
 
-const commit = (p: Project) => hook(p, "pre-tool-use-bash", { tool_input: { command: "git commit -m 'x'", description: "commit" }, tool_use_id: `toolu_c${++seq}` });
+const commit = (p: Project) =>
+  hook(p, "pre-tool-use-bash", { tool_input: { command: "git commit -m 'x'", description: "commit" }, tool_use_id: `toolu_c${++seq}` });
 const done = (p: Project) => hook(p, "stop", { last_assistant_message: "✅ Готово", stop_hook_active: false, prompt_id: `prompt-${++seq}` });
-const refusal = (out: Record<string, any>): string | undefined => (out.hookSpecificOutput?.permissionDecision === "deny" ? out.hookSpecificOutput.permissionDecisionReason : out.decision === "block" ? out.reason : undefined);
+const refusal = (out: Record<string, any>): string | undefined =>
+  out.hookSpecificOutput?.permissionDecision === "deny" ? out.hookSpecificOutput.permissionDecisionReason : out.decision === "block" ? out.reason : undefined;
 
 /** The model runs `npm test`: PreToolUse, then PostToolUse (green) or PostToolUseFailure (red). */
 async function npmTest(p: Project, green: boolean, command = "npm test"): Promise<Record<string, any>> {
   const id = `toolu_t${++seq}`;
   const pre = await hook(p, "pre-tool-use-bash", { tool_input: { command, description: "run the tests", timeout: 120000 }, tool_use_id: id });
   if (pre.hookSpecificOutput?.updatedInput) return pre; // answered from the record: nothing runs
-  if (green) await hook(p, "post-tool-use-bash", { tool_input: { command }, tool_use_id: id, tool_response: { stdout: "# tests 3\n# pass 3\n# fail 0\n", stderr: "", interrupted: false, isImage: false, noOutputExpected: false }, duration_ms: 1534 });
-  else await hook(p, "post-tool-use-failure-bash", { tool_input: { command }, tool_use_id: id, error: "Exit code 1\nnot ok 2 - adds\n# fail 1", duration_ms: 1200 });
+  if (green)
+    await hook(p, "post-tool-use-bash", {
+      tool_input: { command },
+      tool_use_id: id,
+      tool_response: { stdout: "# tests 3\n# pass 3\n# fail 0\n", stderr: "", interrupted: false, isImage: false, noOutputExpected: false },
+      duration_ms: 1534,
+    });
+  else
+    await hook(p, "post-tool-use-failure-bash", {
+      tool_input: { command },
+      tool_use_id: id,
+      error: "Exit code 1\nnot ok 2 - adds\n# fail 1",
+      duration_ms: 1200,
+    });
   return pre;
 }
 
@@ -77,12 +104,27 @@ test("a commit and a ✅ are refused before any test run, allowed after a green 
 test("skillgate evidence reads the table's `paths` and reports the check fresh after the green run", async () => {
   const p = project();
   await npmTest(p, true);
-  const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", `const m = await import("./cli/evidence.ts"); process.exitCode = await m.main(JSON.parse(process.env.SG_ARGS), process.cwd());`], {
-    cwd: root, encoding: "utf8", env: { ...process.env, SG_ARGS: JSON.stringify(["--json", "--cwd", p.ws, "--table", p.env.SKILLGATE_TABLE]), SKILLGATE_STATE: p.stateDir },
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "--input-type=module",
+      "-e",
+      `const m = await import("./cli/evidence.ts"); process.exitCode = await m.main(JSON.parse(process.env.SG_ARGS), process.cwd());`,
+    ],
+    {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, SG_ARGS: JSON.stringify(["--json", "--cwd", p.ws, "--table", p.env.SKILLGATE_TABLE]), SKILLGATE_STATE: p.stateDir },
+    },
+  );
   assert.equal(r.status, 0, r.stderr);
   const checks = (JSON.parse(r.stdout) as { checks: { check: string; status: string; inTable?: boolean }[] }).checks;
-  assert.deepEqual(checks.map((c) => [c.check, c.status]), [["tests", "fresh"]]);
+  assert.deepEqual(
+    checks.map((c) => [c.check, c.status]),
+    [["tests", "fresh"]],
+  );
 });
 
 test("an Edit in src/ closes the gate again, naming the file; the re-run opens it", async () => {
@@ -155,7 +197,12 @@ test("a check run inside a subagent is not recorded (evidence is the main thread
   const p = project();
   const id = "toolu_sub";
   await hook(p, "pre-tool-use-bash", { tool_input: { command: "npm test" }, tool_use_id: id, agent_id: "agent-1" });
-  await hook(p, "post-tool-use-bash", { tool_input: { command: "npm test" }, tool_use_id: id, agent_id: "agent-1", tool_response: { stdout: "ok", stderr: "" } });
+  await hook(p, "post-tool-use-bash", {
+    tool_input: { command: "npm test" },
+    tool_use_id: id,
+    agent_id: "agent-1",
+    tool_response: { stdout: "ok", stderr: "" },
+  });
   assert.match(refusal(await commit(p)) ?? "", /none is recorded/);
 });
 

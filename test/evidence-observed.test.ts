@@ -35,20 +35,30 @@ function project(paths: string[] = ["src", "test"]): Project {
   git("add", "-A");
   const conf = tmp("sg-obs-conf-");
   const tableFile = path.join(conf, "triggers.json");
-  fs.writeFileSync(tableFile, JSON.stringify({
-    version: 1,
-    skillsDir: "skills",
-    rows: [
-      { id: "tests", kind: "evidence", when: { command: { name: "npm", sub: ["test"] } }, paths },
-      { id: "commit-needs-tests", kind: "gate", when: { command: { name: "git", sub: ["commit"] } }, require: { evidence: "tests" } },
-      { id: "done-needs-tests", kind: "gate", when: { final: { pattern: "✅" } }, require: { evidence: "tests" } },
-    ],
-  }));
+  fs.writeFileSync(
+    tableFile,
+    JSON.stringify({
+      version: 1,
+      skillsDir: "skills",
+      rows: [
+        { id: "tests", kind: "evidence", when: { command: { name: "npm", sub: ["test"] } }, paths },
+        { id: "commit-needs-tests", kind: "gate", when: { command: { name: "git", sub: ["commit"] } }, require: { evidence: "tests" } },
+        { id: "done-needs-tests", kind: "gate", when: { final: { pattern: "✅" } }, require: { evidence: "tests" } },
+      ],
+    }),
+  );
   fs.mkdirSync(path.join(conf, "skills"));
   const other = tmp("sg-obs-other-");
   fs.writeFileSync(path.join(other, "package.json"), `{"name":"other","version":"1.0.0","scripts":{"test":"node -e 0"}}\n`);
   const stateDir = path.join(conf, "state");
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: conf, SKILLGATE_TABLE: tableFile, SKILLGATE_STATE: stateDir, SKILLGATE_OUTPUT_DIR: path.join(conf, "out"), CLAUDE_PROJECT_DIR: ws };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: conf,
+    SKILLGATE_TABLE: tableFile,
+    SKILLGATE_STATE: stateDir,
+    SKILLGATE_OUTPUT_DIR: path.join(conf, "out"),
+    CLAUDE_PROJECT_DIR: ws,
+  };
   return { ws, env, stateDir, other };
 }
 
@@ -61,8 +71,10 @@ function hook(p: Project, name: string, over: Record<string, unknown>): Record<s
   return r.stdout ? (JSON.parse(r.stdout) as Record<string, any>) : {};
 }
 
-const refusal = (out: Record<string, any>): string | undefined => (out.hookSpecificOutput?.permissionDecision === "deny" ? out.hookSpecificOutput.permissionDecisionReason : out.decision === "block" ? out.reason : undefined);
-const commit = (p: Project) => refusal(hook(p, "pre-tool-use-bash", { tool_input: { command: "git commit -m 'x'", description: "commit" }, tool_use_id: `toolu_c${++seq}` }));
+const refusal = (out: Record<string, any>): string | undefined =>
+  out.hookSpecificOutput?.permissionDecision === "deny" ? out.hookSpecificOutput.permissionDecisionReason : out.decision === "block" ? out.reason : undefined;
+const commit = (p: Project) =>
+  refusal(hook(p, "pre-tool-use-bash", { tool_input: { command: "git commit -m 'x'", description: "commit" }, tool_use_id: `toolu_c${++seq}` }));
 const done = (p: Project) => refusal(hook(p, "stop", { last_assistant_message: "✅ Готово", stop_hook_active: false, prompt_id: `prompt-${++seq}` }));
 
 interface Ran {
@@ -83,9 +95,10 @@ function bash(p: Project, command: string, o: { input?: Record<string, unknown>;
   const real = spawnSync("bash", ["-c", command], { cwd: p.ws, encoding: "utf8", env: { PATH: process.env.PATH, HOME: p.env.HOME } });
   const base = { tool_input: input, tool_use_id: id, duration_ms: 40 };
   const response = { stdout: real.stdout, stderr: real.stderr, interrupted: false, isImage: false, noOutputExpected: false, ...o.response };
-  const post = real.status === 0 || o.response
-    ? hook(p, "post-tool-use-bash", { ...base, tool_response: response })
-    : hook(p, "post-tool-use-failure-bash", { ...base, error: `Exit code ${real.status}\n${real.stdout}${real.stderr}`, is_interrupt: false });
+  const post =
+    real.status === 0 || o.response
+      ? hook(p, "post-tool-use-bash", { ...base, tool_response: response })
+      : hook(p, "post-tool-use-failure-bash", { ...base, error: `Exit code ${real.status}\n${real.stdout}${real.stderr}`, is_interrupt: false });
   return { pre, post };
 }
 
@@ -100,7 +113,16 @@ test("control: the project's own red tests keep the gates shut; a real green ope
 });
 
 test("`npm test || true` and `true || npm test` are not a pass; neither opens the done gate", () => {
-  for (const command of ["npm test || true", "true || npm test", "npm test; true", "npm test | cat", "! npm test", "npm test & wait", "(npm test) || :", "npm test && exit 0"]) {
+  for (const command of [
+    "npm test || true",
+    "true || npm test",
+    "npm test; true",
+    "npm test | cat",
+    "! npm test",
+    "npm test & wait",
+    "(npm test) || :",
+    "npm test && exit 0",
+  ]) {
     const p = project();
     const r = bash(p, command);
     assert.match(r.pre.systemMessage ?? "", /will not count as evidence/, `${command}: the user is told`);
@@ -110,7 +132,13 @@ test("`npm test || true` and `true || npm test` are not a pass; neither opens th
 });
 
 test("state set up earlier on the line that can change the status does not count (trap, function, alias, exec)", () => {
-  for (const command of ["trap 'exit 0' EXIT; npm test", "npm() { :; }; npm test", "set +e; npm test", "PATH=/tmp/fake:$PATH npm test", "npm_config_script_shell=/bin/true npm test"]) {
+  for (const command of [
+    "trap 'exit 0' EXIT; npm test",
+    "npm() { :; }; npm test",
+    "set +e; npm test",
+    "PATH=/tmp/fake:$PATH npm test",
+    "npm_config_script_shell=/bin/true npm test",
+  ]) {
     const p = project();
     bash(p, command);
     assert.match(commit(p) ?? "", /none is recorded/, command);
@@ -133,7 +161,16 @@ test("a run the client put in the background, or one it reports interrupted, is 
 
 test("another package's green run does not count for this workspace (--prefix, cd, -C, npm_config_prefix)", () => {
   const p = project();
-  for (const command of [`npm test --prefix ${p.other}`, `npm --prefix=${p.other} test`, `cd ${p.other} && npm test`, `npm -C ${p.other} test`, `npm_config_prefix=${p.other} npm test`, `env npm_config_prefix=${p.other} npm test`, `cd ${p.other}; npm test`, `npm test --workspace=../x`]) {
+  for (const command of [
+    `npm test --prefix ${p.other}`,
+    `npm --prefix=${p.other} test`,
+    `cd ${p.other} && npm test`,
+    `npm -C ${p.other} test`,
+    `npm_config_prefix=${p.other} npm test`,
+    `env npm_config_prefix=${p.other} npm test`,
+    `cd ${p.other}; npm test`,
+    `npm test --workspace=../x`,
+  ]) {
     bash(p, command);
     assert.match(commit(p) ?? "", /none is recorded/, command);
   }
@@ -185,7 +222,10 @@ test("a symlink in scope is hashed by what it points to: its target changing aft
 test("Codex: its PostToolUse carries no exit status, so a red run is never recorded as a pass", () => {
   const p = project();
   const codexHook = path.join(path.dirname(hookBundle), "hook-codex.cjs");
-  const codexFixture = JSON.parse(fs.readFileSync(path.join(casesDir, "..", "test", "fixtures", "codex", "PreToolUse-Bash.json"), "utf8")) as Record<string, unknown>;
+  const codexFixture = JSON.parse(fs.readFileSync(path.join(casesDir, "..", "test", "fixtures", "codex", "PreToolUse-Bash.json"), "utf8")) as Record<
+    string,
+    unknown
+  >;
   const env = { ...p.env, CLAUDE_PROJECT_DIR: undefined };
   const run = (payload: Record<string, unknown>) => {
     const r = spawnSync(process.execPath, [codexHook], { input: JSON.stringify({ ...codexFixture, cwd: p.ws, ...payload }), env, encoding: "utf8", cwd: p.ws });

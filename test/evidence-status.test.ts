@@ -18,10 +18,25 @@ const counts = (command: string, cwd = WS, check: { name: string; sub?: string[]
 
 test("counted: the check alone or last in an && chain, in the workspace however it is named", () => {
   for (const c of [
-    "npm test", "npm test\n", "npm test > out.log 2>&1", "time npm test", "CI=1 npm test", "env CI=1 FORCE_COLOR=0 npm test", "exec npm test",
-    "npm ci && npm test", "echo start; npm test", "export CI=1 && npm test", `cd ${WS} && npm test`, "cd src && cd .. && npm test",
-    `npm test --prefix ${WS}`, "npm test --prefix=.", `npm_config_prefix=${WS} npm test`, "npm test -- --prefix /elsewhere", "SKILLGATE_RERUN=1 npm test",
-  ]) assert.deepEqual(counts(c), { counts: true }, c);
+    "npm test",
+    "npm test\n",
+    "npm test > out.log 2>&1",
+    "time npm test",
+    "CI=1 npm test",
+    "env CI=1 FORCE_COLOR=0 npm test",
+    "exec npm test",
+    "npm ci && npm test",
+    "echo start; npm test",
+    "export CI=1 && npm test",
+    `cd ${WS} && npm test`,
+    "cd src && cd .. && npm test",
+    `npm test --prefix ${WS}`,
+    "npm test --prefix=.",
+    `npm_config_prefix=${WS} npm test`,
+    "npm test -- --prefix /elsewhere",
+    "SKILLGATE_RERUN=1 npm test",
+  ])
+    assert.deepEqual(counts(c), { counts: true }, c);
   assert.deepEqual(counts("npm test", `${WS}/`), { counts: true }, "a trailing slash is the same folder");
   assert.deepEqual(counts("cd .. && npm test", `${WS}/src`), { counts: true });
 });
@@ -104,7 +119,8 @@ test("other programs: their folder options move the run; their definition option
 
 test("definitionFiles: per program, present or not; unknown programs get every list", () => {
   const js = definitionFiles("npm", ["tsconfig.build.json", "README.md", "tsconfig.json"]);
-  for (const f of ["package.json", ".npmrc", "tsconfig.json", "tsconfig.build.json", "jest.config.js", "vitest.config.ts", ".mocharc.json", ".mocharc.yml"]) assert.ok(js.includes(f), f);
+  for (const f of ["package.json", ".npmrc", "tsconfig.json", "tsconfig.build.json", "jest.config.js", "vitest.config.ts", ".mocharc.json", ".mocharc.yml"])
+    assert.ok(js.includes(f), f);
   assert.ok(!js.includes("README.md"));
   assert.ok(!js.includes("pytest.ini"));
   assert.equal(js.filter((f) => f === "tsconfig.json").length, 1, "each once");

@@ -34,10 +34,27 @@ const ENV: EnvFacts = { runtimes: { node: "/usr/bin/node" }, lockfiles: { "packa
 
 function record(over: Partial<EvidenceRecord> = {}): EvidenceRecord {
   return {
-    version: 1, check: "tests", id: "r1", command: "npm test", cwd: "/w", workspace: "/w", scope: ["src", "test"],
-    startedAt: "2026-12-03T07:00:00.000Z", finishedAt: "2026-12-03T07:00:03.000Z", durationMs: 3000, exit: 0, outcome: "passed",
-    fingerprint: `sha256:${H("f")}`, entries: [file("src/a.ts", "1"), file("src/b.ts", "2")], changedDuringRun: [], env: ENV,
-    outputTail: ["ok 12 tests"], partial: false, sessionId: "s", toolUseId: "t", ...over,
+    version: 1,
+    check: "tests",
+    id: "r1",
+    command: "npm test",
+    cwd: "/w",
+    workspace: "/w",
+    scope: ["src", "test"],
+    startedAt: "2026-12-03T07:00:00.000Z",
+    finishedAt: "2026-12-03T07:00:03.000Z",
+    durationMs: 3000,
+    exit: 0,
+    outcome: "passed",
+    fingerprint: `sha256:${H("f")}`,
+    entries: [file("src/a.ts", "1"), file("src/b.ts", "2")],
+    changedDuringRun: [],
+    env: ENV,
+    outputTail: ["ok 12 tests"],
+    partial: false,
+    sessionId: "s",
+    toolUseId: "t",
+    ...over,
   };
 }
 const inv = (fp: string, entries: Entry[]) => ({ fingerprint: `sha256:${H(fp)}`, entries, roots: ["src", "test"], cwd: "/w" });
@@ -89,22 +106,42 @@ test("freshnessReason names what changed and the command to run", () => {
   assert.match(text, /src\/a\.ts \(modified\), src\/b\.ts \(removed\), src\/c\.ts \(new\)/);
   assert.match(text, /Run: npm test$/);
   assert.match(freshnessReason(freshness({ scope: ["src"], env: ENV }), o), /none is recorded\. Run: npm test/);
-  const failed = freshnessReason(freshness({ record: record({ exit: 2, outcome: "failed", outputTail: ["1 failing", "AssertionError"] }), scope: ["src", "test"], env: ENV }), o);
+  const failed = freshnessReason(
+    freshness({ record: record({ exit: 2, outcome: "failed", outputTail: ["1 failing", "AssertionError"] }), scope: ["src", "test"], env: ENV }),
+    o,
+  );
   assert.match(failed, /the latest run failed \(npm test, exit 2,/);
   assert.match(failed, /AssertionError/);
   const many = Array.from({ length: 15 }, (_, i) => file(`src/f${String(i).padStart(2, "0")}.ts`, "9"));
-  assert.match(freshnessReason(freshness({ record: record({ entries: [] }), scope: ["src", "test"], current: inv("e", many), env: ENV }), o), /src\/f09\.ts \(new\) and 5 more/);
+  assert.match(
+    freshnessReason(freshness({ record: record({ entries: [] }), scope: ["src", "test"], current: inv("e", many), env: ENV }), o),
+    /src\/f09\.ts \(new\) and 5 more/,
+  );
 });
 
 test("records: exit status, tail, a moving tree, partial runs", () => {
   assert.equal(exitOf({ failed: false, output: "" }), 0);
   assert.equal(exitOf({ failed: true, output: "Exit code 128\nfatal" }), 128);
   assert.equal(exitOf({ failed: true, output: "Command timed out" }), null);
-  assert.deepEqual(tailLines(Array.from({ length: 30 }, (_, i) => `l${i}`).join("\n") + "\n"), Array.from({ length: 20 }, (_, i) => `l${i + 10}`));
+  assert.deepEqual(
+    tailLines(Array.from({ length: 30 }, (_, i) => `l${i}`).join("\n") + "\n"),
+    Array.from({ length: 20 }, (_, i) => `l${i + 10}`),
+  );
   assert.deepEqual(tailLines(""), []);
   const p: PendingRun = {
-    version: 1, check: "tests", command: "npm test", cwd: "/w", workspace: "/w", scope: ["src"], startedAt: "2026-12-03T07:00:00.000Z",
-    inventory: inv("f", [file("src/a.ts", "1")]), env: ENV, partial: false, sessionId: "s", toolUseId: "t", pointerSeq: 0,
+    version: 1,
+    check: "tests",
+    command: "npm test",
+    cwd: "/w",
+    workspace: "/w",
+    scope: ["src"],
+    startedAt: "2026-12-03T07:00:00.000Z",
+    inventory: inv("f", [file("src/a.ts", "1")]),
+    env: ENV,
+    partial: false,
+    sessionId: "s",
+    toolUseId: "t",
+    pointerSeq: 0,
   };
   const ok = buildRecord(p, { failed: false, output: "pass\n", finishedAt: "2026-12-03T07:00:02.000Z", after: inv("f", [file("src/a.ts", "1")]) });
   assert.equal(ok.outcome, "passed");
@@ -225,7 +262,10 @@ test("scenario: refused before any run, failing run does not lift it, green run 
   fs.writeFileSync(path.join(w.ws, "src/a.ts"), "export const a = 2;\n");
   const f = gate(w);
   assert.equal(f.status, "stale");
-  assert.match(freshnessReason(f, { check: "tests", action: "git commit", run: "npm test" }), /changed since the green run: src\/a\.ts \(modified\).*Run: npm test/);
+  assert.match(
+    freshnessReason(f, { check: "tests", action: "git commit", run: "npm test" }),
+    /changed since the green run: src\/a\.ts \(modified\).*Run: npm test/,
+  );
   run(w, TESTS, true);
   assert.equal(gate(w).status, "fresh");
   // A new file in a scope folder and a deleted one both count.
@@ -259,10 +299,18 @@ test("scenario: reuse answers the second identical run; off by default; a differ
   const second = reuseOrBegin(reusing, w, { sessionId: "s1", toolUseId: "toolu_r2", command: "npm test", cwd: w.workspace });
   assert.equal(second.kind, "reuse");
   assert.match(second.kind === "reuse" ? second.decision.text : "", /# fail 0/);
-  assert.equal(reuseOrBegin(TESTS, w, { sessionId: "s1", toolUseId: "toolu_r3", command: "npm test", cwd: w.workspace }).kind, "started", "reuse is off by default");
+  assert.equal(
+    reuseOrBegin(TESTS, w, { sessionId: "s1", toolUseId: "toolu_r3", command: "npm test", cwd: w.workspace }).kind,
+    "started",
+    "reuse is off by default",
+  );
   assert.equal(reuseOrBegin(reusing, w, { sessionId: "s1", toolUseId: "toolu_r4", command: "npm test -- --grep x", cwd: w.workspace }).kind, "started");
   fs.writeFileSync(path.join(w.ws, "test/a.test.ts"), "changed\n");
-  assert.equal(reuseOrBegin(reusing, w, { sessionId: "s1", toolUseId: "toolu_r5", command: "npm test", cwd: w.workspace }).kind, "started", "a changed tree runs again");
+  assert.equal(
+    reuseOrBegin(reusing, w, { sessionId: "s1", toolUseId: "toolu_r5", command: "npm test", cwd: w.workspace }).kind,
+    "started",
+    "a changed tree runs again",
+  );
 });
 
 test("scenario: a partial run (not one of the row's full commands) does not open the gate; PostToolUse without a start does nothing", () => {
@@ -286,15 +334,41 @@ test("CLI: skillgate evidence --json lists the table's checks with their freshne
   const w = workspace();
   run(w, TESTS, true);
   const table = path.join(tmp(), "triggers.json");
-  fs.writeFileSync(table, JSON.stringify({ rows: [{ id: "tests", kind: "evidence", when: { command: { name: "npm", sub: ["test"] } }, scope: TESTS.scope }, { id: "lint", kind: "evidence", when: { command: { name: "npm", sub: ["run", "lint"] } }, scope: ["src"] }] }));
+  fs.writeFileSync(
+    table,
+    JSON.stringify({
+      rows: [
+        { id: "tests", kind: "evidence", when: { command: { name: "npm", sub: ["test"] } }, scope: TESTS.scope },
+        { id: "lint", kind: "evidence", when: { command: { name: "npm", sub: ["run", "lint"] } }, scope: ["src"] },
+      ],
+    }),
+  );
   const cli = () => {
-    const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", `const m = await import("./cli/evidence.ts"); process.exitCode = await m.main(JSON.parse(process.env.SG_ARGS), process.cwd());`], {
-      cwd: root, encoding: "utf8", env: { ...process.env, SG_ARGS: JSON.stringify(["--json", "--cwd", w.ws, "--table", table]), SKILLGATE_STATE: w.stateDir },
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "--input-type=module",
+        "-e",
+        `const m = await import("./cli/evidence.ts"); process.exitCode = await m.main(JSON.parse(process.env.SG_ARGS), process.cwd());`,
+      ],
+      {
+        cwd: root,
+        encoding: "utf8",
+        env: { ...process.env, SG_ARGS: JSON.stringify(["--json", "--cwd", w.ws, "--table", table]), SKILLGATE_STATE: w.stateDir },
+      },
+    );
     assert.equal(r.status, 0, r.stderr);
     return JSON.parse(r.stdout) as { checks: { check: string; status: string; reason?: string }[] };
   };
-  assert.deepEqual(cli().checks.map((c) => [c.check, c.status]), [["tests", "fresh"], ["lint", "missing"]]);
+  assert.deepEqual(
+    cli().checks.map((c) => [c.check, c.status]),
+    [
+      ["tests", "fresh"],
+      ["lint", "missing"],
+    ],
+  );
   fs.writeFileSync(path.join(w.ws, "src/a.ts"), "x\n");
   const c = cli().checks[0];
   assert.equal(c?.status, "stale");
@@ -305,10 +379,16 @@ test("glue: an evidence row as a check; a gate's refusal line, none when fresh",
   const { checkOfRow, evidenceRefusal } = await import("../hooks/core/evidence.ts");
   const c = checkOfRow({ id: "tests", when: { command: { name: "npm", sub: ["test"] } }, scope: ["src"] });
   assert.deepEqual(c, { id: "tests", scope: ["src"], reuse: false, program: "npm", command: { name: "npm", sub: ["test"] }, run: "npm test" });
-  assert.equal(checkOfRow({ id: "t", when: { command: { name: "npm", sub: ["test"] } }, scope: ["src"], full: ["npm run test:all"], reuse: true }).run, "npm run test:all");
+  assert.equal(
+    checkOfRow({ id: "t", when: { command: { name: "npm", sub: ["test"] } }, scope: ["src"], full: ["npm run test:all"], reuse: true }).run,
+    "npm run test:all",
+  );
   const fresh = freshness({ record: record(), scope: ["src", "test"], current: inv("f", record().entries), env: ENV });
   assert.equal(evidenceRefusal("commit-needs-tests", c, fresh, "git commit"), undefined);
-  assert.match(evidenceRefusal("commit-needs-tests", c, freshness({ scope: ["src"], env: ENV }), "git commit") ?? "", /^skillgate\[commit-needs-tests\]: git commit needs a passing run of check "tests".*Run: npm test$/);
+  assert.match(
+    evidenceRefusal("commit-needs-tests", c, freshness({ scope: ["src"], env: ENV }), "git commit") ?? "",
+    /^skillgate\[commit-needs-tests\]: git commit needs a passing run of check "tests".*Run: npm test$/,
+  );
   assert.match(evidenceRefusal("done-needs-tests", c, undefined, "the final answer") ?? "", /could not be computed/);
 });
 

@@ -88,7 +88,8 @@ test("V1: the ignored file is out unless named; a folder root takes only its fil
   // entries: .gitignore a.txt dir/é dir/ｆ dir/😀 link run.sh
   assert.equal(fingerprint({ cwd: d, roots: ["."] }).fingerprint, "sha256:e1369a3a42037b7649af9fccbbc422b12cfeda7aff8165ed5067e5936feb0be1");
   // entries: dir/é dir/ｆ dir/😀 — same result for "dir", "dir/", "./dir"
-  for (const r of ["dir", "dir/", "./dir"]) assert.equal(fingerprint({ cwd: d, roots: [r] }).fingerprint, "sha256:35a2012d777ca0336316823fe00351ce33c083352ba6ccfd9911ab7ac28696c7", r);
+  for (const r of ["dir", "dir/", "./dir"])
+    assert.equal(fingerprint({ cwd: d, roots: [r] }).fingerprint, "sha256:35a2012d777ca0336316823fe00351ce33c083352ba6ccfd9911ab7ac28696c7", r);
 });
 
 test("V1: staging, committing and git's own state do not change the fingerprint; mode, content and membership do", () => {
@@ -133,7 +134,8 @@ test("V0: no entries at all is the bare prefix", () => {
   assert.equal(fingerprint({ cwd: d, roots: ["src"] }).fingerprint, "sha256:8a18fdb2a6e200deb5edc4025b5b0e99becb62f3e387dc915ec196d04f65fe99");
 });
 
-const TASKS = "# Tasks\n- [x] 1.1 [core] Do a\n- [x] 1.2 Do b\n  - [x] 2.3 [ui] nested\n- [X] 3.1 [api] upper\n- [ ] 4.1 [api] open\n- [x] 10.20 [a b] done\r\n- [x]  5.1 [two spaces]\n- [x] 6.1 [] empty\n";
+const TASKS =
+  "# Tasks\n- [x] 1.1 [core] Do a\n- [x] 1.2 Do b\n  - [x] 2.3 [ui] nested\n- [X] 3.1 [api] upper\n- [ ] 4.1 [api] open\n- [x] 10.20 [a b] done\r\n- [x]  5.1 [two spaces]\n- [x] 6.1 [] empty\n";
 
 test("V3: a task file — checkbox progress is hashed as unchecked only with --tasks-approval", () => {
   const d = tmp();
@@ -170,8 +172,13 @@ test("byUtf8 orders by UTF-8 bytes, not UTF-16 units", () => {
   const pick = [0x41, 0x7a, 0xe9, 0x4e2d, 0xd7ff, 0xe000, 0xff46, 0xfffd, 0x1f600, 0x10000, 0x10ffff];
   let seed = 7;
   const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const strs = Array.from({ length: 300 }, () => String.fromCodePoint(...Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => pick[Math.floor(rnd() * pick.length)] ?? 0x41)));
-  assert.deepEqual([...strs].sort(byUtf8), [...strs].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
+  const strs = Array.from({ length: 300 }, () =>
+    String.fromCodePoint(...Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => pick[Math.floor(rnd() * pick.length)] ?? 0x41)),
+  );
+  assert.deepEqual(
+    [...strs].sort(byUtf8),
+    [...strs].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))),
+  );
 });
 
 test("a submodule-like nested repository is listed inside it; an untracked file in a nested repo under the root is an entry", () => {
@@ -181,7 +188,10 @@ test("a submodule-like nested repository is listed inside it; an untracked file 
   write(d, "nested/f.txt", "x");
   git(path.join(d, "nested"), "init", "-q", ".");
   const inv = fingerprint({ cwd: d, roots: ["."] });
-  assert.deepEqual(inv.entries.map((e) => e.path), ["nested/f.txt", "top.txt"]);
+  assert.deepEqual(
+    inv.entries.map((e) => e.path),
+    ["nested/f.txt", "top.txt"],
+  );
   assert.equal(fingerprint({ cwd: d, roots: ["nested"] }).entries[0]?.digest, D.e);
 });
 
@@ -197,10 +207,17 @@ test("a submodule is listed inside it, from a root above it or a root inside it"
   git(lib, "commit", "-q", "-m", "lib");
   git(top, "init", "-q", ".");
   git(top, "-c", "protocol.file.allow=always", "submodule", "add", "-q", "../lib", "lib");
-  assert.deepEqual(fingerprint({ cwd: top, roots: ["."] }).entries.map((e) => e.path), [".gitmodules", "lib/f.txt"]);
+  assert.deepEqual(
+    fingerprint({ cwd: top, roots: ["."] }).entries.map((e) => e.path),
+    [".gitmodules", "lib/f.txt"],
+  );
   assert.deepEqual(fingerprint({ cwd: top, roots: ["lib/f.txt"] }).entries, [{ path: "lib/f.txt", kind: "file", mode: "100644", digest: D.e }]);
   write(lib, "../top/lib/new.txt", "x");
-  assert.deepEqual(fingerprint({ cwd: top, roots: ["lib"] }).entries.map((e) => e.path), ["lib/f.txt", "lib/new.txt"], "untracked files inside the submodule count too");
+  assert.deepEqual(
+    fingerprint({ cwd: top, roots: ["lib"] }).entries.map((e) => e.path),
+    ["lib/f.txt", "lib/new.txt"],
+    "untracked files inside the submodule count too",
+  );
 });
 
 // ---- errors: exit 3 naming the path ---------------------------------------------
@@ -292,7 +309,10 @@ test("stat cache: a warm run reads only changed files; a racy file is not cached
   const tampered = StatCache.load(state, d);
   assert.match(tampered.warning ?? "", /failed its check/);
   // printf 'hello!\n' | sha256sum
-  assert.equal(fingerprint({ cwd: d, roots: ["a.txt"], cache: tampered }).entries[0]?.digest, "c8a31cb076b21999bd2cdcfa5f446a7a6644de88037087112fa18bd90cc13984");
+  assert.equal(
+    fingerprint({ cwd: d, roots: ["a.txt"], cache: tampered }).entries[0]?.digest,
+    "c8a31cb076b21999bd2cdcfa5f446a7a6644de88037087112fa18bd90cc13984",
+  );
   assert.notEqual(inv1.fingerprint, fingerprint({ cwd: d, roots: [".", "ignored.txt"] }).fingerprint, "a.txt changed above");
   assert.equal(fs.statSync(cold.file).mode & 0o777, 0o600);
   // A cache written for another workspace is not used for this one.
@@ -304,11 +324,21 @@ test("stat cache: a warm run reads only changed files; a racy file is not cached
 // ---- the CLI ------------------------------------------------------------------------
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", `const m = await import("./cli/fingerprint.ts"); process.exitCode = await m.main(JSON.parse(process.env.SG_ARGS), process.cwd());`], {
-    cwd: root,
-    encoding: "utf8",
-    env: { ...process.env, SG_ARGS: JSON.stringify(args), SKILLGATE_STATE: tmp("sg-fp-state-"), ...env },
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "--input-type=module",
+      "-e",
+      `const m = await import("./cli/fingerprint.ts"); process.exitCode = await m.main(JSON.parse(process.env.SG_ARGS), process.cwd());`,
+    ],
+    {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, SG_ARGS: JSON.stringify(args), SKILLGATE_STATE: tmp("sg-fp-state-"), ...env },
+    },
+  );
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -326,7 +356,11 @@ test("CLI: prints the fingerprint, --json the inventory, --previous brings back 
   fs.writeFileSync(prev, j.out);
   fs.rmSync(path.join(d, "ignored.txt"));
   const after = JSON.parse(cli(["--cwd", d, "--json", "--previous", prev]).out) as { entries: { path: string; kind: string }[] };
-  assert.deepEqual(after.entries.find((e) => e.path === "ignored.txt"), { path: "ignored.txt", kind: "missing", mode: "-", digest: "-" }, "no ROOT: the previous roots are used");
+  assert.deepEqual(
+    after.entries.find((e) => e.path === "ignored.txt"),
+    { path: "ignored.txt", kind: "missing", mode: "-", digest: "-" },
+    "no ROOT: the previous roots are used",
+  );
 });
 
 test("CLI: exit 3 names the path; exit 2 for usage", () => {
@@ -349,9 +383,16 @@ test("CLI: exit 3 names the path; exit 2 for usage", () => {
 
 test("CLI flags: repeatable --tasks-approval, `--` ends options, values are required", async () => {
   const { parseFingerprintArgs } = await import("../cli/fingerprint.ts");
-  assert.deepEqual(parseFingerprintArgs(["--cwd", "/w", "--tasks-approval", "a/tasks.md", "--tasks-approval", "b/tasks.md", "--json", "src", "--", "--odd-root"]), {
-    cwd: "/w", tasksApproval: ["a/tasks.md", "b/tasks.md"], json: true, cache: true, roots: ["src", "--odd-root"],
-  });
+  assert.deepEqual(
+    parseFingerprintArgs(["--cwd", "/w", "--tasks-approval", "a/tasks.md", "--tasks-approval", "b/tasks.md", "--json", "src", "--", "--odd-root"]),
+    {
+      cwd: "/w",
+      tasksApproval: ["a/tasks.md", "b/tasks.md"],
+      json: true,
+      cache: true,
+      roots: ["src", "--odd-root"],
+    },
+  );
   assert.equal(parseFingerprintArgs(["--tasks-approval"]), "--tasks-approval needs a value");
   assert.equal(parseFingerprintArgs(["--cwd", "--json"]), "--cwd needs a value");
   assert.equal(parseFingerprintArgs(["-x"]), "unknown option -x", "a root starting with - goes after --");
@@ -361,7 +402,7 @@ test("generated trees agree with an independent bash + coreutils reading of the 
   const oracle = path.join(root, "test", "fixtures", "fingerprint-oracle.sh");
   let seed = 20261203;
   const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const pick = <T,>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)] as T;
+  const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)] as T;
   const names = ["a", "b.txt", "é", "ｆ", "😀", "z z", "run.sh", "x-1", "Ω.md", "ign.log", "-dash"];
   let compared = 0;
   for (let t = 0; t < 8; t++) {
@@ -389,7 +430,11 @@ test("generated trees agree with an independent bash + coreutils reading of the 
       fs.writeFileSync(prevFile, prev.map((p) => p + "\0").join(""));
       const want = spawnSync("bash", [oracle, d, prevFile, ...roots], { encoding: "utf8" });
       assert.equal(want.status, 0, want.stderr);
-      assert.equal(fingerprint({ cwd: d, roots, previous: prev }).fingerprint, want.stdout.trim(), `tree ${d}, roots ${JSON.stringify(roots)}, previous ${JSON.stringify(prev)}`);
+      assert.equal(
+        fingerprint({ cwd: d, roots, previous: prev }).fingerprint,
+        want.stdout.trim(),
+        `tree ${d}, roots ${JSON.stringify(roots)}, previous ${JSON.stringify(prev)}`,
+      );
       compared++;
     }
   }
@@ -432,5 +477,8 @@ test("a link to a huge folder is refused with the path named, not walked without
   fs.mkdirSync(path.join(d, "big"));
   for (let i = 0; i <= MAX_LINKED_FOLDER_ENTRIES; i++) fs.writeFileSync(path.join(d, "big", String(i)), "");
   fs.symlinkSync("big", path.join(d, "all"));
-  assert.throws(() => fingerprint({ cwd: d, roots: ["all"] }), (e: Error) => e instanceof FingerprintError && /^all: links to a folder of more than 10000 entries/.test(e.message));
+  assert.throws(
+    () => fingerprint({ cwd: d, roots: ["all"] }),
+    (e: Error) => e instanceof FingerprintError && /^all: links to a folder of more than 10000 entries/.test(e.message),
+  );
 });

@@ -16,7 +16,18 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import {
-  Fuzzer, HOOK_BUNDLE, ROOT, EVENT_BUDGET_MS, formatFailure, formatStats, inProcessRuns, loadEngine, processRuns, processSpecialRuns, specialRuns, specials,
+  Fuzzer,
+  HOOK_BUNDLE,
+  ROOT,
+  EVENT_BUDGET_MS,
+  formatFailure,
+  formatStats,
+  inProcessRuns,
+  loadEngine,
+  processRuns,
+  processSpecialRuns,
+  specialRuns,
+  specials,
   type Failure,
 } from "../scripts/fuzz.ts";
 
@@ -31,10 +42,17 @@ function since(fz: Fuzzer, where: Failure["where"]): () => void {
   const n0 = fz.failCount[where];
   const i0 = fz.failures.length;
   return () => {
-    const shown = fz.failures.slice(i0).filter((f) => f.where === where).slice(0, 10);
+    const shown = fz.failures
+      .slice(i0)
+      .filter((f) => f.where === where)
+      .slice(0, 10);
     const n = fz.failCount[where] - n0;
     const kinds = fz.summary(where); // over the whole run so far
-    assert.equal(n, 0, `\n${n} failing runs (seed ${SEED}); problems so far:\n${kinds}\nthe first ${shown.length}:\n\n${shown.map(formatFailure).join("\n\n")}`);
+    assert.equal(
+      n,
+      0,
+      `\n${n} failing runs (seed ${SEED}); problems so far:\n${kinds}\nthe first ${shown.length}:\n\n${shown.map(formatFailure).join("\n\n")}`,
+    );
   };
 }
 
@@ -45,11 +63,14 @@ test(`fuzz (seed ${SEED})`, { timeout: 900_000 }, async (t) => {
   const fz = new Fuzzer(SEED, engine.runHook);
 
   // The big ones first, each path alone: a multi-second event in-process would hold up a child's stdin.
-  await t.test(`in-process: ${specials(SEED).filter((s) => !s.processOnly).length} big and deep events (1–10 MB strings, 10,000-level nesting, 10,000 nested $( …)`, async () => {
-    const noFailures = since(fz, "in-process");
-    await specialRuns(fz, SEED);
-    noFailures();
-  });
+  await t.test(
+    `in-process: ${specials(SEED).filter((s) => !s.processOnly).length} big and deep events (1–10 MB strings, 10,000-level nesting, 10,000 nested $( …)`,
+    async () => {
+      const noFailures = since(fz, "in-process");
+      await specialRuns(fz, SEED);
+      noFailures();
+    },
+  );
   await t.test(`process: ${specials(SEED).filter((s) => s.process).length} big and deep events through node dist/hook.cjs`, async () => {
     const noFailures = since(fz, "process");
     await processSpecialRuns(fz, SEED, JOBS);
@@ -93,7 +114,11 @@ test(`fuzz (seed ${SEED})`, { timeout: 900_000 }, async (t) => {
 
 test("npm run fuzz: a new seed each run, printed, and --seed replays the same run", { timeout: 120_000 }, async () => {
   const run = (...args: string[]) => {
-    const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "fuzz.ts"), "--count", "300", "--process", "0", "--no-specials", ...args], { cwd: ROOT, encoding: "utf8", env: { ...process.env, FUZZ_SEED: "" } });
+    const r = spawnSync(
+      process.execPath,
+      ["--import", "tsx", path.join(ROOT, "scripts", "fuzz.ts"), "--count", "300", "--process", "0", "--no-specials", ...args],
+      { cwd: ROOT, encoding: "utf8", env: { ...process.env, FUZZ_SEED: "" } },
+    );
     assert.equal(r.status, 0, r.stdout + r.stderr);
     return r.stdout;
   };

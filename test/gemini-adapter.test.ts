@@ -14,16 +14,23 @@ import { DEFAULT_PROFILE } from "../hooks/core/summaries/profiles.ts";
 import { installVerb } from "../cli/install.ts";
 
 /** `skillgate <verb> --host gemini …` in-process (cli/install.ts installVerb), with its own environment and output. */
-const geminiInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb(verb, ["--host", "gemini", ...args], root, { env, out, err: out });
-const geminiDoctorMain = (args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb("doctor", ["--host", "gemini", ...args], root, { env, out, err: out });
+const geminiInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) =>
+  installVerb(verb, ["--host", "gemini", ...args], root, { env, out, err: out });
+const geminiDoctorMain = (args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) =>
+  installVerb("doctor", ["--host", "gemini", ...args], root, { env, out, err: out });
 
 const FIX = path.join(import.meta.dirname, "fixtures", "gemini");
 const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(FIX, `${name}.json`), "utf8"));
 const ROOT = path.resolve(import.meta.dirname, "..");
 
 const KIND: Record<string, string | undefined> = {
-  BeforeTool: "tool-call", AfterTool: "tool-result", BeforeAgent: "prompt", AfterAgent: "stop", SessionStart: "session-start",
-  PreCompress: undefined, SessionEnd: undefined,
+  BeforeTool: "tool-call",
+  AfterTool: "tool-result",
+  BeforeAgent: "prompt",
+  AfterAgent: "stop",
+  SessionStart: "session-start",
+  PreCompress: undefined,
+  SessionEnd: undefined,
 };
 
 test("every captured Gemini payload normalizes to the core event kind of its hook (or is ignored)", () => {
@@ -69,7 +76,10 @@ test("activate_skill loads only in its success shape", () => {
   const ok = normalize(fixture("AfterTool-activate_skill"));
   assert.ok(ok.ok && ok.event.kind === "tool-result");
   assert.deepEqual(ok.event.loads, ["commit"]);
-  const unknown = normalize({ ...fixture("AfterTool-activate_skill"), tool_response: { llmContent: 'Error: Skill "commit" not found.', error: { message: "x", type: "invalid_tool_params" } } });
+  const unknown = normalize({
+    ...fixture("AfterTool-activate_skill"),
+    tool_response: { llmContent: 'Error: Skill "commit" not found.', error: { message: "x", type: "invalid_tool_params" } },
+  });
   assert.ok(unknown.ok && unknown.event.kind === "tool-result");
   assert.deepEqual(unknown.event.loads, []);
   // Another skill's body under this call's name does not count.
@@ -108,10 +118,19 @@ test("render: deny on BeforeTool and AfterAgent; hint as additionalContext; cap 
   assert.deepEqual(render(stop.event, { verdict: "block", rows: ["r"], message: "check first" }), { decision: "deny", reason: "check first" });
   const prompt = normalize(fixture("BeforeAgent"));
   assert.ok(prompt.ok);
-  assert.deepEqual(render(prompt.event, { verdict: "hint", rows: ["r"], message: "load logs" }), { hookSpecificOutput: { hookEventName: "BeforeAgent", additionalContext: "load logs" } });
+  assert.deepEqual(render(prompt.event, { verdict: "hint", rows: ["r"], message: "load logs" }), {
+    hookSpecificOutput: { hookEventName: "BeforeAgent", additionalContext: "load logs" },
+  });
   const result = normalize(fixture("AfterTool-run_shell_command"));
   assert.ok(result.ok);
-  assert.deepEqual(render(result.event, { verdict: "cap", rows: ["r"], message: "rest in /x", cap: { row: "r", headChars: 4, profile: DEFAULT_PROFILE } }, { updatedOutput: { llmContent: "head" } }), { decision: "deny", reason: "head\n\nrest in /x" });
+  assert.deepEqual(
+    render(
+      result.event,
+      { verdict: "cap", rows: ["r"], message: "rest in /x", cap: { row: "r", headChars: 4, profile: DEFAULT_PROFILE } },
+      { updatedOutput: { llmContent: "head" } },
+    ),
+    { decision: "deny", reason: "head\n\nrest in /x" },
+  );
   assert.equal(render(call.event, { verdict: "allow", rows: [] }), undefined);
   assert.deepEqual(gemini.renderFailure("broken", true), { systemMessage: "broken", decision: "deny", reason: "broken" });
 });
@@ -183,7 +202,10 @@ test("through the runner: commit refused naming activate_skill's route; activate
   // skillgate's own copy of the skill is outside the workspace, where read_file refuses: only activate_skill is named.
   assert.match(String(first?.reason), /call activate_skill with name "commit"/);
   assert.doesNotMatch(String(first?.reason), /read_file/);
-  assert.equal(gemini.howToLoad("commit", "/r/.gemini/skills/commit/SKILL.md"), 'call activate_skill with name "commit" (or read_file /r/.gemini/skills/commit/SKILL.md whole, no start_line/end_line)');
+  assert.equal(
+    gemini.howToLoad("commit", "/r/.gemini/skills/commit/SKILL.md"),
+    'call activate_skill with name "commit" (or read_file /r/.gemini/skills/commit/SKILL.md whole, no start_line/end_line)',
+  );
   assert.doesNotMatch(String(first?.reason), /Skill tool/);
   await hook(fixture("AfterTool-activate_skill"), env);
   assert.equal(await hook(commit, env), undefined, "allowed after activate_skill");
@@ -204,8 +226,12 @@ test("compression check: the transcript's last prompt size against threshold × 
   const { autoCompresses, lastPrompt, tokenLimit } = await import("../hooks/hosts/gemini/compression.ts");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-gemini-cmp-"));
   const transcript = path.join(dir, "session.jsonl");
-  const rec = (input: number) => JSON.stringify({ id: "x", type: "gemini", content: "", tokens: { input, output: 1, total: input + 1 }, model: "gemini-2.5-flash" });
-  fs.writeFileSync(transcript, [JSON.stringify({ sessionId: "s" }), rec(900_000), JSON.stringify({ $set: { lastUpdated: "t" } }), rec(100), '{"$set":'].join("\n"));
+  const rec = (input: number) =>
+    JSON.stringify({ id: "x", type: "gemini", content: "", tokens: { input, output: 1, total: input + 1 }, model: "gemini-2.5-flash" });
+  fs.writeFileSync(
+    transcript,
+    [JSON.stringify({ sessionId: "s" }), rec(900_000), JSON.stringify({ $set: { lastUpdated: "t" } }), rec(100), '{"$set":'].join("\n"),
+  );
   assert.deepEqual(lastPrompt(transcript), { tokens: 100, model: "gemini-2.5-flash" });
   assert.equal(autoCompresses(transcript, dir, undefined), false);
   fs.appendFileSync(transcript, "\n" + rec(600_000) + "\n");
@@ -229,8 +255,17 @@ test("subagents: tool calls between invoke_agent's BeforeTool and AfterTool are 
     return runHook(text, { env, packageRoot: ROOT, host: gemini }).then((r) => (r.stdout ? (JSON.parse(r.stdout) as Record<string, unknown>) : undefined));
   };
   const commit = { ...fixture("BeforeTool-run_shell_command"), tool_input: { command: "git commit -m x" } };
-  const invoke = { ...fixture("BeforeTool-run_shell_command"), tool_name: "invoke_agent", tool_input: { agent_name: "generalist", prompt: "commit the change" } };
-  const invoked = { ...fixture("AfterTool-run_shell_command"), tool_name: "invoke_agent", tool_input: invoke.tool_input, tool_response: { llmContent: "done" } };
+  const invoke = {
+    ...fixture("BeforeTool-run_shell_command"),
+    tool_name: "invoke_agent",
+    tool_input: { agent_name: "generalist", prompt: "commit the change" },
+  };
+  const invoked = {
+    ...fixture("AfterTool-run_shell_command"),
+    tool_name: "invoke_agent",
+    tool_input: invoke.tool_input,
+    tool_response: { llmContent: "done" },
+  };
   // The main thread loads the skill: its own commit is allowed.
   await send(fixture("AfterTool-activate_skill"));
   assert.equal(await send(commit), undefined);

@@ -54,7 +54,13 @@ function repoWith(state: string): string {
   return repo;
 }
 
-const config = (state: string, o: Partial<GitHookConfig> = {}): GitHookConfig => ({ node: process.execPath, entry: ENTRY, stateDir: state, markers: Object.keys(AGENT_MARKERS), ...o });
+const config = (state: string, o: Partial<GitHookConfig> = {}): GitHookConfig => ({
+  node: process.execPath,
+  entry: ENTRY,
+  stateDir: state,
+  markers: Object.keys(AGENT_MARKERS),
+  ...o,
+});
 
 /** Every file of a folder with its bytes and mode. */
 function snapshot(dir: string): Record<string, string> {
@@ -80,16 +86,35 @@ test("install puts both hooks where git runs them; a person's commit passes; uni
   const hooks = path.join(repo, ".git", "hooks");
   const before = snapshot(hooks);
   const r = installGitHooks(repo, config(state));
-  assert.deepEqual(r.changes.map((c) => [c.name, c.action]), [["reference-transaction", "installed"], ["pre-push", "installed"]]);
+  assert.deepEqual(
+    r.changes.map((c) => [c.name, c.action]),
+    [
+      ["reference-transaction", "installed"],
+      ["pre-push", "installed"],
+    ],
+  );
   for (const n of ["reference-transaction", "pre-push"]) assert.ok((fs.statSync(path.join(hooks, n)).mode & 0o111) !== 0, `${n} is executable`);
-  assert.deepEqual(inspectGitHooks(repo, config(state)).hooks.map((h) => h.state), ["installed", "installed"]);
-  assert.deepEqual(installGitHooks(repo, config(state)).changes.map((c) => c.action), ["unchanged", "unchanged"], "a second install changes nothing");
+  assert.deepEqual(
+    inspectGitHooks(repo, config(state)).hooks.map((h) => h.state),
+    ["installed", "installed"],
+  );
+  assert.deepEqual(
+    installGitHooks(repo, config(state)).changes.map((c) => c.action),
+    ["unchanged", "unchanged"],
+    "a second install changes nothing",
+  );
   edit(repo, "person");
   gitOk(repo, ["commit", "-qam", "person"], personEnv(state));
   const u = uninstallGitHooks(repo);
-  assert.deepEqual(u.changes.map((c) => c.action), ["removed", "removed"]);
+  assert.deepEqual(
+    u.changes.map((c) => c.action),
+    ["removed", "removed"],
+  );
   assert.deepEqual(snapshot(hooks), before);
-  assert.deepEqual(inspectGitHooks(repo, config(state)).hooks.map((h) => h.state), ["missing", "missing"]);
+  assert.deepEqual(
+    inspectGitHooks(repo, config(state)).hooks.map((h) => h.state),
+    ["missing", "missing"],
+  );
 });
 
 test("a reference-transaction hook already there still runs, can still fail the commit, and comes back byte for byte", () => {
@@ -99,7 +124,11 @@ test("a reference-transaction hook already there still runs, can still fail the 
   const mine = path.join(hooks, "reference-transaction");
   const seen = path.join(repo, "seen.txt");
   // Fails the transaction when a file says so; records its $0, args and stdin.
-  fs.writeFileSync(mine, `#!/bin/sh\necho "$0 $*" >> ${JSON.stringify(seen)}\ncat >> ${JSON.stringify(seen)}\n[ ! -e ${JSON.stringify(path.join(repo, "fail"))} ]\n`, { mode: 0o750 });
+  fs.writeFileSync(
+    mine,
+    `#!/bin/sh\necho "$0 $*" >> ${JSON.stringify(seen)}\ncat >> ${JSON.stringify(seen)}\n[ ! -e ${JSON.stringify(path.join(repo, "fail"))} ]\n`,
+    { mode: 0o750 },
+  );
   const before = snapshot(hooks);
   const r = installGitHooks(repo, config(state));
   assert.equal(r.changes[0]?.chained, mine + CHAINED_SUFFIX);
@@ -107,7 +136,11 @@ test("a reference-transaction hook already there still runs, can still fail the 
   edit(repo, "one");
   gitOk(repo, ["commit", "-qam", "one"], personEnv(state));
   const text = fs.readFileSync(seen, "utf8");
-  assert.match(text, /^(.*\/)?\.git\/hooks\/reference-transaction prepared$/m, "the chained hook saw its own path as $0 (as git spells it) and git's arguments");
+  assert.match(
+    text,
+    /^(.*\/)?\.git\/hooks\/reference-transaction prepared$/m,
+    "the chained hook saw its own path as $0 (as git spells it) and git's arguments",
+  );
   assert.match(text, / refs\/heads\/main$/m, "and git's stdin");
   fs.writeFileSync(path.join(repo, "fail"), "");
   edit(repo, "two");
@@ -133,17 +166,28 @@ test("husky-style core.hooksPath: installed in .husky/_, the user's .husky/pre-p
   // husky v9's layout: .husky/_/<hook> sources .husky/_/h, which runs .husky/<hook> found by $0.
   const husky = path.join(repo, ".husky");
   fs.mkdirSync(path.join(husky, "_"), { recursive: true });
-  fs.writeFileSync(path.join(husky, "_", "h"), `#!/usr/bin/env sh\nn=$(basename "$0")\ns=$(dirname "$(dirname "$0")")/$n\n[ ! -f "$s" ] && exit 0\nsh -e "$s" "$@"\nc=$?\n[ $c != 0 ] && echo "husky - $n script failed (code $c)"\nexit $c\n`, { mode: 0o755 });
+  fs.writeFileSync(
+    path.join(husky, "_", "h"),
+    `#!/usr/bin/env sh\nn=$(basename "$0")\ns=$(dirname "$(dirname "$0")")/$n\n[ ! -f "$s" ] && exit 0\nsh -e "$s" "$@"\nc=$?\n[ $c != 0 ] && echo "husky - $n script failed (code $c)"\nexit $c\n`,
+    { mode: 0o755 },
+  );
   fs.writeFileSync(path.join(husky, "_", "pre-push"), `#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n`, { mode: 0o755 });
   const seen = path.join(repo, "pushed.txt");
-  fs.writeFileSync(path.join(husky, "pre-push"), `echo "args: $*" >> ${JSON.stringify(seen)}\ncat >> ${JSON.stringify(seen)}\n[ ! -e ${JSON.stringify(path.join(repo, "fail"))} ]\n`);
+  fs.writeFileSync(
+    path.join(husky, "pre-push"),
+    `echo "args: $*" >> ${JSON.stringify(seen)}\ncat >> ${JSON.stringify(seen)}\n[ ! -e ${JSON.stringify(path.join(repo, "fail"))} ]\n`,
+  );
   gitOk(repo, ["config", "core.hooksPath", ".husky/_"], env);
   const before = snapshot(path.join(husky, "_"));
   const r = installGitHooks(repo, config(state));
   assert.equal(r.dir.ok && r.dir.dir, path.join(fs.realpathSync(repo), ".husky", "_"));
   assert.ok(fs.existsSync(path.join(husky, "_", `pre-push${CHAINED_SUFFIX}`)));
   gitOk(repo, ["push", "-q", "origin", "main"], env);
-  assert.match(fs.readFileSync(seen, "utf8"), new RegExp(`^args: origin ${bare.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m"), "husky found the user's hook by $0");
+  assert.match(
+    fs.readFileSync(seen, "utf8"),
+    new RegExp(`^args: origin ${bare.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m"),
+    "husky found the user's hook by $0",
+  );
   assert.match(fs.readFileSync(seen, "utf8"), /^refs\/heads\/main [0-9a-f]{40} refs\/heads\/main 0{40}$/m);
   fs.writeFileSync(path.join(repo, "fail"), "");
   edit(repo, "x");
@@ -184,13 +228,25 @@ test("the CLI: install, doctor and uninstall of a Claude Code project carry the 
   assert.match(d2.stdout, /git hook reference-transaction: missing/);
   // Another host goes through the same call (cli/install.ts, after the host's own install).
   const codexHome = path.join(home, ".codex");
-  const cx = spawnSync(process.execPath, [path.join(ROOT, "bin", "skillgate.mjs"), "install", "--host", "codex", "--project", repo, "--with-skills"], { encoding: "utf8", env: { ...env, CODEX_HOME: codexHome }, cwd: repo });
+  const cx = spawnSync(process.execPath, [path.join(ROOT, "bin", "skillgate.mjs"), "install", "--host", "codex", "--project", repo, "--with-skills"], {
+    encoding: "utf8",
+    env: { ...env, CODEX_HOME: codexHome },
+    cwd: repo,
+  });
   assert.equal(cx.status, 0, cx.stderr + cx.stdout);
   assert.match(cx.stdout, /git hook reference-transaction: installed/);
-  const cxu = spawnSync(process.execPath, [path.join(ROOT, "bin", "skillgate.mjs"), "uninstall", "--host", "codex", "--project", repo], { encoding: "utf8", env: { ...env, CODEX_HOME: codexHome }, cwd: repo });
+  const cxu = spawnSync(process.execPath, [path.join(ROOT, "bin", "skillgate.mjs"), "uninstall", "--host", "codex", "--project", repo], {
+    encoding: "utf8",
+    env: { ...env, CODEX_HOME: codexHome },
+    cwd: repo,
+  });
   assert.match(cxu.stdout, /git hook reference-transaction: removed/);
   const plain = tmp("plain");
-  const n = spawnSync(process.execPath, [path.join(ROOT, "bin", "skillgate.mjs"), "install", "--project", plain, "--with-skills", "--runtime", "node"], { encoding: "utf8", env, cwd: plain });
+  const n = spawnSync(process.execPath, [path.join(ROOT, "bin", "skillgate.mjs"), "install", "--project", plain, "--with-skills", "--runtime", "node"], {
+    encoding: "utf8",
+    env,
+    cwd: plain,
+  });
   assert.equal(n.status, 0, n.stderr);
   assert.match(n.stdout, /git hooks: not installed \(.* is not in a git repository\)/);
 });
@@ -239,7 +295,14 @@ test("commit effects: commit, merge, cherry-pick, revert, am, rebase, commit-tre
     assert.match(r.stderr, /skillgate: git refused a new commit on /, `git ${args.join(" ")}: ${r.stderr}`);
     assert.equal(gitOk(repo, ["rev-parse", "HEAD"], p), head, "nothing moved");
     // Leave no half-done operation behind.
-    for (const abort of [["merge", "--abort"], ["cherry-pick", "--abort"], ["revert", "--abort"], ["am", "--abort"], ["rebase", "--abort"]]) git(repo, abort, p);
+    for (const abort of [
+      ["merge", "--abort"],
+      ["cherry-pick", "--abort"],
+      ["revert", "--abort"],
+      ["am", "--abort"],
+      ["rebase", "--abort"],
+    ])
+      git(repo, abort, p);
     git(repo, ["reset", "-q", "--hard"], p);
   };
   const passes = (args: string[]) => {
@@ -276,8 +339,16 @@ test("commit effects: commit, merge, cherry-pick, revert, am, rebase, commit-tre
 });
 
 test("refs: stdin lines parsed as git writes them; HEAD spellings pre-push passes", () => {
-  assert.deepEqual(parseRefUpdates(`${"0".repeat(40)} ${"a".repeat(40)} HEAD\n${"0".repeat(40)} ${"a".repeat(40)} refs/heads/main\n`).map((u) => u.ref), ["HEAD", "refs/heads/main"]);
-  assert.deepEqual(parsePushUpdates(`HEAD~0 ${"a".repeat(40)} refs/heads/x ${"0".repeat(40)}\n(delete) ${"0".repeat(40)} refs/heads/y ${"b".repeat(40)}\n`).map((u) => u.localRef), ["HEAD~0", "(delete)"]);
+  assert.deepEqual(
+    parseRefUpdates(`${"0".repeat(40)} ${"a".repeat(40)} HEAD\n${"0".repeat(40)} ${"a".repeat(40)} refs/heads/main\n`).map((u) => u.ref),
+    ["HEAD", "refs/heads/main"],
+  );
+  assert.deepEqual(
+    parsePushUpdates(`HEAD~0 ${"a".repeat(40)} refs/heads/x ${"0".repeat(40)}\n(delete) ${"0".repeat(40)} refs/heads/y ${"b".repeat(40)}\n`).map(
+      (u) => u.localRef,
+    ),
+    ["HEAD~0", "(delete)"],
+  );
   for (const s of ["HEAD", "@", "HEAD~0", "HEAD^0", "HEAD@{0}", "HEAD~2"]) assert.ok(isHeadRef(s), s);
   for (const s of ["refs/heads/main", "main", "HEADS", "(delete)"]) assert.ok(!isHeadRef(s), s);
 });
@@ -367,7 +438,18 @@ test("work that outlives the call: a retired ticket of an ancestor client, the m
   try {
     const st = procStat(sleeper.pid!);
     assert.ok(st);
-    const t: Ticket = { v: 1, host: "claude-code", sessionId: SESSION, toolUseId: "toolu_daemon", tool: "Bash", cwd: repo, client: { pid: st.pid, start: st.start }, at: Date.now(), packageRoot: ROOT, env: { SKILLGATE_STATE: other, HOME: other, CLAUDE_PROJECT_DIR: repo } };
+    const t: Ticket = {
+      v: 1,
+      host: "claude-code",
+      sessionId: SESSION,
+      toolUseId: "toolu_daemon",
+      tool: "Bash",
+      cwd: repo,
+      client: { pid: st.pid, start: st.start },
+      at: Date.now(),
+      packageRoot: ROOT,
+      env: { SKILLGATE_STATE: other, HOME: other, CLAUDE_PROJECT_DIR: repo },
+    };
     writeTicket(other, t);
     const repo2 = repoWith(other);
     installGitHooks(repo2, config(other));

@@ -63,7 +63,8 @@ test("the prompt size comes from the last main-thread assistant usage, reading o
   assert.equal(contextTokensFromTranscript(path.join(casesDir, "fixtures/transcript-120k.jsonl")), 120_000);
   const dir = tmp();
   const file = path.join(dir, "t.jsonl");
-  const line = (tokens: number, side = false) => JSON.stringify({ type: "assistant", isSidechain: side, message: { usage: { input_tokens: tokens, output_tokens: 0 } } });
+  const line = (tokens: number, side = false) =>
+    JSON.stringify({ type: "assistant", isSidechain: side, message: { usage: { input_tokens: tokens, output_tokens: 0 } } });
   // A huge head the reader must not need, then a main line, then a sidechain line that must be skipped.
   fs.writeFileSync(file, `${"x".repeat(TAIL_BYTES * 4)}\n${line(5000)}\n${line(99, true)}\n`);
   assert.equal(contextTokensFromTranscript(file), 5000);
@@ -72,7 +73,15 @@ test("the prompt size comes from the last main-thread assistant usage, reading o
 
 /** A Claude Code PostToolUse Bash with this tool_response, normalized: its ToolOutput. */
 function outputOfPayload(response: Record<string, unknown>): ToolOutput {
-  const n = claudeCode.normalize({ hook_event_name: "PostToolUse", session_id: "s1", cwd: "/", tool_name: "Bash", tool_use_id: "toolu_9", tool_input: { command: "seq 30000" }, tool_response: response });
+  const n = claudeCode.normalize({
+    hook_event_name: "PostToolUse",
+    session_id: "s1",
+    cwd: "/",
+    tool_name: "Bash",
+    tool_use_id: "toolu_9",
+    tool_input: { command: "seq 30000" },
+    tool_response: response,
+  });
   assert.ok(n.ok && n.event.kind === "tool-result" && n.event.output, "a tool result with output");
   return n.event.output;
 }

@@ -19,16 +19,20 @@ import { copyBuiltHook } from "./built-hook.ts";
 import { installVerb } from "../cli/install.ts";
 
 /** `skillgate <verb> --host codex …` in-process (cli/install.ts installVerb), with its own environment and output. */
-const codexInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb(verb, ["--host", "codex", ...args], root, { env, out, err: out });
+const codexInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) =>
+  installVerb(verb, ["--host", "codex", ...args], root, { env, out, err: out });
 
 /** `skillgate <verb> --host copilot …` in-process (cli/install.ts installVerb), with its own environment and output. */
-const copilotInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb(verb, ["--host", "copilot", ...args], root, { env, out, err: out });
+const copilotInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) =>
+  installVerb(verb, ["--host", "copilot", ...args], root, { env, out, err: out });
 
 /** `skillgate <verb> --host cursor …` in-process (cli/install.ts installVerb), with its own environment and output. */
-const cursorInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb(verb, ["--host", "cursor", ...args], root, { env, out, err: out });
+const cursorInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) =>
+  installVerb(verb, ["--host", "cursor", ...args], root, { env, out, err: out });
 
 /** `skillgate <verb> --host gemini …` in-process (cli/install.ts installVerb), with its own environment and output. */
-const geminiInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) => installVerb(verb, ["--host", "gemini", ...args], root, { env, out, err: out });
+const geminiInstallMain = (verb: "install" | "uninstall", args: string[], root: string, env: NodeJS.ProcessEnv, out: (s: string) => void) =>
+  installVerb(verb, ["--host", "gemini", ...args], root, { env, out, err: out });
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const DIST = path.join(ROOT, "dist");
@@ -99,7 +103,13 @@ for (const [host, c] of Object.entries(HOSTS)) {
     assert.doesNotMatch(runHook(cjs, c.args, c.event("rm -r build", project), project), /deny/, "no row refuses rm without the project table");
     const table = path.join(project, c.table);
     fs.mkdirSync(path.dirname(table), { recursive: true });
-    fs.writeFileSync(table, JSON.stringify({ version: 1, rows: [{ id: "project-rm-block", kind: "block", when: { command: { name: "rm" } }, why: "This project keeps its build." }] }));
+    fs.writeFileSync(
+      table,
+      JSON.stringify({
+        version: 1,
+        rows: [{ id: "project-rm-block", kind: "block", when: { command: { name: "rm" } }, why: "This project keeps its build." }],
+      }),
+    );
     const rm = runHook(cjs, c.args, c.event("rm -r build", project), project);
     assert.match(rm, c.deny);
     assert.match(rm, /project-rm-block/);
@@ -139,11 +149,27 @@ test("hookPathsOf: a .cjs hook path also owns the .mjs an older install wrote; n
 });
 
 /** Each host's install on top of an older install's .mjs entry, and a foreign tool's hook of the same file name. */
-const REINSTALLS: Record<string, { file: (dir: string) => string; older: (dir: string, hookPath: string) => void; main: (verb: "install" | "uninstall", dir: string, root: string) => number | Promise<number>; foreign: (dir: string) => void; events: number }> = {
+const REINSTALLS: Record<
+  string,
+  {
+    file: (dir: string) => string;
+    older: (dir: string, hookPath: string) => void;
+    main: (verb: "install" | "uninstall", dir: string, root: string) => number | Promise<number>;
+    foreign: (dir: string) => void;
+    events: number;
+  }
+> = {
   codex: {
     file: (d) => path.join(d, ".codex", "hooks.json"),
     older: (d, hookPath) => void installCodex({ project: d, runtime: "node", hookPath, trust: true, env: { CODEX_HOME: path.join(d, "home") } }),
-    main: (verb, d, root) => codexInstallMain(verb, ["--project", d, ...(verb === "install" ? ["--trust", "--with-skills"] : [])], root, { CODEX_HOME: path.join(d, "home"), SKILLGATE_TABLE: TABLE, HOME: d }, () => undefined),
+    main: (verb, d, root) =>
+      codexInstallMain(
+        verb,
+        ["--project", d, ...(verb === "install" ? ["--trust", "--with-skills"] : [])],
+        root,
+        { CODEX_HOME: path.join(d, "home"), SKILLGATE_TABLE: TABLE, HOME: d },
+        () => undefined,
+      ),
     foreign: (d) => {
       const f = path.join(d, ".codex", "hooks.json");
       const j = JSON.parse(fs.readFileSync(f, "utf8")) as { hooks: Record<string, unknown[]> };
@@ -155,7 +181,8 @@ const REINSTALLS: Record<string, { file: (dir: string) => string; older: (dir: s
   gemini: {
     file: (d) => path.join(d, ".gemini", "settings.json"),
     older: (d, hookPath) => void installGemini({ project: d, runtime: "node", hookPath, env: { HOME: d } }),
-    main: (verb, d, root) => geminiInstallMain(verb, ["--project", d, ...(verb === "install" ? ["--with-skills"] : [])], root, { HOME: d, SKILLGATE_TABLE: TABLE }, () => undefined),
+    main: (verb, d, root) =>
+      geminiInstallMain(verb, ["--project", d, ...(verb === "install" ? ["--with-skills"] : [])], root, { HOME: d, SKILLGATE_TABLE: TABLE }, () => undefined),
     foreign: (d) => {
       const f = path.join(d, ".gemini", "settings.json");
       const j = JSON.parse(fs.readFileSync(f, "utf8")) as { hooks: Record<string, unknown[]> };
@@ -167,7 +194,14 @@ const REINSTALLS: Record<string, { file: (dir: string) => string; older: (dir: s
   copilot: {
     file: (d) => path.join(d, "home", "config.json"),
     older: (d, hookPath) => void installCopilot({ user: true, runtime: "node", hookPath, env: { COPILOT_HOME: path.join(d, "home") } }),
-    main: (verb, d, root) => copilotInstallMain(verb, ["--user", ...(verb === "install" ? ["--with-skills"] : [])], root, { COPILOT_HOME: path.join(d, "home"), HOME: d, SKILLGATE_TABLE: TABLE }, () => undefined),
+    main: (verb, d, root) =>
+      copilotInstallMain(
+        verb,
+        ["--user", ...(verb === "install" ? ["--with-skills"] : [])],
+        root,
+        { COPILOT_HOME: path.join(d, "home"), HOME: d, SKILLGATE_TABLE: TABLE },
+        () => undefined,
+      ),
     foreign: (d) => {
       const f = path.join(d, "home", "config.json");
       const j = JSON.parse(fs.readFileSync(f, "utf8")) as { hooks: Record<string, unknown[]> };
@@ -179,7 +213,8 @@ const REINSTALLS: Record<string, { file: (dir: string) => string; older: (dir: s
   cursor: {
     file: (d) => path.join(d, ".cursor", "hooks.json"),
     older: (d, hookPath) => void installCursor({ project: d, runtime: "node", hookPath }),
-    main: (verb, d, root) => cursorInstallMain(verb, ["--project", d, ...(verb === "install" ? ["--with-skills"] : [])], root, { HOME: d, SKILLGATE_TABLE: TABLE }, () => undefined),
+    main: (verb, d, root) =>
+      cursorInstallMain(verb, ["--project", d, ...(verb === "install" ? ["--with-skills"] : [])], root, { HOME: d, SKILLGATE_TABLE: TABLE }, () => undefined),
     foreign: (d) => {
       const f = path.join(d, ".cursor", "hooks.json");
       const j = JSON.parse(fs.readFileSync(f, "utf8")) as { hooks: Record<string, unknown[]> };

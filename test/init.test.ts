@@ -113,7 +113,13 @@ test("init --extends: a table that extends the default, its skills, the default'
 test("init --extends: the hook gates commits with the default's commit-gate; mutation removes inherited rows", async (t) => {
   const { dir, state } = freshProject(t);
   assert.equal((await run(t, () => initMain(["--project", dir, "--extends"], ROOT))).code, 0);
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, CLAUDE_PROJECT_DIR: dir, SKILLGATE_STATE: state, SKILLGATE_OUTPUT_DIR: path.join(state, "out") };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    CLAUDE_PROJECT_DIR: dir,
+    SKILLGATE_STATE: state,
+    SKILLGATE_OUTPUT_DIR: path.join(state, "out"),
+  };
   const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(casesDir, "fixtures", `${name}.json`), "utf8")) as Record<string, unknown>;
   const send = async (name: string) => {
     const r = await runHook(JSON.stringify({ ...fixture(name), session_id: "init-extends", cwd: dir }), { env, packageRoot: ROOT });
@@ -132,7 +138,10 @@ test("init --extends: the hook gates commits with the default's commit-gate; mut
   assert.equal(pick.length, 1);
   const m = await mutate(pick, { compiled: suite.compiled, table: suite.table, invoke: inProcessInvoker(ROOT) });
   assert.deepEqual(m.baseline, []);
-  assert.deepEqual(m.rows.filter((row) => row.red.length).map((row) => row.row), ["commit-gate"]);
+  assert.deepEqual(
+    m.rows.filter((row) => row.red.length).map((row) => row.row),
+    ["commit-gate"],
+  );
   assert.equal(m.rows.length, defaultRows().length);
 });
 
@@ -166,8 +175,10 @@ test("init --full: the full table gets skillgate's own cases, so `cases` and `mu
   const suite = await resolveSuite({ packageRoot: ROOT, cwd: dir });
   const own = await resolveSuite({ packageRoot: ROOT, table: path.join(ROOT, "triggers.json"), cases: path.join(ROOT, "cases") });
   assert.deepEqual(suite.compiled.table.rows, own.compiled.table.rows, "the project's table has the package's rows");
-  const byId = (cs: { id: string }[]) => Object.fromEntries(cs.map(({ $schema: _s, file: _f, ...c }: { id: string; $schema?: unknown; file?: unknown }) => [c.id, c]));
-  const mine = byId(suiteCases(suite)), theirs = byId(suiteCases(own));
+  const byId = (cs: { id: string }[]) =>
+    Object.fromEntries(cs.map(({ $schema: _s, file: _f, ...c }: { id: string; $schema?: unknown; file?: unknown }) => [c.id, c]));
+  const mine = byId(suiteCases(suite)),
+    theirs = byId(suiteCases(own));
   for (const id of Object.keys(mine)) assert.deepEqual(mine[id], theirs[id], `case ${id} is the package's`);
 });
 

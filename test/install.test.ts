@@ -8,8 +8,19 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import {
-  BACKUPS_KEPT, HOOK_EVENTS, addSkillgate, doctorMain, hookPathOf, installMain, isSkillgateHandler, lineDiff, makeHandler, pickRuntime, portableHandler,
-  removeSkillgate, uninstallMain,
+  BACKUPS_KEPT,
+  HOOK_EVENTS,
+  addSkillgate,
+  doctorMain,
+  hookPathOf,
+  installMain,
+  isSkillgateHandler,
+  lineDiff,
+  makeHandler,
+  pickRuntime,
+  portableHandler,
+  removeSkillgate,
+  uninstallMain,
 } from "../cli/install.ts";
 import { initMain } from "../cli/init.ts";
 import { installVerb } from "../cli/install.ts";
@@ -70,7 +81,9 @@ function project(settings?: unknown, o: { dependency?: boolean; skills?: string[
     fs.mkdirSync(path.join(dir, "node_modules"));
     fs.symlinkSync(ROOT, path.join(dir, "node_modules", "skillgate"));
   }
-  if (o.table) fs.mkdirSync(path.join(dir, ".claude"), { recursive: true }), fs.copyFileSync(path.join(ROOT, "templates", "starter", "triggers.json"), path.join(dir, ".claude", "triggers.json"));
+  if (o.table)
+    fs.mkdirSync(path.join(dir, ".claude"), { recursive: true }),
+      fs.copyFileSync(path.join(ROOT, "templates", "starter", "triggers.json"), path.join(dir, ".claude", "triggers.json"));
   for (const s of o.skills ?? []) fs.cpSync(path.join(ROOT, "skills", s), path.join(dir, ".claude", "skills", s), { recursive: true });
   return {
     dir,
@@ -96,7 +109,8 @@ async function run(t: TestContext, fn: () => Promise<number>): Promise<{ code: n
   }
 }
 
-const backupsIn = (state: string) => (fs.existsSync(path.join(state, "backups")) ? fs.readdirSync(path.join(state, "backups")).flatMap((d) => fs.readdirSync(path.join(state, "backups", d))) : []);
+const backupsIn = (state: string) =>
+  fs.existsSync(path.join(state, "backups")) ? fs.readdirSync(path.join(state, "backups")).flatMap((d) => fs.readdirSync(path.join(state, "backups", d))) : [];
 
 const USER_SETTINGS = {
   model: "opus",
@@ -155,7 +169,8 @@ const TEXTS: Record<string, string> = {
   "four spaces, no final newline": JSON.stringify(USER_SETTINGS, null, 4),
   tabs: JSON.stringify({ model: "opus" }, null, "\t") + "\n",
   "one line": JSON.stringify(USER_SETTINGS),
-  "hand formatted": '{\n    "model": "opus",\n    "permissions": { "allow": ["Bash(ls:*)"] },\n    "hooks": {\n        "Stop": [ { "hooks": [ { "type": "command", "command": "true" } ] } ]\n    }\n}\n',
+  "hand formatted":
+    '{\n    "model": "opus",\n    "permissions": { "allow": ["Bash(ls:*)"] },\n    "hooks": {\n        "Stop": [ { "hooks": [ { "type": "command", "command": "true" } ] } ]\n    }\n}\n',
   "empty hooks": '{\n  "hooks": {},\n  "env": { "A": "1" }\n}\n',
   "empty event list": '{\n  "hooks": {\n    "Stop": []\n  }\n}\n',
   crlf: '{\r\n  "model": "opus",\r\n  "hooks": {\r\n    "Stop": [\r\n      { "hooks": [ { "type": "command", "command": "true" } ] }\r\n    ]\r\n  }\r\n}\r\n',
@@ -169,7 +184,8 @@ test("install → uninstall gives back the exact bytes, for every way a settings
       assert.deepEqual(JSON.parse(installed), addSkillgate(JSON.parse(text), h, HOOK), `${name}: same meaning as addSkillgate`);
       assert.equal(installIntoText(installed, h, HOOK), installed, `${name}: a second install changes nothing`);
       // An empty `"hooks": {}` or `"Stop": []` before install cannot be told from none by the text alone (the install record covers it on disk).
-      if (name.startsWith("empty ") && name !== "empty object") assert.deepEqual(JSON.parse(uninstallFromText(installed, HOOK)), removeSkillgate(JSON.parse(installed), HOOK));
+      if (name.startsWith("empty ") && name !== "empty object")
+        assert.deepEqual(JSON.parse(uninstallFromText(installed, HOOK)), removeSkillgate(JSON.parse(installed), HOOK));
       else assert.equal(uninstallFromText(installed, HOOK), text, `${name}: uninstall restores the bytes`);
       if (text.includes("\r\n")) assert.equal(installed.replace(/\r\n/g, "").includes("\n"), false, `${name}: CRLF stays CRLF, no mixed line endings`);
     }
@@ -195,7 +211,9 @@ test("the position-keeping parser refuses what JSON.parse refuses", () => {
 });
 
 test("the plugin's hooks/hooks.json registers the same events through the launcher", () => {
-  const plugin = JSON.parse(fs.readFileSync(path.join(ROOT, "hooks", "hooks.json"), "utf8")) as { hooks: Record<string, { matcher?: string; hooks: { command: string; args: string[] }[] }[]> };
+  const plugin = JSON.parse(fs.readFileSync(path.join(ROOT, "hooks", "hooks.json"), "utf8")) as {
+    hooks: Record<string, { matcher?: string; hooks: { command: string; args: string[] }[] }[]>;
+  };
   assert.deepEqual(Object.keys(plugin.hooks).sort(), Object.keys(HOOK_EVENTS).sort());
   for (const [event, groups] of Object.entries(plugin.hooks)) {
     assert.equal(groups.length, 1);
@@ -222,7 +240,11 @@ test("project install: portable handler, launcher committed beside it, no absolu
   assert.ok(text.includes(LAUNCHER_ARG));
   const launcher = path.join(p.dir, ".claude", "hooks", "skillgate.mjs");
   assert.equal(fs.readFileSync(launcher, "utf8"), fs.readFileSync(path.join(ROOT, "hooks", "launcher.mjs"), "utf8"));
-  assert.deepEqual(fs.readdirSync(path.join(p.dir, ".claude")).filter((f) => f.includes("backup")), [], "no backups beside the settings");
+  assert.deepEqual(
+    fs.readdirSync(path.join(p.dir, ".claude")).filter((f) => f.includes("backup")),
+    [],
+    "no backups beside the settings",
+  );
 
   const again = await run(t, () => installMain(["--project", p.dir], ROOT));
   assert.match(again.out, /already installed; nothing to change/);
@@ -274,7 +296,10 @@ test("--local writes settings.local.json; the launcher stays while settings.json
   const second = await run(t, () => installMain(["--project", p.dir], ROOT));
   assert.equal(second.code, 0, second.out);
   // Said at install time, not only by a later doctor: every event would run skillgate twice.
-  assert.match(second.out, /warning: skillgate is also installed in .*settings\.local\.json: every event now runs it twice; remove one \(skillgate uninstall --project \S+ --local\)/);
+  assert.match(
+    second.out,
+    /warning: skillgate is also installed in .*settings\.local\.json: every event now runs it twice; remove one \(skillgate uninstall --project \S+ --local\)/,
+  );
   const twice = await run(t, () => doctorMain(["--project", p.dir], ROOT));
   assert.match(twice.out, /installed in both .*settings\.json and .*settings\.local\.json/);
   assert.equal((await run(t, () => uninstallMain(["--project", p.dir, "--local"], ROOT))).code, 0);
@@ -302,7 +327,10 @@ test("install refuses a table whose skills the client cannot load; --with-skills
   // One problem line for all of them (not one per row: the default table would print 19), naming each skill and its rows.
   const gap = doc.out.split("\n").filter((l) => /cannot load/.test(l));
   assert.equal(gap.length, 1, doc.out);
-  assert.match(gap[0] ?? "", /^PROBLEM +the table names skills Claude Code cannot load \(no <skill>\/SKILL\.md in .+\): commit \(row commit-gate\), paired-docs \(row paired-docs-write\), .*handoff \(row handoff-after-compaction\); the Skill tool would answer "Unknown skill": run npx skillgate init or npx skillgate install --with-skills$/);
+  assert.match(
+    gap[0] ?? "",
+    /^PROBLEM +the table names skills Claude Code cannot load \(no <skill>\/SKILL\.md in .+\): commit \(row commit-gate\), paired-docs \(row paired-docs-write\), .*handoff \(row handoff-after-compaction\); the Skill tool would answer "Unknown skill": run npx skillgate init or npx skillgate install --with-skills$/,
+  );
 
   fs.rmSync(p.file);
   const w = await run(t, () => installMain(["--project", p.dir, "--with-skills"], ROOT));
@@ -368,7 +396,9 @@ test("--runtime bun runs the bun on PATH, or $SKILLGATE_BUN when set", async (t)
   // The user route writes the runtime's absolute path (project settings name `bun`, found on PATH when the hook runs).
   const r = await run(t, () => installMain(["--user", "--with-skills", "--runtime", "bun"], ROOT));
   assert.equal(r.code, 0, r.out);
-  const settings = JSON.parse(fs.readFileSync(path.join(home, ".claude", "settings.json"), "utf8")) as { hooks: { Stop: { hooks: { command: string; args: string[] }[] }[] } };
+  const settings = JSON.parse(fs.readFileSync(path.join(home, ".claude", "settings.json"), "utf8")) as {
+    hooks: { Stop: { hooks: { command: string; args: string[] }[] }[] };
+  };
   assert.equal(settings.hooks.Stop[0]?.hooks[0]?.command, fs.realpathSync(pinned));
   assert.deepEqual(settings.hooks.Stop[0]?.hooks[0]?.args, [hookPathOf(ROOT, "bun")]);
 });
@@ -473,7 +503,11 @@ function launch(projectDir: string, event: Record<string, unknown>, env: Record<
   const launcher = path.join(projectDir, ".claude", "hooks", "skillgate.mjs");
   fs.mkdirSync(path.dirname(launcher), { recursive: true });
   fs.copyFileSync(path.join(ROOT, "hooks", "launcher.mjs"), launcher);
-  const r = spawnSync(process.execPath, [launcher], { input: JSON.stringify(event), encoding: "utf8", env: { PATH: process.env.PATH, HOME: tmp("lhome"), CLAUDE_PROJECT_DIR: projectDir, ...env } });
+  const r = spawnSync(process.execPath, [launcher], {
+    input: JSON.stringify(event),
+    encoding: "utf8",
+    env: { PATH: process.env.PATH, HOME: tmp("lhome"), CLAUDE_PROJECT_DIR: projectDir, ...env },
+  });
   assert.equal(r.status, 0, r.stderr);
   return r.stdout.trim() ? (JSON.parse(r.stdout) as Record<string, unknown>) : undefined;
 }
@@ -501,7 +535,11 @@ test("launcher without the package, on an event it cannot read: valid JSON sayin
   fs.mkdirSync(path.dirname(launcher), { recursive: true });
   fs.copyFileSync(path.join(ROOT, "hooks", "launcher.mjs"), launcher);
   for (const input of ["not json{", "", "[1,2]", '{"session_id":"s"}']) {
-    const r = spawnSync(process.execPath, [launcher], { input, encoding: "utf8", env: { PATH: process.env.PATH, HOME: tmp("lhome"), CLAUDE_PROJECT_DIR: dir } });
+    const r = spawnSync(process.execPath, [launcher], {
+      input,
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, HOME: tmp("lhome"), CLAUDE_PROJECT_DIR: dir },
+    });
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout) as { systemMessage?: string };
     assert.match(String(out.systemMessage), /skillgate is registered but not installed: run npm ci/, JSON.stringify(input));
@@ -511,11 +549,37 @@ test("launcher without the package, on an event it cannot read: valid JSON sayin
 
 test("launcher with the package installed runs the real hook", () => {
   const p = ready();
-  const out = launch(p.dir, { hook_event_name: "PreToolUse", session_id: "launch-1", transcript_path: "", cwd: p.dir, tool_name: "Bash", tool_input: { command: "git commit -m x" }, tool_use_id: "t1", permission_mode: "default" }, { SKILLGATE_STATE: tmp("lstate") });
+  const out = launch(
+    p.dir,
+    {
+      hook_event_name: "PreToolUse",
+      session_id: "launch-1",
+      transcript_path: "",
+      cwd: p.dir,
+      tool_name: "Bash",
+      tool_input: { command: "git commit -m x" },
+      tool_use_id: "t1",
+      permission_mode: "default",
+    },
+    { SKILLGATE_STATE: tmp("lstate") },
+  );
   assert.equal((out?.hookSpecificOutput as Record<string, unknown>).permissionDecision, "deny");
   assert.match(JSON.stringify(out), /commit-gate|skill "commit"/);
   // The launcher is part of the installation: the model may not rewrite it to switch the hook off.
-  const write = launch(p.dir, { hook_event_name: "PreToolUse", session_id: "launch-1", transcript_path: "", cwd: p.dir, tool_name: "Write", tool_input: { file_path: path.join(p.dir, ".claude", "hooks", "skillgate.mjs"), content: "" }, tool_use_id: "t2", permission_mode: "default" }, { SKILLGATE_STATE: tmp("lstate") });
+  const write = launch(
+    p.dir,
+    {
+      hook_event_name: "PreToolUse",
+      session_id: "launch-1",
+      transcript_path: "",
+      cwd: p.dir,
+      tool_name: "Write",
+      tool_input: { file_path: path.join(p.dir, ".claude", "hooks", "skillgate.mjs"), content: "" },
+      tool_use_id: "t2",
+      permission_mode: "default",
+    },
+    { SKILLGATE_STATE: tmp("lstate") },
+  );
   assert.equal((write?.hookSpecificOutput as Record<string, unknown>).permissionDecision, "deny");
   assert.match(JSON.stringify(write), /self-protection/);
 });
@@ -528,7 +592,11 @@ test("state folder: $SKILLGATE_STATE, plugin data, $XDG_STATE_HOME/skillgate, ~/
   assert.equal(stateDirPath({ XDG_STATE_HOME: "/x", HOME: "/h" }, "/p"), path.join("/p", "state"));
   assert.equal(claudeEnvironment({ CLAUDE_PLUGIN_DATA: "/p", HOME: "/h" }).dataDir, "/p");
   assert.equal(stateDirPath({ XDG_STATE_HOME: "/x", HOME: "/h" }), path.join("/x", "skillgate"));
-  assert.equal(stateDirPath({ XDG_STATE_HOME: "relative", HOME: "/h" }), path.join("/h", ".local", "state", "skillgate"), "a relative XDG path is ignored, as the spec says");
+  assert.equal(
+    stateDirPath({ XDG_STATE_HOME: "relative", HOME: "/h" }),
+    path.join("/h", ".local", "state", "skillgate"),
+    "a relative XDG path is ignored, as the spec says",
+  );
   assert.equal(stateDirPath({ HOME: "/h" }), path.join("/h", ".local", "state", "skillgate"));
 
   // Only skillgate's own folder is migrated from: a project's .claude/state is not ours.
@@ -569,10 +637,15 @@ test("one table resolution: --table, $SKILLGATE_TABLE, the project's (from $CLAU
   fs.mkdirSync(path.join(proj, "src", "deep"), { recursive: true });
   fs.writeFileSync(path.join(proj, ".claude", "triggers.json"), "{}");
   // Claude Code's project table: in $CLAUDE_PROJECT_DIR when it is set, else above the verb's cwd (hooks/hosts/claude-code/env.ts).
-  const r = (env: NodeJS.ProcessEnv, o: { flag?: string; cwd?: string } = {}) => resolveTable({ env: { HOME: home, ...env }, packageRoot: ROOT, project: projectTables(env.CLAUDE_PROJECT_DIR), ...o });
+  const r = (env: NodeJS.ProcessEnv, o: { flag?: string; cwd?: string } = {}) =>
+    resolveTable({ env: { HOME: home, ...env }, packageRoot: ROOT, project: projectTables(env.CLAUDE_PROJECT_DIR), ...o });
   assert.deepEqual([r({ SKILLGATE_TABLE: "/e.json" }, { flag: "f.json" }).source, r({ SKILLGATE_TABLE: "/e.json" }).source], ["flag", "env"]);
   assert.equal(r({ CLAUDE_PROJECT_DIR: proj }).file, path.join(proj, ".claude", "triggers.json"));
-  assert.equal(r({}, { cwd: path.join(proj, "src", "deep") }).file, path.join(proj, ".claude", "triggers.json"), "a verb run in a subfolder finds the project's table");
+  assert.equal(
+    r({}, { cwd: path.join(proj, "src", "deep") }).file,
+    path.join(proj, ".claude", "triggers.json"),
+    "a verb run in a subfolder finds the project's table",
+  );
   assert.equal(r({}, { cwd: proj }).source, "project");
   // The home folder's .claude/ holds the user's settings, not a project table.
   fs.mkdirSync(path.join(home, ".claude"));
@@ -595,7 +668,8 @@ test("init: starter table with a $schema that resolves from the project, its ski
   const table = JSON.parse(fs.readFileSync(tableFile, "utf8")) as { $schema: string; rows: { id: string; skill?: string }[] };
   assert.equal(table.$schema, "../node_modules/skillgate/triggers.schema.json");
   assert.ok(fs.existsSync(path.resolve(path.dirname(tableFile), table.$schema)), "the $schema path exists");
-  for (const s of new Set(table.rows.flatMap((row) => (row.skill ? [row.skill] : [])))) assert.ok(fs.existsSync(path.join(p.dir, ".claude", "skills", s, "SKILL.md")), s);
+  for (const s of new Set(table.rows.flatMap((row) => (row.skill ? [row.skill] : []))))
+    assert.ok(fs.existsSync(path.join(p.dir, ".claude", "skills", s, "SKILL.md")), s);
   const cases = fs.readdirSync(path.join(p.dir, ".claude", "skillgate", "cases")).filter((f) => f.endsWith(".json"));
   assert.ok(cases.length >= table.rows.length, `${cases.length} cases for ${table.rows.length} rows`);
 
@@ -638,11 +712,15 @@ test("doctor: skillgate installed from a tarball outside the project breaks a te
   isolate(t);
   const p = ready();
   assert.equal((await run(t, () => installMain(["--project", p.dir], ROOT))).code, 0);
-  const pkg = (spec: string) => fs.writeFileSync(path.join(p.dir, "package.json"), JSON.stringify({ name: "team", private: true, devDependencies: { skillgate: spec } }, null, 2));
+  const pkg = (spec: string) =>
+    fs.writeFileSync(path.join(p.dir, "package.json"), JSON.stringify({ name: "team", private: true, devDependencies: { skillgate: spec } }, null, 2));
   pkg("file:../../skillgate-0.1.0.tgz");
   const out = await run(t, () => doctorMain(["--project", p.dir], ROOT));
   assert.equal(out.code, 1, out.out);
-  assert.match(out.out, /PROBLEM +.*package\.json installs skillgate from file:\.\.\/\.\.\/skillgate-0\.1\.0\.tgz, outside the project: a teammate's npm ci fails unless the tarball is at that path on their machine too; copy it into the repository \(vendor\/\), npm install --save-dev \.\/vendor\/skillgate-0\.1\.0\.tgz and commit it/);
+  assert.match(
+    out.out,
+    /PROBLEM +.*package\.json installs skillgate from file:\.\.\/\.\.\/skillgate-0\.1\.0\.tgz, outside the project: a teammate's npm ci fails unless the tarball is at that path on their machine too; copy it into the repository \(vendor\/\), npm install --save-dev \.\/vendor\/skillgate-0\.1\.0\.tgz and commit it/,
+  );
   pkg("file:vendor/skillgate-0.1.0.tgz");
   const fine = await run(t, () => doctorMain(["--project", p.dir], ROOT));
   assert.equal(fine.code, 0, fine.out);
@@ -679,14 +757,22 @@ test("doctor says whether the gate fails closed: onFailure on the gate's handler
   fs.writeFileSync(local, JSON.stringify(s, null, 2));
   const openDoc = await doctor(PATH);
   assert.equal(openDoc.code, 1);
-  assert.match(openDoc.out, /PROBLEM +.*settings\.local\.json: PreToolUse: the hook has no "onFailure": "block", so a crash or timeout of the hook lets the call through; run skillgate install again/);
+  assert.match(
+    openDoc.out,
+    /PROBLEM +.*settings\.local\.json: PreToolUse: the hook has no "onFailure": "block", so a crash or timeout of the hook lets the call through; run skillgate install again/,
+  );
 });
 
 // ---------------------------------------------------------------- every host through one command line
 
 /** `skillgate <verb> …` in-process with the test's environment; stdout and stderr apart. */
-async function sgVerb(verb: "install" | "uninstall" | "doctor", args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [], err: string[] = [];
+async function sgVerb(
+  verb: "install" | "uninstall" | "doctor",
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [],
+    err: string[] = [];
   const code = await installVerb(verb, args, ROOT, { env, out: (l) => out.push(l), err: (l) => err.push(l) });
   return { code, out: out.join("\n"), err: err.join("\n") };
 }
@@ -696,7 +782,14 @@ function tableWithoutSkills(): string {
   const dir = tmp("table");
   fs.mkdirSync(path.join(dir, "empty"));
   const file = path.join(dir, "triggers.json");
-  fs.writeFileSync(file, JSON.stringify({ version: 1, skillsDir: "empty", rows: [{ id: "commit-gate", kind: "gate", skill: "commit", when: { command: { name: "git", sub: ["commit"] } } }] }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      version: 1,
+      skillsDir: "empty",
+      rows: [{ id: "commit-gate", kind: "gate", skill: "commit", when: { command: { name: "git", sub: ["commit"] } } }],
+    }),
+  );
   return file;
 }
 
@@ -747,7 +840,11 @@ test("--with-skills on every host: refused without it (naming the flag and the f
     const dir = tmp(`skills-${host}`);
     const refused = await sgVerb("install", ["--host", host, "--project", dir, "--runtime", "node"]);
     assert.equal(refused.code, 3, `${host}: ${refused.out}\n${refused.err}`);
-    assert.match(refused.err, new RegExp(`cannot load: commit .*--with-skills to copy them into ${path.join(dir, dest).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "s"), host);
+    assert.match(
+      refused.err,
+      new RegExp(`cannot load: commit .*--with-skills to copy them into ${path.join(dir, dest).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "s"),
+      host,
+    );
     assert.equal(fs.existsSync(path.join(dir, dest)), false, `${host}: nothing copied`);
     const dry = await sgVerb("install", ["--host", host, "--project", dir, "--with-skills", "--dry-run"]);
     assert.equal(dry.code, 0, `${host}: ${dry.err}`);
@@ -755,7 +852,11 @@ test("--with-skills on every host: refused without it (naming the flag and the f
     assert.deepEqual(fs.readdirSync(dir), [], `${host}: a dry run writes nothing`);
     const ok = await sgVerb("install", ["--host", host, "--project", dir, "--with-skills", "--runtime", "node"]);
     assert.equal(ok.code, 0, `${host}: ${ok.out}\n${ok.err}`);
-    assert.equal(fs.readFileSync(path.join(dir, dest, "commit", "SKILL.md"), "utf8"), fs.readFileSync(path.join(ROOT, "skills", "commit", "SKILL.md"), "utf8"), host);
+    assert.equal(
+      fs.readFileSync(path.join(dir, dest, "commit", "SKILL.md"), "utf8"),
+      fs.readFileSync(path.join(ROOT, "skills", "commit", "SKILL.md"), "utf8"),
+      host,
+    );
     // Loadable now: a plain install passes.
     assert.equal((await sgVerb("install", ["--host", host, "--project", dir, "--runtime", "node"])).code, 0, host);
   }

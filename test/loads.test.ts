@@ -37,7 +37,13 @@ function world(): World {
   fs.mkdirSync(home);
   fs.cpSync(path.join(root, "skills"), path.join(project, ".claude", "skills"), { recursive: true });
   const state = path.join(base, "state");
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, CLAUDE_PROJECT_DIR: project, SKILLGATE_STATE: state, SKILLGATE_OUTPUT_DIR: path.join(base, "out") };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    CLAUDE_PROJECT_DIR: project,
+    SKILLGATE_STATE: state,
+    SKILLGATE_OUTPUT_DIR: path.join(base, "out"),
+  };
   return { project, home, state, env, session: `loads-${process.pid}-${n++}`, skill: path.join(project, ".claude", "skills", "commit", "SKILL.md") };
 }
 
@@ -57,13 +63,22 @@ async function hook(w: World, name: string, over: Record<string, unknown> = {}):
   const out = r.stdout ? (JSON.parse(r.stdout) as Record<string, unknown>) : {};
   const hso = (out.hookSpecificOutput ?? {}) as Record<string, unknown>;
   assert.ok(r.trace, r.stderr);
-  return { verdict: r.trace.verdict, rows: r.trace.rows, loaded: r.trace.state.loaded, context: String(hso.additionalContext ?? hso.permissionDecisionReason ?? ""), notice: String(out.systemMessage ?? "") };
+  return {
+    verdict: r.trace.verdict,
+    rows: r.trace.rows,
+    loaded: r.trace.state.loaded,
+    context: String(hso.additionalContext ?? hso.permissionDecisionReason ?? ""),
+    notice: String(out.systemMessage ?? ""),
+  };
 }
 
 /** A whole Read of the file, its tool_response carrying the text the model got (2.1.328 shape). */
 const readOf = (file: string, content: string) => ({
   tool_input: { file_path: file },
-  tool_response: { type: "text", file: { filePath: file, content, numLines: content.split("\n").length, startLine: 1, totalLines: content.split("\n").length } },
+  tool_response: {
+    type: "text",
+    file: { filePath: file, content, numLines: content.split("\n").length, startLine: 1, totalLines: content.split("\n").length },
+  },
 });
 
 const commit = (w: World) => hook(w, "pre-tool-use-bash");
@@ -186,7 +201,11 @@ fs.writeFileSync(T[0], JSON.stringify(s));\n`,
     assert.equal((await hook(w, "pre-tool-use-bash", { tool_use_id: "toolu_forge", tool_input: input })).verdict, "allow");
     const ran = spawnSync(process.execPath, ["tools/forge.js"], { cwd: w.project, encoding: "utf8" });
     assert.equal(ran.status, 0, ran.stderr);
-    const post = await hook(w, "post-tool-use-bash", { tool_use_id: "toolu_forge", tool_input: input, tool_response: { stdout: "", stderr: "", interrupted: false, isImage: false, noOutputExpected: false } });
+    const post = await hook(w, "post-tool-use-bash", {
+      tool_use_id: "toolu_forge",
+      tool_input: input,
+      tool_response: { stdout: "", stderr: "", interrupted: false, isImage: false, noOutputExpected: false },
+    });
     assert.deepEqual(post.loaded, []);
     assert.equal(fs.readFileSync(w.skill, "utf8"), original);
     assert.deepEqual((JSON.parse(fs.readFileSync(stateFile, "utf8")) as { skillDigests: Record<string, string> }).skillDigests, recorded);
@@ -232,11 +251,16 @@ describe("skill folders that cannot be read never crash the hook", () => {
 });
 
 describe("Codex: a SKILL.md printed whole with the shell", () => {
-  const codexFixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(root, "test", "fixtures", "codex", `${name}.json`), "utf8"));
+  const codexFixture = (name: string): Record<string, unknown> =>
+    JSON.parse(fs.readFileSync(path.join(root, "test", "fixtures", "codex", `${name}.json`), "utf8"));
   async function codexHook(w: World, name: string, over: Record<string, unknown> = {}): Promise<Answer> {
     const { codex } = await import("../hooks/hosts/codex/adapter.ts");
     const input = JSON.stringify({ ...codexFixture(name), session_id: w.session, cwd: w.project, ...over });
-    const r = await runHook(input, { env: { ...w.env, SKILLGATE_CODEX_CWD: w.project, CODEX_HOME: path.join(w.home, ".codex") }, packageRoot: root, host: codex });
+    const r = await runHook(input, {
+      env: { ...w.env, SKILLGATE_CODEX_CWD: w.project, CODEX_HOME: path.join(w.home, ".codex") },
+      packageRoot: root,
+      host: codex,
+    });
     assert.ok(r.trace, r.stderr);
     const out = r.stdout ? (JSON.parse(r.stdout) as Record<string, unknown>) : {};
     return { verdict: r.trace.verdict, rows: r.trace.rows, loaded: r.trace.state.loaded, context: "", notice: String(out.systemMessage ?? "") };

@@ -21,7 +21,8 @@ import { runHook } from "../hooks/entries/claude-code.ts";
 import type { Host } from "../hooks/core/host.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const fixture = (host: string, name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures", host, `${name}.json`), "utf8"));
+const fixture = (host: string, name: string): Record<string, unknown> =>
+  JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "fixtures", host, `${name}.json`), "utf8"));
 
 test("the filesystem server's tools: which write, and the paths their arguments name", () => {
   assert.equal(mcpWrites("write_file"), "write");
@@ -31,7 +32,17 @@ test("the filesystem server's tools: which write, and the paths their arguments 
   assert.equal(mcpWrites("create_or_update_file"), "write");
   assert.equal(mcpWrites("delete_branch"), "edit");
   assert.equal(mcpWrites("writeFile"), "write");
-  for (const reader of ["read_file", "read_text_file", "read_multiple_files", "list_directory", "directory_tree", "search_files", "get_file_info", "created_at", "list_allowed_directories"]) {
+  for (const reader of [
+    "read_file",
+    "read_text_file",
+    "read_multiple_files",
+    "list_directory",
+    "directory_tree",
+    "search_files",
+    "get_file_info",
+    "created_at",
+    "list_allowed_directories",
+  ]) {
     assert.equal(mcpWrites(reader), undefined, reader);
   }
   assert.deepEqual(mcpPaths({ source: "a.md", destination: "docs/x_RU.md" }), ["a.md", "docs/x_RU.md"]);
@@ -62,7 +73,16 @@ test("every host: an MCP write_file and move_file in the host's payload shape ar
   const write = { path: "/r/docs/x_RU.md", content: "x" };
   const move = { source: "/r/a.md", destination: "/r/docs/x_RU.md" };
   const claude = (name: string, input: unknown) =>
-    claudeNormalize({ session_id: "s", transcript_path: "/t.jsonl", cwd: "/r", permission_mode: "default", hook_event_name: "PreToolUse", tool_name: name, tool_input: input, tool_use_id: "toolu_1" });
+    claudeNormalize({
+      session_id: "s",
+      transcript_path: "/t.jsonl",
+      cwd: "/r",
+      permission_mode: "default",
+      hook_event_name: "PreToolUse",
+      tool_name: name,
+      tool_input: input,
+      tool_use_id: "toolu_1",
+    });
   assert.deepEqual(tool(claude("mcp__filesystem__write_file", write)), WRITE);
   assert.deepEqual(tool(claude("mcp__plugin_fs_filesystem__move_file", move)), MOVE);
   assert.deepEqual(tool(claude("mcp__filesystem__read_file", { path: "/r/a.md" })), { kind: "other" });
@@ -72,8 +92,19 @@ test("every host: an MCP write_file and move_file in the host's payload shape ar
   assert.deepEqual(tool(cx("mcp__filesystem__move_file", move)), MOVE);
 
   // Gemini 0.61: `mcp_<server>_<tool>`, and mcp_context names the server's own tool.
-  const gm = (name: string, input: unknown, ctx?: unknown) => geminiNormalize({ ...fixture("gemini", "BeforeTool-write_file"), tool_name: name, tool_input: input, ...(ctx ? { mcp_context: ctx } : {}) });
-  assert.deepEqual(tool(gm("mcp_filesystem_write_file", write, { server_name: "filesystem", tool_name: "write_file", command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/r"] })), WRITE);
+  const gm = (name: string, input: unknown, ctx?: unknown) =>
+    geminiNormalize({ ...fixture("gemini", "BeforeTool-write_file"), tool_name: name, tool_input: input, ...(ctx ? { mcp_context: ctx } : {}) });
+  assert.deepEqual(
+    tool(
+      gm("mcp_filesystem_write_file", write, {
+        server_name: "filesystem",
+        tool_name: "write_file",
+        command: "npx",
+        args: ["-y", "@modelcontextprotocol/server-filesystem", "/r"],
+      }),
+    ),
+    WRITE,
+  );
   assert.deepEqual(tool(gm("mcp_my_fs_move_file", move)), MOVE);
 
   const cp = (name: string, args: unknown) => copilotNormalize("preToolUse", { sessionId: "s", timestamp: 1, cwd: "/r", toolName: name, toolArgs: args });
@@ -81,7 +112,8 @@ test("every host: an MCP write_file and move_file in the host's payload shape ar
   assert.deepEqual(tool(cp("my-fs-move_file", move)), MOVE);
   assert.deepEqual(tool(cp("github-mcp-server-search_code", { query: "x" })), { kind: "other" });
 
-  const oc = (name: string, args: unknown) => opencodeNormalize({ hook: "tool.execute.before", input: { tool: name, sessionID: "ses_1", callID: "call_1" }, output: { args } }, "/r");
+  const oc = (name: string, args: unknown) =>
+    opencodeNormalize({ hook: "tool.execute.before", input: { tool: name, sessionID: "ses_1", callID: "call_1" }, output: { args } }, "/r");
   assert.deepEqual(tool(oc("filesystem_write_file", write)), WRITE);
   assert.deepEqual(tool(oc("my_fs_move_file", move)), MOVE);
   assert.deepEqual(tool(oc("todowrite", { todos: [] })), { kind: "other" });
@@ -90,7 +122,8 @@ test("every host: an MCP write_file and move_file in the host's payload shape ar
 test("the installed matchers send MCP tools to the hook", () => {
   const matches = (matcher: string | undefined, tool: string) => matcher !== undefined && new RegExp(matcher).test(tool);
   assert.equal(HOOK_EVENTS.PreToolUse, PRE_TOOL_USE_MATCHER);
-  for (const t of ["mcp__filesystem__write_file", "Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", "Agent", "Task"]) assert.ok(matches(PRE_TOOL_USE_MATCHER, t), t);
+  for (const t of ["mcp__filesystem__write_file", "Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", "Agent", "Task"])
+    assert.ok(matches(PRE_TOOL_USE_MATCHER, t), t);
   for (const t of ["Read", "Skill", "WebFetch"]) assert.ok(!matches(PRE_TOOL_USE_MATCHER, t), t);
   const plugin = JSON.parse(fs.readFileSync(path.join(ROOT, "hooks", "hooks.json"), "utf8")) as { hooks: { PreToolUse: { matcher: string }[] } };
   assert.equal(plugin.hooks.PreToolUse[0]?.matcher, PRE_TOOL_USE_MATCHER, "the plugin registers the same matcher");
@@ -105,7 +138,14 @@ async function refusal(host: Host | undefined, payload: unknown, env: Record<str
   if (!r.stdout) return undefined;
   const out = JSON.parse(r.stdout) as Record<string, unknown>;
   const hso = out.hookSpecificOutput as Record<string, unknown> | undefined;
-  const deny = hso?.permissionDecision === "deny" ? hso.permissionDecisionReason : out.permissionDecision === "deny" ? out.permissionDecisionReason : out.decision === "deny" ? out.reason : undefined;
+  const deny =
+    hso?.permissionDecision === "deny"
+      ? hso.permissionDecisionReason
+      : out.permissionDecision === "deny"
+        ? out.permissionDecisionReason
+        : out.decision === "deny"
+          ? out.reason
+          : undefined;
   return typeof deny === "string" ? deny : undefined;
 }
 
@@ -113,21 +153,60 @@ test("through the runner, every hook host: an MCP write to a paired doc, the pro
   const repo = fs.mkdtempSync(path.join(os.tmpdir(), "sg-mcp-"));
   const state = fs.mkdtempSync(path.join(os.tmpdir(), "sg-mcp-state-"));
   const base = { SKILLGATE_STATE: state, HOME: state };
-  const cases: { host: Host | undefined; env: Record<string, string>; payload: (tool: string, args: Record<string, unknown>) => unknown; name: (tool: string) => string; table: string; settings: string }[] = [
+  const cases: {
+    host: Host | undefined;
+    env: Record<string, string>;
+    payload: (tool: string, args: Record<string, unknown>) => unknown;
+    name: (tool: string) => string;
+    table: string;
+    settings: string;
+  }[] = [
     {
-      host: undefined, env: { ...base, CLAUDE_PROJECT_DIR: repo }, name: (t) => `mcp__filesystem__${t}`, table: ".claude/triggers.json", settings: ".claude/settings.json",
-      payload: (tool, args) => ({ session_id: "s-cc", transcript_path: "", cwd: repo, permission_mode: "default", hook_event_name: "PreToolUse", tool_name: tool, tool_input: args, tool_use_id: "toolu_1" }),
+      host: undefined,
+      env: { ...base, CLAUDE_PROJECT_DIR: repo },
+      name: (t) => `mcp__filesystem__${t}`,
+      table: ".claude/triggers.json",
+      settings: ".claude/settings.json",
+      payload: (tool, args) => ({
+        session_id: "s-cc",
+        transcript_path: "",
+        cwd: repo,
+        permission_mode: "default",
+        hook_event_name: "PreToolUse",
+        tool_name: tool,
+        tool_input: args,
+        tool_use_id: "toolu_1",
+      }),
     },
     {
-      host: codex, env: { ...base, SKILLGATE_CODEX_CWD: repo }, name: (t) => `mcp__filesystem__${t}`, table: ".codex/triggers.json", settings: ".codex/hooks.json",
+      host: codex,
+      env: { ...base, SKILLGATE_CODEX_CWD: repo },
+      name: (t) => `mcp__filesystem__${t}`,
+      table: ".codex/triggers.json",
+      settings: ".codex/hooks.json",
       payload: (tool, args) => ({ ...fixture("codex", "PreToolUse-Bash"), session_id: "s-cx", cwd: repo, tool_name: tool, tool_input: args }),
     },
     {
-      host: gemini, env: { ...base, SKILLGATE_GEMINI_CWD: repo }, name: (t) => `mcp_filesystem_${t}`, table: ".gemini/triggers.json", settings: ".gemini/settings.json",
-      payload: (tool, args) => ({ ...fixture("gemini", "BeforeTool-write_file"), session_id: "s-gm", cwd: repo, tool_name: tool, tool_input: args, mcp_context: { server_name: "filesystem", tool_name: tool.slice("mcp_filesystem_".length) } }),
+      host: gemini,
+      env: { ...base, SKILLGATE_GEMINI_CWD: repo },
+      name: (t) => `mcp_filesystem_${t}`,
+      table: ".gemini/triggers.json",
+      settings: ".gemini/settings.json",
+      payload: (tool, args) => ({
+        ...fixture("gemini", "BeforeTool-write_file"),
+        session_id: "s-gm",
+        cwd: repo,
+        tool_name: tool,
+        tool_input: args,
+        mcp_context: { server_name: "filesystem", tool_name: tool.slice("mcp_filesystem_".length) },
+      }),
     },
     {
-      host: copilotHost("preToolUse"), env: { ...base, COPILOT_PROJECT_DIR: repo }, name: (t) => `filesystem-${t}`, table: ".github/skillgate/triggers.json", settings: ".github/hooks/skillgate.json",
+      host: copilotHost("preToolUse"),
+      env: { ...base, COPILOT_PROJECT_DIR: repo },
+      name: (t) => `filesystem-${t}`,
+      table: ".github/skillgate/triggers.json",
+      settings: ".github/hooks/skillgate.json",
       payload: (tool, args) => ({ sessionId: "s-cp", timestamp: 1, cwd: repo, toolName: tool, toolArgs: args }),
     },
   ];
@@ -135,7 +214,11 @@ test("through the runner, every hook host: an MCP write to a paired doc, the pro
     const label = c.host?.name ?? "claude-code";
     const run = (tool: string, args: Record<string, unknown>) => refusal(c.host, c.payload(c.name(tool), args), c.env);
     assert.match((await run("write_file", { path: path.join(repo, "docs", "x_RU.md"), content: "x" })) ?? "", /paired-docs/, `${label}: paired doc`);
-    assert.match((await run("move_file", { source: path.join(repo, "a.md"), destination: path.join(repo, "docs", "x_RU.md") })) ?? "", /paired-docs/, `${label}: move onto a paired doc`);
+    assert.match(
+      (await run("move_file", { source: path.join(repo, "a.md"), destination: path.join(repo, "docs", "x_RU.md") })) ?? "",
+      /paired-docs/,
+      `${label}: move onto a paired doc`,
+    );
     assert.ok(await run("write_file", { path: path.join(repo, c.table), content: "{}" }), `${label}: the project table`);
     assert.ok(await run("edit_file", { path: path.join(repo, c.settings), edits: [{ oldText: "skillgate", newText: "" }] }), `${label}: the settings`);
     assert.equal(await run("read_file", { path: path.join(repo, "docs", "x_RU.md") }), undefined, `${label}: a read`);

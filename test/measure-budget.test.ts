@@ -31,10 +31,31 @@ function session(id: string) {
       return s;
     },
     /** A tool call and its result; `response` null: the line holds no toolUseResult. */
-    tool(name: string, input: Record<string, unknown>, content: string, response: Record<string, unknown> | null = { stdout: content, stderr: "", interrupted: false }) {
+    tool(
+      name: string,
+      input: Record<string, unknown>,
+      content: string,
+      response: Record<string, unknown> | null = { stdout: content, stderr: "", interrupted: false },
+    ) {
       const toolId = `toolu_${id.slice(0, 4)}_${++msg}`;
-      lines.push({ ...base(), type: "assistant", message: { id: `msg_${id.slice(0, 4)}_${msg}`, role: "assistant", model: "claude-x", content: [{ type: "tool_use", id: toolId, name, input }], stop_reason: "tool_use", usage: { input_tokens: 10, output_tokens: 5 } } });
-      lines.push({ ...base(), type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: toolId, content }] }, ...(response ? { toolUseResult: response } : {}) });
+      lines.push({
+        ...base(),
+        type: "assistant",
+        message: {
+          id: `msg_${id.slice(0, 4)}_${msg}`,
+          role: "assistant",
+          model: "claude-x",
+          content: [{ type: "tool_use", id: toolId, name, input }],
+          stop_reason: "tool_use",
+          usage: { input_tokens: 10, output_tokens: 5 },
+        },
+      });
+      lines.push({
+        ...base(),
+        type: "user",
+        message: { role: "user", content: [{ type: "tool_result", tool_use_id: toolId, content }] },
+        ...(response ? { toolUseResult: response } : {}),
+      });
       return s;
     },
     text: () => lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
@@ -44,7 +65,11 @@ function session(id: string) {
 
 /** `git log` output of `commits` commits (about 190 characters each). */
 const gitLog = (commits: number) =>
-  Array.from({ length: commits }, (_, i) => `commit ${(i + 1).toString(16).padStart(40, "a")}\nAuthor: Dev <dev@example.test>\nDate:   Mon Dec 1 10:00:00 2026 +0000\n\n    change number ${i + 1} of the parser\n`).join("\n");
+  Array.from(
+    { length: commits },
+    (_, i) =>
+      `commit ${(i + 1).toString(16).padStart(40, "a")}\nAuthor: Dev <dev@example.test>\nDate:   Mon Dec 1 10:00:00 2026 +0000\n\n    change number ${i + 1} of the parser\n`,
+  ).join("\n");
 const noise = (chars: number) => "build step ok: compiled module without warnings\n".repeat(Math.ceil(chars / 49)).slice(0, chars);
 
 const TABLE_ROWS = [
@@ -110,7 +135,8 @@ test("per budget profile: sessions in it, summarized, head caps, raw passes by r
   assert.deepEqual(p.audit.raw, { write: 0, risk: 1, audit: 0, unknown: 0, short: 0 });
   assert.equal(p.audit.summarized + p.audit.capped + p.audit.charsSaved, 0);
   // Characters kept out: the head cap keeps 4,000 of make's 30,000; each summary saves most of its log.
-  const big = gitLog(140).length, mid = gitLog(64).length;
+  const big = gitLog(140).length,
+    mid = gitLog(64).length;
   assert.ok(p.balanced.charsSaved - 26_000 >= 0.8 * big && p.balanced.charsSaved - 26_000 < big, `summary saved ${p.balanced.charsSaved - 26_000} of ${big}`);
   assert.ok(p.fast.charsSaved >= 0.8 * mid && p.fast.charsSaved < mid, `${p.fast.charsSaved} of ${mid}`);
   // raw_fallback: C was shown two pointers (its summary names balanced; the plain cap takes the session's profile), read one back.
@@ -121,7 +147,10 @@ test("per budget profile: sessions in it, summarized, head caps, raw passes by r
   assert.equal(r.subagents.budget.profiles.balanced.sessions, 0);
 
   const text = renderText(r);
-  assert.match(text, /budget profile\s+kind\s+sessions\s+summarized\s+head cap\s+raw write\s+raw risk\s+raw audit\s+raw unknown\s+raw short\s+chars kept out\s+summaries seen\s+raw_fallback/);
+  assert.match(
+    text,
+    /budget profile\s+kind\s+sessions\s+summarized\s+head cap\s+raw write\s+raw risk\s+raw audit\s+raw unknown\s+raw short\s+chars kept out\s+summaries seen\s+raw_fallback/,
+  );
   assert.match(text, /balanced \(default\)\s+main\s+3\s+1\s+1\s+1\s+0\s+0\s+1\s+0\s+[\d,]+\s+2\s+1 \(50%\)/);
   assert.match(text, /audit\s+main\s+1\s+0\s+0\s+0\s+1\s+0\s+0\s+0\s+0\s+0\s+0 \(—\)/);
   assert.match(text, /not re-decided: 1 long outputs/);
@@ -147,8 +176,14 @@ test("a Bash command naming the raw file counts as a raw fallback too; each file
 });
 
 test("pointersIn reads the evidence header and the plain cap line, nothing else", () => {
-  assert.deepEqual(pointersIn("[skillgate summary: diff · read_tier L1 · budget_profile fast · confidence high · raw_evidence /t/a.txt (5,000 chars, 10 lines)]"), [["/t/a.txt", "fast"]]);
-  assert.deepEqual(pointersIn("x\n[skillgate[cap]: output capped: showing the first 10 of 99 characters; the full output is in /t/b.txt — read or grep it there, in slices]"), [["/t/b.txt", undefined]]);
+  assert.deepEqual(
+    pointersIn("[skillgate summary: diff · read_tier L1 · budget_profile fast · confidence high · raw_evidence /t/a.txt (5,000 chars, 10 lines)]"),
+    [["/t/a.txt", "fast"]],
+  );
+  assert.deepEqual(
+    pointersIn("x\n[skillgate[cap]: output capped: showing the first 10 of 99 characters; the full output is in /t/b.txt — read or grep it there, in slices]"),
+    [["/t/b.txt", undefined]],
+  );
   assert.deepEqual(pointersIn("[skillgate summary without a path]"), []);
 });
 
@@ -156,9 +191,15 @@ test("the CLI's --json carries budget (main) and subagents.budget", async () => 
   assert.ok(fs.existsSync(path.join(root, "dist", "cli.mjs")), "dist/cli.mjs is missing: npm test builds it first");
   const { projects, table } = await setUp();
   const state = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-measure-budget-state-"));
-  const out = execFileSync(process.execPath, [path.join(root, "bin", "skillgate.mjs"), "measure", "--projects", projects, "--since", "100000d", "--table", table, "--json"], {
-    env: { ...process.env, SKILLGATE_STATE: state }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"],
-  });
+  const out = execFileSync(
+    process.execPath,
+    [path.join(root, "bin", "skillgate.mjs"), "measure", "--projects", projects, "--since", "100000d", "--table", table, "--json"],
+    {
+      env: { ...process.env, SKILLGATE_STATE: state },
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   const r = JSON.parse(out) as MeasureResult;
   assert.equal(r.budget.profiles.fast.summarized, 1);
   assert.equal(r.budget.profiles.balanced.rawFallback, 1);
@@ -176,7 +217,11 @@ test("stats: raw_fallback from the session's transcript where Claude Code keeps 
   const session = "cccccccc-0000-4000-a000-000000000003";
   new StateStore(state).update(session, (st) => ({ ...st, compactions: 1 }));
   const stats = (json: boolean) =>
-    execFileSync(process.execPath, [path.join(root, "bin", "skillgate.mjs"), "stats", "--session", session, ...(json ? ["--json"] : [])], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    execFileSync(process.execPath, [path.join(root, "bin", "skillgate.mjs"), "stats", "--session", session, ...(json ? ["--json"] : [])], {
+      env,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   assert.match(stats(false), /raw fallback\s+unknown: no transcript of this session under .*claude-config\/projects/);
   fs.cpSync(projects, path.join(config, "projects"), { recursive: true });
   fs.renameSync(path.join(config, "projects", "-home-dev-project", "c.jsonl"), path.join(config, "projects", "-home-dev-project", `${session}.jsonl`));
@@ -201,7 +246,19 @@ test("a transcript of the real client (2.1.328, e2e/evidence-budget.test.ts's fa
   const file = path.join(copy, "-tmp-skillgate-e2e-repo", "83e58d99-cfeb-4309-afff-77db10ee09ac.jsonl");
   const raw = /raw_evidence (\S+) \(/.exec(fs.readFileSync(file, "utf8"))?.[1];
   assert.ok(raw);
-  const read = { type: "assistant", uuid: "added-read-1", sessionId: "83e58d99-cfeb-4309-afff-77db10ee09ac", cwd: "/tmp", message: { id: "msg_added", role: "assistant", model: "m", content: [{ type: "tool_use", id: "toolu_added", name: "Read", input: { file_path: raw } }], stop_reason: "tool_use" } };
+  const read = {
+    type: "assistant",
+    uuid: "added-read-1",
+    sessionId: "83e58d99-cfeb-4309-afff-77db10ee09ac",
+    cwd: "/tmp",
+    message: {
+      id: "msg_added",
+      role: "assistant",
+      model: "m",
+      content: [{ type: "tool_use", id: "toolu_added", name: "Read", input: { file_path: raw } }],
+      stop_reason: "tool_use",
+    },
+  };
   fs.appendFileSync(file, `${JSON.stringify(read)}\n`);
   const again = await measure({ projects: copy, since: "100000d", table: await compiledTable(table), tableFile: table });
   assert.equal(again.budget.profiles.fast.rawFallback, 1);

@@ -36,8 +36,12 @@ function opencodeDb(file: string): void {
     "create table message (id text primary key, session_id text not null, time_created integer not null, time_updated integer not null, data text not null);",
     "create table part (id text primary key, message_id text not null, session_id text not null, time_created integer not null, time_updated integer not null, data text not null);",
     `insert into session values (${q(r[0]!.session_id)}, 'p', null, ${q(r[0]!.directory)}, ${Date.now()}, ${Date.now()});`,
-    ...[...new Map(r.map((x, i) => [x.message_id, { x, i }])).values()].map(({ x, i }) => `insert into message values (${q(x.message_id)}, ${q(x.session_id)}, ${i}, ${i}, ${q(JSON.stringify({ role: x.role }))});`),
-    ...r.map((x, i) => `insert into part values (${q(`prt_${String(i).padStart(3, "0")}`)}, ${q(x.message_id)}, ${q(x.session_id)}, ${i}, ${i}, ${q(x.data)});`),
+    ...[...new Map(r.map((x, i) => [x.message_id, { x, i }])).values()].map(
+      ({ x, i }) => `insert into message values (${q(x.message_id)}, ${q(x.session_id)}, ${i}, ${i}, ${q(JSON.stringify({ role: x.role }))});`,
+    ),
+    ...r.map(
+      (x, i) => `insert into part values (${q(`prt_${String(i).padStart(3, "0")}`)}, ${q(x.message_id)}, ${q(x.session_id)}, ${i}, ${i}, ${q(x.data)});`,
+    ),
   ].join("\n");
   const done = spawnSync("sqlite3", [file], { input: sql, encoding: "utf8" });
   assert.equal(done.status, 0, done.stderr);
@@ -64,7 +68,12 @@ function home(): string {
 const table = await compiledTable(defaultTable, root);
 /** The hand count: the commit gate fired twice in the one session, the skill not loaded at the first, loaded later. */
 const COMMIT_GATE = { occasions: 2, sessions: 1, loadedBefore: 0, loadedAny: 1 };
-const pick = (r: { id: string; occasions: number; sessions: number; loadedBefore: number; loadedAny: number }) => ({ occasions: r.occasions, sessions: r.sessions, loadedBefore: r.loadedBefore, loadedAny: r.loadedAny });
+const pick = (r: { id: string; occasions: number; sessions: number; loadedBefore: number; loadedAny: number }) => ({
+  occasions: r.occasions,
+  sessions: r.sessions,
+  loadedBefore: r.loadedBefore,
+  loadedAny: r.loadedAny,
+});
 
 test("the scripted session gives the same counts on every host, and they are the hand count", async (t) => {
   if (!hasSqlite) t.diagnostic("no sqlite3 program: opencode's database is not read here (its rows are checked in the next test)");
@@ -93,7 +102,10 @@ test("opencode's rows (as sqlite3 gives them) count as the other hosts' session 
   const r = readOpencode(rows());
   assert.equal(r.sessions.length, 1);
   const s = r.sessions[0]!;
-  assert.deepEqual(s.events.map((e) => e.kind), ["prompt", "tool-call", "tool-call", "tool-result", "tool-call", "tool-result", "stop"]);
+  assert.deepEqual(
+    s.events.map((e) => e.kind),
+    ["prompt", "tool-call", "tool-call", "tool-result", "tool-call", "tool-result", "stop"],
+  );
   const replay = measureHosts({ env: { HOME: "/nonexistent" }, table, fromMs: 0 });
   assert.equal(replay.hosts.opencode!.sessions, 0, "an empty home has no opencode database");
 });
@@ -103,7 +115,10 @@ test("a refused call never ran: no result for it, only the call (Codex, Gemini)"
   const gemini = readGemini(fs.readFileSync(GEMINI, "utf8")).sessions[0]!;
   for (const s of [codex, gemini]) {
     const commits = s.events.filter((e) => "tool" in e && e.tool.kind === "shell" && e.tool.command.startsWith("git commit"));
-    assert.deepEqual(commits.map((e) => e.kind), ["tool-call", "tool-call", "tool-result"]);
+    assert.deepEqual(
+      commits.map((e) => e.kind),
+      ["tool-call", "tool-call", "tool-result"],
+    );
   }
 });
 
@@ -126,7 +141,7 @@ test("measure --home --json: per host counts; the text names each host", () => {
     const text = sg("measure", "--home", h, "--since", "30d", "--table", defaultTable);
     assert.equal(text.status, 0, text.stderr);
     for (const n of ["codex", "gemini", "copilot"]) assert.match(text.stdout, new RegExp(`^${n}: 1 sessions from 1 files`, "m"));
-    assert.match(text.stdout, /^  commit-gate\s+1\s+0\s+1\s+2$/m);
+    assert.match(text.stdout, /^ {2}commit-gate\s+1\s+0\s+1\s+2$/m);
   } finally {
     fs.rmSync(h, { recursive: true, force: true });
   }
@@ -138,7 +153,8 @@ test("report --home --json shows the sessions per host", () => {
     const r = sg("report", "--home", h, "--since", "30d", "--table", defaultTable, "--json");
     assert.equal(r.status, 0, r.stderr);
     const d = JSON.parse(r.stdout);
-    for (const n of ["codex", "gemini", "copilot", ...(hasSqlite ? ["opencode"] : [])]) assert.deepEqual(d.hosts[n], { sessions: 1, occasions: 1, loadedBefore: 0 }, n); // the report counts a row once per session
+    for (const n of ["codex", "gemini", "copilot", ...(hasSqlite ? ["opencode"] : [])])
+      assert.deepEqual(d.hosts[n], { sessions: 1, occasions: 1, loadedBefore: 0 }, n); // the report counts a row once per session
   } finally {
     fs.rmSync(h, { recursive: true, force: true });
   }
@@ -147,8 +163,10 @@ test("report --home --json shows the sessions per host", () => {
 // Compaction lines as the binaries wrote them in the e2e compaction scenarios (trimmed): each empties the loads.
 const COMPACTED = {
   codex: '{"timestamp": "2026-12-04T02:36:20.001Z", "type": "compacted", "payload": {"message": "COMPACT-SUMMARY"}}',
-  gemini: '{"$set": {"messages": [{"id": "d04923d38bb0f6017037e74183378ef4", "timestamp": "2026-12-04T02:36:38.860Z", "type": "user", "content": [{"text": "<session_context>\\n</session_context>"}]}], "lastUpdated": "2026-12-04T02:36:44.000Z"}}',
-  copilot: '{"type": "session.compaction_complete", "data": {"success": true, "outcome": "applied", "compactionAttemptId": "3da87382-ab55-42f3-a0c1-3bf108caef85", "messagesRemoved": 3, "summaryContent": "COMPACT-SUMMARY", "trigger": "threshold"}, "id": "c0", "timestamp": "2026-12-04T02:37:00.000Z", "parentId": null}',
+  gemini:
+    '{"$set": {"messages": [{"id": "d04923d38bb0f6017037e74183378ef4", "timestamp": "2026-12-04T02:36:38.860Z", "type": "user", "content": [{"text": "<session_context>\\n</session_context>"}]}], "lastUpdated": "2026-12-04T02:36:44.000Z"}}',
+  copilot:
+    '{"type": "session.compaction_complete", "data": {"success": true, "outcome": "applied", "compactionAttemptId": "3da87382-ab55-42f3-a0c1-3bf108caef85", "messagesRemoved": 3, "summaryContent": "COMPACT-SUMMARY", "trigger": "threshold"}, "id": "c0", "timestamp": "2026-12-04T02:37:00.000Z", "parentId": null}',
 };
 
 test("a compaction in the session file is one, before the calls that follow it (Codex, Gemini, Copilot)", async () => {
@@ -161,7 +179,9 @@ test("a compaction in the session file is one, before the calls that follow it (
   for (const c of cases) {
     const lines = fs.readFileSync(c.file, "utf8").trimEnd().split("\n");
     // Before the line of the last commit call.
-    const calls = lines.map((l, i) => (l.includes("git commit") && !l.includes("_output") && !l.includes('functionResponse": {"id": "run') && !l.includes("execution_complete") ? i : -1));
+    const calls = lines.map((l, i) =>
+      l.includes("git commit") && !l.includes("_output") && !l.includes('functionResponse": {"id": "run') && !l.includes("execution_complete") ? i : -1,
+    );
     const at = Math.max(...calls);
     assert.ok(at > 0, c.host);
     const text = [...lines.slice(0, at), COMPACTED[c.host], ...lines.slice(at)].join("\n") + "\n";

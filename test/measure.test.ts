@@ -165,7 +165,10 @@ describe("synthetic sessions in the 2.1.328 shapes (hand-counted)", () => {
     const r = await run(dir);
     assert.deepEqual(tableOf(r)["commit-gate"], [1, 0, 1, 1], "loaded at some time, but not at the occasion");
     // The same session without its compaction (boundary + summary lines): loaded before.
-    const lines = fs.readFileSync(s2, "utf8").split("\n").filter((l) => !l.includes("compact_boundary") && !l.includes("isCompactSummary"));
+    const lines = fs
+      .readFileSync(s2, "utf8")
+      .split("\n")
+      .filter((l) => !l.includes("compact_boundary") && !l.includes("isCompactSummary"));
     fs.writeFileSync(path.join(dir, "s2.jsonl"), lines.join("\n"));
     assert.deepEqual(tableOf(await run(dir))["commit-gate"], [1, 1, 1, 1]);
   });
@@ -177,7 +180,10 @@ describe("synthetic sessions in the 2.1.328 shapes (hand-counted)", () => {
     fs.writeFileSync(path.join(dir, "binary.jsonl"), rnd);
     fs.writeFileSync(path.join(dir, "empty.jsonl"), "");
     fs.writeFileSync(path.join(dir, "blank.jsonl"), "\n\n  \n\r\n");
-    fs.writeFileSync(path.join(dir, "array.jsonl"), '[{"type":"user"}]\n"text"\nnull\n{"type":"user","message":7}\n{"type":"assistant","message":{"content":"not an array","usage":"x"}}\n');
+    fs.writeFileSync(
+      path.join(dir, "array.jsonl"),
+      '[{"type":"user"}]\n"text"\nnull\n{"type":"user","message":7}\n{"type":"assistant","message":{"content":"not an array","usage":"x"}}\n',
+    );
     fs.copyFileSync(path.join(SYNTH, "-home-dev-project", "55555555-0000-4000-a000-000000000005.jsonl"), path.join(dir, "cut.jsonl"));
     const r = await run(dir);
     assert.equal(r.read.files, 5);
@@ -364,7 +370,13 @@ describe("public transcripts (Claude Code 1.0.17–2.1.39)", () => {
   });
 
   test("05: inline sidechain lines (v1.0.98) do not count for the main session; each Task's chain is a subagent session", async () => {
-    const r = await run(set("05"), tableWith([{ id: "gp", kind: "gate", skill: "delegate", when: { subagent: ["general-purpose"] } }, { id: "bash", kind: "judgment", skill: "x", when: { command: { name: "npx" } } }]));
+    const r = await run(
+      set("05"),
+      tableWith([
+        { id: "gp", kind: "gate", skill: "delegate", when: { subagent: ["general-purpose"] } },
+        { id: "bash", kind: "judgment", skill: "x", when: { command: { name: "npx" } } },
+      ]),
+    );
     // Was leftOut.lines.sidechain = 405: the same lines, now read as subagent sessions.
     assert.equal(r.subagents.read.inlineLines, 405);
     assert.equal(r.subagents.read.sessions, 5, "five Task calls, five chains starting at parentUuid null");
@@ -427,8 +439,15 @@ describe("pieces", () => {
     assert.equal(peekSidechain(Buffer.from('{"parentUuid":null,"isSidechain":true,"type":"user"}')), true);
     assert.equal(peekSidechain(Buffer.from('{"data":{"isSidechain":true},"type":"progress"}')), false);
     assert.equal(hasToolResult(Buffer.from('{"type":"user","message":{"content":[{"type": "tool_result","tool_use_id":"t"}]}}')), true);
-    assert.equal(hasToolResult(Buffer.from(JSON.stringify({ type: "user", message: { content: 'a prompt ending in "tool_result' } }))), false, "the tail of a prompt's text");
-    assert.deepEqual(peekToolUseIds(Buffer.from('{"content":[{"tool_use_id":"toolu_1","type":"tool_result"},{"tool_use_id": "toolu_2"}]}')), ["toolu_1", "toolu_2"]);
+    assert.equal(
+      hasToolResult(Buffer.from(JSON.stringify({ type: "user", message: { content: 'a prompt ending in "tool_result' } }))),
+      false,
+      "the tail of a prompt's text",
+    );
+    assert.deepEqual(peekToolUseIds(Buffer.from('{"content":[{"tool_use_id":"toolu_1","type":"tool_result"},{"tool_use_id": "toolu_2"}]}')), [
+      "toolu_1",
+      "toolu_2",
+    ]);
     const long = (n: number, esc = "") => Buffer.from(JSON.stringify({ a: "x", content: esc + "y".repeat(n), b: ["z"] }));
     assert.equal(hasLongString(long(30), 40), false);
     assert.equal(hasLongString(long(41), 40), true);
@@ -437,7 +456,10 @@ describe("pieces", () => {
   });
 
   test("slash commands, --since, median and p90", () => {
-    assert.deepEqual(slashCommand("<command-message>commit</command-message>\n<command-name>/commit</command-name>\n<command-args>please</command-args>"), { name: "commit", args: "please" });
+    assert.deepEqual(slashCommand("<command-message>commit</command-message>\n<command-name>/commit</command-name>\n<command-args>please</command-args>"), {
+      name: "commit",
+      args: "please",
+    });
     assert.deepEqual(slashCommand("<command-name>/handgemacht:create-beads</command-name>"), { name: "handgemacht:create-beads", args: "" });
     assert.equal(slashCommand("please run <command-name>/x</command-name>"), undefined);
     const now = Date.parse("2026-12-02T12:00:00Z");
@@ -485,17 +507,25 @@ describe("the CLI (built bin)", () => {
     const state = tmp("state");
     const env = { ...process.env, SKILLGATE_STATE: state, SKILLGATE_TABLE: TABLE };
     const opts = { env, encoding: "utf8" as const, stdio: ["ignore", "pipe", "pipe"] as ["ignore", "pipe", "pipe"] };
-    const json = JSON.parse(execFileSync(process.execPath, [bin, "measure", "--projects", SYNTH, "--since", "100000d", "--json", "--save"], opts)) as MeasureResult;
+    const json = JSON.parse(
+      execFileSync(process.execPath, [bin, "measure", "--projects", SYNTH, "--since", "100000d", "--json", "--save"], opts),
+    ) as MeasureResult;
     assert.equal(json.totals.sessions, 13);
     assert.equal(json.subagents.totals.sessions, 5, "commit-gate 3, paired-docs-write 1, done-check-final 1");
     const saved = fs.readdirSync(state).filter((f) => /^measure-\d{4}-\d{2}-\d{2}\.json$/.test(f));
     assert.equal(saved.length, 1);
     const svg = path.join(state, "chart.svg");
-    const out = execFileSync(process.execPath, [bin, "measure", "--projects", SYNTH, "--since", "100000d", "--compare", path.join(state, saved[0]!), "--svg", svg], opts);
+    const out = execFileSync(
+      process.execPath,
+      [bin, "measure", "--projects", SYNTH, "--since", "100000d", "--compare", path.join(state, saved[0]!), "--svg", svg],
+      opts,
+    );
     assert.match(out, /sessions with occasion/);
     assert.match(out, /compared with .*measure-/);
     assert.ok(fs.readFileSync(svg, "utf8").startsWith("<svg"));
-    const r = JSON.parse(execFileSync(process.execPath, [bin, "measure", "--projects", SYNTH, "--since", "100000d", "--json"], { ...opts, stdio: "pipe" })) as MeasureResult;
+    const r = JSON.parse(
+      execFileSync(process.execPath, [bin, "measure", "--projects", SYNTH, "--since", "100000d", "--json"], { ...opts, stdio: "pipe" }),
+    ) as MeasureResult;
     assert.equal(r.read.sessions, 5);
   });
 });

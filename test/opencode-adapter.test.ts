@@ -6,9 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import {
-  applyToChatMessage, applyToToolOutput, normalize, opencodeHost, patchPaths, render, type ChatPart,
-} from "../hooks/hosts/opencode/adapter.ts";
+import { applyToChatMessage, applyToToolOutput, normalize, opencodeHost, patchPaths, render, type ChatPart } from "../hooks/hosts/opencode/adapter.ts";
 import type { Event } from "../hooks/core/types.ts";
 import { SkillgatePlugin } from "../hooks/entries/opencode-plugin.ts";
 import { installOpencode, uninstallOpencode, doctorOpencode, opencodeSkills, pluginFileOf } from "../hooks/hosts/opencode/install.ts";
@@ -21,7 +19,11 @@ interface Line {
   output: any;
 }
 const fixture = (name: string): Line[] =>
-  fs.readFileSync(path.join(root, "test", "fixtures", "opencode", `${name}.jsonl`), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Line);
+  fs
+    .readFileSync(path.join(root, "test", "fixtures", "opencode", `${name}.jsonl`), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Line);
 const tools = fixture("tools");
 const compaction = fixture("compaction");
 const directory = tools[0]!.input.directory as string;
@@ -39,12 +41,19 @@ const eventOf = (payload: unknown): Event => {
 
 test("tool.execute.before: bash command, write/edit paths, task subagent type; opencode's tool ids keep their names, with kinds", () => {
   assert.deepEqual(eventOf(call("tool.execute.before", "toolu_e2e_1")), {
-    kind: "tool-call", sessionId: mainSession, cwd: directory, toolUseId: "toolu_e2e_1",
+    kind: "tool-call",
+    sessionId: mainSession,
+    cwd: directory,
+    toolUseId: "toolu_e2e_1",
     tool: { kind: "shell", name: "bash", command: "git commit --allow-empty -m x" },
   });
   const doc = path.join(directory, "doc_RU.md");
   assert.deepEqual(eventOf(call("tool.execute.before", "toolu_e2e_5")), {
-    kind: "tool-call", sessionId: mainSession, cwd: directory, toolUseId: "toolu_e2e_5", tool: { kind: "write", name: "write", paths: [doc] },
+    kind: "tool-call",
+    sessionId: mainSession,
+    cwd: directory,
+    toolUseId: "toolu_e2e_5",
+    tool: { kind: "write", name: "write", paths: [doc] },
   });
   const edit = eventOf(call("tool.execute.before", "toolu_e2e_6"));
   assert.deepEqual(edit.kind === "tool-call" && edit.tool, { kind: "edit", name: "edit", paths: [doc] });
@@ -61,7 +70,12 @@ test("tool.execute.after: the skill tool's success is a load; reads say whether 
   assert.deepEqual(notLoaded.kind === "tool-result" && notLoaded.loads, []);
   const read = call("tool.execute.after", "toolu_e2e_4");
   const whole = eventOf(read);
-  assert.deepEqual(whole.kind === "tool-result" && whole.tool, { kind: "read", name: "read", path: path.join(directory, ".claude/skills/commit/SKILL.md"), whole: true });
+  assert.deepEqual(whole.kind === "tool-result" && whole.tool, {
+    kind: "read",
+    name: "read",
+    path: path.join(directory, ".claude/skills/commit/SKILL.md"),
+    whole: true,
+  });
   read.input.args.limit = 3;
   const sliced = eventOf(read);
   assert.equal(sliced.kind === "tool-result" && sliced.tool.kind === "read" && sliced.tool.whole, false);
@@ -74,17 +88,28 @@ test("chat.message: the user's text without synthetic parts, with the message id
   const msg = structuredClone(tools.find((l) => l.hook === "chat.message")!);
   msg.output.parts.push({ type: "text", text: "SYNTHETIC", synthetic: true });
   const e = eventOf(msg);
-  assert.deepEqual(e, { kind: "prompt", sessionId: mainSession, cwd: directory, prompt: '"please commit and check the logs"', promptId: msg.output.message.id });
+  assert.deepEqual(e, {
+    kind: "prompt",
+    sessionId: mainSession,
+    cwd: directory,
+    prompt: '"please commit and check the logs"',
+    promptId: msg.output.message.id,
+  });
   const compacted = compaction.find((l) => l.hook === "event" && l.input.event.type === "session.compacted")!;
   const session = compacted.input.event.properties.sessionID;
   assert.deepEqual(eventOf(compacted), { kind: "session-start", source: "compact", sessionId: session, cwd: directory });
   const idle = tools.find((l) => l.hook === "event" && l.input.event.type === "session.idle")!;
   assert.deepEqual(normalize(idle, directory), { ok: false, ignored: true });
-  assert.deepEqual(normalize({ hook: "tool.execute.before", input: {}, output: {} }, directory), { ok: false, ignored: false, error: "tool.execute.before without a sessionID" });
+  assert.deepEqual(normalize({ hook: "tool.execute.before", input: {}, output: {} }, directory), {
+    ok: false,
+    ignored: false,
+    error: "tool.execute.before without a sessionID",
+  });
 });
 
 test("apply_patch envelopes: every path added, updated, deleted or moved to", () => {
-  const patch = "*** Begin Patch\n*** Add File: a_RU.md\n+x\n*** Update File: src/b.ts\n*** Move to: src/c.ts\n@@\n-a\n+b\n*** Delete File: old.txt\n*** End Patch";
+  const patch =
+    "*** Begin Patch\n*** Add File: a_RU.md\n+x\n*** Update File: src/b.ts\n*** Move to: src/c.ts\n@@\n-a\n+b\n*** Delete File: old.txt\n*** End Patch";
   assert.deepEqual(patchPaths(patch), ["a_RU.md", "src/b.ts", "src/c.ts", "old.txt"]);
   const e = eventOf({ hook: "tool.execute.before", input: { tool: "apply_patch", sessionID: "s", callID: "c" }, output: { args: { patchText: patch } } });
   assert.deepEqual(e.kind === "tool-call" && e.tool, { kind: "edit", name: "apply_patch", paths: ["a_RU.md", "src/b.ts", "src/c.ts", "old.txt"] });
@@ -96,7 +121,11 @@ test("render: a refusal as the tool's error, a cap's output, a hint as context; 
   assert.equal(r?.refuse, "REFUSED");
   assert.equal(render(call0, { verdict: "allow", rows: [] }, {}), undefined);
   const result = eventOf(call("tool.execute.after", "toolu_e2e_7"));
-  const capped = render(result, { verdict: "cap", rows: ["output-cap"], cap: { row: "output-cap", headChars: 2, profile: "balanced" } }, { updatedOutput: { output: "lo[capped]" } });
+  const capped = render(
+    result,
+    { verdict: "cap", rows: ["output-cap"], cap: { row: "output-cap", headChars: 2, profile: "balanced" } },
+    { updatedOutput: { output: "lo[capped]" } },
+  );
   const out = { output: "long" };
   applyToToolOutput(capped, out, ["REMINDER"]);
   assert.equal(out.output, "lo[capped]\n\nREMINDER");
@@ -112,8 +141,15 @@ test("render: a refusal as the tool's error, a cap's output, a hint as context; 
   assert.equal(chat.parts.length, 2);
   const host = opencodeHost(directory);
   // opencode's own tool names: `skill` with {name}, `read` with {filePath} (a slice has offset/limit).
-  assert.equal(host.howToLoad("commit", "/s/commit/SKILL.md"), 'call the skill tool with name "commit"', "a file outside opencode's skill folders: the read would ask first");
-  assert.equal(host.howToLoad("commit", "/p/.opencode/skills/commit/SKILL.md"), 'call the skill tool with name "commit" (or read /p/.opencode/skills/commit/SKILL.md whole with the read tool, no offset/limit)');
+  assert.equal(
+    host.howToLoad("commit", "/s/commit/SKILL.md"),
+    'call the skill tool with name "commit"',
+    "a file outside opencode's skill folders: the read would ask first",
+  );
+  assert.equal(
+    host.howToLoad("commit", "/p/.opencode/skills/commit/SKILL.md"),
+    'call the skill tool with name "commit" (or read /p/.opencode/skills/commit/SKILL.md whole with the read tool, no offset/limit)',
+  );
   assert.equal(host.looksLikeToolCall(JSON.stringify(call("tool.execute.before", "toolu_e2e_1"))), true);
   assert.deepEqual(host.renderFailure("bad", true), { refuse: "bad", notice: "bad" });
   assert.ok(host.environment({ HOME: "/h" }).skillRoots.includes(path.join(directory, ".opencode", "skills")));
@@ -172,7 +208,10 @@ test("plugin replaying the captured session: commit refused until the skill tool
   assert.ok(hint.id > chat.output.parts[0].id, "the hint part sorts after the prompt");
   // The subagent's prompt got no hint: main-scope rows do not fire inside a subagent.
   const sub = lines.find((l) => l.hook === "chat.message" && l.input.sessionID !== mainSession)!;
-  assert.equal(sub.output.parts.some((p: any) => p.synthetic), false);
+  assert.equal(
+    sub.output.parts.some((p: any) => p.synthetic),
+    false,
+  );
   // State is on disk under the main session, loads and stats included (counts may wait in the .calls journal).
   const store = new StateStore(state);
   const saved = store.read(mainSession).state;
@@ -205,7 +244,10 @@ test("plugin: a commit after the skill is loaded passes; opencode's compaction f
 
 test("plugin: push HEAD is blocked whatever is loaded; reading a _RU.md file is allowed", async () => {
   const { hooks } = await plugin();
-  await assert.rejects(hooks["tool.execute.before"]({ tool: "bash", sessionID: "ses_x", callID: "c1" }, { args: { command: "git push origin HEAD" } }), /push-head-block/);
+  await assert.rejects(
+    hooks["tool.execute.before"]({ tool: "bash", sessionID: "ses_x", callID: "c1" }, { args: { command: "git push origin HEAD" } }),
+    /push-head-block/,
+  );
   await hooks["tool.execute.before"]({ tool: "read", sessionID: "ses_x", callID: "c2" }, { args: { filePath: path.join(directory, "doc_RU.md") } });
 });
 
@@ -216,7 +258,10 @@ test("plugin: an unusable table fails open with a warning, or refuses every tool
   const open = await plugin({ SKILLGATE_TABLE: bad });
   await open.hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c" }, { args: { command: "git commit -m x" } });
   const closed = await plugin({ SKILLGATE_TABLE: bad, SKILLGATE_FAIL_MODE: "closed" });
-  await assert.rejects(closed.hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c" }, { args: { command: "ls" } }), /trigger table unusable, refusing/);
+  await assert.rejects(
+    closed.hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c" }, { args: { command: "ls" } }),
+    /trigger table unusable, refusing/,
+  );
 });
 
 test("plugin: garbage hook input never throws (only a refusal does)", async () => {
@@ -250,11 +295,17 @@ test("install --host opencode: project and user files, idempotent, uninstall rem
   assert.equal(installOpencode({ project }, root).action, "unchanged");
   const doctor = await doctorOpencode({ project }, root);
   assert.equal(doctor.ok, true, doctor.lines.join("\n"));
-  assert.ok(doctor.lines.some((l) => l.startsWith(`✓ table ${defaultTable}`)), doctor.lines.join("\n"));
+  assert.ok(
+    doctor.lines.some((l) => l.startsWith(`✓ table ${defaultTable}`)),
+    doctor.lines.join("\n"),
+  );
   fs.writeFileSync(path.join(project, ".opencode", "triggers.json"), "{ broken");
   const broken = await doctorOpencode({ project, env: {} }, root);
   assert.equal(broken.ok, false);
-  assert.ok(broken.lines.some((l) => /✗ table .*\.opencode\/triggers\.json is unusable \(gates would be OFF\)/.test(l)), broken.lines.join("\n"));
+  assert.ok(
+    broken.lines.some((l) => /✗ table .*\.opencode\/triggers\.json is unusable \(gates would be OFF\)/.test(l)),
+    broken.lines.join("\n"),
+  );
   fs.rmSync(path.join(project, ".opencode", "triggers.json"));
   assert.equal(uninstallOpencode({ project }).action, "removed");
   assert.equal(uninstallOpencode({ project }).action, "absent");
@@ -270,21 +321,36 @@ test("plugin stop gate: a 'done' final answer without done-check becomes one fol
   const state = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-oc-state-"));
   const saved = { ...process.env };
   Object.assign(process.env, { SKILLGATE_STATE: state, SKILLGATE_TABLE: defaultTable });
-  const client = { session: { promptAsync: async (o: { path: { id: string }; body: { parts: { text: string }[] } }) => void sent.push({ id: o.path.id, text: o.body.parts[0]?.text ?? "" }) } };
+  const client = {
+    session: {
+      promptAsync: async (o: { path: { id: string }; body: { parts: { text: string }[] } }) =>
+        void sent.push({ id: o.path.id, text: o.body.parts[0]?.text ?? "" }),
+    },
+  };
   const hooks = await SkillgatePlugin({ directory, client }).finally(() => (process.env = saved));
   const s = "ses_stop";
   const turn = async (userId: string, userText: string, answerId: string, answer: string) => {
     const chat = { message: { id: userId, sessionID: s }, parts: [{ id: `prt_${userId}`, type: "text", text: userText }] as ChatPartT[] };
     await hooks["chat.message"]({ sessionID: s }, chat);
-    await hooks.event({ event: { type: "message.updated", properties: { sessionID: s, info: { id: answerId, sessionID: s, role: "assistant", parentID: userId } } } });
-    await hooks.event({ event: { type: "message.part.updated", properties: { sessionID: s, part: { id: `prt_${answerId}`, messageID: answerId, sessionID: s, type: "text", text: answer } } } });
+    await hooks.event({
+      event: { type: "message.updated", properties: { sessionID: s, info: { id: answerId, sessionID: s, role: "assistant", parentID: userId } } },
+    });
+    await hooks.event({
+      event: {
+        type: "message.part.updated",
+        properties: { sessionID: s, part: { id: `prt_${answerId}`, messageID: answerId, sessionID: s, type: "text", text: answer } },
+      },
+    });
     await hooks.event({ event: { type: "session.idle", properties: { sessionID: s } } });
     return chat;
   };
   await turn("msg_u1", "finish it", "msg_a1", "Всё готово ✅");
   assert.equal(sent.length, 1);
   assert.equal(sent[0]?.id, s);
-  assert.match(sent[0]?.text ?? "", /^\[skillgate: final answer refused\]\nskillgate\[done-check-final\]: Load skill "done-check" first .*call the skill tool with name "done-check"/);
+  assert.match(
+    sent[0]?.text ?? "",
+    /^\[skillgate: final answer refused\]\nskillgate\[done-check-final\]: Load skill "done-check" first .*call the skill tool with name "done-check"/,
+  );
   // opencode turns the follow-up into a user message: no hint on it, and its answer's stop passes.
   const follow = await turn("msg_u2", sent[0]?.text ?? "", "msg_a2", "Готово ✅ (checked)");
   assert.equal(follow.parts.length, 1, "no hint part on our own follow-up");
@@ -299,8 +365,16 @@ type ChatPartT = { id: string; type: string; text: string; synthetic?: boolean }
 test("plugin self-protection: the agent may not write the plugin file that loads skillgate, nor the project's table", async () => {
   const { hooks } = await plugin();
   for (const file of [path.join(directory, ".opencode", "plugins", "skillgate.js"), path.join(directory, ".opencode", "triggers.json")]) {
-    await assert.rejects(hooks["tool.execute.before"]({ tool: "write", sessionID: "ses_p", callID: "c" }, { args: { filePath: file, content: "" } }), /skillgate/, file);
-    await assert.rejects(hooks["tool.execute.before"]({ tool: "bash", sessionID: "ses_p", callID: "c" }, { args: { command: `rm ${file}` } }), /skillgate/, `rm ${file}`);
+    await assert.rejects(
+      hooks["tool.execute.before"]({ tool: "write", sessionID: "ses_p", callID: "c" }, { args: { filePath: file, content: "" } }),
+      /skillgate/,
+      file,
+    );
+    await assert.rejects(
+      hooks["tool.execute.before"]({ tool: "bash", sessionID: "ses_p", callID: "c" }, { args: { command: `rm ${file}` } }),
+      /skillgate/,
+      `rm ${file}`,
+    );
   }
   await hooks["tool.execute.before"]({ tool: "write", sessionID: "ses_p", callID: "c" }, { args: { filePath: path.join(directory, "notes.md"), content: "" } });
 });
@@ -317,7 +391,8 @@ test("plugin, through the runner's pipeline: a write through a symlink to the pr
   Object.assign(process.env, { SKILLGATE_STATE: state });
   delete process.env.SKILLGATE_TABLE;
   const hooks = await SkillgatePlugin({ directory: project }).finally(() => (process.env = saved));
-  const write = (file: string) => hooks["tool.execute.before"]({ tool: "write", sessionID: "ses_link", callID: "c" }, { args: { filePath: path.join(project, file), content: "{}" } });
+  const write = (file: string) =>
+    hooks["tool.execute.before"]({ tool: "write", sessionID: "ses_link", callID: "c" }, { args: { filePath: path.join(project, file), content: "{}" } });
   await assert.rejects(write("notes.md"), /skillgate\[self-protection\].*trigger table/);
   await write("plain.md");
 });
@@ -338,7 +413,15 @@ test("plugin budget rows: the prompt size from opencode's assistant message toke
   const { hooks } = await plugin();
   const s = "ses_budget";
   const tokens = (input: number) =>
-    hooks.event({ event: { type: "message.updated", properties: { sessionID: s, info: { id: `msg_${input}`, sessionID: s, role: "assistant", tokens: { input, output: 20, reasoning: 0, cache: { read: 0, write: 0 } } } } } });
+    hooks.event({
+      event: {
+        type: "message.updated",
+        properties: {
+          sessionID: s,
+          info: { id: `msg_${input}`, sessionID: s, role: "assistant", tokens: { input, output: 20, reasoning: 0, cache: { read: 0, write: 0 } } },
+        },
+      },
+    });
   const after = async () => {
     const out = { output: "ok\n" as unknown };
     await hooks["tool.execute.after"]({ tool: "bash", sessionID: s, callID: "c", args: { command: "true" } }, out);
@@ -361,11 +444,21 @@ test("install --host opencode: the table's skillsDir loads through the plugin; a
   assert.deepEqual(await opencodeSkills({ project, env }, root, true), ["the table's skills are loadable by opencode already: nothing to copy"]);
   // A project table whose skillsDir lacks the skill it names.
   fs.mkdirSync(path.join(project, ".opencode", "empty"), { recursive: true });
-  fs.writeFileSync(path.join(project, ".opencode", "triggers.json"), JSON.stringify({ version: 1, skillsDir: "empty", rows: [{ id: "commit-gate", kind: "gate", skill: "commit", when: { command: { name: "git", sub: ["commit"] } } }] }));
+  fs.writeFileSync(
+    path.join(project, ".opencode", "triggers.json"),
+    JSON.stringify({
+      version: 1,
+      skillsDir: "empty",
+      rows: [{ id: "commit-gate", kind: "gate", skill: "commit", when: { command: { name: "git", sub: ["commit"] } } }],
+    }),
+  );
   await assert.rejects(opencodeSkills({ project, env }, root, false), /names skills opencode cannot load: commit .*--with-skills.*\.opencode\/skills/s);
   assert.deepEqual(await opencodeSkills({ project, env }, root, true, true), [`would copy skills into ${path.join(project, ".opencode", "skills")}: commit`]);
   assert.ok(!fs.existsSync(path.join(project, ".opencode", "skills")), "a dry run copies nothing");
   assert.match((await opencodeSkills({ project, env }, root, true)).join("\n"), /copied skills into \S+\.opencode\/skills: commit/);
-  assert.equal(fs.readFileSync(path.join(project, ".opencode", "skills", "commit", "SKILL.md"), "utf8"), fs.readFileSync(path.join(root, "skills", "commit", "SKILL.md"), "utf8"));
+  assert.equal(
+    fs.readFileSync(path.join(project, ".opencode", "skills", "commit", "SKILL.md"), "utf8"),
+    fs.readFileSync(path.join(root, "skills", "commit", "SKILL.md"), "utf8"),
+  );
   assert.deepEqual(await opencodeSkills({ project, env }, root, false), [], "now loadable: nothing to do");
 });

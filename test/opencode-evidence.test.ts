@@ -61,7 +61,10 @@ async function npmTest(hooks: Hooks, exit: number): Promise<void> {
   const args = { command: "npm test", description: "run the tests" };
   assert.equal(await before(hooks, "bash", args, callID), undefined, "the check itself is never refused");
   const text = exit === 0 ? "# tests 3\n# pass 3\n# fail 0\n" : "not ok 2 - adds\n# fail 1\n";
-  await hooks["tool.execute.after"]({ tool: "bash", sessionID: SESSION, callID, args }, { title: "npm test", output: text, metadata: { output: text, exit, truncated: false } });
+  await hooks["tool.execute.after"](
+    { tool: "bash", sessionID: SESSION, callID, args },
+    { title: "npm test", output: text, metadata: { output: text, exit, truncated: false } },
+  );
 }
 
 /** opencode's edit tool on a file: the call, the change on disk, the after hook. */

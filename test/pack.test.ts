@@ -19,7 +19,8 @@ const PKG = path.join(PROJECT, "node_modules", "skillgate");
 const SETTINGS = path.join(PROJECT, ".claude", "settings.json");
 
 /** The user's settings before skillgate, hand formatted: uninstall must give these bytes back. */
-const USER_SETTINGS = '{\n    "model": "opus",\n    "permissions": { "allow": ["Bash(ls:*)"] },\n    "hooks": {\n        "Stop": [ { "hooks": [ { "type": "command", "command": "true" } ] } ]\n    }\n}\n';
+const USER_SETTINGS =
+  '{\n    "model": "opus",\n    "permissions": { "allow": ["Bash(ls:*)"] },\n    "hooks": {\n        "Stop": [ { "hooks": [ { "type": "command", "command": "true" } ] } ]\n    }\n}\n';
 
 /** A clean environment: private HOME, npm cache and state; no skillgate variables from the caller. */
 const ENV: NodeJS.ProcessEnv = {
@@ -53,7 +54,12 @@ before(() => {
   fs.cpSync(ROOT, src, { recursive: true, filter: (f) => !skip.test(path.relative(ROOT, f).split(path.sep)[0] ?? "") });
   fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(src, "node_modules"));
   assert.equal(fs.existsSync(path.join(src, "dist")), false);
-  const pack = spawnSync("npm", ["pack", "--json", "--pack-destination", WORK], { cwd: src, encoding: "utf8", env: { ...process.env, npm_config_update_notifier: "false" }, timeout: 180_000 });
+  const pack = spawnSync("npm", ["pack", "--json", "--pack-destination", WORK], {
+    cwd: src,
+    encoding: "utf8",
+    env: { ...process.env, npm_config_update_notifier: "false" },
+    timeout: 180_000,
+  });
   assert.equal(pack.status, 0, show(pack));
   const info = JSON.parse(pack.stdout.slice(pack.stdout.indexOf("["))) as { filename: string; files: { path: string }[] }[];
   tarball = path.join(WORK, info[0]?.filename ?? "");
@@ -64,19 +70,39 @@ before(() => {
   fs.writeFileSync(path.join(PROJECT, "package.json"), JSON.stringify({ name: "team-project", version: "1.0.0", private: true }, null, 2));
   fs.writeFileSync(SETTINGS, USER_SETTINGS);
   const deps = Object.keys((JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies);
-  for (const d of deps) fs.cpSync(fs.realpathSync(path.join(ROOT, "node_modules", d)), path.join(PROJECT, "node_modules", d), { recursive: true, dereference: true });
+  for (const d of deps)
+    fs.cpSync(fs.realpathSync(path.join(ROOT, "node_modules", d)), path.join(PROJECT, "node_modules", d), { recursive: true, dereference: true });
   // As the README says for a team: the tarball in the repository (vendor/), so every clone's npm ci finds it.
   fs.mkdirSync(path.join(PROJECT, "vendor"));
   fs.copyFileSync(tarball, path.join(PROJECT, "vendor", path.basename(tarball)));
   const inst = sh("npm", ["install", "--save-dev", "--offline", "--no-audit", "--no-fund", `./vendor/${path.basename(tarball)}`], PROJECT);
   assert.equal(inst.status, 0, show(inst));
   assert.doesNotMatch(inst.stderr, /Cannot find module|ERR_MODULE_NOT_FOUND|npm error/, "no failing prepare on a tarball install");
-  const spec = (JSON.parse(fs.readFileSync(path.join(PROJECT, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies.skillgate;
+  const spec = (JSON.parse(fs.readFileSync(path.join(PROJECT, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies
+    .skillgate;
   assert.equal(spec, `file:vendor/${path.basename(tarball)}`, "a path inside the project, which every clone has");
 });
 
 test("the tarball holds what a user needs and nothing from the checkout's workshop", () => {
-  for (const f of ["LICENSE", "package.json", "bin/skillgate.mjs", "dist/hook.mjs", "dist/hook-codex.cjs", "dist/hook-gemini.cjs", "dist/hook-copilot.cjs", "dist/hook-cursor.cjs", "dist/cli.mjs", "hooks/hooks.json", "hooks/launcher.mjs", "triggers.json", "triggers.schema.json", ".claude-plugin/plugin.json", "templates/starter/triggers.json", "skills/commit/SKILL.md", "cases/fixtures/pre-tool-use-bash.json"]) {
+  for (const f of [
+    "LICENSE",
+    "package.json",
+    "bin/skillgate.mjs",
+    "dist/hook.mjs",
+    "dist/hook-codex.cjs",
+    "dist/hook-gemini.cjs",
+    "dist/hook-copilot.cjs",
+    "dist/hook-cursor.cjs",
+    "dist/cli.mjs",
+    "hooks/hooks.json",
+    "hooks/launcher.mjs",
+    "triggers.json",
+    "triggers.schema.json",
+    ".claude-plugin/plugin.json",
+    "templates/starter/triggers.json",
+    "skills/commit/SKILL.md",
+    "cases/fixtures/pre-tool-use-bash.json",
+  ]) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
   }
   for (const f of files) assert.doesNotMatch(f, /^(state|test|scripts|e2e|node_modules|docs)\/|\.ts$/, `${f} does not belong in the tarball`);
@@ -91,9 +117,13 @@ test("init, install, doctor, a hook event, cases, mutate, uninstall — from the
   // init: the project's own table, skills where the Skill tool looks, starter cases.
   const init = skillgate("init");
   assert.equal(init.status, 0, show(init));
-  const table = JSON.parse(fs.readFileSync(path.join(PROJECT, ".claude", "triggers.json"), "utf8")) as { $schema: string; rows: { id: string; skill?: string }[] };
+  const table = JSON.parse(fs.readFileSync(path.join(PROJECT, ".claude", "triggers.json"), "utf8")) as {
+    $schema: string;
+    rows: { id: string; skill?: string }[];
+  };
   assert.ok(fs.existsSync(path.resolve(PROJECT, ".claude", table.$schema)), `$schema ${table.$schema} resolves`);
-  for (const s of new Set(table.rows.flatMap((r) => (r.skill ? [r.skill] : [])))) assert.ok(fs.existsSync(path.join(PROJECT, ".claude", "skills", s, "SKILL.md")), `skill ${s} copied to .claude/skills/`);
+  for (const s of new Set(table.rows.flatMap((r) => (r.skill ? [r.skill] : []))))
+    assert.ok(fs.existsSync(path.join(PROJECT, ".claude", "skills", s, "SKILL.md")), `skill ${s} copied to .claude/skills/`);
 
   // install: portable, committable settings.
   const inst = skillgate("install");
@@ -112,7 +142,8 @@ test("init, install, doctor, a hook event, cases, mutate, uninstall — from the
   const pre = settings.hooks.PreToolUse?.find((g) => g.matcher?.includes("Bash"))?.hooks[0];
   assert.ok(pre, "a PreToolUse handler for Bash");
   const args = pre.args.map((a) => a.split("${CLAUDE_PROJECT_DIR}").join(PROJECT));
-  const event = (e: Record<string, unknown>) => JSON.stringify({ session_id: "pack-test-1", transcript_path: "", cwd: PROJECT, permission_mode: "default", ...e });
+  const event = (e: Record<string, unknown>) =>
+    JSON.stringify({ session_id: "pack-test-1", transcript_path: "", cwd: PROJECT, permission_mode: "default", ...e });
   const hook = (e: Record<string, unknown>) => {
     const r = sh(pre.command, args, PROJECT, { CLAUDE_PROJECT_DIR: PROJECT }, event(e));
     assert.equal(r.status, 0, show(r));
@@ -122,7 +153,13 @@ test("init, install, doctor, a hook event, cases, mutate, uninstall — from the
   const denied = hook(commit);
   assert.match(denied, /"permissionDecision":"deny"/);
   assert.match(denied, /Skill/, "the deny tells the model to call the Skill tool");
-  hook({ hook_event_name: "PostToolUse", tool_name: "Skill", tool_input: { skill: "commit" }, tool_response: { success: true, commandName: "commit" }, tool_use_id: "t2" });
+  hook({
+    hook_event_name: "PostToolUse",
+    tool_name: "Skill",
+    tool_input: { skill: "commit" },
+    tool_response: { success: true, commandName: "commit" },
+    tool_use_id: "t2",
+  });
   assert.doesNotMatch(hook(commit), /deny/, "the Skill call lifted the gate");
 
   // State outside the package, in the per-user folder, private.

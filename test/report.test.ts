@@ -15,7 +15,10 @@ const bin = path.join(root, "bin", "skillgate.mjs");
 const WEEKS = ["2026-11-16T10:00:00Z", "2026-11-24T10:00:00Z", "2026-12-02T10:00:00Z"];
 
 function sg(...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", env: { ...process.env, SKILLGATE_STATE: fs.mkdtempSync(path.join(os.tmpdir(), "sg-report-state-")) } });
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, SKILLGATE_STATE: fs.mkdtempSync(path.join(os.tmpdir(), "sg-report-state-")) },
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -53,7 +56,11 @@ test("report --json agrees with measure per row, and buckets sessions into weeks
   for (const row of m.rows) {
     const mine = d.rows.find((x: { id: string }) => x.id === row.id);
     const weeks = Object.values(mine.weeks) as { main: { sessions: number; loadedBefore: number } }[];
-    assert.equal(weeks.reduce((a, w) => a + w.main.sessions, 0), row.sessions, `${row.id}: sessions summed over weeks`);
+    assert.equal(
+      weeks.reduce((a, w) => a + w.main.sessions, 0),
+      row.sessions,
+      `${row.id}: sessions summed over weeks`,
+    );
     assert.equal(mine.total.main.loadedBefore, row.loadedBefore, `${row.id}: loaded before the first occasion`);
   }
   assert.ok(d.rows.find((x: { id: string }) => x.id === "commit-gate").total.main.refused > 0, "the fixtures hold refused commits");
@@ -74,14 +81,29 @@ test("the HTML page, rendered by headless Chromium, shows the same numbers as --
   const page = fs.readFileSync(html, "utf8");
   assert.doesNotMatch(page, /<script|https?:\/\//, "self-contained: no script, no network");
   const d = JSON.parse(sg("report", ...common(dir), "--installed", "2026-11-24", "--json").stdout);
-  const flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", `--user-data-dir=${fs.mkdtempSync(path.join(os.tmpdir(), "sg-chromium-"))}`];
+  const flags = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    `--user-data-dir=${fs.mkdtempSync(path.join(os.tmpdir(), "sg-chromium-"))}`,
+  ];
   const dom = spawnSync(chromium, [...flags, "--dump-dom", `file://${html}`], { encoding: "utf8", timeout: 60_000 });
   assert.equal(dom.status, 0, dom.stderr);
-  const shown = new Map([...dom.stdout.matchAll(/data-k="([^"]+)">([^<]*)</g)].map((m) => [m[1]!.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(+c)), m[2]!]));
+  const shown = new Map(
+    [...dom.stdout.matchAll(/data-k="([^"]+)">([^<]*)</g)].map((m) => [m[1]!.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(+c)), m[2]!]),
+  );
   assert.equal(shown.get("sessions.main"), String(d.sessions.main));
   assert.equal(shown.get("sessions.subagent"), String(d.sessions.subagent));
   let checked = 0;
-  for (const r of d.rows.filter((x: { skill?: string; total: { main: { sessions: number }; subagent: { sessions: number } } }) => x.skill && x.total.main.sessions + x.total.subagent.sessions > 0)) {
+  for (const r of d.rows.filter(
+    (x: { skill?: string; total: { main: { sessions: number }; subagent: { sessions: number } } }) =>
+      x.skill && x.total.main.sessions + x.total.subagent.sessions > 0,
+  )) {
     for (const w of d.weeks) {
       const c = r.weeks[w]?.main ?? { sessions: 0, loadedBefore: 0 };
       assert.equal(shown.get(`row.${r.id}.${w}.main.sessions`), String(c.sessions), `${r.id} ${w}`);
@@ -97,7 +119,10 @@ test("the HTML page, rendered by headless Chromium, shows the same numbers as --
   fs.mkdirSync(artifacts, { recursive: true });
   const png = path.join(artifacts, "report.png");
   fs.rmSync(png, { force: true });
-  const shot = spawnSync(chromium, [...flags, "--hide-scrollbars", "--window-size=1200,2200", `--screenshot=${png}`, `file://${html}`], { encoding: "utf8", timeout: 60_000 });
+  const shot = spawnSync(chromium, [...flags, "--hide-scrollbars", "--window-size=1200,2200", `--screenshot=${png}`, `file://${html}`], {
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   assert.equal(shot.status, 0, shot.stderr);
   assert.ok(fs.statSync(png).size > 10_000, "a screenshot with content");
 });
@@ -112,7 +137,28 @@ test("two machines' snapshots merge: totals are the sum, a session both read cou
   for (const [i, s] of snaps.entries()) {
     const text = JSON.stringify(s);
     assert.ok(!text.includes([a, b][i]!) && !text.includes(os.tmpdir()), "no paths");
-    for (const r of s.sessions) assert.deepEqual(Object.keys(r).filter((k) => !["id", "agent", "kind", "host", "day", "rows", "requests", "toolCalls", "promptMedian", "promptMax", "compactions", "outputs", "outputsOver"].includes(k)), []);
+    for (const r of s.sessions)
+      assert.deepEqual(
+        Object.keys(r).filter(
+          (k) =>
+            ![
+              "id",
+              "agent",
+              "kind",
+              "host",
+              "day",
+              "rows",
+              "requests",
+              "toolCalls",
+              "promptMedian",
+              "promptMax",
+              "compactions",
+              "outputs",
+              "outputsOver",
+            ].includes(k),
+        ),
+        [],
+      );
   }
   const key = (r: { id: string; agent?: string }) => `${r.id}/${r.agent ?? ""}`;
   const all = new Set([...snaps[0].sessions, ...snaps[1].sessions].map(key));

@@ -38,7 +38,14 @@ function world(): World {
   fs.chmodSync(path.join(project, "docs", "a_RU.md"), 0o640);
   fs.writeFileSync(path.join(project, "docs", "notes.md"), "free to edit\n");
   const state = path.join(base, "state");
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, CLAUDE_PROJECT_DIR: project, SKILLGATE_STATE: state, SKILLGATE_OUTPUT_DIR: path.join(base, "out"), SKILLGATE_TRACE: "1" };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    CLAUDE_PROJECT_DIR: project,
+    SKILLGATE_STATE: state,
+    SKILLGATE_OUTPUT_DIR: path.join(base, "out"),
+    SKILLGATE_TRACE: "1",
+  };
   return { base, project, state, table: path.join(claude, "triggers.json"), env, session: `restore-${process.pid}-${n++}` };
 }
 
@@ -60,7 +67,13 @@ function hook(w: World, name: string, over: Record<string, unknown>): Answer {
   const hso = (out.hookSpecificOutput ?? {}) as Record<string, unknown>;
   const trace = /skillgate-trace (.*)/.exec(r.stderr)?.[1];
   const t = trace ? (JSON.parse(trace) as { verdict: string; rows: string[]; state: Record<string, unknown> }) : { verdict: "none", rows: [], state: {} };
-  return { verdict: t.verdict, rows: t.rows, context: String(hso.additionalContext ?? hso.permissionDecisionReason ?? ""), notice: String(out.systemMessage ?? ""), state: t.state };
+  return {
+    verdict: t.verdict,
+    rows: t.rows,
+    context: String(hso.additionalContext ?? hso.permissionDecisionReason ?? ""),
+    notice: String(out.systemMessage ?? ""),
+    state: t.state,
+  };
 }
 
 let calls = 0;
@@ -72,7 +85,11 @@ function bash(w: World, command: string): { pre: Answer; post: Answer } {
   assert.equal(pre.verdict, "allow", `${command}: ${pre.context}`);
   const ran = spawnSync("/bin/sh", ["-c", command], { cwd: w.project, encoding: "utf8" });
   assert.equal(ran.status, 0, ran.stderr);
-  const post = hook(w, "post-tool-use-bash", { tool_use_id: id, tool_input: input, tool_response: { stdout: ran.stdout, stderr: ran.stderr, interrupted: false, isImage: false, noOutputExpected: false } });
+  const post = hook(w, "post-tool-use-bash", {
+    tool_use_id: id,
+    tool_input: input,
+    tool_response: { stdout: ran.stdout, stderr: ran.stderr, interrupted: false, isImage: false, noOutputExpected: false },
+  });
   return { pre, post };
 }
 
@@ -94,7 +111,10 @@ describe("a guarded file changed by a program the analysis cannot read is put ba
     const { post } = bash(w, cmd);
     assert.equal(fs.existsSync(path.join(w.project, "docs", "x_RU.md")), false, "the new file is gone");
     assert.ok(post.rows.includes("effects-restore"), `rows: ${post.rows}`);
-    assert.match(post.context, /skillgate\[effects-restore\]: that shell command created .*docs\/x_RU\.md, which rule paired-docs-write keeps for skill "paired-docs" \(not loaded\); skillgate removed it/);
+    assert.match(
+      post.context,
+      /skillgate\[effects-restore\]: that shell command created .*docs\/x_RU\.md, which rule paired-docs-write keeps for skill "paired-docs" \(not loaded\); skillgate removed it/,
+    );
     assert.match(post.context, /kept at .*x_RU\.md/);
     assert.match(post.notice, /effects-restore.*x_RU\.md/);
     const kept = /kept at (\S+?)\)/.exec(post.context)?.[1] ?? "";
@@ -106,7 +126,12 @@ describe("a guarded file changed by a program the analysis cannot read is put ba
     const w = world();
     const file = path.join(w.project, "docs", "a_RU.md");
     const before = fs.statSync(file);
-    const cmd = program(w, "clean.js", ["docs/a_RU.md", "docs/notes.md"], "const fs = require('fs'); fs.unlinkSync(T[0]); fs.writeFileSync(T[1], 'edited\\n');");
+    const cmd = program(
+      w,
+      "clean.js",
+      ["docs/a_RU.md", "docs/notes.md"],
+      "const fs = require('fs'); fs.unlinkSync(T[0]); fs.writeFileSync(T[1], 'edited\\n');",
+    );
     const { post } = bash(w, cmd);
     assert.equal(fs.readFileSync(file, "utf8"), "привет\n");
     assert.equal(fs.statSync(file).mode & 0o7777, 0o640);
@@ -115,7 +140,9 @@ describe("a guarded file changed by a program the analysis cannot read is put ba
     assert.equal(fs.readFileSync(path.join(w.project, "docs", "notes.md"), "utf8"), "edited\n", "a file no row guards is the agent's to change");
   });
 
-  test("python: an edited guarded file is rewritten as it was", { skip: spawnSync("python3", ["-c", "0"]).status !== 0 ? "python3 is not installed" : false }, () => {
+  test("python: an edited guarded file is rewritten as it was", {
+    skip: spawnSync("python3", ["-c", "0"]).status !== 0 ? "python3 is not installed" : false,
+  }, () => {
     const w = world();
     const { post } = bash(w, `python3 -c "import os; open(bytes.fromhex('${Buffer.from("docs/a_RU.md").toString("hex")}').decode(), 'a').write('more')"`);
     assert.equal(fs.readFileSync(path.join(w.project, "docs", "a_RU.md"), "utf8"), "привет\n");
@@ -136,7 +163,12 @@ describe("what the gate trusts is put back whatever is loaded", () => {
   test("an edited trigger table is put back before the next decision uses it", () => {
     const w = world();
     const original = fs.readFileSync(w.table, "utf8");
-    const cmd = program(w, "table.js", [w.table], "const fs = require('fs'); const t = JSON.parse(fs.readFileSync(T[0], 'utf8')); t.rows = t.rows.filter((r) => r.id !== 'commit-gate'); fs.writeFileSync(T[0], JSON.stringify(t));");
+    const cmd = program(
+      w,
+      "table.js",
+      [w.table],
+      "const fs = require('fs'); const t = JSON.parse(fs.readFileSync(T[0], 'utf8')); t.rows = t.rows.filter((r) => r.id !== 'commit-gate'); fs.writeFileSync(T[0], JSON.stringify(t));",
+    );
     const { post } = bash(w, cmd);
     assert.equal(fs.readFileSync(w.table, "utf8"), original);
     assert.match(post.context, /changed .*triggers\.json, a trigger table skillgate loads; skillgate put it back/);
@@ -149,7 +181,12 @@ describe("what the gate trusts is put back whatever is loaded", () => {
     hook(w, "user-prompt-submit", { prompt: "please check the логи" }); // the hook writes the state (a hint shown)
     const stateFile = path.join(w.state, `${w.session}.json`);
     assert.ok(fs.existsSync(stateFile));
-    const cmd = program(w, "forge.js", [stateFile], "const fs = require('fs'); const s = JSON.parse(fs.readFileSync(T[0], 'utf8')); s.loaded.push('com' + 'mit'); fs.writeFileSync(T[0], JSON.stringify(s));");
+    const cmd = program(
+      w,
+      "forge.js",
+      [stateFile],
+      "const fs = require('fs'); const s = JSON.parse(fs.readFileSync(T[0], 'utf8')); s.loaded.push('com' + 'mit'); fs.writeFileSync(T[0], JSON.stringify(s));",
+    );
     const { post } = bash(w, cmd);
     assert.match(post.context, /changed .*\.json, skillgate's state of this session \(the skills it counts as loaded\); skillgate put it back/);
     assert.deepEqual((JSON.parse(fs.readFileSync(stateFile, "utf8")) as { loaded: string[] }).loaded, []);
@@ -159,7 +196,11 @@ describe("what the gate trusts is put back whatever is loaded", () => {
     program(w, "noop.js", [], "");
     hook(w, "pre-tool-use-bash", { tool_use_id: id, tool_input: { command: "node tools/noop.js", description: "x" } });
     hook(w, "post-tool-use-skill", {});
-    const post2 = hook(w, "post-tool-use-bash", { tool_use_id: id, tool_input: { command: "node tools/noop.js", description: "x" }, tool_response: { stdout: "", stderr: "", interrupted: false, isImage: false, noOutputExpected: false } });
+    const post2 = hook(w, "post-tool-use-bash", {
+      tool_use_id: id,
+      tool_input: { command: "node tools/noop.js", description: "x" },
+      tool_response: { stdout: "", stderr: "", interrupted: false, isImage: false, noOutputExpected: false },
+    });
     assert.ok(!post2.rows.includes("effects-restore"), `rows: ${post2.rows} ${post2.context}`);
     assert.deepEqual((JSON.parse(fs.readFileSync(stateFile, "utf8")) as { loaded: string[] }).loaded, ["commit"]);
   });
@@ -169,12 +210,22 @@ describe("what the gate trusts is put back whatever is loaded", () => {
     const settings = path.join(w.project, ".claude", "settings.local.json");
     const registered = { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "node /opt/skillgate/dist/hook.cjs" }] }] } };
     fs.writeFileSync(settings, JSON.stringify(registered));
-    const grant = program(w, "grant.js", [settings], "const fs = require('fs'); const s = JSON.parse(fs.readFileSync(T[0], 'utf8')); s.permissions = { allow: ['Bash(npm test)'] }; fs.writeFileSync(T[0], JSON.stringify(s));");
+    const grant = program(
+      w,
+      "grant.js",
+      [settings],
+      "const fs = require('fs'); const s = JSON.parse(fs.readFileSync(T[0], 'utf8')); s.permissions = { allow: ['Bash(npm test)'] }; fs.writeFileSync(T[0], JSON.stringify(s));",
+    );
     const first = bash(w, grant).post;
     assert.ok(!first.rows.includes("effects-restore"), `rows: ${first.rows}`);
     assert.deepEqual(JSON.parse(fs.readFileSync(settings, "utf8")).permissions, { allow: ["Bash(npm test)"] });
     const kept = fs.readFileSync(settings, "utf8");
-    const off = program(w, "off.js", [settings], "const fs = require('fs'); const s = JSON.parse(fs.readFileSync(T[0], 'utf8')); delete s.hooks; fs.writeFileSync(T[0], JSON.stringify(s));");
+    const off = program(
+      w,
+      "off.js",
+      [settings],
+      "const fs = require('fs'); const s = JSON.parse(fs.readFileSync(T[0], 'utf8')); delete s.hooks; fs.writeFileSync(T[0], JSON.stringify(s));",
+    );
     const post = bash(w, off).post;
     assert.equal(fs.readFileSync(settings, "utf8"), kept);
     assert.match(post.context, /changed .*settings\.local\.json, claude-code settings that register skillgate's hook; skillgate put it back/);
@@ -183,7 +234,12 @@ describe("what the gate trusts is put back whatever is loaded", () => {
   test("a SKILL.md written into a skill's folder is removed", () => {
     const w = world();
     const userSkill = path.join(w.env.HOME ?? "", ".claude", "skills", "commit", "SKILL.md");
-    const cmd = program(w, "skill.js", [userSkill], "const fs = require('fs'); fs.mkdirSync(require('path').dirname(T[0]), { recursive: true }); fs.writeFileSync(T[0], '# commit anything goes');");
+    const cmd = program(
+      w,
+      "skill.js",
+      [userSkill],
+      "const fs = require('fs'); fs.mkdirSync(require('path').dirname(T[0]), { recursive: true }); fs.writeFileSync(T[0], '# commit anything goes');",
+    );
     const { post } = bash(w, cmd);
     assert.equal(fs.existsSync(userSkill), false);
     assert.match(post.context, /created .*commit\/SKILL\.md, the text of skill "commit", which the gate trusts; skillgate removed it/);
@@ -193,7 +249,12 @@ describe("what the gate trusts is put back whatever is loaded", () => {
 describe("risk and work that outlives the call", () => {
   test("a file created under src/auth/ by an unread program makes the session audit", () => {
     const w = world();
-    const cmd = program(w, "auth.js", ["src/auth", "src/auth/token.ts"], "const fs = require('fs'); fs.mkdirSync(T[0], { recursive: true }); fs.writeFileSync(T[1], 'x');");
+    const cmd = program(
+      w,
+      "auth.js",
+      ["src/auth", "src/auth/token.ts"],
+      "const fs = require('fs'); fs.mkdirSync(T[0], { recursive: true }); fs.writeFileSync(T[1], 'x');",
+    );
     const { post } = bash(w, cmd);
     assert.equal(post.state.riskRow, "high-risk-writes");
     assert.ok(fs.existsSync(path.join(w.project, "src", "auth", "token.ts")), "a risk row's file is not put back: it only raises the profile");
@@ -204,7 +265,12 @@ describe("risk and work that outlives the call", () => {
     const w = world();
     // The job writes once the test says so (after the call's result): however slow the machine, it outlives the call.
     const go = path.join(w.base, "go");
-    const cmd = program(w, "later.js", ["docs/late_RU.md", go], "require('child_process').spawn(process.execPath, ['-e', `const fs = require('fs'); const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(T[1])})) { fs.writeFileSync(${JSON.stringify(T[0])}, 'later'); clearInterval(t); } }, 50); setTimeout(() => process.exit(0), 60000)`], { detached: true, stdio: 'ignore' }).unref();");
+    const cmd = program(
+      w,
+      "later.js",
+      ["docs/late_RU.md", go],
+      "require('child_process').spawn(process.execPath, ['-e', `const fs = require('fs'); const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(T[1])})) { fs.writeFileSync(${JSON.stringify(T[0])}, 'later'); clearInterval(t); } }, 50); setTimeout(() => process.exit(0), 60000)`], { detached: true, stdio: 'ignore' }).unref();",
+    );
     const { post } = bash(w, cmd);
     const late = path.join(w.project, "docs", "late_RU.md");
     assert.equal(fs.existsSync(late), false, "nothing written yet when the call ends");
@@ -258,7 +324,8 @@ describe("the listing cache", () => {
 describe("git's own work-tree commands", () => {
   test("files a checkout brings are git's and stay; a program run after it is still watched", () => {
     const w = world();
-    const git = (...a: string[]) => assert.equal(spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...a], { cwd: w.project }).status, 0, a.join(" "));
+    const git = (...a: string[]) =>
+      assert.equal(spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...a], { cwd: w.project }).status, 0, a.join(" "));
     fs.rmSync(path.join(w.project, ".git"), { recursive: true });
     git("init", "-q", "-b", "main");
     git("add", "docs");
@@ -271,6 +338,10 @@ describe("git's own work-tree commands", () => {
     assert.equal(fs.readFileSync(path.join(w.project, "docs", "a_RU.md"), "utf8"), "другая ветка\n", "the branch's version stays");
     const cmd = program(w, "gen.js", ["docs/a_RU.md"], "require('fs').writeFileSync(T[0], 'unseen');");
     bash(w, `git checkout -q main && ${cmd}`);
-    assert.equal(fs.readFileSync(path.join(w.project, "docs", "a_RU.md"), "utf8"), "другая ветка\n", "with another program in the command, the file is put back as it was before the call");
+    assert.equal(
+      fs.readFileSync(path.join(w.project, "docs", "a_RU.md"), "utf8"),
+      "другая ветка\n",
+      "with another program in the command, the file is put back as it was before the call",
+    );
   });
 });

@@ -63,7 +63,10 @@ const gaps: Record<string, string> = fs.existsSync(gapsFile) ? (JSON.parse(fs.re
 
 function load(file: string): CorpusRecord[] {
   const rel = path.relative(corpusDir, file);
-  const lines = fs.readFileSync(file, "utf8").split("\n").filter((l) => l.trim());
+  const lines = fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim());
   const parsed = lines.map((l, i) => {
     try {
       return JSON.parse(l) as Record<string, unknown>;
@@ -76,18 +79,34 @@ function load(file: string): CorpusRecord[] {
 
 /** Every .jsonl under test/corpus, found anew on each run: files added later are run too. */
 function corpusFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory() ? corpusFiles(p) : e.name.endsWith(".jsonl") ? [p] : [];
-  }).sort();
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => {
+      const p = path.join(dir, e.name);
+      return e.isDirectory() ? corpusFiles(p) : e.name.endsWith(".jsonl") ? [p] : [];
+    })
+    .sort();
 }
 
 /** What the analysis and the decision say about a record, as the list of mismatches (empty: it passes). */
 function mismatches(r: CorpusRecord): string[] {
   const out: string[] = [];
-  const check = (what: string, f: () => void) => { try { f(); } catch (e) { out.push(`${what}: ${(e as Error).message.split("\n")[0]}`); } };
+  const check = (what: string, f: () => void) => {
+    try {
+      f();
+    } catch (e) {
+      out.push(`${what}: ${(e as Error).message.split("\n")[0]}`);
+    }
+  };
   const world = r.expect ? setupWorld(r) : r.files || r.env || r.cwd ? memoryWorld(r.cwd ?? "/work/repo", r.files ?? {}, r.env ?? {}) : undefined;
-  let view: { commands: { argv: string[] }[]; writes: { path: string }[]; reads: { path: string }[]; opaque: { reason: string }[]; matched: string[]; verdict: string };
+  let view: {
+    commands: { argv: string[] }[];
+    writes: { path: string }[];
+    reads: { path: string }[];
+    opaque: { reason: string }[];
+    matched: string[];
+    verdict: string;
+  };
   if (!world) {
     const e = explainCommand(r.command, table);
     view = { ...e, matched: e.matched.map((m) => m.id), verdict: e.decision.verdict };
@@ -101,22 +120,46 @@ function mismatches(r: CorpusRecord): string[] {
       writes: a.writes.map((w) => ({ path: w.dynamic ? "<dynamic>" : w.path })),
       reads: a.reads.map((x) => ({ path: x.dynamic ? "<dynamic>" : x.path })),
       opaque: a.opaque,
-      ...(() => { const o = decide(event, table, emptyState(), facts); return { matched: o.matched, verdict: o.decision.verdict }; })(),
+      ...(() => {
+        const o = decide(event, table, emptyState(), facts);
+        return { matched: o.matched, verdict: o.decision.verdict };
+      })(),
     };
   }
   if (r.expect) {
     // class corpus: the verdict, and the rows that must fire among those that do
-    if (r.expect === "refuse") check("refused with its rows", () => { assert.equal(view.verdict, "deny"); for (const id of r.rows ?? []) assert.ok(view.matched.includes(id), `${id} did not fire (fired: ${view.matched.join(",")})`); });
+    if (r.expect === "refuse")
+      check("refused with its rows", () => {
+        assert.equal(view.verdict, "deny");
+        for (const id of r.rows ?? []) assert.ok(view.matched.includes(id), `${id} did not fire (fired: ${view.matched.join(",")})`);
+      });
     else check("allowed", () => assert.notEqual(view.verdict, "deny", `refused by ${view.matched.join(",")}`));
     return out;
   }
-  if (r.runs) check("programs run", () => assert.deepEqual(view.commands.map((c) => c.argv), r.runs));
+  if (r.runs)
+    check("programs run", () =>
+      assert.deepEqual(
+        view.commands.map((c) => c.argv),
+        r.runs,
+      ),
+    );
   if (r.writes) check("paths written", () => assert.deepEqual(set(view.writes.map((w) => w.path)), set(r.writes!)));
   if (r.reads) check("paths only read", () => assert.deepEqual(set(view.reads.map((x) => x.path)), set(r.reads!)));
-  if (r.opaque === false) check("must not be opaque", () => assert.deepEqual(view.opaque.map((o) => o.reason), []));
+  if (r.opaque === false)
+    check("must not be opaque", () =>
+      assert.deepEqual(
+        view.opaque.map((o) => o.reason),
+        [],
+      ),
+    );
   else if (typeof r.opaque === "string") {
     const want = r.opaque;
-    check("opaque", () => assert.ok(view.opaque.some((o) => o.reason.includes(want)), `"${want}" expected, got ${JSON.stringify(view.opaque.map((o) => o.reason))}`));
+    check("opaque", () =>
+      assert.ok(
+        view.opaque.some((o) => o.reason.includes(want)),
+        `"${want}" expected, got ${JSON.stringify(view.opaque.map((o) => o.reason))}`,
+      ),
+    );
   }
   if (r.rows) check("rows fired with nothing loaded", () => assert.deepEqual(set(view.matched), set(r.rows!)));
   return out;
@@ -184,7 +227,10 @@ test("10,000 nested $( : ends, is opaque, a commit inside is refused", () => {
   for (const command of [nested(10_000), "$(".repeat(10_000) + "git commit -m x", "echo " + '"$('.repeat(10_000) + "x" + ')"'.repeat(10_000)]) {
     const a = analyzeCommand(command);
     assert.ok(a.opaque.length > 0, "deep nesting must be opaque, never a silent pass");
-    assert.ok(a.opaque.every((o) => o.text.length <= 120 && o.reason.length < 300), "reasons stay short");
+    assert.ok(
+      a.opaque.every((o) => o.text.length <= 120 && o.reason.length < 300),
+      "reasons stay short",
+    );
   }
   const e = explainCommand(nested(10_000), table);
   assert.equal(e.decision.verdict, "deny", "a gated command hidden in deep nesting is refused");
@@ -207,7 +253,10 @@ test("1 MB commands: analysed in linear time, over the cap opaque", () => {
   assert.ok(full < quarter * 10 + 50, `1 MiB took ${full.toFixed(0)} ms vs ${quarter.toFixed(0)} ms for 256 KiB`);
 
   const over = analyzeCommand("git commit -m x; ".repeat(MAX_COMMAND_BYTES / 16 + 1));
-  assert.ok(over.opaque.some((o) => o.reason.includes("longer than")), "over the cap: opaque");
+  assert.ok(
+    over.opaque.some((o) => o.reason.includes("longer than")),
+    "over the cap: opaque",
+  );
   const deep = analyzeCommand("$(".repeat(MAX_COMMAND_BYTES / 2 - 8));
   assert.ok(deep.opaque.length > 0, "1 MB of nesting: opaque, no crash");
   const shells = analyzeCommand("bash -c ".repeat(MAX_COMMAND_BYTES / 8 - 1) + "x");
@@ -224,7 +273,10 @@ const PATHOLOGICAL: Record<string, string> = {
   "3,000 aliases that eval substitutions": Array.from({ length: 3000 }, (_, i) => `alias g${i}='eval "echo $(echo ${i})"'; g${i}; g${i}`).join("; "),
   "20,000 variables built from each other": Array.from({ length: 20_000 }, (_, i) => `v${i}=$v${i > 0 ? i - 1 : 0}x`).join("; ") + "; $v19999 status",
   "2,000 inline programs": Array.from({ length: 2000 }, (_, i) => `python3 -c "import os; os.system('echo ${i}')"`).join("; "),
-  "4,000 nested $( ) in a pipeline": Array.from({ length: 400 }, () => "echo " + "$(".repeat(10) + "true" + ")".repeat(10)).join(" | ") + " | " + Array.from({ length: 20_000 }, () => "true").join(" | "),
+  "4,000 nested $( ) in a pipeline":
+    Array.from({ length: 400 }, () => "echo " + "$(".repeat(10) + "true" + ")".repeat(10)).join(" | ") +
+    " | " +
+    Array.from({ length: 20_000 }, () => "true").join(" | "),
 };
 
 for (const [what, command] of Object.entries(PATHOLOGICAL)) {
@@ -235,7 +287,10 @@ for (const [what, command] of Object.entries(PATHOLOGICAL)) {
     assert.match(spent[0]!.reason, new RegExp(`more than ${MAX_ANALYSIS_STEPS} analysis steps \\(the decision's step budget\\)`));
     assert.ok(spent[0]!.text.length <= 120, "the reason's text is clipped");
     assert.equal(a.status, "limited");
-    assert.ok(a.writes.some((w) => w.dynamic), "a spent budget may write anything");
+    assert.ok(
+      a.writes.some((w) => w.dynamic),
+      "a spent budget may write anything",
+    );
     // deterministic: the same command stops at the same step with the same result
     const again = analyzeCommand(command);
     const steps = analysisSteps(command);

@@ -7,7 +7,14 @@ import path from "node:path";
 import { analyzeCommand } from "../hooks/core/shell/analyze.ts";
 import { root } from "./helpers.ts";
 
-interface Labeled { id: number; cmd: string; commit: "yes" | "no" | "unknown"; commands: string[]; writes: string[]; expectError?: boolean }
+interface Labeled {
+  id: number;
+  cmd: string;
+  commit: "yes" | "no" | "unknown";
+  commands: string[];
+  writes: string[];
+  expectError?: boolean;
+}
 const corpus = JSON.parse(fs.readFileSync(path.join(root, "test/fixtures/shell-corpus-177.json"), "utf8")) as Labeled[];
 const uniq = (xs: string[]) => [...new Set(xs)].sort();
 
@@ -18,7 +25,10 @@ for (const r of corpus) {
     const unknown = a.opaque.length > 0 || a.commands.some((c) => c.name === "git" && c.verb >= 0 && c.dynamic[c.verb]);
     if (r.expectError) {
       // A deliberate syntax error: never "no match", always opaque.
-      assert.ok(a.opaque.some((o) => o.reason.includes("does not parse")), "a parse error must be opaque");
+      assert.ok(
+        a.opaque.some((o) => o.reason.includes("does not parse")),
+        "a parse error must be opaque",
+      );
       return;
     }
     if (r.commit === "yes") assert.ok(commits, "commit missed");

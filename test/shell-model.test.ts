@@ -58,7 +58,7 @@ test("redirections are records; here-docs keep their body", () => {
 });
 
 test("opaque parts are codes with spans; the parse status says why", () => {
-  const dyn = analyzeCommand('echo ok; $cmd commit');
+  const dyn = analyzeCommand("echo ok; $cmd commit");
   assert.equal(dyn.status, "partial");
   assert.equal(dyn.opaque[0]!.code, "program-dynamic");
   assert.deepEqual(dyn.opaque[0]!.span, { start: 9, end: 20 });
@@ -131,9 +131,9 @@ test("writes whose name is partly known are matched by what they can be", () => 
   const w = (cmd: string) => matchWrites(rowWith, factsOf(bash(cmd)));
   assert.equal(w('cat x_RU.md > "$TMPDIR/copy"'), undefined, "a read copied to a run-time path with another name");
   assert.equal(w('wc -l x_RU.md > "$(mktemp)"'), undefined, "mktemp names never end in _RU.md");
-  assert.ok(w("for f in docs/*_RU.md; do echo x >> \"$f\"; done")?.opaque, "the loop variable is one of *_RU.md");
+  assert.ok(w('for f in docs/*_RU.md; do echo x >> "$f"; done')?.opaque, "the loop variable is one of *_RU.md");
   assert.ok(w('echo x > "docs/$lang"_RU.md')?.opaque);
-  assert.ok(w('echo x > "$OUT"; cat a_RU.md') , "a fully unknown write in a command naming a protected file");
+  assert.ok(w('echo x > "$OUT"; cat a_RU.md'), "a fully unknown write in a command naming a protected file");
 });
 
 test("Write/Edit to a symlink whose target is protected writes the target", () => {
@@ -190,7 +190,11 @@ test("acts and inert: what a command does beyond its name", () => {
   const git = (src: string, sub: string) => analyzeCommand(src).commands.find((c) => c.name === "git" && c.argv[c.verb] === sub);
   assert.deepEqual(git("git send-pack --force ../r.git work", "send-pack")?.acts, ["push"], "send-pack pushes");
   assert.deepEqual(git("git fast-import < stream", "fast-import")?.acts, ["commit"], "fast-import writes commits onto branches");
-  assert.deepEqual(git("git update-ref HEAD $(git commit-tree -p HEAD -m x HEAD^{tree})", "commit-tree")?.acts, ["commit"], "commit-tree published by update-ref");
+  assert.deepEqual(
+    git("git update-ref HEAD $(git commit-tree -p HEAD -m x HEAD^{tree})", "commit-tree")?.acts,
+    ["commit"],
+    "commit-tree published by update-ref",
+  );
   assert.equal(git("git commit-tree -m x HEAD^{tree}", "commit-tree")?.acts, undefined, "a dangling commit object is not a commit");
   assert.equal(git("git push -nf origin work", "push")?.inert, true, "-n in a cluster is a dry run");
   assert.equal(git("git push --dry-run --no-dry-run -f origin work", "push")?.inert, undefined, "the later --no-dry-run wins");
@@ -202,16 +206,31 @@ test("acts and inert: what a command does beyond its name", () => {
 test("files planted by the command itself run later in it", () => {
   const w = memoryWorld("/work/repo", { ".git/config": "", "tools/h.sh": "#!/bin/sh\ngit commit -qm h\n" }, { HOME: "/home/agent", PATH: "/usr/bin:/bin" });
   const runs = (src: string) => analyzeCommand(src, w).commands.map((c) => c.argv.join(" "));
-  assert.ok(runs("printf '#!/bin/sh\\ngit commit -qm h\\n' > .git/hooks/post-checkout; git checkout -q -b y").includes("git commit -qm h"), "a hook written in the command");
-  assert.ok(runs("ln -s ../../tools/h.sh .git/hooks/post-checkout && git checkout -b y").includes("git commit -qm h"), "a hook made as a link to a project file");
-  assert.ok(runs("mkdir -p b && printf 'git commit -m x\\n' > b/git && chmod +x b/git && PATH=$PWD/b:$PATH git status").includes("git commit -m x"), "a fake git on the PATH the command sets");
+  assert.ok(
+    runs("printf '#!/bin/sh\\ngit commit -qm h\\n' > .git/hooks/post-checkout; git checkout -q -b y").includes("git commit -qm h"),
+    "a hook written in the command",
+  );
+  assert.ok(
+    runs("ln -s ../../tools/h.sh .git/hooks/post-checkout && git checkout -b y").includes("git commit -qm h"),
+    "a hook made as a link to a project file",
+  );
+  assert.ok(
+    runs("mkdir -p b && printf 'git commit -m x\\n' > b/git && chmod +x b/git && PATH=$PWD/b:$PATH git status").includes("git commit -m x"),
+    "a fake git on the PATH the command sets",
+  );
   assert.ok(!runs("printf 'echo hi\\n' > b/ls; ls").includes("echo hi"), "a file outside PATH is not what `ls` runs");
   const cfg = analyzeCommand("printf '[core]\\n\\tfsmonitor = \"git commit -qm f; false\"\\n' >> .git/config; git status", w);
-  assert.ok(cfg.commands.some((c) => c.argv.join(" ") === "git commit -qm f"), "a command-running key written into a config file");
+  assert.ok(
+    cfg.commands.some((c) => c.argv.join(" ") === "git commit -qm f"),
+    "a command-running key written into a config file",
+  );
 });
 
 test("doors to git's hooks are opaque with their reason; reading git's config is not", () => {
-  const door = (c: string) => analyzeCommand(c).opaque.filter((o) => o.code === "git-hooks-door").map((o) => o.reason);
+  const door = (c: string) =>
+    analyzeCommand(c)
+      .opaque.filter((o) => o.code === "git-hooks-door")
+      .map((o) => o.reason);
   assert.match(door("git -c core.hooksPath=/dev/null merge side").join(), /core\.hooksPath switches git's hooks off/);
   assert.match(door("git -c CORE.HOOKSPATH=x status").join(), /core\.hooksPath/);
   assert.match(door("git config core.hooksPath /dev/null").join(), /git config core\.hooksPath/);
@@ -224,15 +243,24 @@ test("doors to git's hooks are opaque with their reason; reading git's config is
   assert.match(door("rm -f .git/hooks/reference-transaction").join(), /one of git's own files/);
   assert.match(door("echo abc > .git/refs/heads/main").join(), /one of git's own files/);
   assert.match(door("cp x .git/packed-refs").join(), /one of git's own files/);
-  for (const ok of ["git config --get core.hooksPath", "cat .git/hooks/pre-push", "GIT_CONFIG_GLOBAL=/dev/null git status",
-    "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=x git log", "git -c color.ui=never status", "git push origin work",
-    "git config user.name x"]) {
+  for (const ok of [
+    "git config --get core.hooksPath",
+    "cat .git/hooks/pre-push",
+    "GIT_CONFIG_GLOBAL=/dev/null git status",
+    "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=x git log",
+    "git -c color.ui=never status",
+    "git push origin work",
+    "git config user.name x",
+  ]) {
     assert.deepEqual(door(ok), [], ok);
   }
 });
 
 test("files named by output options, trace variables and database files are writes", () => {
-  const writes = (c: string) => analyzeCommand(c).writes.filter((w) => !w.dynamic).map((w) => w.path);
+  const writes = (c: string) =>
+    analyzeCommand(c)
+      .writes.filter((w) => !w.dynamic)
+      .map((w) => w.path);
   assert.deepEqual(writes("sort --outp=a_RU.md b"), ["a_RU.md"]);
   assert.deepEqual(writes("sort --o a_RU.md b"), ["a_RU.md"]);
   assert.deepEqual(writes("curl -sD h.txt -o /dev/null http://x"), ["h.txt"]);
@@ -257,8 +285,12 @@ test("files named by output options, trace variables and database files are writ
 });
 
 test("HEAD spelled as itself is pushed HEAD; delete then push is forced; programs that run commands are followed", () => {
-  const implied = (c: string) => analyzeCommand(c).commands.filter((x) => x.argv[1] === "push").map((x) => x.implied ?? []);
-  for (const src of ["HEAD~0", "HEAD^0", "HEAD@{0}", "@~0", "HEAD^{commit}", "HEAD~0^0"]) assert.deepEqual(implied(`git push origin '${src}:main'`), [["HEAD"]], src);
+  const implied = (c: string) =>
+    analyzeCommand(c)
+      .commands.filter((x) => x.argv[1] === "push")
+      .map((x) => x.implied ?? []);
+  for (const src of ["HEAD~0", "HEAD^0", "HEAD@{0}", "@~0", "HEAD^{commit}", "HEAD~0^0"])
+    assert.deepEqual(implied(`git push origin '${src}:main'`), [["HEAD"]], src);
   assert.deepEqual(implied("git push origin HEAD~1:main"), [[]]);
   assert.deepEqual(implied("git push origin --delete main && git push origin work:main"), [[], ["--force"]]);
   assert.deepEqual(implied("git push origin :main"), [[]], "a deletion alone is left to the pre-push hook");

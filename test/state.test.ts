@@ -69,7 +69,11 @@ test("64 hook processes of one session started at once lose no update", async ()
   // Refusals that change nothing else are counted by append (the state file keeps the rest).
   assert.equal((state.denials["commit-gate"] ?? 0) + (new StateStore(dir).counted(session).denials["commit-gate"] ?? 0), 16, "every denial was counted");
   assert.deepEqual(state.hintsShown, ["logs-hint"]);
-  assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith(".lock") || f.endsWith(".tmp")), [], "no lock or temp file left behind");
+  assert.deepEqual(
+    fs.readdirSync(dir).filter((f) => f.endsWith(".lock") || f.endsWith(".tmp")),
+    [],
+    "no lock or temp file left behind",
+  );
 });
 
 test("a finished call that changes nothing else is counted by append, not by rewriting the state; 48 parallel ones lose no count", async () => {
@@ -97,7 +101,10 @@ test("onlyCountsChanged: counters that only grew are increments; any other chang
   const called = { ...s0, stats: { ...s0.stats, toolCalls: { Read: 1 } } };
   assert.deepEqual(onlyCountsChanged(s0, called), [{ counter: "toolCalls", key: "Read", by: 1 }]);
   const refused = { ...called, denials: { "commit-gate": 1, "push-block": 1 } };
-  assert.deepEqual(onlyCountsChanged(called, refused), [{ counter: "denials", key: "commit-gate", by: 1 }, { counter: "denials", key: "push-block", by: 1 }]);
+  assert.deepEqual(onlyCountsChanged(called, refused), [
+    { counter: "denials", key: "commit-gate", by: 1 },
+    { counter: "denials", key: "push-block", by: 1 },
+  ]);
   assert.equal(onlyCountsChanged(s0, s0), undefined, "nothing changed");
   assert.equal(onlyCountsChanged(called, { ...refused, hintsShown: ["logs-hint"] }), undefined, "a hint shown must be saved");
   assert.equal(onlyCountsChanged(called, { ...called, stats: { ...called.stats, capped: { Bash: 1 } } }), undefined, "another stat");
@@ -107,7 +114,8 @@ test("onlyCountsChanged: counters that only grew are increments; any other chang
 
 test("session files untouched for the configured age are cleaned; fresh ones, the table cache and the output memo stay", () => {
   const dir = tmp();
-  for (const f of ["old.json", "new.json", "old.json.corrupt-1", "old.json.calls", ".table-abc.json", ".output-root"]) fs.writeFileSync(path.join(dir, f), "{}");
+  for (const f of ["old.json", "new.json", "old.json.corrupt-1", "old.json.calls", ".table-abc.json", ".output-root"])
+    fs.writeFileSync(path.join(dir, f), "{}");
   const old = new Date(Date.now() - 31 * 86_400_000);
   for (const f of ["old.json", "old.json.corrupt-1", "old.json.calls", ".table-abc.json", ".output-root"]) fs.utimesSync(path.join(dir, f), old, old);
   assert.equal(new StateStore(dir).cleanOld(30), 3);
@@ -115,7 +123,11 @@ test("session files untouched for the configured age are cleaned; fresh ones, th
 });
 
 test("a state file of the wrong shape (stats: null, a number where a list belongs) is moved aside, not half-trusted", () => {
-  for (const bad of ['{"version":1,"loaded":[],"hintsShown":[],"stats":null}', '{"version":1,"loaded":"commit","hintsShown":[]}', '{"version":2,"loaded":[],"hintsShown":[]}']) {
+  for (const bad of [
+    '{"version":1,"loaded":[],"hintsShown":[],"stats":null}',
+    '{"version":1,"loaded":"commit","hintsShown":[]}',
+    '{"version":2,"loaded":[],"hintsShown":[]}',
+  ]) {
     const dir = tmp();
     fs.writeFileSync(path.join(dir, "s3.json"), bad);
     const r = new StateStore(dir).read("s3");
@@ -149,7 +161,9 @@ test("makeDir: nested folders with their mode, an existing one is fine, a file i
   if (fs.existsSync("/proc/self")) assert.throws(() => makeDir("/proc/skillgate-nope/x", 0o700), /ENOENT/);
 });
 
-test("a state folder the hook cannot make (under /proc) is an answer with a notice, not a hang", { skip: !fs.existsSync("/proc/self") && "no /proc here" }, async () => {
+test("a state folder the hook cannot make (under /proc) is an answer with a notice, not a hang", {
+  skip: !fs.existsSync("/proc/self") && "no /proc here",
+}, async () => {
   const home = tmp();
   const env = { PATH: process.env.PATH, HOME: home, XDG_STATE_HOME: "/proc/skillgate-nope", SKILLGATE_TABLE: defaultTable };
   const fx = JSON.parse(fs.readFileSync(path.join(casesDir, "fixtures", "pre-tool-use-bash.json"), "utf8"));

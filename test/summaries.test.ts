@@ -130,7 +130,23 @@ function hintFor(f: Fixture) {
 describe("corpus", () => {
   test("has real outputs of every runner and type the issue names", () => {
     const tools = new Set(corpus.map((f) => f.side.tool.split(" (")[0]));
-    for (const t of ["node --test", "jest", "vitest", "pytest", "python -m unittest", "go test", "cargo test", "git diff", "git log", "grep -rn", "rg", "ls -R", "find", "tree"]) assert.ok(tools.has(t), `no ${t} output in the corpus`);
+    for (const t of [
+      "node --test",
+      "jest",
+      "vitest",
+      "pytest",
+      "python -m unittest",
+      "go test",
+      "cargo test",
+      "git diff",
+      "git log",
+      "grep -rn",
+      "rg",
+      "ls -R",
+      "find",
+      "tree",
+    ])
+      assert.ok(tools.has(t), `no ${t} output in the corpus`);
     for (const f of corpus) assert.ok(f.name in EXPECTED_TYPE, `${f.name}: add its expected type`);
   });
 
@@ -232,7 +248,10 @@ describe("profiles and raw passes", () => {
     for (const p of ["fast", "balanced", "precision"] as ProfileName[]) {
       const s = summarize(f.output, { profile: p, command: hintFor(f), rawPath: "/tmp/raw/v.txt" });
       const [first, second] = s.text.split("\n");
-      assert.match(first ?? "", new RegExp(`read_tier ${PROFILES[p].readTier} · budget_profile ${p} · confidence (high|medium) · raw_evidence /tmp/raw/v\\.txt \\(`));
+      assert.match(
+        first ?? "",
+        new RegExp(`read_tier ${PROFILES[p].readTier} · budget_profile ${p} · confidence (high|medium) · raw_evidence /tmp/raw/v\\.txt \\(`),
+      );
       assert.match(second ?? "", /^\[fallback_condition: read raw_evidence /);
     }
   });
@@ -374,7 +393,14 @@ describe("read-only commands", () => {
 describe("rawReason: the policy's check before summarize()", () => {
   const gate = (cmd: string, over: { chars?: number; profile?: ProfileName; risk?: boolean } = {}) => {
     const a = analyzeCommand(cmd);
-    return rawReason({ chars: over.chars ?? 50_000, profile: over.profile ?? "balanced", risk: over.risk ?? false, commands: a.commands, writes: a.writes.length, opaque: a.opaque.length });
+    return rawReason({
+      chars: over.chars ?? 50_000,
+      profile: over.profile ?? "balanced",
+      risk: over.risk ?? false,
+      commands: a.commands,
+      writes: a.writes.length,
+      opaque: a.opaque.length,
+    });
   };
   test("a long read-only output is summarized", () => assert.equal(gate("npm test 2>&1 | tail -200"), undefined));
   test("a short one passes", () => assert.equal(gate("npm test", { chars: 900 }), "short"));

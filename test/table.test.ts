@@ -64,7 +64,11 @@ test("the validated table is cached by content: an edit is revalidated", async (
   fs.writeFileSync(file, JSON.stringify(broken));
   const again = await loadTable(file, dir);
   assert.ok(again.ok, "one bad row is not every row");
-  assert.deepEqual(again.compiled.disabled.map((d) => d.id), [base().rows[0].id], "a cached copy of the old table must not hide the broken edit");
+  assert.deepEqual(
+    again.compiled.disabled.map((d) => d.id),
+    [base().rows[0].id],
+    "a cached copy of the old table must not hide the broken edit",
+  );
   assert.ok(!again.compiled.rows.some((r) => r.row.id === base().rows[0].id));
 });
 
@@ -98,16 +102,27 @@ test("a tampered table cache is not trusted: it is rebuilt from the table", asyn
   fs.writeFileSync(p, `${digest}\n${JSON.stringify(forged)}`);
   const r = await loadTable(file, dir);
   assert.ok(r.ok);
-  assert.ok(r.compiled.rows.some((x) => x.row.kind === "block"), "the forged cache (gates removed) was ignored");
+  assert.ok(
+    r.compiled.rows.some((x) => x.row.kind === "block"),
+    "the forged cache (gates removed) was ignored",
+  );
 });
 
 test("extends: default adds rows to the default table; the same id replaces", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-extends-"));
   const file = path.join(dir, "t.json");
-  fs.writeFileSync(file, JSON.stringify({ version: 1, extends: "default", skillsDir: path.join(root, "skills"), rows: [
-    { id: "commit-gate", kind: "gate", skill: "commit", when: { command: { name: "git", sub: ["commit", "merge"] } } },
-    { id: "own-gate", kind: "gate", skill: "release", when: { command: { name: "make", sub: ["release"] } } },
-  ] }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      version: 1,
+      extends: "default",
+      skillsDir: path.join(root, "skills"),
+      rows: [
+        { id: "commit-gate", kind: "gate", skill: "commit", when: { command: { name: "git", sub: ["commit", "merge"] } } },
+        { id: "own-gate", kind: "gate", skill: "release", when: { command: { name: "make", sub: ["release"] } } },
+      ],
+    }),
+  );
   const r = await loadTable(file, undefined, process.env, { defaultTable: defaultTableFile });
   assert.ok(r.ok, !r.ok ? r.error : "");
   const ids = r.compiled.rows.map((x) => x.row.id);
@@ -179,8 +194,51 @@ test("write globs from a cached table: the kept regexes match exactly as picomat
   const picomatch = (await import("picomatch")).default;
   const { globRegexes, keptGlobEngine } = await import("../hooks/core/table/glob-regex.ts");
   const table = JSON.parse(fs.readFileSync(path.join(root, "triggers.json"), "utf8")) as { rows: { when: { writes?: string[] } }[] };
-  const globs = [...new Set([...table.rows.flatMap((r) => r.when.writes ?? []), "*_RU.md", "db/migrations/*.sql", "**/*.lock", "src/**", "!*.md", "*.{ts,tsx}", "docs/[a-c]*.md", "a[b", ".env*", "**/.github/**", "+(a|b).txt", "x/**/y"])];
-  const paths = ["README_RU.md", "docs/README_RU.md", "readme_ru.md", "db/migrations/001.sql", "db/migrations/x/001.sql", "a/b/c.lock", "src", "src/a/b.ts", "x.md", "x.ts", "x.tsx", "docs/b1.md", "docs/d.md", "a[b", ".env", ".env.local", "a/.github/workflows/x.yml", "a.txt", "c.txt", "x/y", "x/a/b/y", "", "/abs/README_RU.md", ".hidden_RU.md", "package-lock.json", "Cargo.lock"];
+  const globs = [
+    ...new Set([
+      ...table.rows.flatMap((r) => r.when.writes ?? []),
+      "*_RU.md",
+      "db/migrations/*.sql",
+      "**/*.lock",
+      "src/**",
+      "!*.md",
+      "*.{ts,tsx}",
+      "docs/[a-c]*.md",
+      "a[b",
+      ".env*",
+      "**/.github/**",
+      "+(a|b).txt",
+      "x/**/y",
+    ]),
+  ];
+  const paths = [
+    "README_RU.md",
+    "docs/README_RU.md",
+    "readme_ru.md",
+    "db/migrations/001.sql",
+    "db/migrations/x/001.sql",
+    "a/b/c.lock",
+    "src",
+    "src/a/b.ts",
+    "x.md",
+    "x.ts",
+    "x.tsx",
+    "docs/b1.md",
+    "docs/d.md",
+    "a[b",
+    ".env",
+    ".env.local",
+    "a/.github/workflows/x.yml",
+    "a.txt",
+    "c.txt",
+    "x/y",
+    "x/a/b/y",
+    "",
+    "/abs/README_RU.md",
+    ".hidden_RU.md",
+    "package-lock.json",
+    "Cargo.lock",
+  ];
   const kept = globRegexes(picomatch.makeRe, globs);
   const engine = keptGlobEngine(JSON.parse(JSON.stringify(kept)), globs);
   assert.ok(engine, "every glob has a kept regex");

@@ -41,7 +41,10 @@ const toolResult = z
 
 const toolFailure = z.strictObject({ kind: z.literal("tool-failure"), tool: z.literal("shell"), command: text, error: text.optional(), inSubagent });
 const prompt = z.strictObject({ kind: z.literal("prompt"), text: text.describe("The user's prompt.") });
-const promptExpansion = z.strictObject({ kind: z.literal("prompt-expansion"), command: name.describe("A slash command the user typed, e.g. commit for /commit.") });
+const promptExpansion = z.strictObject({
+  kind: z.literal("prompt-expansion"),
+  command: name.describe("A slash command the user typed, e.g. commit for /commit."),
+});
 const stop = z.strictObject({
   kind: z.literal("stop"),
   final: text.describe("The final answer."),
@@ -62,7 +65,8 @@ export const caseEventSchema = z
   .superRefine((e, ctx) => {
     if (!("tool" in e)) return;
     const need = NEEDS[e.kind]?.[e.tool];
-    if (need && (e as Record<string, unknown>)[need] === undefined) ctx.addIssue({ code: "custom", path: [need], message: `a ${e.kind} of a ${e.tool} tool needs "${need}"` });
+    if (need && (e as Record<string, unknown>)[need] === undefined)
+      ctx.addIssue({ code: "custom", path: [need], message: `a ${e.kind} of a ${e.tool} tool needs "${need}"` });
   })
   .describe("The event, in skillgate's host-neutral words (instead of fixture + with).");
 

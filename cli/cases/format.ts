@@ -45,7 +45,11 @@ const expectSchema = z
 const stepSchema = z
   .strictObject({
     event: caseEventSchema.optional(),
-    fixture: z.string().min(1).optional().describe("Instead of event: a captured payload (cases/fixtures/<name>.json of skillgate, or fixtures/ beside the cases)."),
+    fixture: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Instead of event: a captured payload (cases/fixtures/<name>.json of skillgate, or fixtures/ beside the cases)."),
     with: z
       .record(z.string(), z.unknown())
       .optional()
@@ -53,13 +57,17 @@ const stepSchema = z
     expect: expectSchema,
   })
   .superRefine((s, ctx) => {
-    if ((s.event === undefined) === (s.fixture === undefined)) ctx.addIssue({ code: "custom", path: [], message: 'give "event" (host-neutral) or "fixture" (a captured payload): one of them' });
+    if ((s.event === undefined) === (s.fixture === undefined))
+      ctx.addIssue({ code: "custom", path: [], message: 'give "event" (host-neutral) or "fixture" (a captured payload): one of them' });
     else if (s.event && s.with) ctx.addIssue({ code: "custom", path: ["with"], message: '"with" changes a fixture; with "event", say it in the event' });
   });
 
 export const caseSchema = z.strictObject({
   $schema: z.string().optional(),
-  id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, "use lowercase letters, digits, dots and dashes").describe("The file name without .json."),
+  id: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]*$/, "use lowercase letters, digits, dots and dashes")
+    .describe("The file name without .json."),
   description: z.string().min(1).describe("What the case proves, in a sentence."),
   table: z.string().min(1).optional().describe("A table of this case's own, relative to the case file (e.g. a broken table); default: the table under test."),
   state: z.strictObject(stateFields).optional().describe("Session state before the first step."),
@@ -122,7 +130,10 @@ export function fixturesIn(dirs: string[]): Map<string, Fixture> {
   const out = new Map<string, Fixture>();
   for (const dir of dirs) {
     if (!fs.existsSync(dir)) continue;
-    for (const f of fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+    for (const f of fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith(".json"))
+      .sort()) {
       const name = f.slice(0, -5);
       if (out.has(name)) continue;
       const file = path.join(dir, f);
@@ -133,7 +144,8 @@ export function fixturesIn(dirs: string[]): Map<string, Fixture> {
         throw new CaseFormatError([`${file}: a fixture that is not valid JSON: ${(e as Error).message}`]);
       }
       // A table kept among the fixtures (for failure-policy cases) is not an event.
-      if (payload && typeof payload === "object" && !Array.isArray(payload) && "hook_event_name" in payload) out.set(name, { name, file, payload: payload as Record<string, unknown> });
+      if (payload && typeof payload === "object" && !Array.isArray(payload) && "hook_event_name" in payload)
+        out.set(name, { name, file, payload: payload as Record<string, unknown> });
     }
   }
   return out;
@@ -160,7 +172,10 @@ export function loadCases(dir: string, opts: LoadOptions): Case[] {
   const problems: string[] = [];
   const cases: Case[] = [];
   const seen = new Map<string, string>();
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith(".json") && f !== "case.schema.json").sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".json") && f !== "case.schema.json")
+    .sort();
   for (const f of files) {
     const file = path.join(dir, f);
     const text = fs.readFileSync(file, "utf8");
@@ -240,7 +255,14 @@ export function parseCase(file: string, text: string, ctx: ParseContext, problem
         if (!rows.has(id)) say(where, `expect.${field}: no row "${id}" in the table${data.table ? ` ${data.table}` : " under test"}${suggest(id, [...rows])}`);
       }
     }
-    if (fx) steps.push({ fixture: played.fixture, label, expect: s.expect, payload: eventOf(fx, played.with), ownSession: s.with !== undefined && "session_id" in s.with });
+    if (fx)
+      steps.push({
+        fixture: played.fixture,
+        label,
+        expect: s.expect,
+        payload: eventOf(fx, played.with),
+        ownSession: s.with !== undefined && "session_id" in s.with,
+      });
   }
   if (problems.length > before) return undefined;
   const { table: _t, steps: _s, ...rest } = data;
@@ -282,7 +304,12 @@ function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string[] {
   if (p[0] === "steps" && typeof p[1] === "number") {
     const step = (raw as { steps?: { fixture?: unknown; event?: { kind?: unknown; tool?: unknown } }[] }).steps?.[p[1]];
     const ev = step?.event;
-    const label = typeof step?.fixture === "string" ? step.fixture : typeof ev?.kind === "string" ? [ev.kind, ev.tool].filter((x) => typeof x === "string").join(" ") : undefined;
+    const label =
+      typeof step?.fixture === "string"
+        ? step.fixture
+        : typeof ev?.kind === "string"
+          ? [ev.kind, ev.tool].filter((x) => typeof x === "string").join(" ")
+          : undefined;
     where = `step ${p[1] + 1}${label ? ` (${label})` : ""}, `;
     rest = p.slice(2);
   }
@@ -296,7 +323,24 @@ function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string[] {
   return [`${where}${field || "(top)"}: ${issue.message}`];
 }
 
-const EVENT_KEYS = ["kind", "tool", "command", "path", "content", "subagentType", "skill", "output", "ok", "inSubagent", "error", "text", "final", "continuing", "source", "phase"];
+const EVENT_KEYS = [
+  "kind",
+  "tool",
+  "command",
+  "path",
+  "content",
+  "subagentType",
+  "skill",
+  "output",
+  "ok",
+  "inSubagent",
+  "error",
+  "text",
+  "final",
+  "continuing",
+  "source",
+  "phase",
+];
 
 /** The keys the schema allows at a path, inside a step or not (for "did you mean"). */
 function knownKeysAt(inStep: boolean, p: PropertyKey[]): string[] {

@@ -63,11 +63,35 @@ export async function casesMain(args: string[], root: string): Promise<number> {
     if (json) {
       const table = tableJson(suite.table, suite.compiled.rows.length);
       const perHost = Object.fromEntries(byHost.map((h) => [h.host, { ...countsOf(h.results), ms: Math.round(h.ms) }]));
-      console.log(JSON.stringify({ table, casesDir: suite.casesDir, runtime: where, passed: cases.length - failedIds.size, failed: failedIds.size, steps, ms: Math.round(ms), hosts: perHost, results: byHost.flatMap((h) => h.results) }, null, 2));
+      console.log(
+        JSON.stringify(
+          {
+            table,
+            casesDir: suite.casesDir,
+            runtime: where,
+            passed: cases.length - failedIds.size,
+            failed: failedIds.size,
+            steps,
+            ms: Math.round(ms),
+            hosts: perHost,
+            results: byHost.flatMap((h) => h.results),
+          },
+          null,
+          2,
+        ),
+      );
     } else {
       console.log(header(suite));
-      console.log(formatRuns(cases.map((c) => c.id), byHost, colours()));
-      console.log(`${cases.length - failedIds.size}/${cases.length} cases pass on every host they run on (${steps} events, ${where}, ${(ms / 1000).toFixed(1)} s)`);
+      console.log(
+        formatRuns(
+          cases.map((c) => c.id),
+          byHost,
+          colours(),
+        ),
+      );
+      console.log(
+        `${cases.length - failedIds.size}/${cases.length} cases pass on every host they run on (${steps} events, ${where}, ${(ms / 1000).toFixed(1)} s)`,
+      );
     }
     return failedIds.size ? EXIT.findings : EXIT.ok;
   });
@@ -80,7 +104,13 @@ function selectHosts(names: readonly string[], runtime: string | undefined): Cas
     return [claudeCodeCases];
   }
   if (!names.length) return [...CASE_HOSTS];
-  return names.map((n) => caseHost(n) ?? (() => { throw new UsageError(`--host ${n}: not a host (one of ${CASE_HOSTS.map((h) => h.name).join(", ")})`); })());
+  return names.map(
+    (n) =>
+      caseHost(n) ??
+      (() => {
+        throw new UsageError(`--host ${n}: not a host (one of ${CASE_HOSTS.map((h) => h.name).join(", ")})`);
+      })(),
+  );
 }
 
 /** Write starter cases (`--new ROW[,ROW...]` or `--new all`), run each, and say whether it passes as written. */
@@ -91,7 +121,10 @@ async function newCases(suite: Suite, rows: readonly string[], root: string): Pr
     else {
       console.log(`wrote ${m.file}`);
       if (m.ok) console.log(`it passes on ${suite.table}: edit it to pin what matters to you (see docs/cases.md)`);
-      else console.log(`it FAILS until you fill it in${m.generated ? "" : " (no matching event could be made from the row's trigger)"}:\n      ${m.failures.join("\n      ")}`);
+      else
+        console.log(
+          `it FAILS until you fill it in${m.generated ? "" : " (no matching event could be made from the row's trigger)"}:\n      ${m.failures.join("\n      ")}`,
+        );
     }
   }
   if (made.length === 0) console.log(`every row of ${suite.table} already has a case named after it`);
@@ -113,7 +146,11 @@ export async function mutateMain(args: string[], root: string): Promise<number> 
       console.log(header(suite));
       console.log(formatMutation(report.rows));
       if (report.baseline.length) console.log(`cases already red on the unmutated table: ${report.baseline.join(", ")}`);
-      console.log(dead.length ? `rows that turn no case red: ${dead.map((r) => r.row).join(", ")}` : `every one of ${report.rows.length} rows turns at least one case red`);
+      console.log(
+        dead.length
+          ? `rows that turn no case red: ${dead.map((r) => r.row).join(", ")}`
+          : `every one of ${report.rows.length} rows turns at least one case red`,
+      );
       console.log(`${cases.length} cases × ${report.rows.length + 1} tables in ${(report.ms / 1000).toFixed(1)} s`);
     }
     return dead.length || report.baseline.length ? EXIT.findings : EXIT.ok;

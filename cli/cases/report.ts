@@ -49,7 +49,9 @@ export function formatRuns(ids: string[], runs: HostRun[], c: Paint): string {
   lines.push("");
   for (const h of runs) {
     const n = countsOf(h.results);
-    lines.push(`${h.host.padEnd(11)}  ${n.passed} pass, ${n.failed} fail, ${n.skipped} skipped, ${n.unchecked} expectation${n.unchecked === 1 ? "" : "s"} unchecked (${(h.ms / 1000).toFixed(1)} s)`);
+    lines.push(
+      `${h.host.padEnd(11)}  ${n.passed} pass, ${n.failed} fail, ${n.skipped} skipped, ${n.unchecked} expectation${n.unchecked === 1 ? "" : "s"} unchecked (${(h.ms / 1000).toFixed(1)} s)`,
+    );
   }
   return lines.join("\n");
 }

@@ -57,7 +57,14 @@ export function processInvoker(command: string[]): Invoke {
         if (code !== 0) return reject(new Error(`hook exited ${code}: ${stderr}`));
         const line = stderr.split("\n").find((l) => l.startsWith(TRACE_PREFIX));
         const trace = line ? (JSON.parse(line.slice(TRACE_PREFIX.length)) as HookTrace) : undefined;
-        resolve({ stdout: stdout.trim(), stderr: stderr.split("\n").filter((l) => !l.startsWith(TRACE_PREFIX)).join("\n"), trace });
+        resolve({
+          stdout: stdout.trim(),
+          stderr: stderr
+            .split("\n")
+            .filter((l) => !l.startsWith(TRACE_PREFIX))
+            .join("\n"),
+          trace,
+        });
       });
       child.stdin.end(input);
     });
@@ -84,7 +91,16 @@ export function observe(ran: Ran, read: (stdout: string) => Answer = (out) => cl
   const a = read(ran.stdout);
   const t = ran.trace;
   const verdict = t?.verdict ?? a.verdicts[0] ?? "allow";
-  return { verdict, rows: t?.rows ?? [], matched: t?.matched ?? [], state: t?.state, message: a.message, ...(a.notice !== undefined ? { notice: a.notice } : {}), rendered: a.verdicts, ...(a.eventName !== undefined ? { eventName: a.eventName } : {}) };
+  return {
+    verdict,
+    rows: t?.rows ?? [],
+    matched: t?.matched ?? [],
+    state: t?.state,
+    message: a.message,
+    ...(a.notice !== undefined ? { notice: a.notice } : {}),
+    rendered: a.verdicts,
+    ...(a.eventName !== undefined ? { eventName: a.eventName } : {}),
+  };
 }
 
 export interface CaseResult {
@@ -148,7 +164,8 @@ function play(host: CaseHost, payload: Record<string, unknown>, skillsDir: strin
 function claudeCodeOnly(e: Event, transcriptPath: string | undefined): string | undefined {
   if (transcriptPath && fs.existsSync(transcriptPath)) return "the context size comes from a Claude Code transcript";
   if ("tool" in e && e.tool.kind === "shell" && e.tool.background) return "a shell call run in the background (Claude Code's run_in_background)";
-  if (e.kind === "tool-result" && e.unfinished) return `a tool result that says the call was ${e.unfinished === "background" ? "moved to the background" : "interrupted"} (Claude Code's)`;
+  if (e.kind === "tool-result" && e.unfinished)
+    return `a tool result that says the call was ${e.unfinished === "background" ? "moved to the background" : "interrupted"} (Claude Code's)`;
   if (e.kind === "tool-result" && e.output?.persistedPath) return "an output Claude Code saved to a file itself";
   if ((e.kind === "tool-result" || e.kind === "prompt") && e.contextTokens !== undefined) return "the prompt size Claude Code's event carries";
   if (e.kind === "prompt" && e.prompt === undefined) return "a background task's notification (Claude Code's)";
@@ -194,7 +211,14 @@ export async function runCase(c: Case, opts: RunOptions): Promise<CaseResult> {
     const notOn = c.notOn?.[host.name as keyof NonNullable<Case["notOn"]>];
     if (notOn) return { id: c.id, host: host.name, ok: true, failures, unchecked, skipped: `the case says it does not hold here: ${notOn}` };
     if (!host.native && !host.adapter.capabilities.reportsExitStatus && usesEvidence(table)) {
-      return { id: c.id, host: host.name, ok: true, failures, unchecked, skipped: `its table records checks as evidence, and ${host.name}'s adapter does not say it reports a shell call's exit status (capabilities.reportsExitStatus)` };
+      return {
+        id: c.id,
+        host: host.name,
+        ok: true,
+        failures,
+        unchecked,
+        skipped: `its table records checks as evidence, and ${host.name}'s adapter does not say it reports a shell call's exit status (capabilities.reportsExitStatus)`,
+      };
     }
     const sessionId = `case-${c.id.replace(/[^A-Za-z0-9_-]/g, "-")}-${process.pid}-${++runs}`;
     // Every step first: a case runs on a host only if the host can send each of its events.
@@ -220,27 +244,35 @@ export async function runCase(c: Case, opts: RunOptions): Promise<CaseResult> {
       const where = `step ${i + 1} (${step.label})`;
       const e = step.expect;
       // An event the host's adapter ignores as Claude Code's does: nothing is sent, nothing decided.
-      const got: Observed = "ignored" in p
-        ? { verdict: "allow", rows: [], matched: [], message: "", notice: "", rendered: ["allow"] }
-        : observe(await opts.invoke(JSON.stringify(p.payload), env, p.host), (out) => host.answer(out, p.event));
+      const got: Observed =
+        "ignored" in p
+          ? { verdict: "allow", rows: [], matched: [], message: "", notice: "", rendered: ["allow"] }
+          : observe(await opts.invoke(JSON.stringify(p.payload), env, p.host), (out) => host.answer(out, p.event));
       if (got.state) last = got.state;
       if (!got.rendered.includes(got.verdict)) failures.push(`${where}: the trace says ${got.verdict} but the answer says ${got.rendered.join(" or ")}`);
       // The client reads hookSpecificOutput only for the event it belongs to.
       const eventName = "payload" in p ? p.payload.hook_event_name : undefined;
-      if (got.eventName !== undefined && got.eventName !== eventName) failures.push(`${where}: hookSpecificOutput.hookEventName is ${got.eventName}, the event is ${String(eventName)}`);
+      if (got.eventName !== undefined && got.eventName !== eventName)
+        failures.push(`${where}: hookSpecificOutput.hookEventName is ${got.eventName}, the event is ${String(eventName)}`);
       const cannot = "event" in p && p.event ? host.cannot?.(e.verdict, p.event) : undefined;
       if (cannot) {
         unchecked.push(`${where}: expects ${e.verdict}, but ${cannot}`);
         continue;
       }
       if (got.verdict !== e.verdict || got.rows.join(",") !== e.rows.join(",")) {
-        failures.push(`${where}: expected ${e.verdict} [${e.rows.join(", ")}], got ${got.verdict} [${got.rows.join(", ")}]${got.message ? `: ${got.message.slice(0, 200)}` : ""}`);
+        failures.push(
+          `${where}: expected ${e.verdict} [${e.rows.join(", ")}], got ${got.verdict} [${got.rows.join(", ")}]${got.message ? `: ${got.message.slice(0, 200)}` : ""}`,
+        );
       }
-      if (e.matched && got.matched.join(",") !== e.matched.join(",")) failures.push(`${where}: expected matched [${e.matched.join(", ")}], got [${got.matched.join(", ")}]`);
-      for (const text of [e.messageIncludes ?? []].flat().map((t) => hostWording(t, host, opts.skillsDir ?? ""))) if (!got.message.includes(text)) failures.push(`${where}: the message lacks "${text}": ${got.message.slice(0, 200)}`);
+      if (e.matched && got.matched.join(",") !== e.matched.join(","))
+        failures.push(`${where}: expected matched [${e.matched.join(", ")}], got [${got.matched.join(", ")}]`);
+      for (const text of [e.messageIncludes ?? []].flat().map((t) => hostWording(t, host, opts.skillsDir ?? "")))
+        if (!got.message.includes(text)) failures.push(`${where}: the message lacks "${text}": ${got.message.slice(0, 200)}`);
       const notices = [e.noticeIncludes ?? []].flat();
       if (notices.length && got.notice === undefined) unchecked.push(`${where}: noticeIncludes, but ${host.name} has no user-only channel here`);
-      else for (const text of notices) if (!(got.notice ?? "").includes(text)) failures.push(`${where}: the user notice lacks "${text}": ${(got.notice ?? "").slice(0, 200)}`);
+      else
+        for (const text of notices)
+          if (!(got.notice ?? "").includes(text)) failures.push(`${where}: the user notice lacks "${text}": ${(got.notice ?? "").slice(0, 200)}`);
     }
     if (c.expectState) {
       for (const k of STATE_KEYS) {

@@ -257,7 +257,11 @@ export function sampleGlob(glob: string): string | undefined {
   if (p.startsWith("!")) return undefined;
   p = p.replace(/\{([^},]*)[^}]*\}/g, "$1");
   p = p.replace(/\[!?([^\]])[^\]]*\]/g, (m, c: string) => (m.startsWith("[!") ? "z" : c));
-  p = p.replace(/^\*\*\//, "src/").replace(/\/\*\*$/, "/example.txt").replace(/\/\*\*\//g, "/src/").replace(/\*\*/g, "src");
+  p = p
+    .replace(/^\*\*\//, "src/")
+    .replace(/\/\*\*$/, "/example.txt")
+    .replace(/\/\*\*\//g, "/src/")
+    .replace(/\*\*/g, "src");
   p = p.replace(/\*/g, "example").replace(/\?/g, "x");
   return p === "" ? undefined : p;
 }

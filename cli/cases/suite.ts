@@ -42,7 +42,8 @@ export async function resolveSuite(o: SuiteOptions): Promise<Suite> {
   const compiled = await compiledTable(table, o.packageRoot);
   const projectRoot = o.cwd ?? process.env.CLAUDE_PROJECT_DIR ?? process.cwd();
   // A project table next to .claude/: its cases live beside it; any other table's, in the project.
-  const projectCases = path.basename(path.dirname(table)) === ".claude" ? path.join(path.dirname(table), "skillgate", "cases") : path.join(projectRoot, PROJECT_CASES);
+  const projectCases =
+    path.basename(path.dirname(table)) === ".claude" ? path.join(path.dirname(table), "skillgate", "cases") : path.join(projectRoot, PROJECT_CASES);
   const casesDir = path.resolve(o.cases ?? (packageTable ? path.join(o.packageRoot, "cases") : projectCases));
   const packageFixtures = path.join(o.packageRoot, "cases", "fixtures");
   const ownFixtures = path.join(casesDir, "fixtures");

@@ -10,11 +10,14 @@ import type { FileChange } from "../../hooks/io/hook-install.js";
 
 /** Minimal line diff (LCS) with 2 lines of context; settings files are small. */
 export function lineDiff(before: string, after: string): string[] {
-  const a = before.split("\n"), b = after.split("\n");
+  const a = before.split("\n"),
+    b = after.split("\n");
   const lcs = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-  for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   const ops: string[] = [];
-  let i = 0, j = 0;
+  let i = 0,
+    j = 0;
   while (i < a.length || j < b.length) {
     if (i < a.length && j < b.length && a[i] === b[j]) ops.push(`  ${a[i++]}`), j++;
     // Removals before additions, like diff(1).
@@ -141,7 +144,10 @@ export function applyChanges(changes: readonly FileChange[], o: ApplyOptions): A
     out.push(result);
     if (!changed) {
       if (c.before === null) o.say(`${c.file} does not exist: nothing to change`);
-      else o.say(`${c.file}: ${o.verb === "install" ? "skillgate's entries are already installed; nothing to change" : "no skillgate entries in it; nothing to change"}`);
+      else
+        o.say(
+          `${c.file}: ${o.verb === "install" ? "skillgate's entries are already installed; nothing to change" : "no skillgate entries in it; nothing to change"}`,
+        );
       continue;
     }
     if (o.dryRun) {

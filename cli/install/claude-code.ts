@@ -12,9 +12,28 @@ import { resolveTable, type TableResolution } from "../../hooks/io/table-load.js
 import { projectTables } from "../../hooks/hosts/claude-code/env.js";
 import { stateDirOf } from "../../hooks/io/state-dir.js";
 import {
-  FAIL_CLOSED_EVENTS, HOOK_EVENTS, HOOK_TIMEOUT_S, ON_FAILURE_SINCE, SettingsShapeError, honoursOnFailure, absolutePathsIn, clientSkillFile, clientSkillRoots, expandArgs, hookPathOf, inspectSettings,
-  installIntoText, launcherFileOf, launcherSourceOf, makeHandler, portableHandler, projectSettingsFiles, settingsFileFor,
-  uninstallFromText, type Handler, type Scope,
+  FAIL_CLOSED_EVENTS,
+  HOOK_EVENTS,
+  HOOK_TIMEOUT_S,
+  ON_FAILURE_SINCE,
+  SettingsShapeError,
+  honoursOnFailure,
+  absolutePathsIn,
+  clientSkillFile,
+  clientSkillRoots,
+  expandArgs,
+  hookPathOf,
+  inspectSettings,
+  installIntoText,
+  launcherFileOf,
+  launcherSourceOf,
+  makeHandler,
+  portableHandler,
+  projectSettingsFiles,
+  settingsFileFor,
+  uninstallFromText,
+  type Handler,
+  type Scope,
 } from "../../hooks/hosts/claude-code/install.js";
 import { JsonTextError } from "../../hooks/hosts/claude-code/settings-text.js";
 import type { CompiledTable } from "../../hooks/core/table/compile.js";
@@ -43,7 +62,8 @@ export function settingsFileOf(o: { project: string | undefined; local: boolean;
   return { ok: true, file: settingsFileFor(scope, dir, home()), projectDir: dir, scope };
 }
 
-const whereOf = (f: ArgsOf<"install" | "uninstall" | "doctor">): Where => settingsFileOf({ project: f.get("project"), local: f.has("local"), user: f.has("user") });
+const whereOf = (f: ArgsOf<"install" | "uninstall" | "doctor">): Where =>
+  settingsFileOf({ project: f.get("project"), local: f.has("local"), user: f.has("user") });
 
 /**
  * Is this skillgate the project's own dependency (node_modules/skillgate here
@@ -106,7 +126,8 @@ export function checkSkills(t: CompiledTable, projectDir: string | undefined): S
  * source has.
  */
 export function copySkills(names: string[], sources: string[], dest: string): { copied: string[]; unknown: string[] } {
-  const copied: string[] = [], unknown: string[] = [];
+  const copied: string[] = [],
+    unknown: string[] = [];
   for (const name of [...new Set(names)]) {
     const to = path.join(dest, name);
     if (fs.existsSync(path.join(to, "SKILL.md"))) continue;
@@ -156,7 +177,9 @@ function installPlan(where: Extract<Where, { ok: true }>, t: InstallTarget, root
     );
   } else if (root.split(path.sep).includes("_npx")) {
     // The hooks would point into npx's cache, which npm may clear at any time.
-    warnings.push(`warning: skillgate runs from npx's cache (${root}); the hooks break when that cache is cleared. Install skillgate (npm i -D skillgate, or -g) and run its install instead.`);
+    warnings.push(
+      `warning: skillgate runs from npx's cache (${root}); the hooks break when that cache is cleared. Install skillgate (npm i -D skillgate, or -g) and run its install instead.`,
+    );
   }
   let next: string;
   try {
@@ -174,7 +197,14 @@ function installPlan(where: Extract<Where, { ok: true }>, t: InstallTarget, root
     const launcher = launcherFileOf(where.projectDir);
     const launcherText = fs.readFileSync(launcherSourceOf(root), "utf8");
     const old = fs.existsSync(launcher) ? fs.readFileSync(launcher, "utf8") : null;
-    if (old !== launcherText) changes.push({ file: launcher, before: old, after: launcherText, what: "the launcher", says: `launcher written (commit it with ${path.basename(where.file)})` });
+    if (old !== launcherText)
+      changes.push({
+        file: launcher,
+        before: old,
+        after: launcherText,
+        what: "the launcher",
+        says: `launcher written (commit it with ${path.basename(where.file)})`,
+      });
   }
   const how = portable ? `${handler.command} ${handler.args.join(" ")}` : `${rt.name}: ${rt.path} ${hookPath}`;
   changes.push({
@@ -245,7 +275,6 @@ function uninstallPlan(where: Extract<Where, { ok: true }>, root: string): Insta
   return { changes, notes: [], emptyDirs };
 }
 
-
 /** The other settings files Claude Code reads for this project that already hold skillgate's hooks, with the uninstall flags for each. */
 function otherRegistrations(where: { file: string; projectDir: string; scope: string }, hookPath: string): { file: string; flags: string }[] {
   const [projectFile, localFile] = projectSettingsFiles(where.projectDir);
@@ -309,13 +338,20 @@ function sessionStartFixture(root: string): Json {
 function failClosedCheck(handlers: Map<string, Json>, sg: string, ok: (s: string) => void, bad: (s: string) => void, note: (s: string) => void): void {
   if (handlers.size === 0) return;
   const open = [...handlers].filter(([k, h]) => FAIL_CLOSED_EVENTS.has(k.split("#").pop() ?? "") && h.onFailure !== "block").map(([k]) => k.replace("#", ": "));
-  if (open.length) return bad(`${open.join(", ")}: the hook has no "onFailure": "block", so a crash or timeout of the hook lets the call through; run ${sg} install again`);
+  if (open.length)
+    return bad(`${open.join(", ")}: the hook has no "onFailure": "block", so a crash or timeout of the hook lets the call through; run ${sg} install again`);
   const r = spawnSync("claude", ["--version"], { encoding: "utf8", timeout: 10_000 });
   const honours = r.status === 0 ? honoursOnFailure(r.stdout) : undefined;
   const version = r.stdout?.trim().split(/\s/)[0];
   if (honours === true) ok(`Claude Code ${version} honours onFailure: a PreToolUse hook that crashes or times out refuses the call (fail closed)`);
-  else if (honours === false) note(`Claude Code ${version} is older than ${ON_FAILURE_SINCE}, the first seen honouring onFailure: a crash or timeout of the hook may let the call through (fail open); update Claude Code`);
-  else note(`no \`claude\` on PATH answered --version: whether the client honours onFailure is unknown (${ON_FAILURE_SINCE} and later do; older ones let the call through when the hook crashes or times out)`);
+  else if (honours === false)
+    note(
+      `Claude Code ${version} is older than ${ON_FAILURE_SINCE}, the first seen honouring onFailure: a crash or timeout of the hook may let the call through (fail open); update Claude Code`,
+    );
+  else
+    note(
+      `no \`claude\` on PATH answered --version: whether the client honours onFailure is unknown (${ON_FAILURE_SINCE} and later do; older ones let the call through when the hook crashes or times out)`,
+    );
 }
 
 /** `skillgate doctor` for Claude Code: settings, the hook command, the table and its skills, the state folder, the git hooks. */
@@ -333,13 +369,26 @@ export async function claudeDoctorMain(f: ArgsOf<"doctor">, root: string): Promi
   const where = whereOf(f);
   if (!where.ok) return fail("doctor", where.error);
   // The table the hook will use in this project: named first, checked in 3.
-  const table: TableResolution = f.get("table") ? { file: tableFileOf(f.get("table"), root), source: "flag", why: "--table" } : tableFor(where.projectDir, root);
-  const tableRows = await compiledTable(table.file, root).then((t) => t.rows.length, () => undefined);
+  const table: TableResolution = f.get("table")
+    ? { file: tableFileOf(f.get("table"), root), source: "flag", why: "--table" }
+    : tableFor(where.projectDir, root);
+  const tableRows = await compiledTable(table.file, root).then(
+    (t) => t.rows.length,
+    () => undefined,
+  );
   if (!json) console.log(tableHeader(table.file, tableRows));
   // The command to tell the user: a project's own skillgate is not on PATH, npx finds it.
-  const sg = where.scope !== "user" && isProjectDependency(where.projectDir, root) && path.resolve(where.projectDir) !== path.resolve(root) ? "npx skillgate" : "skillgate";
+  const sg =
+    where.scope !== "user" && isProjectDependency(where.projectDir, root) && path.resolve(where.projectDir) !== path.resolve(root)
+      ? "npx skillgate"
+      : "skillgate";
   const userFile = settingsFileFor("user", where.projectDir, home());
-  const files = f.has("user") || f.has("local") ? [where.file] : f.has("project") ? projectSettingsFiles(where.projectDir) : [...new Set([...projectSettingsFiles(where.projectDir), userFile])];
+  const files =
+    f.has("user") || f.has("local")
+      ? [where.file]
+      : f.has("project")
+        ? projectSettingsFiles(where.projectDir)
+        : [...new Set([...projectSettingsFiles(where.projectDir), userFile])];
   let handler: Json | undefined;
   const handlersSeen = new Map<string, Json>();
   const installedIn: string[] = [];
@@ -364,7 +413,10 @@ export async function claudeDoctorMain(f: ArgsOf<"doctor">, root: string): Promi
     // The committed file must run on every clone.
     if (file === settingsFileFor("project", where.projectDir, home())) {
       const abs = [...new Set([...handlers.values()].flatMap(absolutePathsIn))];
-      if (abs.length) bad(`${file} is committed with the project but its skillgate hooks name absolute paths (${abs.join(", ")}): they break on a teammate's clone; npm install --save-dev skillgate, then run npx skillgate install again`);
+      if (abs.length)
+        bad(
+          `${file} is committed with the project but its skillgate hooks name absolute paths (${abs.join(", ")}): they break on a teammate's clone; npm install --save-dev skillgate, then run npx skillgate install again`,
+        );
     }
   }
   failClosedCheck(handlersSeen, sg, ok, bad, note);
@@ -374,7 +426,9 @@ export async function claudeDoctorMain(f: ArgsOf<"doctor">, root: string): Promi
     const spec = tarballOutside(where.projectDir);
     if (spec) {
       const say = installedIn.includes(settingsFileFor("project", where.projectDir, "")) ? bad : note;
-      say(`${path.join(where.projectDir, "package.json")} installs skillgate from ${spec.spec}, outside the project: a teammate's npm ci fails unless the tarball is at that path on their machine too; copy it into the repository (vendor/), npm install --save-dev ./vendor/${path.basename(spec.file)} and commit it`);
+      say(
+        `${path.join(where.projectDir, "package.json")} installs skillgate from ${spec.spec}, outside the project: a teammate's npm ci fails unless the tarball is at that path on their machine too; copy it into the repository (vendor/), npm install --save-dev ./vendor/${path.basename(spec.file)} and commit it`,
+      );
     }
   }
   if (installedIn.length === 0) {
@@ -390,7 +444,11 @@ export async function claudeDoctorMain(f: ArgsOf<"doctor">, root: string): Promi
     bad(`the launcher ${hargs[0]} named in the settings is missing: run ${sg} install again (and commit .claude/hooks/skillgate.mjs)`);
   }
   const launcher = hargs[0] ?? "";
-  if (rawArgs.some((a) => a.includes("CLAUDE_PROJECT_DIR")) && fs.existsSync(launcher) && fs.readFileSync(launcher, "utf8") !== fs.readFileSync(launcherSourceOf(root), "utf8")) {
+  if (
+    rawArgs.some((a) => a.includes("CLAUDE_PROJECT_DIR")) &&
+    fs.existsSync(launcher) &&
+    fs.readFileSync(launcher, "utf8") !== fs.readFileSync(launcherSourceOf(root), "utf8")
+  ) {
     note(`${launcher} differs from this skillgate's launcher: skillgate install updates it (commit the change)`);
   }
   const payload = { ...sessionStartFixture(root), session_id: `skillgate-doctor-${process.pid}`, cwd: where.projectDir };
@@ -431,7 +489,9 @@ export async function claudeDoctorMain(f: ArgsOf<"doctor">, root: string): Promi
         const rowsOf = new Map<string, string[]>();
         for (const m of s.missing) rowsOf.set(m.skill, [...(rowsOf.get(m.skill) ?? []), m.row]);
         const list = [...rowsOf].map(([skill, rows]) => `${skill} (row${rows.length > 1 ? "s" : ""} ${rows.join(", ")})`).join(", ");
-        bad(`the table names skills Claude Code cannot load (no <skill>/SKILL.md in ${s.roots.join(" or ")}): ${list}; the Skill tool would answer "Unknown skill": run ${sg} init or ${sg} install --with-skills`);
+        bad(
+          `the table names skills Claude Code cannot load (no <skill>/SKILL.md in ${s.roots.join(" or ")}): ${list}; the Skill tool would answer "Unknown skill": run ${sg} init or ${sg} install --with-skills`,
+        );
       }
       if (!s.missing.length) ok(`every skill the table names is loadable by the Skill tool (${s.roots.join(", ")})`);
     }
@@ -450,7 +510,8 @@ export async function claudeDoctorMain(f: ArgsOf<"doctor">, root: string): Promi
   } catch (e) {
     bad(`the state folder ${stateDir} is not writable (${(e as Error).message}): set SKILLGATE_STATE to a folder the hook can write`);
   }
-  if (path.resolve(stateDir).startsWith(path.resolve(root) + path.sep)) bad(`the state folder ${stateDir} is inside the skillgate package: npm ci wipes it; unset SKILLGATE_STATE or point it elsewhere`);
+  if (path.resolve(stateDir).startsWith(path.resolve(root) + path.sep))
+    bad(`the state folder ${stateDir} is inside the skillgate package: npm ci wipes it; unset SKILLGATE_STATE or point it elsewhere`);
 
   // 5. The git hooks that check an agent's commits and pushes where git makes them.
   gitHooksVerb({ verb: "doctor", project: where.scope === "user" ? undefined : where.projectDir, root, say: ok, bad });

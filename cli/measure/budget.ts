@@ -57,10 +57,22 @@ export interface BudgetResult {
   noResponse: number;
 }
 
-const zero = (): ProfileBudget => ({ sessions: 0, summarized: 0, capped: 0, raw: { write: 0, risk: 0, audit: 0, unknown: 0, short: 0 }, charsSaved: 0, pointers: 0, rawFallback: 0 });
+const zero = (): ProfileBudget => ({
+  sessions: 0,
+  summarized: 0,
+  capped: 0,
+  raw: { write: 0, risk: 0, audit: 0, unknown: 0, short: 0 },
+  charsSaved: 0,
+  pointers: 0,
+  rawFallback: 0,
+});
 
 export function emptyBudget(table: CompiledTable): BudgetResult {
-  return { defaultProfile: table.table.budgetProfile ?? DEFAULT_PROFILE, profiles: Object.fromEntries(PROFILE_NAMES.map((p) => [p, zero()])) as Record<ProfileName, ProfileBudget>, noResponse: 0 };
+  return {
+    defaultProfile: table.table.budgetProfile ?? DEFAULT_PROFILE,
+    profiles: Object.fromEntries(PROFILE_NAMES.map((p) => [p, zero()])) as Record<ProfileName, ProfileBudget>,
+    noResponse: 0,
+  };
 }
 
 /** One session's share: the profiles it was in, and the raw-file pointers it was shown. */
@@ -70,10 +82,21 @@ export interface SessionBudget {
   pointers: Map<string, { profile: ProfileName; read: boolean }>;
 }
 
-export const newSessionBudget = (table: CompiledTable): SessionBudget => ({ profiles: new Set([table.table.budgetProfile ?? DEFAULT_PROFILE]), pointers: new Map() });
+export const newSessionBudget = (table: CompiledTable): SessionBudget => ({
+  profiles: new Set([table.table.budgetProfile ?? DEFAULT_PROFILE]),
+  pointers: new Map(),
+});
 
 /** After decide(): note the profile, and re-decide a long output the way the hook's edge would. */
-export function afterDecide(b: BudgetResult, sb: SessionBudget, event: Event, table: CompiledTable, before: SessionState, after: SessionState, decision: Decision): void {
+export function afterDecide(
+  b: BudgetResult,
+  sb: SessionBudget,
+  event: Event,
+  table: CompiledTable,
+  before: SessionState,
+  after: SessionState,
+  decision: Decision,
+): void {
   sb.profiles.add(sessionProfile(after, table.table).profile);
   if (event.kind !== "tool-result") return;
   // Risk and audit passes are the cap policy's own (kept in the state's counters, as `stats` shows them).

@@ -79,7 +79,24 @@ export interface Rec {
 }
 
 function rec(t: Rec["t"], h: number, s: string, ag: string | undefined, cwd: string | undefined): Rec {
-  return { t, h, s, ag, cwd, mid: "", size: -1, tools: undefined, text: "", stop: undefined, prompt: undefined, slash: undefined, loads: undefined, sized: undefined, ptrs: undefined, trigger: undefined };
+  return {
+    t,
+    h,
+    s,
+    ag,
+    cwd,
+    mid: "",
+    size: -1,
+    tools: undefined,
+    text: "",
+    stop: undefined,
+    prompt: undefined,
+    slash: undefined,
+    loads: undefined,
+    sized: undefined,
+    ptrs: undefined,
+    trigger: undefined,
+  };
 }
 
 export interface LineCounts {
@@ -103,7 +120,19 @@ export interface LineCounts {
   oversized: number;
 }
 
-export const zeroCounts = (): LineCounts => ({ read: 0, results: 0, sidechain: 0, progress: 0, malformed: 0, invalid: 0, unknownType: 0, summary: 0, notNeeded: 0, blank: 0, oversized: 0 });
+export const zeroCounts = (): LineCounts => ({
+  read: 0,
+  results: 0,
+  sidechain: 0,
+  progress: 0,
+  malformed: 0,
+  invalid: 0,
+  unknownType: 0,
+  summary: 0,
+  notNeeded: 0,
+  blank: 0,
+  oversized: 0,
+});
 
 export interface FileDone {
   counts: LineCounts;
@@ -116,11 +145,35 @@ export interface FileDone {
 
 /** Line types that carry nothing measure needs (titles, snapshots, queue, UI state...). */
 const NOT_NEEDED = new Set([
-  "file-history-snapshot", "attachment", "queue-operation", "last-prompt", "atis-latch", "tools-used", "custom-title", "ai-title",
-  "tag", "mode", "relocated", "pr-link", "agent-name", "permission-mode", "worktree-state", "agent-setting", "content-replacement",
+  "file-history-snapshot",
+  "attachment",
+  "queue-operation",
+  "last-prompt",
+  "atis-latch",
+  "tools-used",
+  "custom-title",
+  "ai-title",
+  "tag",
+  "mode",
+  "relocated",
+  "pr-link",
+  "agent-name",
+  "permission-mode",
+  "worktree-state",
+  "agent-setting",
+  "content-replacement",
 ]);
 /** User lines that look like prompts but are not what the user typed. */
-const NOT_A_PROMPT = ["<local-command-", "<bash-input>", "<bash-stdout>", "<bash-stderr>", "<task-notification>", "[Request interrupted", "Caveat: The messages below were generated", "<user-memory-input>"];
+const NOT_A_PROMPT = [
+  "<local-command-",
+  "<bash-input>",
+  "<bash-stdout>",
+  "<bash-stderr>",
+  "<task-notification>",
+  "[Request interrupted",
+  "Caveat: The messages below were generated",
+  "<user-memory-input>",
+];
 
 const obj = (v: unknown): Json | undefined => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : undefined);
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
@@ -128,7 +181,8 @@ const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v)
 
 /** cyrb53: a fast 53-bit string hash; uuids are remembered as numbers, not strings. */
 export function hash53(s: string): number {
-  let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
+  let h1 = 0xdeadbeef,
+    h2 = 0x41c6ce57;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 2654435761);
@@ -200,7 +254,11 @@ export class FileExtractor {
    * `capChars`: outputs longer than this are replayed as PostToolUse (for cap rows); ≤ the metric's 20,000.
    * `agent`: the file is this subagent's transcript (undefined: a main session file).
    */
-  constructor(private readonly fallbackId: string, private readonly capChars = BIG_RESULT_CHARS, private readonly agent?: string) {}
+  constructor(
+    private readonly fallbackId: string,
+    private readonly capChars = BIG_RESULT_CHARS,
+    private readonly agent?: string,
+  ) {}
 
   line(line: Buffer, unterminated: boolean): void {
     const c = this.counts;
@@ -307,7 +365,8 @@ export class FileExtractor {
 
   /** The agent of an inline sidechain line: its own agentId, its parent's agent, or a new chain starting here. */
   private sidechainAgent(r: Json): string {
-    const uuid = str(r.uuid), parent = str(r.parentUuid);
+    const uuid = str(r.uuid),
+      parent = str(r.parentUuid);
     const ag = str(r.agentId) ?? (parent === undefined ? undefined : this.chains.get(parent)) ?? `sidechain-${uuid ?? this.counts.read}`;
     if (uuid !== undefined) this.chains.set(uuid, ag);
     return ag;
@@ -355,7 +414,10 @@ export class FileExtractor {
     if (Array.isArray(content)) {
       const results = content.filter((b) => obj(b)?.type === "tool_result") as Json[];
       if (results.length) return this.results(u, r, results);
-      text = content.map((b) => str(obj(b)?.text) ?? "").filter(Boolean).join("\n");
+      text = content
+        .map((b) => str(obj(b)?.text) ?? "")
+        .filter(Boolean)
+        .join("\n");
     } else if (typeof content === "string") text = content;
     else return;
     if (r.isMeta === true || r.isCompactSummary === true || r.isVisibleInTranscriptOnly === true) return;
@@ -408,7 +470,13 @@ export class FileExtractor {
  * objects then die young, which the garbage collector likes), with the bytes
  * read since the last batch.
  */
-export async function extractFile(file: string, onBatch: (recs: Rec[], bytes: number) => void, capChars = BIG_RESULT_CHARS, agent?: string, batch = 16): Promise<FileDone> {
+export async function extractFile(
+  file: string,
+  onBatch: (recs: Rec[], bytes: number) => void,
+  capChars = BIG_RESULT_CHARS,
+  agent?: string,
+  batch = 16,
+): Promise<FileDone> {
   const x = new FileExtractor(path.basename(file, ".jsonl"), capChars, agent);
   let bytes = 0;
   try {

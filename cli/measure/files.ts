@@ -112,8 +112,7 @@ export function findTranscripts(dir: string, sinceMs: number): Found {
       found.subagent.files++;
       found.subagent.bytes += st.size;
     }
-  }
-  else if (st) found.warnings.push(`${dir} is neither a folder nor a file`);
+  } else if (st) found.warnings.push(`${dir} is neither a folder nor a file`);
   found.files.sort((a, b) => a.mtimeMs - b.mtimeMs || a.path.localeCompare(b.path));
   return found;
 }

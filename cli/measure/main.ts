@@ -15,7 +15,8 @@ import os from "node:os";
 
 export async function measureMain(args: string[], root: string): Promise<number> {
   const f = parseArgs("measure", args);
-  if (parseSince(f.get("since"), Date.now()) === undefined) throw new UsageError(`--since wants an age like 7d, 12h, 30m, 2w or a date, not "${f.get("since")}"`);
+  if (parseSince(f.get("since"), Date.now()) === undefined)
+    throw new UsageError(`--since wants an age like 7d, 12h, 30m, 2w or a date, not "${f.get("since")}"`);
   let before: MeasureResult | undefined;
   const compare = f.get("compare");
   if (compare) {

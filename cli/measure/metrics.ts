@@ -102,7 +102,13 @@ export class MetricsAcc {
     return {
       requests: this.requests,
       promptTokens: { median: median(s), p90: percentile(s, 90), max: s.length ? s[s.length - 1]! : null },
-      compactions: { total, perSession: c.length ? round(total / c.length, 3) : null, max: c.reduce((a, b) => Math.max(a, b), 0), sessionsWithCompaction: c.filter((x) => x > 0).length, byTrigger: { ...this.triggers } },
+      compactions: {
+        total,
+        perSession: c.length ? round(total / c.length, 3) : null,
+        max: c.reduce((a, b) => Math.max(a, b), 0),
+        sessionsWithCompaction: c.filter((x) => x > 0).length,
+        byTrigger: { ...this.triggers },
+      },
       toolCalls: this.toolCalls,
       toolsPerTurn: this.requests ? round(this.toolCalls / this.requests, 3) : null,
       bigResults: { thresholdChars: BIG_RESULT_CHARS, byTool: structuredClone(this.sized), share: calls ? round(over / calls, 4) : null },

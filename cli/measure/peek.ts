@@ -6,7 +6,11 @@ const TYPE_KEY = Buffer.from('"type"');
 const SIDECHAIN_KEY = Buffer.from('"isSidechain"');
 const TOOL_RESULT = Buffer.from('"tool_result"');
 const TOOL_USE_ID_KEY = Buffer.from('"tool_use_id"');
-const LBRACE = 0x7b, LBRACKET = 0x5b, QUOTE = 0x22, COLON = 0x3a, BACKSLASH = 0x5c;
+const LBRACE = 0x7b,
+  LBRACKET = 0x5b,
+  QUOTE = 0x22,
+  COLON = 0x3a,
+  BACKSLASH = 0x5c;
 
 const isSpace = (b: number | undefined) => b === 0x20 || b === 0x09 || b === 0x0d || b === 0x0a;
 

@@ -14,7 +14,9 @@ export function progressLine(stream: NodeJS.WriteStream = process.stderr): { upd
       last = now;
       shown = true;
       const pct = p.totalBytes ? Math.floor((p.bytes / p.totalBytes) * 100) : 100;
-      stream.write(`\r\x1b[Kmeasure: ${p.files}/${p.totalFiles} files, ${(p.bytes / 1048576).toFixed(0)}/${(p.totalBytes / 1048576).toFixed(0)} MB (${pct}%), ${p.sessions} sessions, ${Math.round((now - t0) / 1000)} s`);
+      stream.write(
+        `\r\x1b[Kmeasure: ${p.files}/${p.totalFiles} files, ${(p.bytes / 1048576).toFixed(0)}/${(p.totalBytes / 1048576).toFixed(0)} MB (${pct}%), ${p.sessions} sessions, ${Math.round((now - t0) / 1000)} s`,
+      );
     },
     done() {
       if (shown) stream.write("\r\x1b[K");

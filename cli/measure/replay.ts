@@ -56,7 +56,6 @@ export function totalsOf(rows: RowCount[]): Totals {
   };
 }
 
-
 export interface SessionReplay {
   kind: SessionKind;
   state: SessionState;
@@ -78,7 +77,8 @@ export interface SessionRowOutcome {
   refused: boolean;
 }
 
-const FIRST = 1, LOADED_AT_FIRST = 2;
+const FIRST = 1,
+  LOADED_AT_FIRST = 2;
 const FACTS_CACHE = 4096;
 
 interface Tally {
@@ -96,13 +96,35 @@ export class Replay {
 
   constructor(readonly table: CompiledTable) {
     table.rows.forEach(({ row }, i) => this.index.set(row.id, i));
-    const counts = () => table.rows.map(({ row }): RowCount => ({ id: row.id, kind: row.kind, ...(row.skill ? { skill: row.skill } : {}), occasions: 0, sessions: 0, loadedBefore: 0, loadedAny: 0, opaque: 0 }));
-    this.tally = { main: { counts: counts(), loads: new Map(), budget: emptyBudget(table) }, subagent: { counts: counts(), loads: new Map(), budget: emptyBudget(table) } };
+    const counts = () =>
+      table.rows.map(
+        ({ row }): RowCount => ({
+          id: row.id,
+          kind: row.kind,
+          ...(row.skill ? { skill: row.skill } : {}),
+          occasions: 0,
+          sessions: 0,
+          loadedBefore: 0,
+          loadedAny: 0,
+          opaque: 0,
+        }),
+      );
+    this.tally = {
+      main: { counts: counts(), loads: new Map(), budget: emptyBudget(table) },
+      subagent: { counts: counts(), loads: new Map(), budget: emptyBudget(table) },
+    };
   }
 
   /** A new session, empty as the hook's state at its start (a subagent's context starts empty too). */
   session(kind: SessionKind = "main"): SessionReplay {
-    return { kind, state: emptyState(), flags: new Uint8Array(this.table.rows.length), loadedEver: new Set(), budget: newSessionBudget(this.table), refused: new Set() };
+    return {
+      kind,
+      state: emptyState(),
+      flags: new Uint8Array(this.table.rows.length),
+      loadedEver: new Set(),
+      budget: newSessionBudget(this.table),
+      refused: new Set(),
+    };
   }
 
   feed(s: SessionReplay, event: Event): void {

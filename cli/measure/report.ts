@@ -15,7 +15,11 @@ const day = (iso: string) => iso.slice(0, 16).replace("T", " ");
 
 function table(head: string[], body: string[][], right: Set<number>): string[] {
   const w = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
-  const fmt = (r: string[]) => r.map((c, i) => (right.has(i) ? c.padStart(w[i]!) : c.padEnd(w[i]!))).join("  ").trimEnd();
+  const fmt = (r: string[]) =>
+    r
+      .map((c, i) => (right.has(i) ? c.padStart(w[i]!) : c.padEnd(w[i]!)))
+      .join("  ")
+      .trimEnd();
   return [fmt(head), w.map((x) => "-".repeat(x)).join("  "), ...body.map(fmt)];
 }
 
@@ -31,7 +35,13 @@ function cells(x: RowCount | undefined, skill: boolean): string[] {
   ];
 }
 
-const totalCells = (t: Totals) => [int(t.sessions), `${int(t.loadedBefore)} (${pct(t.loadedBefore, t.sessions)})`, `${int(t.loadedAny)} (${pct(t.loadedAny, t.sessions)})`, "", ""];
+const totalCells = (t: Totals) => [
+  int(t.sessions),
+  `${int(t.loadedBefore)} (${pct(t.loadedBefore, t.sessions)})`,
+  `${int(t.loadedAny)} (${pct(t.loadedAny, t.sessions)})`,
+  "",
+  "",
+];
 const loadList = (loads: Record<string, number>) => {
   const l = Object.entries(loads);
   return l.length ? l.map(([k, v]) => `${k} ${int(v)}`).join(", ") : "none";
@@ -51,19 +61,33 @@ export function renderText(r: MeasureResult): string {
   // A format 1 snapshot (before subagents were read) has no subagent part.
   const sub = r.subagents;
   out.push(`skillgate measure: ${day(r.window.from)} → ${day(r.window.to)} UTC (--since ${r.window.since})`);
-  const subRead = sub ? `; ${int(sub.read.sessions)} subagent sessions from ${int(sub.read.files)} files (${mb(sub.read.bytes)})${sub.read.inlineLines ? ` and ${int(sub.read.inlineLines)} inline sidechain lines` : ""}` : "";
-  out.push(`${int(r.read.sessions)} main sessions from ${int(r.read.files)} files (${mb(r.read.bytes)})${subRead}; ${int(r.read.lines)} lines in ${r.read.seconds.toFixed(2)} s; table ${r.table}`);
+  const subRead = sub
+    ? `; ${int(sub.read.sessions)} subagent sessions from ${int(sub.read.files)} files (${mb(sub.read.bytes)})${sub.read.inlineLines ? ` and ${int(sub.read.inlineLines)} inline sidechain lines` : ""}`
+    : "";
+  out.push(
+    `${int(r.read.sessions)} main sessions from ${int(r.read.files)} files (${mb(r.read.bytes)})${subRead}; ${int(r.read.lines)} lines in ${r.read.seconds.toFixed(2)} s; table ${r.table}`,
+  );
   out.push("");
   const subRows = new Map((sub?.rows ?? []).map((x) => [x.id, x]));
   const body = r.rows.map((x) => [x.id, x.kind, x.skill ?? "—", ...cells(x, !!x.skill), "│", ...cells(subRows.get(x.id), !!x.skill)]);
   body.push(["total (rows with a skill)", "", "", ...totalCells(r.totals), "│", ...(sub ? totalCells(sub.totals) : cells(undefined, true))]);
   const head = ["sessions", "before 1st", "any time", "occasions", "opaque"];
   const lines = table(["row", "kind", "skill", ...head, "│", ...head], body, new Set([3, 4, 5, 6, 7, 9, 10, 11, 12, 13]));
-  out.push(groupLine(lines[1]!, [[3, "main sessions"], [9, "subagent sessions (own context each)"]]), ...lines);
-  out.push("sessions: sessions with occasion; before 1st / any time: the row's skill loaded before the first occasion / at any time of the session; opaque: commands not seen through");
+  out.push(
+    groupLine(lines[1]!, [
+      [3, "main sessions"],
+      [9, "subagent sessions (own context each)"],
+    ]),
+    ...lines,
+  );
+  out.push(
+    "sessions: sessions with occasion; before 1st / any time: the row's skill loaded before the first occasion / at any time of the session; opaque: commands not seen through",
+  );
   if (sub) {
     const all = { sessions: r.totals.sessions + sub.totals.sessions, loadedBefore: r.totals.loadedBefore + sub.totals.loadedBefore };
-    out.push(`main and subagent sessions together (what the seed counted first): ${int(all.sessions)} with an occasion, ${int(all.loadedBefore)} (${pct(all.loadedBefore, all.sessions)}) loaded before the first`);
+    out.push(
+      `main and subagent sessions together (what the seed counted first): ${int(all.sessions)} with an occasion, ${int(all.loadedBefore)} (${pct(all.loadedBefore, all.sessions)}) loaded before the first`,
+    );
   }
   out.push("", `skills loaded (sessions): main ${loadList(r.loads)}; subagent ${sub ? loadList(sub.loads) : "—"}`);
   out.push("");
@@ -80,16 +104,31 @@ export function renderText(r: MeasureResult): string {
 function budgetLines(b: BudgetResult, sub: BudgetResult | undefined): string[] {
   const profiles = Object.entries(b.profiles);
   const row = (name: string, p: BudgetResult["profiles"][keyof BudgetResult["profiles"]], kind: string) => [
-    `${name}${name === b.defaultProfile ? " (default)" : ""}`, kind, int(p.sessions), int(p.summarized), int(p.capped), ...RAW_REASONS.map((k) => int(p.raw[k])), int(p.charsSaved), int(p.pointers), `${int(p.rawFallback)} (${pct(p.rawFallback, p.pointers)})`,
+    `${name}${name === b.defaultProfile ? " (default)" : ""}`,
+    kind,
+    int(p.sessions),
+    int(p.summarized),
+    int(p.capped),
+    ...RAW_REASONS.map((k) => int(p.raw[k])),
+    int(p.charsSaved),
+    int(p.pointers),
+    `${int(p.rawFallback)} (${pct(p.rawFallback, p.pointers)})`,
   ];
   const body = profiles.map(([name, p]) => row(name, p, "main"));
   // Subagent sessions only where they did anything beyond existing.
-  for (const [name, p] of Object.entries(sub?.profiles ?? {})) if (p.summarized + p.capped + p.pointers + Object.values(p.raw).reduce((a, x) => a + x, 0) > 0) body.push(row(name, p, "subagent"));
-  const lines = table(["budget profile", "kind", "sessions", "summarized", "head cap", ...RAW_REASONS.map((k) => `raw ${k}`), "chars kept out", "summaries seen", "raw_fallback"], body, new Set([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]));
+  for (const [name, p] of Object.entries(sub?.profiles ?? {}))
+    if (p.summarized + p.capped + p.pointers + Object.values(p.raw).reduce((a, x) => a + x, 0) > 0) body.push(row(name, p, "subagent"));
+  const lines = table(
+    ["budget profile", "kind", "sessions", "summarized", "head cap", ...RAW_REASONS.map((k) => `raw ${k}`), "chars kept out", "summaries seen", "raw_fallback"],
+    body,
+    new Set([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]),
+  );
   return [
     ...lines,
     "long outputs re-decided as the hook would (the session's profile from the replay: table default, mode words, risk rows); summaries seen / raw_fallback: skillgate's raw-file pointers in the transcripts, and how many the model read afterwards",
-    ...(b.noResponse + (sub?.noResponse ?? 0) ? [`not re-decided: ${int(b.noResponse + (sub?.noResponse ?? 0))} long outputs whose tool response the transcript does not hold`] : []),
+    ...(b.noResponse + (sub?.noResponse ?? 0)
+      ? [`not re-decided: ${int(b.noResponse + (sub?.noResponse ?? 0))} long outputs whose tool response the transcript does not hold`]
+      : []),
   ];
 }
 
@@ -103,14 +142,27 @@ function metricRows(m: Metrics, s: Metrics | undefined): string[][] {
     ["prompt per request, median (tokens)", ...each((x) => (x.promptTokens.median === null ? "—" : int(Math.round(x.promptTokens.median)))), "≤ 150,000"],
     ["prompt per request, p90 (tokens)", ...each((x) => (x.promptTokens.p90 === null ? "—" : int(x.promptTokens.p90))), ""],
     ["requests (distinct message ids)", ...each((x) => int(x.requests)), ""],
-    ["compactions per session", ...each((x) => (x.compactions.perSession === null ? "—" : `${x.compactions.perSession.toFixed(2)} (${x.compactions.total}: ${Object.entries(x.compactions.byTrigger).map(([k, v]) => `${v} ${k}`).join(", ") || "none"}; max ${x.compactions.max} in a session)`)), "≤ 1"],
+    [
+      "compactions per session",
+      ...each((x) =>
+        x.compactions.perSession === null
+          ? "—"
+          : `${x.compactions.perSession.toFixed(2)} (${x.compactions.total}: ${
+              Object.entries(x.compactions.byTrigger)
+                .map(([k, v]) => `${v} ${k}`)
+                .join(", ") || "none"
+            }; max ${x.compactions.max} in a session)`,
+      ),
+      "≤ 1",
+    ],
     ["tool calls per request (toolsPerTurn)", ...each((x) => (x.toolsPerTurn === null ? "—" : x.toolsPerTurn.toFixed(2))), "≥ 2"],
     [`Bash/WebFetch results > ${int(m.bigResults.thresholdChars)} chars`, ...each(big), "< 5%"],
   ];
 }
 
 function leftOut(r: MeasureResult): string {
-  const f = r.leftOut.files, l = r.leftOut.lines;
+  const f = r.leftOut.files,
+    l = r.leftOut.lines;
   const parts = [
     `${int(f.internalAgent)} files of the client's internal agents (compaction summaries, suggestions; ${mb(f.internalAgentBytes)})`,
     `${int(f.outsideWindow)} files outside the window (${mb(f.outsideWindowBytes)})`,
@@ -121,7 +173,13 @@ function leftOut(r: MeasureResult): string {
   ];
   if (l.invalid) parts.push(`${int(l.invalid)} user/assistant lines without a message`);
   const unknown = Object.entries(r.leftOut.unknownTypes);
-  if (unknown.length) parts.push(`${int(l.unknownType)} lines of unknown type (${unknown.slice(0, 5).map(([k, v]) => `${k} ×${v}`).join(", ")})`);
+  if (unknown.length)
+    parts.push(
+      `${int(l.unknownType)} lines of unknown type (${unknown
+        .slice(0, 5)
+        .map(([k, v]) => `${k} ×${v}`)
+        .join(", ")})`,
+    );
   if (l.oversized) parts.push(`${int(l.oversized)} oversized lines`);
   if (f.truncated) parts.push(`${int(f.truncated)} files cut mid-line`);
   if (f.notJsonl) parts.push(`${int(f.notJsonl)} files that are not JSONL`);
@@ -179,12 +237,14 @@ function figures(r: MeasureResult): Map<string, Figure> {
 const show = (v: number | null, share?: boolean) => (v === null ? "—" : share ? `${(v * 100).toFixed(1)}%` : Number.isInteger(v) ? int(v) : v.toFixed(2));
 
 export function renderCompare(now: MeasureResult, before: MeasureResult, beforeFile: string): string {
-  const a = figures(before), b = figures(now);
+  const a = figures(before),
+    b = figures(now);
   const empty = (v: number | null | undefined) => v === null || v === undefined || v === 0;
   // Figures that are nothing on both sides (rows without an occasion then and now) are left out.
   const labels = [...new Set([...b.keys(), ...a.keys()])].filter((l) => !(empty(a.get(l)?.now) && empty(b.get(l)?.now)));
   const body = labels.map((label) => {
-    const was = a.get(label)?.now ?? null, is = b.get(label)?.now ?? null;
+    const was = a.get(label)?.now ?? null,
+      is = b.get(label)?.now ?? null;
     const share = (b.get(label) ?? a.get(label))!.share;
     let change = "";
     if (was !== null && is !== null) {
@@ -212,11 +272,19 @@ export function renderSvg(r: MeasureResult): string {
   const label = (x: (typeof rows)[number]) => `${x.id} (${x.skill})`;
   const max = Math.max(1, ...rows.map((x) => x.sessions));
   const left = 24 + Math.ceil(Math.max(10, ...rows.map((x) => label(x).length)) * 7);
-  const barW = 520, bar = 11, group = bar * 3 + 14, top = 74;
+  const barW = 520,
+    bar = 11,
+    group = bar * 3 + 14,
+    top = 74;
   const foot = idle.length ? wrap(`no occasion: ${idle.join(", ")}`, Math.floor((left + barW) / 7)) : [];
-  const width = left + barW + 60, height = top + rows.length * group + 16 + foot.length * 16;
+  const width = left + barW + 60,
+    height = top + rows.length * group + 16 + foot.length * 16;
   const scale = (n: number) => Math.round((n / max) * barW);
-  const series: [keyof typeof color, string][] = [["sessions", "sessions with an occasion"], ["loadedBefore", "skill loaded before the first occasion"], ["loadedAny", "skill loaded at any time"]];
+  const series: [keyof typeof color, string][] = [
+    ["sessions", "sessions with an occasion"],
+    ["loadedBefore", "skill loaded before the first occasion"],
+    ["loadedAny", "skill loaded at any time"],
+  ];
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
@@ -233,7 +301,9 @@ export function renderSvg(r: MeasureResult): string {
     series.forEach(([k], j) => {
       const v = x[k];
       const by = y + j * bar;
-      parts.push(`<rect x="${left}" y="${by}" width="${Math.max(v ? 1 : 0, scale(v))}" height="${bar - 1}" fill="${color[k]}"><title>${esc(`${x.id}: ${v}`)}</title></rect>`);
+      parts.push(
+        `<rect x="${left}" y="${by}" width="${Math.max(v ? 1 : 0, scale(v))}" height="${bar - 1}" fill="${color[k]}"><title>${esc(`${x.id}: ${v}`)}</title></rect>`,
+      );
       parts.push(`<text x="${left + scale(v) + 4}" y="${by + bar - 2}" font-size="10" fill="#333">${v}</text>`);
     });
   });

@@ -54,7 +54,15 @@ export interface MeasureResult {
   read: { files: number; bytes: number; lines: number; sessions: number; seconds: number; mbPerSec: number };
   leftOut: {
     /** internalAgent: the client's own agents' files (compaction summaries, prompt suggestions). */
-    files: { internalAgent: number; internalAgentBytes: number; outsideWindow: number; outsideWindowBytes: number; unreadable: number; notJsonl: number; truncated: number };
+    files: {
+      internalAgent: number;
+      internalAgentBytes: number;
+      outsideWindow: number;
+      outsideWindowBytes: number;
+      unreadable: number;
+      notJsonl: number;
+      truncated: number;
+    };
     lines: Omit<HistoryCounts, "read" | "used" | "results" | "blank" | "sidechain">;
     unknownTypes: Record<string, number>;
   };
@@ -125,12 +133,17 @@ export async function measure(o: MeasureOptions): Promise<MeasureResult> {
   // Oldest first: a session resumed into a later file continues where it left off.
   for (const f of found.files) {
     history.fileTime = f.mtimeMs;
-    const done = await extractFile(f.path, (recs, bytes) => {
-      history.apply(recs);
-      p.bytes += bytes;
-      p.sessions = history.sessionCount + history.subagentSessionCount;
-      o.onProgress?.(p);
-    }, capChars, f.agent);
+    const done = await extractFile(
+      f.path,
+      (recs, bytes) => {
+        history.apply(recs);
+        p.bytes += bytes;
+        p.sessions = history.sessionCount + history.subagentSessionCount;
+        o.onProgress?.(p);
+      },
+      capChars,
+      f.agent,
+    );
     history.endFile(done, f.agent !== undefined);
     p.files++;
   }
@@ -148,11 +161,23 @@ export async function measure(o: MeasureOptions): Promise<MeasureResult> {
     window: { since: o.since, from: new Date(from).toISOString(), to: new Date(now).toISOString() },
     projects: o.projects,
     table: o.tableFile,
-    read: { files: history.files.read, bytes: history.files.bytes, lines: read, sessions: history.sessionCount, seconds: round(seconds, 3), mbPerSec: seconds > 0 ? round(allBytes / 1048576 / seconds, 1) : 0 },
+    read: {
+      files: history.files.read,
+      bytes: history.files.bytes,
+      lines: read,
+      sessions: history.sessionCount,
+      seconds: round(seconds, 3),
+      mbPerSec: seconds > 0 ? round(allBytes / 1048576 / seconds, 1) : 0,
+    },
     leftOut: {
       files: {
-        internalAgent: found.internal.files, internalAgentBytes: found.internal.bytes, outsideWindow: found.outsideWindow.files, outsideWindowBytes: found.outsideWindow.bytes,
-        unreadable: history.files.unreadable, notJsonl: history.files.notJsonl, truncated: history.files.truncated,
+        internalAgent: found.internal.files,
+        internalAgentBytes: found.internal.bytes,
+        outsideWindow: found.outsideWindow.files,
+        outsideWindowBytes: found.outsideWindow.bytes,
+        unreadable: history.files.unreadable,
+        notJsonl: history.files.notJsonl,
+        truncated: history.files.truncated,
       },
       lines,
       unknownTypes: Object.fromEntries([...history.unknownTypes].sort((a, b) => b[1] - a[1])),

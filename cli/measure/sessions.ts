@@ -80,7 +80,21 @@ export interface HistoryCounts extends LineCounts {
 }
 
 export class History {
-  readonly counts: HistoryCounts = { read: 0, used: 0, results: 0, sidechain: 0, progress: 0, malformed: 0, invalid: 0, unknownType: 0, duplicate: 0, summary: 0, notNeeded: 0, blank: 0, oversized: 0 };
+  readonly counts: HistoryCounts = {
+    read: 0,
+    used: 0,
+    results: 0,
+    sidechain: 0,
+    progress: 0,
+    malformed: 0,
+    invalid: 0,
+    unknownType: 0,
+    duplicate: 0,
+    summary: 0,
+    notNeeded: 0,
+    blank: 0,
+    oversized: 0,
+  };
   readonly unknownTypes = new Map<string, number>();
   /** read/bytes: main session files; subagentRead/subagentBytes: subagent transcripts. */
   readonly files = { read: 0, bytes: 0, subagentRead: 0, subagentBytes: 0, notJsonl: 0, truncated: 0, unreadable: 0 };
@@ -97,7 +111,13 @@ export class History {
   readonly records: SessionRecord[] = [];
 
   /** `skills`: names that are skills (slash commands with these names load them). `subagentMetrics`: subagent sessions' own. */
-  constructor(private readonly replay: Replay, private readonly metrics: MetricsAcc, private readonly skills: Set<string>, readonly subagentMetrics = new MetricsAcc(), private readonly keepRecords = false) {}
+  constructor(
+    private readonly replay: Replay,
+    private readonly metrics: MetricsAcc,
+    private readonly skills: Set<string>,
+    readonly subagentMetrics = new MetricsAcc(),
+    private readonly keepRecords = false,
+  ) {}
 
   /** Main sessions. */
   get sessionCount(): number {
@@ -158,13 +178,26 @@ export class History {
       case "r":
         for (const l of r.loads!) {
           const target = l.s === s.id && l.ag === s.agent ? s : this.session(l.s, l.ag, undefined);
-          this.emit(target, { hook_event_name: l.failed ? "PostToolUseFailure" : "PostToolUse", tool_name: l.tool, tool_input: l.input, ...(l.response !== undefined ? { tool_response: l.response } : {}), ...this.context(target) });
+          this.emit(target, {
+            hook_event_name: l.failed ? "PostToolUseFailure" : "PostToolUse",
+            tool_name: l.tool,
+            tool_input: l.input,
+            ...(l.response !== undefined ? { tool_response: l.response } : {}),
+            ...this.context(target),
+          });
         }
         for (const z of r.sized!) {
           s.metrics.toolResult(z.tool, z.chars);
           s.own.toolResult(z.tool, z.chars);
           // An output a cap row may cut: the hook's PostToolUse, with the tool's response.
-          if (z.input) this.emit(s, { hook_event_name: "PostToolUse", tool_name: z.tool, tool_input: z.input, ...(z.response !== undefined ? { tool_response: z.response } : {}), ...this.context(s) });
+          if (z.input)
+            this.emit(s, {
+              hook_event_name: "PostToolUse",
+              tool_name: z.tool,
+              tool_input: z.input,
+              ...(z.response !== undefined ? { tool_response: z.response } : {}),
+              ...this.context(s),
+            });
           if (z.input && z.response === undefined) this.replay.noResponse(s.replay);
         }
         if (r.ptrs) this.replay.pointers(s.replay, r.ptrs);
@@ -187,7 +220,18 @@ export class History {
     let s = this.sessions.get(key);
     if (!s) {
       const kind: SessionKind = agent === undefined ? "main" : "subagent";
-      s = { id, agent, cwd: "", replay: this.replay.session(kind), metrics: kind === "main" ? this.metrics : this.subagentMetrics, started: false, compactions: 0, own: new MetricsAcc(), day: new Date(this.fileTime || Date.now()).toISOString().slice(0, 10), recent: [] };
+      s = {
+        id,
+        agent,
+        cwd: "",
+        replay: this.replay.session(kind),
+        metrics: kind === "main" ? this.metrics : this.subagentMetrics,
+        started: false,
+        compactions: 0,
+        own: new MetricsAcc(),
+        day: new Date(this.fileTime || Date.now()).toISOString().slice(0, 10),
+        recent: [],
+      };
       this.sessions.set(key, s);
       this.kinds[kind]++;
     }
@@ -271,7 +315,8 @@ export class History {
     const t = s.last;
     if (!t || t.stopped) return;
     t.stopped = true;
-    if (!t.hasToolUse && t.text) this.emit(s, { hook_event_name: s.agent === undefined ? "Stop" : "SubagentStop", stop_hook_active: false, last_assistant_message: t.text });
+    if (!t.hasToolUse && t.text)
+      this.emit(s, { hook_event_name: s.agent === undefined ? "Stop" : "SubagentStop", stop_hook_active: false, last_assistant_message: t.text });
     t.text = "";
   }
 }

@@ -107,12 +107,20 @@ export function aggregate(snapshots: Snapshot[], now = new Date()): ReportData {
     sessions: { main: sessions.filter((s) => s.kind === "main").length, subagent: sessions.filter((s) => s.kind === "subagent").length, duplicates },
     rows,
     hosts,
-    budget: weeks.map((w) => weekBudget(w, sessions.filter((s) => s.kind === "main" && weekOf(s.day) === w))),
+    budget: weeks.map((w) =>
+      weekBudget(
+        w,
+        sessions.filter((s) => s.kind === "main" && weekOf(s.day) === w),
+      ),
+    ),
   };
 }
 
 function weekBudget(week: string, s: SessionRecord[]): WeekBudget {
-  const medians = s.map((r) => r.promptMedian).filter((x): x is number => x !== null).sort((a, b) => a - b);
+  const medians = s
+    .map((r) => r.promptMedian)
+    .filter((x): x is number => x !== null)
+    .sort((a, b) => a - b);
   const median = medians.length ? medians[Math.floor((medians.length - 1) / 2)]! : null;
   const requests = s.reduce((a, r) => a + r.requests, 0);
   const calls = s.reduce((a, r) => a + r.toolCalls, 0);

@@ -33,15 +33,25 @@ ${quiet.length ? `<p class="mute">Rows with no occasion in these sessions: ${esc
 
 <h2>Refusals and what followed</h2>
 <table><tr><th>row</th><th>skill</th><th>sessions refused</th><th>skill loaded afterwards</th><th>never loaded (worked around or gave up)</th></tr>
-${d.rows.filter((r) => r.total.main.refused + r.total.subagent.refused > 0).map((r) => {
-    const t = add(r.total.main, r.total.subagent);
-    return `<tr><td>${esc(r.id)}</td><td>${esc(r.skill ?? "–")}</td><td>${num(`refused.${r.id}`, t.refused)}</td><td>${num(`refused.${r.id}.loaded`, t.refusedThenLoaded)}</td><td>${num(`refused.${r.id}.not`, t.refused - t.refusedThenLoaded)}</td></tr>`;
-  }).join("\n") || `<tr><td colspan="5" class="mute">no refusals replayed</td></tr>`}
+${
+  d.rows
+    .filter((r) => r.total.main.refused + r.total.subagent.refused > 0)
+    .map((r) => {
+      const t = add(r.total.main, r.total.subagent);
+      return `<tr><td>${esc(r.id)}</td><td>${esc(r.skill ?? "–")}</td><td>${num(`refused.${r.id}`, t.refused)}</td><td>${num(`refused.${r.id}.loaded`, t.refusedThenLoaded)}</td><td>${num(`refused.${r.id}.not`, t.refused - t.refusedThenLoaded)}</td></tr>`;
+    })
+    .join("\n") || `<tr><td colspan="5" class="mute">no refusals replayed</td></tr>`
+}
 </table>
 
 <h2>Per host</h2>
 <table><tr><th>host</th><th>main sessions</th><th>occasions of skill rows</th><th>skill loaded before</th></tr>
-${Object.entries(d.hosts).map(([h, v]) => `<tr><td>${esc(h)}</td><td>${num(`host.${h}.sessions`, v.sessions)}</td><td>${num(`host.${h}.occasions`, v.occasions)}</td><td>${num(`host.${h}.loadedBefore`, v.loadedBefore)} (${pct(v.loadedBefore, v.occasions)})</td></tr>`).join("\n")}
+${Object.entries(d.hosts)
+  .map(
+    ([h, v]) =>
+      `<tr><td>${esc(h)}</td><td>${num(`host.${h}.sessions`, v.sessions)}</td><td>${num(`host.${h}.occasions`, v.occasions)}</td><td>${num(`host.${h}.loadedBefore`, v.loadedBefore)} (${pct(v.loadedBefore, v.occasions)})</td></tr>`,
+  )
+  .join("\n")}
 </table>
 
 <h2>Context budget targets, per week (main sessions)</h2>
@@ -53,10 +63,16 @@ ${d.budget.map((b) => `<tr><td>${esc(b.week)}</td><td>${num(`budget.${b.week}.se
 `;
 }
 
-const verdict = (p: boolean | null) => (p === null ? `<span class="mute">no data</span>` : p ? `<span class="pass">pass</span>` : `<span class="fail">fail</span>`);
+const verdict = (p: boolean | null) =>
+  p === null ? `<span class="mute">no data</span>` : p ? `<span class="pass">pass</span>` : `<span class="fail">fail</span>`;
 
 function add(a: Cell, b: Cell): Cell {
-  return { sessions: a.sessions + b.sessions, loadedBefore: a.loadedBefore + b.loadedBefore, refused: a.refused + b.refused, refusedThenLoaded: a.refusedThenLoaded + b.refusedThenLoaded };
+  return {
+    sessions: a.sessions + b.sessions,
+    loadedBefore: a.loadedBefore + b.loadedBefore,
+    refused: a.refused + b.refused,
+    refusedThenLoaded: a.refusedThenLoaded + b.refusedThenLoaded,
+  };
 }
 
 function rowSection(r: ReportData["rows"][number], d: ReportData): string {
@@ -73,15 +89,21 @@ ${lines.join("\n")}</table></div>`;
 }
 
 function chart(r: ReportData["rows"][number], d: ReportData): string {
-  const W = 28, H = 90, gap = 8, left = 24;
+  const W = 28,
+    H = 90,
+    gap = 8,
+    left = 24;
   const max = Math.max(1, ...d.weeks.map((w) => r.weeks[w]?.main.sessions ?? 0));
   const width = left + d.weeks.length * (W + gap) + gap;
   const installedWeeks = new Set(d.installed.map(weekOf));
   const bars = d.weeks.map((w, i) => {
     const c = r.weeks[w]?.main ?? { sessions: 0, loadedBefore: 0 };
     const x = left + gap + i * (W + gap);
-    const h = (c.sessions / max) * H, f = (c.loadedBefore / max) * H;
-    const mark = installedWeeks.has(w) ? `<line x1="${x - gap / 2}" x2="${x - gap / 2}" y1="4" y2="${H + 10}" stroke="var(--bad)" stroke-dasharray="3 2"/>` : "";
+    const h = (c.sessions / max) * H,
+      f = (c.loadedBefore / max) * H;
+    const mark = installedWeeks.has(w)
+      ? `<line x1="${x - gap / 2}" x2="${x - gap / 2}" y1="4" y2="${H + 10}" stroke="var(--bad)" stroke-dasharray="3 2"/>`
+      : "";
     return `${mark}<rect x="${x}" y="${10 + H - h}" width="${W}" height="${h}" fill="var(--bar)"><title>${esc(w)}: ${c.sessions} sessions</title></rect><rect x="${x}" y="${10 + H - f}" width="${W}" height="${f}" fill="var(--fill)"><title>${esc(w)}: loaded before in ${c.loadedBefore}</title></rect><text x="${x}" y="${H + 24}">${esc(w.slice(5))}</text>`;
   });
   return `<svg role="img" aria-label="${esc(r.id)} per week" width="${width}" height="${H + 30}" viewBox="0 0 ${width} ${H + 30}"><text x="0" y="14">${max}</text><text x="0" y="${H + 10}">0</text><line x1="${left}" x2="${width}" y1="${H + 10}" y2="${H + 10}" stroke="var(--line)"/>${bars.join("")}</svg>`;

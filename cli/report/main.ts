@@ -15,7 +15,8 @@ import { readSnapshot, snapshotFiles, writeSnapshot, type Snapshot } from "./sna
 
 export async function reportMain(args: string[], root: string): Promise<number> {
   const f = parseArgs("report", args);
-  if (parseSince(f.get("since"), Date.now()) === undefined) throw new UsageError(`--since wants an age like 7d, 12h, 30m, 2w or a date, not "${f.get("since")}"`);
+  if (parseSince(f.get("since"), Date.now()) === undefined)
+    throw new UsageError(`--since wants an age like 7d, 12h, 30m, 2w or a date, not "${f.get("since")}"`);
   const installed = f.get("installed");
   if (installed !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(installed)) throw new UsageError(`--installed wants a date like 2026-11-30, not "${installed}"`);
   const readsTranscripts = f.rest.length === 0 || f.get("projects") !== undefined;
@@ -30,11 +31,20 @@ export async function reportMain(args: string[], root: string): Promise<number> 
   if (readsTranscripts) {
     const home = f.get("home");
     const projects = path.resolve(f.get("projects") ?? (home !== undefined ? path.join(home, ".claude", "projects") : defaultProjectsDir()));
-    if (home === undefined && !fs.statSync(projects, { throwIfNoEntry: false })?.isDirectory()) throw new UserError(`${projects}: no transcript folder here (give --projects DIR, or snapshot files)`);
+    if (home === undefined && !fs.statSync(projects, { throwIfNoEntry: false })?.isDirectory())
+      throw new UserError(`${projects}: no transcript folder here (give --projects DIR, or snapshot files)`);
     const { file: tableFile, table } = await tableInUse(f.get("table"), root);
     const progress = progressLine();
     try {
-      const r = await measure({ projects, since: f.get("since"), table, tableFile, records: true, onProgress: progress.update, ...hostsEnvOf(home, f.get("projects")) });
+      const r = await measure({
+        projects,
+        since: f.get("since"),
+        table,
+        tableFile,
+        records: true,
+        onProgress: progress.update,
+        ...hostsEnvOf(home, f.get("projects")),
+      });
       snapshots.push({
         tool: "skillgate report",
         format: 1,

@@ -45,10 +45,13 @@ export function readSnapshot(file: string): Snapshot {
     throw new Error(`${file}: not a readable JSON file (${(e as Error).message})`);
   }
   const s = j as Partial<Snapshot>;
-  if (s?.tool !== "skillgate report" || s.format !== 1) throw new Error(`${file}: not a skillgate report snapshot (expected "tool": "skillgate report", "format": 1)`);
-  if (typeof s.machine !== "string" || !Array.isArray(s.rows) || !Array.isArray(s.sessions)) throw new Error(`${file}: a snapshot needs "machine", "rows" and "sessions"`);
+  if (s?.tool !== "skillgate report" || s.format !== 1)
+    throw new Error(`${file}: not a skillgate report snapshot (expected "tool": "skillgate report", "format": 1)`);
+  if (typeof s.machine !== "string" || !Array.isArray(s.rows) || !Array.isArray(s.sessions))
+    throw new Error(`${file}: a snapshot needs "machine", "rows" and "sessions"`);
   s.sessions.forEach((r, i) => {
-    if (typeof r?.id !== "string" || typeof r.day !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(r.day) || typeof r.rows !== "object") throw new Error(`${file}: sessions[${i}] needs a string "id", a "day" like 2026-12-01 and "rows"`);
+    if (typeof r?.id !== "string" || typeof r.day !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(r.day) || typeof r.rows !== "object")
+      throw new Error(`${file}: sessions[${i}] needs a string "id", a "day" like 2026-12-01 and "rows"`);
   });
   return s as Snapshot;
 }

@@ -30,8 +30,34 @@ export interface RunQuery {
  * none may come before the check.
  */
 const STATE_CHANGING = new Set([
-  "trap", "alias", "unalias", "exec", "set", "shopt", "enable", "hash", "source", ".", "eval", "declare", "typeset", "local",
-  "readonly", "unset", "builtin", "exit", "return", "logout", "kill", "disown", "pushd", "popd", "ulimit", "fc", "bind", "complete",
+  "trap",
+  "alias",
+  "unalias",
+  "exec",
+  "set",
+  "shopt",
+  "enable",
+  "hash",
+  "source",
+  ".",
+  "eval",
+  "declare",
+  "typeset",
+  "local",
+  "readonly",
+  "unset",
+  "builtin",
+  "exit",
+  "return",
+  "logout",
+  "kill",
+  "disown",
+  "pushd",
+  "popd",
+  "ulimit",
+  "fc",
+  "bind",
+  "complete",
 ]);
 
 /** Wrappers that run the program with its own exit status (`env` only with NAME=VALUE words: its options can change the folder). */
@@ -46,7 +72,23 @@ const SAFE_VARIABLE = /^(CI|FORCE_COLOR|NO_COLOR|TERM|COLUMNS|LINES|LANG|LANGUAG
 /** Package managers: options that run another package's script, or the script with another shell. */
 const PACKAGE_MANAGERS = new Set(["npm", "pnpm", "yarn", "bun", "npx", "pnpx", "bunx"]);
 const PM_FOLDER = new Set(["--prefix", "-C", "--dir", "--cwd"]);
-const PM_ELSEWHERE = new Set(["--workspace", "-w", "--workspaces", "-ws", "--filter", "-F", "--recursive", "-r", "--global", "-g", "--location", "--script-shell", "--userconfig", "--globalconfig", "--include-workspace-root"]);
+const PM_ELSEWHERE = new Set([
+  "--workspace",
+  "-w",
+  "--workspaces",
+  "-ws",
+  "--filter",
+  "-F",
+  "--recursive",
+  "-r",
+  "--global",
+  "-g",
+  "--location",
+  "--script-shell",
+  "--userconfig",
+  "--globalconfig",
+  "--include-workspace-root",
+]);
 /** Any other program: options that name the folder or the definition the run uses. */
 const OTHER_FOLDER = new Set(["-C", "--directory", "--cwd", "--dir", "--prefix", "--rootdir", "--rootDir", "--root-dir"]);
 const OTHER_ELSEWHERE = new Set(["--manifest-path", "-f", "--file", "--makefile", "--config", "--config-file", "--project"]);
@@ -93,13 +135,18 @@ export function runCounts(q: RunQuery): Observed {
     const h = matchCommand({ row }, { analysis: { ...a, commands: [c], opaque: [] }, writes: [] });
     return h !== undefined && h.opaque !== true;
   });
-  if (!hit) return no(`the last command is not the check (${q.check.name}${q.check.sub ? ` ${q.check.sub.join("|")}` : ""}): the host's exit status is another command's`);
+  if (!hit)
+    return no(
+      `the last command is not the check (${q.check.name}${q.check.sub ? ` ${q.check.sub.join("|")}` : ""}): the host's exit status is another command's`,
+    );
   if (hit.argv[0] !== q.check.name) return no(`the program is named by a path (${hit.argv[0]}), not the ${q.check.name} on PATH`);
   const via = hit.via.filter((v) => v !== "time");
   if (via.some((v) => !STATUS_WRAPPERS.has(v))) return no(`it runs inside ${via.join(", ")}, whose exit status may not be the check's`);
   // Variables set for the check: on the line, or by `env`.
   const assigned: [string, string | undefined][] = [
-    ...final.prefix.filter((p): p is Assignment => p.type === "Assignment").map((p): [string, string | undefined] => [p.name, p.value.type === "Word" ? staticWord(p.value) : undefined]),
+    ...final.prefix
+      .filter((p): p is Assignment => p.type === "Assignment")
+      .map((p): [string, string | undefined] => [p.name, p.value.type === "Word" ? staticWord(p.value) : undefined]),
     ...envAssignments(own),
   ];
   if (own.some((c) => c.name === "env" && envHasOptions(c))) return no("`env` with options can change the folder or the environment of the check");
@@ -134,7 +181,12 @@ export function runCounts(q: RunQuery): Observed {
 
 /** A minimal command row for the core's matcher. */
 function rowOf(check: RunQuery["check"]): Row {
-  return { id: "check", kind: "evidence", when: { command: { name: check.name, ...(check.sub ? { sub: [...check.sub] } : {}), ...(check.args ? { args: [...check.args] } : {}) } }, paths: [] } as Row;
+  return {
+    id: "check",
+    kind: "evidence",
+    when: { command: { name: check.name, ...(check.sub ? { sub: [...check.sub] } : {}), ...(check.args ? { args: [...check.args] } : {}) } },
+    paths: [],
+  } as Row;
 }
 
 /** `&&`-chain of plain commands whose last one sets the status; or why something on it can mask that status. */
@@ -166,7 +218,9 @@ function plain(p: PipelineNode): Command | undefined {
 /** Every simple command of an earlier statement; undefined entries for anything compound. */
 function simpleCommands(node: Statement["command"]): (Command | undefined)[] {
   const parts: readonly PipelineNode[] = node.type === "AndOr" ? node.commands : [node];
-  return parts.flatMap((p) => (p.type === "Command" ? [p] : p.type === "Pipeline" ? p.commands.map((c) => (c.type === "Command" ? c : undefined)) : [undefined]));
+  return parts.flatMap((p) =>
+    p.type === "Command" ? [p] : p.type === "Pipeline" ? p.commands.map((c) => (c.type === "Command" ? c : undefined)) : [undefined],
+  );
 }
 
 /** Why a command before the check can change its status or meaning; "" when it cannot. */
@@ -174,7 +228,8 @@ function earlier(c: Command, source: string): string {
   const name = nameOf(c);
   if (name === undefined) {
     if (!c.name) {
-      for (const p of c.prefix) if (p.type === "Assignment" && !SAFE_VARIABLE.test(p.name)) return `it sets ${p.name} before the check, which can change what runs`;
+      for (const p of c.prefix)
+        if (p.type === "Assignment" && !SAFE_VARIABLE.test(p.name)) return `it sets ${p.name} before the check, which can change what runs`;
       return "";
     }
     return `a command before the check is named at run time (${source.slice(c.pos, c.end).slice(0, 60)})`;
@@ -221,7 +276,13 @@ function envHasOptions(c: ShellCommand): boolean {
 function staticWord(w: Word | Assignment | { type: string }): string | undefined {
   if (w.type !== "Word") return undefined;
   const word = w as Word;
-  const ok = (word.parts ?? []).every((p) => p.type === "Literal" || p.type === "SingleQuoted" || p.type === "AnsiCQuoted" || (p.type === "DoubleQuoted" && p.parts.every((x) => x.type === "Literal")));
+  const ok = (word.parts ?? []).every(
+    (p) =>
+      p.type === "Literal" ||
+      p.type === "SingleQuoted" ||
+      p.type === "AnsiCQuoted" ||
+      (p.type === "DoubleQuoted" && p.parts.every((x) => x.type === "Literal")),
+  );
   return ok ? word.value : undefined;
 }
 

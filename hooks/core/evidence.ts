@@ -75,7 +75,15 @@ export interface ChangedPath {
 
 export type Freshness =
   | { status: "fresh"; record: EvidenceRecord }
-  | { status: "stale"; record: EvidenceRecord; changed: ChangedPath[]; envChanged: string[]; scopeChanged: boolean; changedDuringRun: string[]; conflict?: string }
+  | {
+      status: "stale";
+      record: EvidenceRecord;
+      changed: ChangedPath[];
+      envChanged: string[];
+      scopeChanged: boolean;
+      changedDuringRun: string[];
+      conflict?: string;
+    }
   | { status: "failed"; record: EvidenceRecord }
   | { status: "missing"; note?: string };
 
@@ -148,7 +156,15 @@ export function freshness(i: FreshnessInput): Freshness {
   const unexplained = !!i.current && !scopeChanged && i.current.fingerprint !== r.fingerprint && changed.length === 0;
   const envChanged = diffEnv(r.env, i.env);
   if (!i.current || scopeChanged || unexplained || changed.length || envChanged.length || r.changedDuringRun.length || i.conflict) {
-    return { status: "stale", record: r, changed, envChanged, scopeChanged: scopeChanged || !i.current || unexplained, changedDuringRun: r.changedDuringRun, ...(i.conflict ? { conflict: i.conflict } : {}) };
+    return {
+      status: "stale",
+      record: r,
+      changed,
+      envChanged,
+      scopeChanged: scopeChanged || !i.current || unexplained,
+      changedDuringRun: r.changedDuringRun,
+      ...(i.conflict ? { conflict: i.conflict } : {}),
+    };
   }
   return { status: "fresh", record: r };
 }
@@ -195,7 +211,10 @@ export function freshnessReason(f: Freshness, o: { check: string; action: string
       const parts: string[] = [];
       if (f.conflict) parts.push(f.conflict);
       if (f.changed.length) parts.push(`changed since the green run: ${listChanged(f.changed)}`);
-      if (f.changedDuringRun.length) parts.push(`the tree changed while the check ran: ${f.changedDuringRun.slice(0, MAX_LISTED).join(", ")}${f.changedDuringRun.length > MAX_LISTED ? ` and ${f.changedDuringRun.length - MAX_LISTED} more` : ""}`);
+      if (f.changedDuringRun.length)
+        parts.push(
+          `the tree changed while the check ran: ${f.changedDuringRun.slice(0, MAX_LISTED).join(", ")}${f.changedDuringRun.length > MAX_LISTED ? ` and ${f.changedDuringRun.length - MAX_LISTED} more` : ""}`,
+        );
       if (f.envChanged.length) parts.push(`the environment changed: ${f.envChanged.join(", ")}`);
       if (f.scopeChanged) parts.push(`the check's scope is not the one the green run covered`);
       return `${needs}; the last green run (${r.command}, ${r.finishedAt}, ${shortFp(r.fingerprint)}) does not cover it — ${parts.join("; ")}. Run: ${o.run}`;
@@ -261,7 +280,11 @@ export function tailLines(text: string): string[] {
 /** The record a finished run produces (without its id, which the store assigns). */
 export function buildRecord(p: PendingRun, r: RunResult): Omit<EvidenceRecord, "id"> {
   const exit = exitOf(r);
-  const changedDuringRun = !r.after ? ["(the tree could not be fingerprinted at the end of the run)"] : r.after.fingerprint === p.inventory.fingerprint ? [] : diffEntries(p.inventory.entries, r.after.entries).map((c) => c.path);
+  const changedDuringRun = !r.after
+    ? ["(the tree could not be fingerprinted at the end of the run)"]
+    : r.after.fingerprint === p.inventory.fingerprint
+      ? []
+      : diffEntries(p.inventory.entries, r.after.entries).map((c) => c.path);
   const durationMs = r.durationMs ?? Math.max(0, Date.parse(r.finishedAt) - Date.parse(p.startedAt));
   return {
     version: 1,
@@ -303,9 +326,7 @@ export const RERUN_PREFIX = /^SKILLGATE_RERUN=1 /;
 
 // ---- reuse ---------------------------------------------------------------------
 
-export type ReuseDecision =
-  | { reuse: false; why: string }
-  | { reuse: true; text: string; command: string };
+export type ReuseDecision = { reuse: false; why: string } | { reuse: true; text: string; command: string };
 
 /**
  * Answer a re-run from the record instead of running it: only for the same
@@ -390,18 +411,28 @@ const FP = /^sha256:[0-9a-f]{64}$/;
 export function isEntry(x: unknown): x is Entry {
   if (!x || typeof x !== "object") return false;
   const e = x as Record<string, unknown>;
-  if (typeof e.path !== "string" || e.path === "" || normalizeRel(e.path).ok !== true || (normalizeRel(e.path) as { path: string }).path !== e.path) return false;
+  if (typeof e.path !== "string" || e.path === "" || normalizeRel(e.path).ok !== true || (normalizeRel(e.path) as { path: string }).path !== e.path)
+    return false;
   if (e.kind === "missing") return e.mode === "-" && e.digest === "-";
   if (e.kind === "symlink") return e.mode === "120000" && typeof e.digest === "string" && HEX64.test(e.digest);
   return e.kind === "file" && (e.mode === "100644" || e.mode === "100755") && typeof e.digest === "string" && HEX64.test(e.digest);
 }
 
 const strings = (x: unknown): x is string[] => Array.isArray(x) && x.every((v) => typeof v === "string");
-const stringMap = (x: unknown): x is Record<string, string> => !!x && typeof x === "object" && !Array.isArray(x) && Object.values(x).every((v) => typeof v === "string");
+const stringMap = (x: unknown): x is Record<string, string> =>
+  !!x && typeof x === "object" && !Array.isArray(x) && Object.values(x).every((v) => typeof v === "string");
 
 export function isInventory(x: unknown): x is Inventory {
   const i = x as Partial<Inventory> | null;
-  return !!i && typeof i.fingerprint === "string" && FP.test(i.fingerprint) && Array.isArray(i.entries) && i.entries.every(isEntry) && strings(i.roots) && typeof i.cwd === "string";
+  return (
+    !!i &&
+    typeof i.fingerprint === "string" &&
+    FP.test(i.fingerprint) &&
+    Array.isArray(i.entries) &&
+    i.entries.every(isEntry) &&
+    strings(i.roots) &&
+    typeof i.cwd === "string"
+  );
 }
 
 export function isEnvFacts(x: unknown): x is EnvFacts {
@@ -415,26 +446,51 @@ export function parseRecord(x: unknown): EvidenceRecord | undefined {
   const ok =
     !!r &&
     r.version === 1 &&
-    typeof r.check === "string" && typeof r.id === "string" && typeof r.command === "string" &&
-    typeof r.cwd === "string" && typeof r.workspace === "string" && strings(r.scope) &&
-    typeof r.startedAt === "string" && typeof r.finishedAt === "string" &&
-    typeof r.durationMs === "number" && Number.isFinite(r.durationMs) &&
+    typeof r.check === "string" &&
+    typeof r.id === "string" &&
+    typeof r.command === "string" &&
+    typeof r.cwd === "string" &&
+    typeof r.workspace === "string" &&
+    strings(r.scope) &&
+    typeof r.startedAt === "string" &&
+    typeof r.finishedAt === "string" &&
+    typeof r.durationMs === "number" &&
+    Number.isFinite(r.durationMs) &&
     (r.exit === null || (typeof r.exit === "number" && Number.isInteger(r.exit))) &&
-    (r.outcome === "passed" || r.outcome === "failed") && (r.outcome === "passed") === (r.exit === 0) &&
-    typeof r.fingerprint === "string" && FP.test(r.fingerprint) &&
-    Array.isArray(r.entries) && r.entries.every(isEntry) &&
-    strings(r.changedDuringRun) && isEnvFacts(r.env) && strings(r.outputTail) &&
-    typeof r.partial === "boolean" && typeof r.sessionId === "string" && typeof r.toolUseId === "string";
+    (r.outcome === "passed" || r.outcome === "failed") &&
+    (r.outcome === "passed") === (r.exit === 0) &&
+    typeof r.fingerprint === "string" &&
+    FP.test(r.fingerprint) &&
+    Array.isArray(r.entries) &&
+    r.entries.every(isEntry) &&
+    strings(r.changedDuringRun) &&
+    isEnvFacts(r.env) &&
+    strings(r.outputTail) &&
+    typeof r.partial === "boolean" &&
+    typeof r.sessionId === "string" &&
+    typeof r.toolUseId === "string";
   return ok ? (r as EvidenceRecord) : undefined;
 }
 
 export function parsePending(x: unknown): PendingRun | undefined {
   const p = x as Partial<PendingRun> | null;
   const ok =
-    !!p && p.version === 1 && typeof p.check === "string" && typeof p.command === "string" && typeof p.cwd === "string" &&
-    typeof p.workspace === "string" && strings(p.scope) && typeof p.startedAt === "string" && isInventory(p.inventory) &&
-    isEnvFacts(p.env) && typeof p.partial === "boolean" && typeof p.sessionId === "string" && typeof p.toolUseId === "string" &&
-    typeof p.pointerSeq === "number" && Number.isInteger(p.pointerSeq) && p.pointerSeq >= 0;
+    !!p &&
+    p.version === 1 &&
+    typeof p.check === "string" &&
+    typeof p.command === "string" &&
+    typeof p.cwd === "string" &&
+    typeof p.workspace === "string" &&
+    strings(p.scope) &&
+    typeof p.startedAt === "string" &&
+    isInventory(p.inventory) &&
+    isEnvFacts(p.env) &&
+    typeof p.partial === "boolean" &&
+    typeof p.sessionId === "string" &&
+    typeof p.toolUseId === "string" &&
+    typeof p.pointerSeq === "number" &&
+    Number.isInteger(p.pointerSeq) &&
+    p.pointerSeq >= 0;
   return ok ? (p as PendingRun) : undefined;
 }
 
@@ -452,11 +508,26 @@ export interface EvidenceRowLike {
 }
 
 /** An evidence row as a check: what to fingerprint, and the command to tell the model to run. */
-export function checkOfRow(row: EvidenceRowLike): { id: string; scope: string[]; full?: string[]; reuse: boolean; program?: string; command?: CheckCommand; run: string } {
+export function checkOfRow(row: EvidenceRowLike): {
+  id: string;
+  scope: string[];
+  full?: string[];
+  reuse: boolean;
+  program?: string;
+  command?: CheckCommand;
+  run: string;
+} {
   const run = row.full?.[0] ?? (row.when.command ? commandText(row.when.command) : row.id);
   const c = row.when.command;
   const command = c ? { name: c.name, ...(c.sub ? { sub: [...c.sub] } : {}), ...(c.args ? { args: [...c.args] } : {}) } : undefined;
-  return { id: row.id, scope: [...row.scope], ...(row.full ? { full: [...row.full] } : {}), reuse: row.reuse === true, ...(c ? { program: c.name, command } : {}), run };
+  return {
+    id: row.id,
+    scope: [...row.scope],
+    ...(row.full ? { full: [...row.full] } : {}),
+    reuse: row.reuse === true,
+    ...(c ? { program: c.name, command } : {}),
+    run,
+  };
 }
 
 /** The command an evidence row runs (its `when.command`): what the last command of a counted line must be. */

@@ -73,12 +73,18 @@ const isPatternWord = (c: ShellCommand, i: number): boolean => c.words?.[i]?.sha
 /** Could a word of this shape be `want` (a literal or a glob)? */
 function couldBe(shape: ValueShape, want: string): boolean {
   switch (shape.kind) {
-    case "exact": return isGlob(want) ? globMatch(want, shape.text) : shape.text === want;
+    case "exact":
+      return isGlob(want) ? globMatch(want, shape.text) : shape.text === want;
     // a cluster (`-uf`) is letters only: a glob with other literal characters cannot be one
-    case "glob": return isGlob(want) ? globsIntersect(shape.glob, want) : globMatch(shape.glob, want) || (shortOption(want) && /^[-*?a-zA-Z[\]!^]*$/.test(shape.glob) && globsIntersect(shape.glob, `-*${want[1]}*`));
+    case "glob":
+      return isGlob(want)
+        ? globsIntersect(shape.glob, want)
+        : globMatch(shape.glob, want) || (shortOption(want) && /^[-*?a-zA-Z[\]!^]*$/.test(shape.glob) && globsIntersect(shape.glob, `-*${want[1]}*`));
     // a branch name is never HEAD, an option or a forced refspec
-    case "branch": return !/^(HEAD|@)$/.test(want) && !/^[-+]/.test(want) && (!isGlob(want) || globsIntersect(want, "[!-+]*"));
-    case "any": return true;
+    case "branch":
+      return !/^(HEAD|@)$/.test(want) && !/^[-+]/.test(want) && (!isGlob(want) || globsIntersect(want, "[!-+]*"));
+    case "any":
+      return true;
   }
 }
 

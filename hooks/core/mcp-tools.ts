@@ -14,13 +14,28 @@ import type { ToolCall } from "./types.js";
 
 /** Tools of the filesystem server and their common spellings elsewhere: the tool → write or edit. */
 const KNOWN: Readonly<Record<string, "write" | "edit">> = {
-  write_file: "write", create_file: "write", create_directory: "write", write: "write", create: "write",
-  edit_file: "edit", edit: "edit", move_file: "edit", rename_file: "edit", copy_file: "write", delete_file: "edit",
-  replace: "edit", str_replace: "edit", apply_patch: "edit", patch_file: "edit", append_file: "edit", insert: "edit",
+  write_file: "write",
+  create_file: "write",
+  create_directory: "write",
+  write: "write",
+  create: "write",
+  edit_file: "edit",
+  edit: "edit",
+  move_file: "edit",
+  rename_file: "edit",
+  copy_file: "write",
+  delete_file: "edit",
+  replace: "edit",
+  str_replace: "edit",
+  apply_patch: "edit",
+  patch_file: "edit",
+  append_file: "edit",
+  insert: "edit",
 };
 
 /** A tool name that starts with one of these verbs changes files (`create_or_update_file`, `delete_directory`). */
-const WRITE_VERB = /^(write|create|edit|move|rename|copy|delete|remove|append|patch|replace|insert|update|save|put|upload|mkdir|touch|truncate|overwrite)(?=$|[_\-.A-Z])/;
+const WRITE_VERB =
+  /^(write|create|edit|move|rename|copy|delete|remove|append|patch|replace|insert|update|save|put|upload|mkdir|touch|truncate|overwrite)(?=$|[_\-.A-Z])/;
 const CREATES = /^(write|create|copy|save|put|upload|mkdir|touch|overwrite)/;
 
 /** Argument names that hold a path the call writes (filesystem server: `path`, `paths`, `source`/`destination`). */

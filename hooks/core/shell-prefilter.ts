@@ -33,14 +33,50 @@ export type PrefilterVerdict = { skip: true; analysis: ShellAnalysis } | { skip:
 export type ProgramRules = Readonly<Record<string, true | ((args: string[]) => boolean)>>;
 
 export const PROGRAMS: ProgramRules = {
-  ls: true, cat: true, head: true, tail: true, wc: true, pwd: true, echo: true,
-  grep: true, egrep: true, fgrep: true,
-  cut: true, tr: true, basename: true, dirname: true, realpath: true, readlink: true,
-  whoami: true, uname: true, id: true, nproc: true, true: true, false: true,
-  stat: true, du: true, df: true, which: true,
-  nl: true, tac: true, rev: true, paste: true, fold: true, comm: true, cmp: true, diff: true,
-  md5sum: true, sha1sum: true, sha256sum: true, sha512sum: true, cksum: true,
-  seq: true, sleep: true, expand: true, unexpand: true, od: true,
+  ls: true,
+  cat: true,
+  head: true,
+  tail: true,
+  wc: true,
+  pwd: true,
+  echo: true,
+  grep: true,
+  egrep: true,
+  fgrep: true,
+  cut: true,
+  tr: true,
+  basename: true,
+  dirname: true,
+  realpath: true,
+  readlink: true,
+  whoami: true,
+  uname: true,
+  id: true,
+  nproc: true,
+  true: true,
+  false: true,
+  stat: true,
+  du: true,
+  df: true,
+  which: true,
+  nl: true,
+  tac: true,
+  rev: true,
+  paste: true,
+  fold: true,
+  comm: true,
+  cmp: true,
+  diff: true,
+  md5sum: true,
+  sha1sum: true,
+  sha256sum: true,
+  sha512sum: true,
+  cksum: true,
+  seq: true,
+  sleep: true,
+  expand: true,
+  unexpand: true,
+  od: true,
   cd: true,
   // bash's `printf -v VAR` assigns a variable
   printf: (args) => !args.some((a) => a.startsWith("-v")),
@@ -75,7 +111,10 @@ function operandCount(args: string[]): number {
   let n = 0;
   let end = false;
   for (const a of args) {
-    if (!end && a === "--") { end = true; continue; }
+    if (!end && a === "--") {
+      end = true;
+      continue;
+    }
     if (end || a === "-" || !a.startsWith("-")) n++;
   }
   return n;
@@ -129,9 +168,14 @@ export function plainCommands(command: string, programs: ProgramRules = PROGRAMS
       name,
       argv,
       dynamic: argv.map(() => false),
-      verb: verbIndex(name, argv.map((text) => ({ text, dynamic: false }))),
+      verb: verbIndex(
+        name,
+        argv.map((text) => ({ text, dynamic: false })),
+      ),
       via: [],
-      words: words.map((w): ShellWord => ({ text: w.text, provenance: "literal", span: { start: w.start, end: w.end }, shape: { kind: "exact", text: w.text } })),
+      words: words.map(
+        (w): ShellWord => ({ text: w.text, provenance: "literal", span: { start: w.start, end: w.end }, shape: { kind: "exact", text: w.text } }),
+      ),
       span: { start: first.start, end: last.end },
       parent: -1,
       implied: [],
@@ -152,7 +196,10 @@ function split(s: string): Word[][] | string {
     const c = s.charCodeAt(i);
     if (c > 0x7e || (c < 0x20 && c !== 0x09)) return "character";
     const ch = s[i] ?? "";
-    if (ch === " " || ch === "\t") { i++; continue; }
+    if (ch === " " || ch === "\t") {
+      i++;
+      continue;
+    }
     const r = redirect(s, i);
     if (r) {
       out[out.length - 1]?.push(r);

@@ -45,7 +45,8 @@ export function loadAttempts(event: Event, table: CompiledTable, state?: { skill
     const abs = path.resolve(event.cwd || "/", file);
     const skillDir = path.dirname(abs);
     const forged = state?.skillFilesWritten?.some((w) => w === abs || w === "*") ?? false;
-    if (!forged && table.skillRoots.some((r) => path.dirname(skillDir) === path.resolve(r))) out.push({ skill: path.basename(skillDir), files: [abs], by: "read" });
+    if (!forged && table.skillRoots.some((r) => path.dirname(skillDir) === path.resolve(r)))
+      out.push({ skill: path.basename(skillDir), files: [abs], by: "read" });
   }
   return out;
 }
@@ -59,7 +60,12 @@ export function loadAttempts(event: Event, table: CompiledTable, state?: { skill
  * client picks one; none may have changed or appeared). Before anything is
  * recorded (a host path that reads no digests) the check is not made.
  */
-export function checkLoads(event: Event, table: CompiledTable, state: SessionState, written?: { skillFilesWritten?: string[] }): { loaded: string[]; refused: RefusedLoad[] } {
+export function checkLoads(
+  event: Event,
+  table: CompiledTable,
+  state: SessionState,
+  written?: { skillFilesWritten?: string[] },
+): { loaded: string[]; refused: RefusedLoad[] } {
   const loaded: string[] = [];
   const refused: RefusedLoad[] = [];
   for (const a of loadAttempts(event, table, written)) {
@@ -87,7 +93,8 @@ function verify(a: LoadAttempt, event: Event, recorded: Record<string, string>):
     const was = Object.hasOwn(recorded, f) ? recorded[f] : undefined;
     if (was === undefined) return { skill: a.skill, file: f, why: "created" };
     if (was !== seen[f]) return { skill: a.skill, file: f, why: "changed" };
-    if (a.by === "read" && event.kind === "tool-result" && event.readDigest !== undefined && event.readDigest !== was) return { skill: a.skill, file: f, why: "text" };
+    if (a.by === "read" && event.kind === "tool-result" && event.readDigest !== undefined && event.readDigest !== was)
+      return { skill: a.skill, file: f, why: "text" };
   }
   return undefined;
 }

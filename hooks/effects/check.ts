@@ -29,14 +29,22 @@ export function pushCommand(remote: string, p: PushFacts, lease: boolean): strin
 export async function check(t: Ticket, stateDir: string, command: string): Promise<Verdict> {
   const env: NodeJS.ProcessEnv = { ...t.env, SKILLGATE_STATE: stateDir, SKILLGATE_PREFILTER: "off" };
   const host = hostNamed(t.host, t.cwd);
-  const ctx = await loadContext({ env, packageRoot: t.packageRoot, host }, { ...(t.tableFile ? { tableFile: t.tableFile } : {}), globs: false, realPaths: false, checkSkills: false, protect: false });
+  const ctx = await loadContext(
+    { env, packageRoot: t.packageRoot, host },
+    { ...(t.tableFile ? { tableFile: t.tableFile } : {}), globs: false, realPaths: false, checkSkills: false, protect: false },
+  );
   if (!ctx.ok) {
     // The table the PreToolUse uses is unusable: the same fail mode as there.
     return ctx.failMode === "closed" ? { refused: true, message: `skillgate: trigger table unusable, refusing: ${ctx.error}`, rows: [] } : { refused: false };
   }
   const event: Event = {
-    kind: "tool-call", sessionId: t.sessionId, ...(t.agentId !== undefined ? { agentId: t.agentId } : {}), cwd: t.cwd,
-    tool: { kind: "shell", name: t.tool, command }, toolUseId: t.toolUseId, input: { command },
+    kind: "tool-call",
+    sessionId: t.sessionId,
+    ...(t.agentId !== undefined ? { agentId: t.agentId } : {}),
+    cwd: t.cwd,
+    tool: { kind: "shell", name: t.tool, command },
+    toolUseId: t.toolUseId,
+    input: { command },
   };
   // The same facts the PreToolUse decides with: the shell analysis, and the freshness of any evidence a gate requires.
   const shell = (await shellFactsBeforeTable(event, env)).facts;

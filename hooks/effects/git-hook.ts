@@ -64,7 +64,9 @@ export async function runGitHook(r: GitHookRun): Promise<GitHookResult> {
     commands.push("git commit");
   } else {
     const remote = r.args[0] ?? "origin";
-    const lease = (r.gitArgs ?? []).some((a) => a.startsWith("--force-with-lease")) && !(r.gitArgs ?? []).some((a) => a === "--force" || a === "-f" || /^-[a-z]*f/.test(a) || a.startsWith("+"));
+    const lease =
+      (r.gitArgs ?? []).some((a) => a.startsWith("--force-with-lease")) &&
+      !(r.gitArgs ?? []).some((a) => a === "--force" || a === "-f" || /^-[a-z]*f/.test(a) || a.startsWith("+"));
     const pushes = pushFacts(parsePushUpdates(r.stdin), git);
     if (pushes.length === 0) return { exit: 0, stderr: "" };
     for (const p of pushes) commands.push(pushCommand(remote, p, lease));

@@ -9,11 +9,17 @@ import { opencodeHost } from "../hosts/opencode/adapter.js";
 
 export function hostNamed(name: string, cwd: string): Host {
   switch (name) {
-    case "codex": return codex;
-    case "copilot": return copilotHost("preToolUse");
-    case "cursor": return cursor;
-    case "gemini": return gemini;
-    case "opencode": return opencodeHost(cwd);
-    default: return claudeCode;
+    case "codex":
+      return codex;
+    case "copilot":
+      return copilotHost("preToolUse");
+    case "cursor":
+      return cursor;
+    case "gemini":
+      return gemini;
+    case "opencode":
+      return opencodeHost(cwd);
+    default:
+      return claudeCode;
   }
 }

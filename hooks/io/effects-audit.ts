@@ -81,7 +81,11 @@ export function watchedFiles(root: string, matches: (rel: string) => boolean, li
   let seen = 0;
   const walk = (dir: string): void => {
     let entries: fs.Dirent[];
-    try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { return; }
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
     for (const e of entries) {
       if (++seen > limit) return;
       if (e.name === ".git" || e.name === "node_modules") continue;
@@ -111,7 +115,11 @@ function newMessages(file: string, from: number, to: number): string[] {
     fd = fs.openSync(file, "r");
     const buf = Buffer.alloc(to - start);
     fs.readSync(fd, buf, 0, buf.length, start);
-    return buf.toString("utf8").split("\n").filter((l) => l.includes("\t")).map((l) => l.slice(l.indexOf("\t") + 1));
+    return buf
+      .toString("utf8")
+      .split("\n")
+      .filter((l) => l.includes("\t"))
+      .map((l) => l.slice(l.indexOf("\t") + 1));
   } catch {
     return [];
   } finally {
@@ -132,7 +140,9 @@ function commonGitDir(cwd: string): string | undefined {
         const m = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(dotgit, "utf8"));
         if (m?.[1] !== undefined) gitDir = path.resolve(d, m[1].trim());
       }
-    } catch { /* not here */ }
+    } catch {
+      /* not here */
+    }
     if (gitDir) {
       try {
         const common = fs.readFileSync(path.join(gitDir, "commondir"), "utf8").trim();
@@ -153,7 +163,11 @@ function listFiles(root: string, sub: string): string[] {
   const out: string[] = [];
   const walk = (rel: string): void => {
     let entries: fs.Dirent[];
-    try { entries = fs.readdirSync(path.join(root, rel), { withFileTypes: true }); } catch { return; }
+    try {
+      entries = fs.readdirSync(path.join(root, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
     for (const e of entries) {
       if (out.length >= MAX_REFS) return;
       const r = path.join(rel, e.name);
@@ -174,12 +188,16 @@ function remoteRefs(gitDir: string): Record<string, string> {
       const m = /^([0-9a-f]{40,64}) (refs\/remotes\/\S+)$/.exec(line);
       if (m?.[1] !== undefined && m[2] !== undefined) out[m[2]] = m[1];
     }
-  } catch { /* no packed refs */ }
+  } catch {
+    /* no packed refs */
+  }
   for (const rel of listFiles(gitDir, "refs/remotes")) {
     try {
       const id = fs.readFileSync(path.join(gitDir, rel), "utf8").trim();
       if (/^[0-9a-f]{40,64}$/.test(id)) out[rel] = id;
-    } catch { /* raced away */ }
+    } catch {
+      /* raced away */
+    }
   }
   return out;
 }

@@ -49,7 +49,21 @@ export interface Where {
 }
 
 /** Lockfiles whose digest is an environment prerequisite when present at the workspace's top. */
-export const LOCKFILES = ["package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb", "Cargo.lock", "go.sum", "poetry.lock", "uv.lock", "Pipfile.lock", "Gemfile.lock", "composer.lock"];
+export const LOCKFILES = [
+  "package-lock.json",
+  "npm-shrinkwrap.json",
+  "yarn.lock",
+  "pnpm-lock.yaml",
+  "bun.lock",
+  "bun.lockb",
+  "Cargo.lock",
+  "go.sum",
+  "poetry.lock",
+  "uv.lock",
+  "Pipfile.lock",
+  "Gemfile.lock",
+  "composer.lock",
+];
 
 /**
  * Environment prerequisites without spawning anything: the real paths of
@@ -62,7 +76,10 @@ export function envFacts(workspace: string, program: string | undefined, env: No
   const lockfiles: Record<string, string> = {};
   for (const l of LOCKFILES) {
     try {
-      lockfiles[l] = crypto.createHash("sha256").update(fs.readFileSync(path.join(workspace, l))).digest("hex");
+      lockfiles[l] = crypto
+        .createHash("sha256")
+        .update(fs.readFileSync(path.join(workspace, l)))
+        .digest("hex");
     } catch {
       /* absent: not a prerequisite of this workspace */
     }
@@ -125,7 +142,11 @@ export function currentFreshness(spec: CheckSpec, w: Where, env: EnvFacts = envF
   let current: Inventory | undefined;
   if (l.record && l.record.outcome === "passed") {
     try {
-      current = inventory(w, scope, l.record.entries.map((e) => e.path));
+      current = inventory(
+        w,
+        scope,
+        l.record.entries.map((e) => e.path),
+      );
     } catch (e) {
       if (!(e instanceof FingerprintError)) throw e;
       return { status: "missing", note: `the current tree cannot be fingerprinted (${e.message})` };
@@ -229,7 +250,11 @@ export function finishCheck(w: Where, f: FinishInfo): FinishResult {
   if (f.unfinished) return { kind: "unfinished", check: p.check, why: f.unfinished === "interrupted" ? "it was interrupted" : "it went to the background" };
   let after: Inventory | undefined;
   try {
-    after = inventory(w, p.scope, p.inventory.entries.map((e) => e.path));
+    after = inventory(
+      w,
+      p.scope,
+      p.inventory.entries.map((e) => e.path),
+    );
   } catch (e) {
     if (!(e instanceof FingerprintError)) throw e;
   }

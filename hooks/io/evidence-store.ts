@@ -180,7 +180,11 @@ export class EvidenceStore {
       const cur = this.latest(check);
       const c: Pointer = { version: 1, seq: cur.seq + 1, check, record: cur.pointer?.record ?? null, parentSeq: cur.seq, conflictRecord: recordId };
       if (this.createOnce(this.pointerFile(check, c.seq), signed(this.key, JSON.stringify(c)))) {
-        return { ok: false, seq: c.seq, conflict: `the pointer of check "${check}" moved from ${parentSeq} to ${cur.seq} while this run went on; conflict published as pointer ${c.seq}` };
+        return {
+          ok: false,
+          seq: c.seq,
+          conflict: `the pointer of check "${check}" moved from ${parentSeq} to ${cur.seq} while this run went on; conflict published as pointer ${c.seq}`,
+        };
       }
     }
     throw new Error(`evidence pointer of check ${check} keeps moving; gave up after 50 attempts`);
@@ -204,7 +208,10 @@ export class EvidenceStore {
     const l = this.latest(check);
     let names: string[] = [];
     try {
-      names = fs.readdirSync(this.sub("records", check)).filter((n) => n.endsWith(".json")).map((n) => n.slice(0, -5));
+      names = fs
+        .readdirSync(this.sub("records", check))
+        .filter((n) => n.endsWith(".json"))
+        .map((n) => n.slice(0, -5));
     } catch {
       return [];
     }
@@ -228,7 +235,11 @@ export class EvidenceStore {
       }
       const keep = new Set([this.latest(check).pointer?.record]);
       const rdir = this.sub("records", check);
-      const recs = fs.readdirSync(rdir).filter((n) => n.endsWith(".json")).sort().reverse();
+      const recs = fs
+        .readdirSync(rdir)
+        .filter((n) => n.endsWith(".json"))
+        .sort()
+        .reverse();
       for (const n of recs.slice(KEEP_RECORDS)) if (!keep.has(n.slice(0, -5))) fs.rmSync(path.join(rdir, n), { force: true });
     } catch {
       /* pruning is housekeeping; a failure here must not fail the publish */

@@ -62,7 +62,8 @@ export function fingerprint(o: FingerprintOptions): Inventory {
       if (o.warn && ![...wanted.keys()].some((p) => underRoot(p, r))) o.warn(`root ${r} matched no files`);
       continue;
     }
-    if (st.isFile() || st.isSymbolicLink()) wanted.set(r, wanted.get(r) ?? false); // named explicitly: in even when ignored or outside Git
+    if (st.isFile() || st.isSymbolicLink())
+      wanted.set(r, wanted.get(r) ?? false); // named explicitly: in even when ignored or outside Git
     else if (st.isDirectory()) {
       if (!git.inGit) throw new FingerprintError(r, "is a folder outside Git: its files cannot be listed by the procedure; name them explicitly");
       if (![...wanted.keys()].some((p) => underRoot(p, r))) o.warn?.(`root ${r} matched no files`);
@@ -158,7 +159,10 @@ function gitCandidates(cwd: string, roots: readonly string[], prefix = ""): GitL
     try {
       rel = utf8.decode(rec.subarray(2));
     } catch {
-      throw new FingerprintError(prefix + JSON.stringify(rec.subarray(2).toString("latin1")).slice(1, -1), "is not valid UTF-8; rename it (the procedure does not substitute characters)");
+      throw new FingerprintError(
+        prefix + JSON.stringify(rec.subarray(2).toString("latin1")).slice(1, -1),
+        "is not valid UTF-8; rename it (the procedure does not substitute characters)",
+      );
     }
     const full = prefix + rel;
     if (full.endsWith("/")) {
@@ -245,7 +249,9 @@ export function linkDigest(abs: string, rel: string): string {
   const fail = (e: unknown, what: string) => new FingerprintError(rel, `${what} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   const h = crypto.createHash("sha256");
   try {
-    h.update("link\0", "latin1").update(fs.readlinkSync(abs, { encoding: "buffer" })).update("\0", "latin1");
+    h.update("link\0", "latin1")
+      .update(fs.readlinkSync(abs, { encoding: "buffer" }))
+      .update("\0", "latin1");
   } catch (e) {
     throw fail(e, "symlink cannot be read");
   }
@@ -278,11 +284,15 @@ function folderDigest(root: string, rel: string): string {
       throw new FingerprintError(rel, `linked folder ${prefix || "."} cannot be listed (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
     for (const n of names) {
-      if (++seen > MAX_LINKED_FOLDER_ENTRIES) throw new FingerprintError(rel, `links to a folder of more than ${MAX_LINKED_FOLDER_ENTRIES} entries; name the files it needs instead`);
+      if (++seen > MAX_LINKED_FOLDER_ENTRIES)
+        throw new FingerprintError(rel, `links to a folder of more than ${MAX_LINKED_FOLDER_ENTRIES} entries; name the files it needs instead`);
       const abs = `${dir}/${n}`;
       const p = prefix ? `${prefix}/${n}` : n;
       const st = fs.lstatSync(abs);
-      if (st.isSymbolicLink()) h.update(`${p}\0l\0`).update(fs.readlinkSync(abs, { encoding: "buffer" })).update("\0", "latin1");
+      if (st.isSymbolicLink())
+        h.update(`${p}\0l\0`)
+          .update(fs.readlinkSync(abs, { encoding: "buffer" }))
+          .update("\0", "latin1");
       else if (st.isFile()) h.update(`${p}\0f\0${st.mode & 0o111 ? "x" : "-"}${hashFile(abs, rel)}\0`);
       else if (st.isDirectory()) {
         h.update(`${p}\0d\0`);

@@ -39,7 +39,10 @@ const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
  * microseconds of sh and never starts node.
  */
 export function hookScript(name: GitHookName, c: GitHookConfig, madeDir: boolean): string {
-  const markers = c.markers.filter((m) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(m)).map((m) => `\${${m}-}`).join("");
+  const markers = c.markers
+    .filter((m) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(m))
+    .map((m) => `\${${m}-}`)
+    .join("");
   const when = name === "reference-transaction" ? `"$sg_name:\${1-}" = reference-transaction:prepared` : "1 = 1";
   return `#!/bin/sh
 ${SCRIPT_MARK} ${name}. Written by \`skillgate install\`; \`skillgate uninstall\` puts back what was here.
@@ -210,7 +213,8 @@ export function inspectGitHooks(project: string, c: GitHookConfig): { dir: Hooks
     if (!isOurs(now)) return { name, file, state: "missing", ...ch, why: exists(file) ? `${file} is another hook (not skillgate's)` : `no ${file}` };
     const st = fs.statSync(file);
     if ((st.mode & 0o111) === 0) return { name, file, state: "outdated", ...ch, why: `${file} is not executable: git skips it` };
-    if (now !== hookScript(name, c, now!.includes(MADE_DIR))) return { name, file, state: "outdated", ...ch, why: `${file} was written by another skillgate (or another state folder)` };
+    if (now !== hookScript(name, c, now!.includes(MADE_DIR)))
+      return { name, file, state: "outdated", ...ch, why: `${file} was written by another skillgate (or another state folder)` };
     return { name, file, state: "installed", ...ch };
   });
   return { dir, hooks };

@@ -31,7 +31,12 @@ export function listMatching(root: string, matches: (rel: string) => boolean, o:
   const maxDirs = o.maxDirs ?? 20_000;
   const maxEntries = o.maxEntries ?? 200_000;
   const maxFiles = o.maxFiles ?? 10_000;
-  const skip = new Set((o.skip ?? []).map((d) => path.relative(root, d)).filter((r) => r && !r.startsWith("..") && !path.isAbsolute(r)).map((r) => r.split(path.sep).join("/")));
+  const skip = new Set(
+    (o.skip ?? [])
+      .map((d) => path.relative(root, d))
+      .filter((r) => r && !r.startsWith("..") && !path.isAbsolute(r))
+      .map((r) => r.split(path.sep).join("/")),
+  );
   const out: Listing = { files: [], partial: false, dirs: 0, read: 0 };
   let entries = 0;
   const stack: string[] = [""];

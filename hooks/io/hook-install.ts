@@ -79,9 +79,13 @@ export function withoutHandlers(hooks: Json, isOurs: (h: unknown) => boolean): J
   const out: Json = { ...hooks };
   for (const [event, list] of Object.entries(hooks)) {
     if (!Array.isArray(list)) continue;
-    const handlers = (g: unknown): unknown[] | undefined => (g && typeof g === "object" && Array.isArray((g as Json).hooks) ? ((g as Json).hooks as unknown[]) : undefined);
+    const handlers = (g: unknown): unknown[] | undefined =>
+      g && typeof g === "object" && Array.isArray((g as Json).hooks) ? ((g as Json).hooks as unknown[]) : undefined;
     const groups = list
-      .map((g) => { const hs = handlers(g); return hs ? { ...(g as Json), hooks: hs.filter((h) => !isOurs(h)) } : g; })
+      .map((g) => {
+        const hs = handlers(g);
+        return hs ? { ...(g as Json), hooks: hs.filter((h) => !isOurs(h)) } : g;
+      })
       .filter((g) => (handlers(g)?.length ?? 1) > 0);
     if (groups.length) out[event] = groups;
     else delete out[event];
@@ -211,7 +215,8 @@ export function hostTableFile(projectTable: string | undefined, env: NodeJS.Proc
  * holding `<name>/SKILL.md`. Returns what was copied and what no source has.
  */
 export function copySkills(names: string[], sources: string[], dest: string): { copied: string[]; unknown: string[] } {
-  const copied: string[] = [], unknown: string[] = [];
+  const copied: string[] = [],
+    unknown: string[] = [];
   for (const name of [...new Set(names)]) {
     const to = path.join(dest, name);
     if (fs.existsSync(path.join(to, "SKILL.md"))) continue;
@@ -257,7 +262,8 @@ export async function ensureSkills(t: SkillsTarget, dryRun = false): Promise<{ o
   const roots = [...new Set([...t.roots, t.dest, ...(t.loadsSkillsDir ? [table.compiled.skillsDir] : [])])];
   const names = [...new Set(table.compiled.rows.flatMap((r) => (r.row.skill ? [r.row.skill] : [])))];
   const missing = names.filter((n) => !roots.some((r) => fs.existsSync(path.join(r, n, "SKILL.md"))));
-  if (!missing.length) return { ok: true, lines: t.withSkills && names.length ? [`the table's skills are loadable by ${t.host} already: nothing to copy`] : [] };
+  if (!missing.length)
+    return { ok: true, lines: t.withSkills && names.length ? [`the table's skills are loadable by ${t.host} already: nothing to copy`] : [] };
   if (!t.withSkills) {
     return {
       ok: false,
@@ -269,7 +275,8 @@ export async function ensureSkills(t: SkillsTarget, dryRun = false): Promise<{ o
   if (dryRun) return { ok: true, lines: [`would copy skills into ${t.dest}: ${missing.join(", ")}`] };
   const sources = [table.compiled.skillsDir, path.join(t.packageRoot, "skills")];
   const c = copySkills(missing, sources, t.dest);
-  if (c.unknown.length) return { ok: false, error: `no source for skills ${c.unknown.join(", ")} (looked in ${sources.join(" and ")}); write them into ${t.dest}/<name>/SKILL.md` };
+  if (c.unknown.length)
+    return { ok: false, error: `no source for skills ${c.unknown.join(", ")} (looked in ${sources.join(" and ")}); write them into ${t.dest}/<name>/SKILL.md` };
   return { ok: true, lines: [`copied skills into ${t.dest}: ${c.copied.join(", ")}`] };
 }
 
@@ -286,7 +293,12 @@ export function hookProblem(hookPath: string, args: string[], payload: Json, env
   fs.mkdirSync(tmp);
   let run: SpawnSyncReturns<string>;
   try {
-    run = spawnSync(process.execPath, [hookPath, ...args], { input: JSON.stringify(payload), encoding: "utf8", env: { ...env, SKILLGATE_STATE: state, TMPDIR: tmp, TMP: tmp, TEMP: tmp }, timeout: timeoutMs });
+    run = spawnSync(process.execPath, [hookPath, ...args], {
+      input: JSON.stringify(payload),
+      encoding: "utf8",
+      env: { ...env, SKILLGATE_STATE: state, TMPDIR: tmp, TMP: tmp, TEMP: tmp },
+      timeout: timeoutMs,
+    });
   } finally {
     for (const dir of [outputFolderNamedIn(state), probe]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -38,7 +38,8 @@ export function outputRoot(configured: string | undefined, stateDir: string, cre
   // A folder someone else owns, or that others can read, could leak or swap our outputs.
   const st = fs.lstatSync(dir);
   if (!st.isDirectory() || st.isSymbolicLink()) return { ok: false, error: `output folder ${dir} is not a plain directory` };
-  if (typeof process.getuid === "function" && st.uid !== process.getuid()) return { ok: false, error: `output folder ${dir} is owned by uid ${st.uid}, not by this user` };
+  if (typeof process.getuid === "function" && st.uid !== process.getuid())
+    return { ok: false, error: `output folder ${dir} is owned by uid ${st.uid}, not by this user` };
   if ((st.mode & 0o077) !== 0) return { ok: false, error: `output folder ${dir} is open to group or others (mode ${(st.mode & 0o777).toString(8)})` };
   return { ok: true, dir };
 }
@@ -94,7 +95,13 @@ export function withSummary(output: ToolOutput, summary: string): Record<string,
 }
 
 /** Save the whole output; return the tool result the model sees instead (same shape, head + pointer). */
-export function saveCapped(dir: string, name: string, output: ToolOutput, headChars: number, rowId: string): { file: string; updated: Record<string, unknown>; charsSaved: number } {
+export function saveCapped(
+  dir: string,
+  name: string,
+  output: ToolOutput,
+  headChars: number,
+  rowId: string,
+): { file: string; updated: Record<string, unknown>; charsSaved: number } {
   const file = saveRaw(dir, name, output, 0);
   const updated: Record<string, unknown> = { ...output.response };
   let budget = headChars;

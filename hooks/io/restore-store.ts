@@ -78,7 +78,8 @@ export function differs(was: Entry, abs: string): { now: Entry; changed: boolean
   if (was.kind !== now.kind) return { now, changed: true };
   if (was.kind === "link" && now.kind === "link") return { now, changed: was.target !== now.target };
   if (was.kind !== "file" || now.kind !== "file") return { now, changed: false };
-  if (was.size === now.size && was.mtimeMs === now.mtimeMs && was.ctimeMs === now.ctimeMs && was.ino === now.ino && was.mode === now.mode) return { now, changed: false };
+  if (was.size === now.size && was.mtimeMs === now.mtimeMs && was.ctimeMs === now.ctimeMs && was.ino === now.ino && was.mode === now.mode)
+    return { now, changed: false };
   if ((was.mode & 0o7777) !== (now.mode & 0o7777) || was.size !== now.size || !was.sha || now.size > MAX_HASH_BYTES) return { now, changed: true };
   try {
     return { now, changed: sha256hex(readNoFollow(abs)) !== was.sha };

@@ -24,7 +24,12 @@ export function shellWorld(cwd: string, env: Readonly<Record<string, string | un
       } catch {
         return undefined;
       } finally {
-        if (fd !== undefined) try { fs.closeSync(fd); } catch { /* already closed */ }
+        if (fd !== undefined)
+          try {
+            fs.closeSync(fd);
+          } catch {
+            /* already closed */
+          }
       }
     },
     realpath(p) {

@@ -79,7 +79,14 @@ export class StatCache implements DigestCache {
     const i = this.at.get(rel);
     if (i === undefined) return undefined;
     const f = this.f;
-    if (Number(f[i + 1]) !== st.size || Number(f[i + 2]) !== st.mtimeMs || Number(f[i + 3]) !== st.ctimeMs || Number(f[i + 4]) !== st.ino || Number(f[i + 5]) !== st.mode) return undefined;
+    if (
+      Number(f[i + 1]) !== st.size ||
+      Number(f[i + 2]) !== st.mtimeMs ||
+      Number(f[i + 3]) !== st.ctimeMs ||
+      Number(f[i + 4]) !== st.ino ||
+      Number(f[i + 5]) !== st.mode
+    )
+      return undefined;
     this.used.add(rel);
     return f[i + 6];
   }

@@ -7,7 +7,7 @@
 // disk is the one decided on.
 import type { SessionState } from "../core/types.js";
 import type { CountIncrement } from "../core/counters.js";
-import { StateStore, type Loaded } from "./state-store.js";
+import type { StateStore, Loaded } from "./state-store.js";
 
 export interface StateCacheOptions {
   /** Write a session's changes this long after its last one (default 200 ms). */
@@ -24,7 +24,10 @@ export class StateCache {
   private readonly counts = new Map<string, CountIncrement[]>();
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(readonly file: StateStore, private readonly o: StateCacheOptions = {}) {}
+  constructor(
+    readonly file: StateStore,
+    private readonly o: StateCacheOptions = {},
+  ) {}
 
   read(sessionId: string): Loaded {
     const kept = this.states.get(sessionId);

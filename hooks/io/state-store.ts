@@ -58,7 +58,12 @@ export class StateStore {
    */
   cleanOld(maxAgeDays: number, now = Date.now()): number {
     // Session files, moved-aside corrupt ones, and temp or stale-lock files a killed process left behind.
-    return removeOlderThan(this.dir, maxAgeDays, (name) => !name.startsWith(".") && /\.json(\.calls|\.corrupt-\d+|\..*\.tmp|\.lock\..*\.stale)?$/.test(name), now);
+    return removeOlderThan(
+      this.dir,
+      maxAgeDays,
+      (name) => !name.startsWith(".") && /\.json(\.calls|\.corrupt-\d+|\..*\.tmp|\.lock\..*\.stale)?$/.test(name),
+      now,
+    );
   }
 
   /**
@@ -69,7 +74,9 @@ export class StateStore {
    */
   count(sessionId: string, increments: readonly CountIncrement[]): void {
     makeDir(this.dir, 0o700);
-    const lines = increments.flatMap(({ counter, key, by }) => Array.from({ length: Math.min(by, 1000) }, () => `${counter === "denials" ? "d" : "t"}:${safeKey(key)}\n`)).join("");
+    const lines = increments
+      .flatMap(({ counter, key, by }) => Array.from({ length: Math.min(by, 1000) }, () => `${counter === "denials" ? "d" : "t"}:${safeKey(key)}\n`))
+      .join("");
     // Never through a link or into a FIFO planted in our folder (the append would land in the link's target, or block).
     const c = fs.constants;
     const fd = fs.openSync(`${this.file(sessionId)}.calls`, c.O_WRONLY | c.O_APPEND | c.O_CREAT | (c.O_NOFOLLOW ?? 0) | (c.O_NONBLOCK ?? 0), 0o600);
@@ -150,7 +157,26 @@ export function readRegularFile(file: string, maxBytes: number, o: { follow?: bo
   }
 }
 
-const STATE_KEYS = new Set(["version", "loaded", "hintsShown", "denials", "compactions", "remindersShown", "stopBlockedPrompt", "budgetLevel", "skillFilesWritten", "agents", "pendingSubagents", "guardedSettings", "profile", "riskRow", "skillDigests", "skillStamps", "compactionSignals", "stats"]);
+const STATE_KEYS = new Set([
+  "version",
+  "loaded",
+  "hintsShown",
+  "denials",
+  "compactions",
+  "remindersShown",
+  "stopBlockedPrompt",
+  "budgetLevel",
+  "skillFilesWritten",
+  "agents",
+  "pendingSubagents",
+  "guardedSettings",
+  "profile",
+  "riskRow",
+  "skillDigests",
+  "skillStamps",
+  "compactionSignals",
+  "stats",
+]);
 const STATS_KEYS = new Set(["toolCalls", "capped", "charsSaved", "capFailures", "maxContextTokens", "summarized", "rawPasses", "missedByAnalysis"]);
 const PENDING_KEYS = new Set(["type", "prompt"]);
 const AGENT_KEYS = new Set(["loaded", "hintsShown", "stopBlockedPrompt", "skillFilesWritten"]);
@@ -171,17 +197,35 @@ function parseState(text: string): SessionState | undefined {
   const s = { ...emptyState(), ...raw } as SessionState;
   const st: unknown = s.stats;
   const ok =
-    strings(s.loaded) && strings(s.hintsShown) && strings(s.remindersShown) &&
-    counts(s.denials) && num(s.compactions) && num(s.budgetLevel) &&
-    optionalString(s.stopBlockedPrompt) && (s.guardedSettings === undefined || strings(s.guardedSettings)) && (s.skillFilesWritten === undefined || strings(s.skillFilesWritten)) &&
-    (s.pendingSubagents === undefined || (Array.isArray(s.pendingSubagents) && s.pendingSubagents.every((p) => isRecord(p) && onlyKeys(p, PENDING_KEYS) && typeof p.type === "string" && typeof p.prompt === "string"))) &&
+    strings(s.loaded) &&
+    strings(s.hintsShown) &&
+    strings(s.remindersShown) &&
+    counts(s.denials) &&
+    num(s.compactions) &&
+    num(s.budgetLevel) &&
+    optionalString(s.stopBlockedPrompt) &&
+    (s.guardedSettings === undefined || strings(s.guardedSettings)) &&
+    (s.skillFilesWritten === undefined || strings(s.skillFilesWritten)) &&
+    (s.pendingSubagents === undefined ||
+      (Array.isArray(s.pendingSubagents) &&
+        s.pendingSubagents.every((p) => isRecord(p) && onlyKeys(p, PENDING_KEYS) && typeof p.type === "string" && typeof p.prompt === "string"))) &&
     (s.agents === undefined || (isRecord(s.agents) && Object.values(s.agents).every(isAgent))) &&
-    (s.profile === undefined || (typeof s.profile === "string" && isProfileName(s.profile))) && optionalString(s.riskRow) &&
+    (s.profile === undefined || (typeof s.profile === "string" && isProfileName(s.profile))) &&
+    optionalString(s.riskRow) &&
     (s.skillDigests === undefined || (isRecord(s.skillDigests) && Object.values(s.skillDigests).every((v) => typeof v === "string"))) &&
     (s.skillStamps === undefined || (isRecord(s.skillStamps) && Object.values(s.skillStamps).every((v) => typeof v === "string"))) &&
-    (s.compactionSignals === undefined || (Array.isArray(s.compactionSignals) && s.compactionSignals.every((v) => v === "before" || v === "after" || v === "start"))) &&
-    isRecord(st) && onlyKeys(st, STATS_KEYS) && counts(st.toolCalls) && counts(st.capped) && num(st.charsSaved) && num(st.capFailures) && num(st.maxContextTokens) &&
-    (st.summarized === undefined || counts(st.summarized)) && (st.rawPasses === undefined || counts(st.rawPasses)) && (st.missedByAnalysis === undefined || num(st.missedByAnalysis));
+    (s.compactionSignals === undefined ||
+      (Array.isArray(s.compactionSignals) && s.compactionSignals.every((v) => v === "before" || v === "after" || v === "start"))) &&
+    isRecord(st) &&
+    onlyKeys(st, STATS_KEYS) &&
+    counts(st.toolCalls) &&
+    counts(st.capped) &&
+    num(st.charsSaved) &&
+    num(st.capFailures) &&
+    num(st.maxContextTokens) &&
+    (st.summarized === undefined || counts(st.summarized)) &&
+    (st.rawPasses === undefined || counts(st.rawPasses)) &&
+    (st.missedByAnalysis === undefined || num(st.missedByAnalysis));
   return ok ? s : undefined;
 }
 
@@ -192,7 +236,12 @@ const counts = (x: unknown) => isRecord(x) && Object.values(x).every((v) => type
 const num = (x: unknown) => typeof x === "number" && Number.isFinite(x);
 const optionalString = (x: unknown) => x === undefined || typeof x === "string";
 const isAgent = (a: unknown) =>
-  isRecord(a) && onlyKeys(a, AGENT_KEYS) && strings(a.loaded) && strings(a.hintsShown) && optionalString(a.stopBlockedPrompt) && (a.skillFilesWritten === undefined || strings(a.skillFilesWritten));
+  isRecord(a) &&
+  onlyKeys(a, AGENT_KEYS) &&
+  strings(a.loaded) &&
+  strings(a.hintsShown) &&
+  optionalString(a.stopBlockedPrompt) &&
+  (a.skillFilesWritten === undefined || strings(a.skillFilesWritten));
 
 export function writeAtomic(file: string, text: string): void {
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;

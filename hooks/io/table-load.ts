@@ -16,9 +16,7 @@ import { makeDir } from "./make-dir.js";
 /** Bump when tableSchema's shape or defaults change, or what the cache keeps (5: glob regexes), so cached validated tables are redone. */
 export const SCHEMA_REVISION = 5;
 
-export type TableLoad =
-  | { ok: true; compiled: CompiledTable; file: string }
-  | { ok: false; error: string; file: string; failMode: "open" | "closed" };
+export type TableLoad = { ok: true; compiled: CompiledTable; file: string } | { ok: false; error: string; file: string; failMode: "open" | "closed" };
 
 export type TableSource = "flag" | "env" | "project" | "default";
 
@@ -56,7 +54,11 @@ export function resolveTable(o: { env: NodeJS.ProcessEnv; packageRoot: string; f
     if (own) return { file: own, source: "project", why: "the project's table" };
   }
   const looked = files[0] ?? o.project?.relative;
-  return { file: path.join(o.packageRoot, "triggers.json"), source: "default", why: `skillgate's default table (${looked ? `no ${looked}` : "no project table"})` };
+  return {
+    file: path.join(o.packageRoot, "triggers.json"),
+    source: "default",
+    why: `skillgate's default table (${looked ? `no ${looked}` : "no project table"})`,
+  };
 }
 
 /** Kept for callers that only need the path; `cwd` lets a verb find the project it runs in. */
@@ -94,9 +96,11 @@ export async function loadTable(file: string, cacheDir: string | undefined, env:
   const text = readText(file);
   if (typeof text !== "string") return fail(file, `cannot read the trigger table ${file}: ${text.error}`, undefined, env);
   // A table that extends the default depends on the default's bytes too.
-  const base = /"extends"\s*:\s*"default"/.test(text) && opts.defaultTable && path.resolve(opts.defaultTable) !== path.resolve(file) ? opts.defaultTable : undefined;
+  const base =
+    /"extends"\s*:\s*"default"/.test(text) && opts.defaultTable && path.resolve(opts.defaultTable) !== path.resolve(file) ? opts.defaultTable : undefined;
   const baseText = base ? readText(base) : undefined;
-  if (baseText !== undefined && typeof baseText !== "string") return fail(file, `${file} extends the default table, which cannot be read (${base}): ${baseText.error}`, undefined, env);
+  if (baseText !== undefined && typeof baseText !== "string")
+    return fail(file, `${file} extends the default table, which cannot be read (${base}): ${baseText.error}`, undefined, env);
   // The key covers the schema revision too: a table validated by an older skillgate lacks newer defaults.
   const hash = contentHash(baseText === undefined ? text : `${text}\0${baseText}`);
   const cacheFile = cacheDir ? path.join(cacheDir, `.table-v${SCHEMA_REVISION}-${hash}.json`) : undefined;
@@ -107,7 +111,11 @@ export async function loadTable(file: string, cacheDir: string | undefined, env:
     try {
       const kept = opts.globs === false ? undefined : keptGlobEngine(cached.globRegex ?? {}, writeGlobs(cached.table));
       const glob = opts.globs === false ? undefined : (kept ?? (await import("picomatch")).default);
-      return { ok: true, file, compiled: { ...compileTable(cached.table, path.resolve(skillsBase, cached.table.skillsDir), glob, { lazy: true }), disabled: cached.disabled } };
+      return {
+        ok: true,
+        file,
+        compiled: { ...compileTable(cached.table, path.resolve(skillsBase, cached.table.skillsDir), glob, { lazy: true }), disabled: cached.disabled },
+      };
     } catch {
       /* fall through to full validation */
     }
@@ -160,7 +168,8 @@ async function validate(file: string, text: string, base: string | undefined, ba
 /** The default's rows, each replaced by the project's row of the same id, then the project's new rows. */
 function extendRows(own: Record<string, unknown>, baseRaw: unknown): Record<string, unknown> {
   const ownRows = Array.isArray(own.rows) ? (own.rows as { id?: unknown }[]) : [];
-  const baseRows = baseRaw && typeof baseRaw === "object" && Array.isArray((baseRaw as { rows?: unknown }).rows) ? ((baseRaw as { rows: { id?: unknown }[] }).rows) : [];
+  const baseRows =
+    baseRaw && typeof baseRaw === "object" && Array.isArray((baseRaw as { rows?: unknown }).rows) ? (baseRaw as { rows: { id?: unknown }[] }).rows : [];
   const byId = new Map(ownRows.filter((r) => typeof r?.id === "string").map((r) => [r.id, r]));
   const rows = [...baseRows.map((r) => byId.get(r?.id) ?? r), ...ownRows.filter((r) => !baseRows.some((b) => b?.id === r?.id))];
   const { extends: _e, ...rest } = own;

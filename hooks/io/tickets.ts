@@ -44,7 +44,8 @@ export const DONE = "done";
 export const RECENT_MS = 12 * 60 * 60 * 1000;
 
 /** Variables that choose the table, the skill roots and the state folder; none that holds a credential. */
-const TICKET_ENV = /^(SKILLGATE_\w+|CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA|CLAUDE_CONFIG_DIR|CODEX_HOME|GEMINI_\w*DIR|COPILOT_HOME|XDG_CONFIG_HOME|XDG_STATE_HOME|HOME)$/;
+const TICKET_ENV =
+  /^(SKILLGATE_\w+|CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA|CLAUDE_CONFIG_DIR|CODEX_HOME|GEMINI_\w*DIR|COPILOT_HOME|XDG_CONFIG_HOME|XDG_STATE_HOME|HOME)$/;
 const SECRET = /TOKEN|KEY|SECRET|PASSWORD|AUTH/i;
 
 export function ticketEnv(env: NodeJS.ProcessEnv): Record<string, string> {
@@ -159,7 +160,18 @@ function readTickets(dir: string): { file: string; ticket: Ticket }[] {
 
 function isTicket(t: unknown): t is Ticket {
   const o = t as Partial<Ticket> | null;
-  return !!o && o.v === 1 && typeof o.sessionId === "string" && typeof o.toolUseId === "string" && typeof o.host === "string" && typeof o.cwd === "string" && typeof o.at === "number" && typeof o.packageRoot === "string" && !!o.env && typeof o.env === "object";
+  return (
+    !!o &&
+    o.v === 1 &&
+    typeof o.sessionId === "string" &&
+    typeof o.toolUseId === "string" &&
+    typeof o.host === "string" &&
+    typeof o.cwd === "string" &&
+    typeof o.at === "number" &&
+    typeof o.packageRoot === "string" &&
+    !!o.env &&
+    typeof o.env === "object"
+  );
 }
 
 /** Calls running now. */
@@ -200,14 +212,29 @@ export interface ShellCallNote {
  * Write the ticket of a shell call about to run, or retire the one of a shell
  * call that finished. Nothing for any other event (one file write per shell call).
  */
-export function noteShellCall(e: ShellCallNote, refused: boolean, stateDir: string, o: { host: string; packageRoot: string; env: NodeJS.ProcessEnv; tableFile?: string; client?: ProcessId }): void {
+export function noteShellCall(
+  e: ShellCallNote,
+  refused: boolean,
+  stateDir: string,
+  o: { host: string; packageRoot: string; env: NodeJS.ProcessEnv; tableFile?: string; client?: ProcessId },
+): void {
   if (e.tool.kind !== "shell" || !e.toolUseId) return;
   if (e.kind === "tool-result" || e.kind === "tool-failure") return retireTicket(stateDir, e.sessionId, e.toolUseId);
   if (e.kind !== "tool-call" || refused) return;
   // An in-process plugin is the client itself; a hook process is the client's child.
   const client = o.client ?? clientOf(process.pid);
   writeTicket(stateDir, {
-    v: 1, host: o.host, sessionId: e.sessionId, ...(e.agentId !== undefined ? { agentId: e.agentId } : {}), toolUseId: e.toolUseId, tool: e.tool.name,
-    cwd: e.cwd, ...(client ? { client } : {}), at: Date.now(), packageRoot: o.packageRoot, ...(o.tableFile ? { tableFile: o.tableFile } : {}), env: ticketEnv(o.env),
+    v: 1,
+    host: o.host,
+    sessionId: e.sessionId,
+    ...(e.agentId !== undefined ? { agentId: e.agentId } : {}),
+    toolUseId: e.toolUseId,
+    tool: e.tool.name,
+    cwd: e.cwd,
+    ...(client ? { client } : {}),
+    at: Date.now(),
+    packageRoot: o.packageRoot,
+    ...(o.tableFile ? { tableFile: o.tableFile } : {}),
+    env: ticketEnv(o.env),
   });
 }

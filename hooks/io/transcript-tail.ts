@@ -35,9 +35,7 @@ function lastUsage(lines: string[]): number | undefined {
       const u = rec.message.usage;
       const n = (k: string) => (typeof u[k] === "number" ? (u[k] as number) : 0);
       return n("input_tokens") + n("cache_read_input_tokens") + n("cache_creation_input_tokens") + n("output_tokens");
-    } catch {
-      continue;
-    }
+    } catch {}
   }
   return undefined;
 }

@@ -25,16 +25,41 @@ export function mayWrite(event: Event): boolean {
 }
 
 /** git subcommands that rewrite the work tree from what git holds: the files they bring are git's, not the agent's writes. */
-const TREE_OPS = new Set(["checkout", "switch", "pull", "merge", "rebase", "reset", "stash", "restore", "cherry-pick", "revert", "am", "clone", "worktree", "bisect"]);
+const TREE_OPS = new Set([
+  "checkout",
+  "switch",
+  "pull",
+  "merge",
+  "rebase",
+  "reset",
+  "stash",
+  "restore",
+  "cherry-pick",
+  "revert",
+  "am",
+  "clone",
+  "worktree",
+  "bisect",
+]);
 
 /** Only git (and read-only programs) run, and one of them is such a git command: `git checkout x && node gen.js` is not. */
 function changesWorkTree(facts: Facts | undefined): boolean {
   const commands = facts?.analysis?.commands ?? [];
-  return commands.some((c) => c.name === "git" && c.verb >= 0 && TREE_OPS.has(c.argv[c.verb] ?? "")) && commands.every((c) => c.name === "git" || Object.hasOwn(PROGRAMS, c.name));
+  return (
+    commands.some((c) => c.name === "git" && c.verb >= 0 && TREE_OPS.has(c.argv[c.verb] ?? "")) &&
+    commands.every((c) => c.name === "git" || Object.hasOwn(PROGRAMS, c.name))
+  );
 }
 
 /** Called for a shell call that will run. Writes the snapshot when something gated could happen unseen. */
-export async function beforeShellCall(event: Event, facts: Facts | undefined, table: CompiledTable, state: SessionState, stateDir: string, restore?: Omit<RestoreInput, "table">): Promise<void> {
+export async function beforeShellCall(
+  event: Event,
+  facts: Facts | undefined,
+  table: CompiledTable,
+  state: SessionState,
+  stateDir: string,
+  restore?: Omit<RestoreInput, "table">,
+): Promise<void> {
   if (event.kind !== "tool-call" || event.tool.kind !== "shell" || !event.toolUseId || !mayWrite(event)) return;
   const file = snapshotFile(stateDir, event.sessionId, event.toolUseId);
   if (!file) return;
@@ -42,7 +67,14 @@ export async function beforeShellCall(event: Event, facts: Facts | undefined, ta
   const context = contextOf(state, agent);
   if (restore) (await import("./restore.js")).holdForCall(event, event.toolUseId, state, agent, { ...restore, table }, changesWorkTree(facts));
   // Gates only: a block's effect (a push of HEAD, a forced push) cannot be told from a plain push after the fact.
-  const gitGated = table.rows.some(({ row }) => row.kind === "gate" && row.skill !== undefined && !isLoaded(context, row.skill) && row.when.command?.name === "git" && (row.when.command.sub ?? []).some((s) => s === "commit" || s === "push"));
+  const gitGated = table.rows.some(
+    ({ row }) =>
+      row.kind === "gate" &&
+      row.skill !== undefined &&
+      !isLoaded(context, row.skill) &&
+      row.when.command?.name === "git" &&
+      (row.when.command.sub ?? []).some((s) => s === "commit" || s === "push"),
+  );
   if (!gitGated) return;
   const { snapshot } = await import("../io/effects-audit.js");
   const snap = snapshot(event.cwd || "/");

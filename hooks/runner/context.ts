@@ -36,10 +36,12 @@ export class ContextCache {
 }
 
 function stampOf(files: string[]): string {
-  return files.map((f) => {
-    const st = fs.statSync(f, { throwIfNoEntry: false });
-    return st ? `${f}:${st.size}:${st.mtimeMs}:${st.ino}` : `${f}:-`;
-  }).join("|");
+  return files
+    .map((f) => {
+      const st = fs.statSync(f, { throwIfNoEntry: false });
+      return st ? `${f}:${st.size}:${st.mtimeMs}:${st.ino}` : `${f}:-`;
+    })
+    .join("|");
 }
 
 export type RunContext =
@@ -79,28 +81,46 @@ export async function loadContext(h: HookEnv, opts: ContextOptions = {}, environ
 }
 
 async function loadFresh(h: HookEnv, host: Host, he: HostEnvironment, stateDir: string, tableFile: string, opts: ContextOptions): Promise<RunContext> {
-  const t = await loadTable(tableFile, opts.cache === false ? undefined : stateDir, h.env, { ...opts, defaultTable: path.join(h.packageRoot, "triggers.json") });
+  const t = await loadTable(tableFile, opts.cache === false ? undefined : stateDir, h.env, {
+    ...opts,
+    defaultTable: path.join(h.packageRoot, "triggers.json"),
+  });
   if (!t.ok) return { ok: false, host, error: t.error, failMode: t.failMode, tableFile, stateDir };
   const table = foldEnvironment(t.compiled, host, he, h, tableFile, stateDir, opts.checkSkills === true, opts.protect !== false, opts.realPaths !== false);
   return { ok: true, host, table, tableFile, stateDir, isDefaultTable: tableFile === path.join(h.packageRoot, "triggers.json") };
 }
 
 /** The host's skill roots, plugin naming and protected paths, added to a new compiled table (never mutating the loaded one). */
-function foldEnvironment(compiled: CompiledTable, host: Host, he: HostEnvironment, h: HookEnv, tableFile: string, stateDir: string, checkSkills: boolean, withProtect: boolean, realPaths: boolean): CompiledTable {
-  const pluginNamespace = he.pluginRoot && realpath(he.pluginRoot) === realpath(h.packageRoot) && path.dirname(tableFile) === h.packageRoot ? "skillgate" : undefined;
+function foldEnvironment(
+  compiled: CompiledTable,
+  host: Host,
+  he: HostEnvironment,
+  h: HookEnv,
+  tableFile: string,
+  stateDir: string,
+  checkSkills: boolean,
+  withProtect: boolean,
+  realPaths: boolean,
+): CompiledTable {
+  const pluginNamespace =
+    he.pluginRoot && realpath(he.pluginRoot) === realpath(h.packageRoot) && path.dirname(tableFile) === h.packageRoot ? "skillgate" : undefined;
   const skillRoots = [...new Set([...compiled.skillRoots, ...he.skillRoots])];
   const skills = [...new Set(compiled.rows.flatMap(({ row }) => (row.skill ? [row.skill] : [])))];
-  const protect: ProtectedPath[] = !withProtect ? [] : [
-    { path: tableFile, dir: false, what: "the active trigger table" },
-    ...[h.env.SKILLGATE_TABLE, he.projectTable, ...(he.alsoTables ?? []), path.join(h.packageRoot, "triggers.json")]
-      .filter((f): f is string => !!f)
-      .map((f) => ({ path: path.resolve(f), dir: false, what: "a trigger table skillgate may load" })),
-    { path: stateDir, dir: true, what: "skillgate's state folder (loaded skills, the table cache)" },
-    ...outputDirs(h, compiled, stateDir).map((d) => ({ path: d, dir: true, what: "skillgate's folder of saved tool outputs", parents: false })),
-    ...INSTALLED.map((f) => ({ path: path.join(h.packageRoot, f), dir: !f.includes("."), what: "a file of skillgate's installation" })),
-    ...skillRoots.flatMap((r) => skills.map((s) => ({ path: path.join(path.resolve(r), s), dir: true, what: `the text of skill "${s}", which the gate trusts` }))),
-    ...he.settingsFiles.map((f) => ({ path: f, dir: false, what: `${host.name} settings that register skillgate's hook` })),
-  ];
+  const protect: ProtectedPath[] = !withProtect
+    ? []
+    : [
+        { path: tableFile, dir: false, what: "the active trigger table" },
+        ...[h.env.SKILLGATE_TABLE, he.projectTable, ...(he.alsoTables ?? []), path.join(h.packageRoot, "triggers.json")]
+          .filter((f): f is string => !!f)
+          .map((f) => ({ path: path.resolve(f), dir: false, what: "a trigger table skillgate may load" })),
+        { path: stateDir, dir: true, what: "skillgate's state folder (loaded skills, the table cache)" },
+        ...outputDirs(h, compiled, stateDir).map((d) => ({ path: d, dir: true, what: "skillgate's folder of saved tool outputs", parents: false })),
+        ...INSTALLED.map((f) => ({ path: path.join(h.packageRoot, f), dir: !f.includes("."), what: "a file of skillgate's installation" })),
+        ...skillRoots.flatMap((r) =>
+          skills.map((s) => ({ path: path.join(path.resolve(r), s), dir: true, what: `the text of skill "${s}", which the gate trusts` })),
+        ),
+        ...he.settingsFiles.map((f) => ({ path: f, dir: false, what: `${host.name} settings that register skillgate's hook` })),
+      ];
   const missingSkills = checkSkills ? skills.filter((s) => !skillRoots.some((r) => fs.existsSync(path.join(r, s, "SKILL.md")))) : [];
   return {
     ...compiled,

@@ -70,7 +70,11 @@ export interface EventOptions {
   client?: ProcessId;
 }
 
-const printed = (r: EventResult): HookResult => ({ stdout: r.answer ? JSON.stringify(r.answer) : "", stderr: r.stderr, ...(r.trace ? { trace: r.trace } : {}) });
+const printed = (r: EventResult): HookResult => ({
+  stdout: r.answer ? JSON.stringify(r.answer) : "",
+  stderr: r.stderr,
+  ...(r.trace ? { trace: r.trace } : {}),
+});
 
 export interface HookTrace {
   verdict: Decision["verdict"];
@@ -166,21 +170,35 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
     // Failing open, the call runs: its ticket lets the git hooks apply the same fail mode to its commits (docs/git-hooks.md).
     if (ctx.failMode !== "closed" && "tool" in given && isSafeSessionId(given.sessionId)) {
       try {
-        noteShellCall(given, false, stateDirOf({ ...h, ...optionalDataDir(he.dataDir) }), { host: fc.host.name, packageRoot: h.packageRoot, env: h.env, ...(o.client ? { client: o.client } : {}) });
+        noteShellCall(given, false, stateDirOf({ ...h, ...optionalDataDir(he.dataDir) }), {
+          host: fc.host.name,
+          packageRoot: h.packageRoot,
+          env: h.env,
+          ...(o.client ? { client: o.client } : {}),
+        });
       } catch {
         /* the git hooks then refuse the agent's commit: closed, never silently open */
       }
     }
-    return failure(`skillgate: trigger table unusable, ${ctx.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${ctx.error}`, ctx.failMode === "closed", fc);
+    return failure(
+      `skillgate: trigger table unusable, ${ctx.failMode === "closed" ? "refusing tool calls" : "gates are OFF"}: ${ctx.error}`,
+      ctx.failMode === "closed",
+      fc,
+    );
   }
   const notices: string[] = [];
   if (pending) {
     // Guarded files a shell command changed unseen are put back before the state or the table is trusted (runner/restore.ts).
     const ok = ctx;
-    const r = await (await import("./restore.js")).withRestore(given, ok, { stateDir: ok.stateDir, host: ok.host, env: h.env, packageRoot: h.packageRoot, tableFile: ok.tableFile }, async () => {
-      const again = await loadContext({ ...h, host: fc.host }, { globs: true, realPaths, ...contextOptions });
-      return again.ok ? again : undefined;
-    });
+    const r = await (await import("./restore.js")).withRestore(
+      given,
+      ok,
+      { stateDir: ok.stateDir, host: ok.host, env: h.env, packageRoot: h.packageRoot, tableFile: ok.tableFile },
+      async () => {
+        const again = await loadContext({ ...h, host: fc.host }, { globs: true, realPaths, ...contextOptions });
+        return again.ok ? again : undefined;
+      },
+    );
     given = r.event;
     ctx = r.ctx;
     if (r.notice) notices.push(r.notice);
@@ -191,7 +209,14 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
   const store = isSafeSessionId(given.sessionId) ? (o.store ? o.store(stateDir) : new StateStore(stateDir)) : undefined;
   if (!store) notices.push(`skillgate: session id ${JSON.stringify(given.sessionId.slice(0, 40))} is not a safe file name; state is not kept for it`);
   const current = store ? store.read(given.sessionId) : { state: emptyState() };
-  const event = withSkillFiles(await afterShellCall(withLinkTargets(withSettingsFacts(await withContextTokens(given, table, transcriptPath), host, he, current.state, h.packageRoot)), stateDir), table, current.state);
+  const event = withSkillFiles(
+    await afterShellCall(
+      withLinkTargets(withSettingsFacts(await withContextTokens(given, table, transcriptPath), host, he, current.state, h.packageRoot)),
+      stateDir,
+    ),
+    table,
+    current.state,
+  );
   if (current.warning) notices.push(current.warning);
   const where = evidenceWhere(event, stateDir, he.projectDir);
   // A finished check is recorded before anything else looks at its output.
@@ -269,7 +294,13 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
   // The git hooks tell this call's commits from a person's by its ticket (docs/git-hooks.md).
   if ("tool" in event && store) {
     try {
-      noteShellCall(event, outcome.decision.verdict === "deny", stateDir, { host: host.name, packageRoot: h.packageRoot, env: h.env, tableFile: ctx.tableFile, ...(o.client ? { client: o.client } : {}) });
+      noteShellCall(event, outcome.decision.verdict === "deny", stateDir, {
+        host: host.name,
+        packageRoot: h.packageRoot,
+        env: h.env,
+        tableFile: ctx.tableFile,
+        ...(o.client ? { client: o.client } : {}),
+      });
     } catch (e) {
       notices.push(`skillgate: the git hooks will not know this call (${(e as Error).message})`);
     }
@@ -277,7 +308,12 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
   for (const row of [EFFECTS_AUDIT_ROW, EFFECTS_RESTORE_ROW, SKILL_CHANGED_ROW]) {
     if (outcome.decision.rows.includes(row) && "message" in outcome.decision && outcome.decision.message) {
       // The user hears of it too, not only the model.
-      notices.push(outcome.decision.message.split("\n").filter((l) => l.startsWith(`skillgate[${row}]`)).join("\n"));
+      notices.push(
+        outcome.decision.message
+          .split("\n")
+          .filter((l) => l.startsWith(`skillgate[${row}]`))
+          .join("\n"),
+      );
     }
   }
   const decision: Decision = notices.length ? { ...outcome.decision, notice: notices.join("\n") } : outcome.decision;
@@ -328,7 +364,8 @@ function withSettingsFacts(event: Event, host: Host, he: HostEnvironment, state:
   const ours = { packageRoot, ...(projectDir ? { projectDir } : {}) };
   if (event.kind === "session-start") {
     // After a compaction or /clear the client keeps the settings it started with: so does the comparison.
-    if ((event.source === "compact" || event.source === "clear") && state.guardedSettings?.some((g) => g.startsWith(WAS))) return { ...event, guardedSettings: state.guardedSettings };
+    if ((event.source === "compact" || event.source === "clear") && state.guardedSettings?.some((g) => g.startsWith(WAS)))
+      return { ...event, guardedSettings: state.guardedSettings };
     // Files that already switch skillgate off (SKILLGATE_* in env, the user's choice) are noted as `weak:<file>`: only a new one is refused.
     // `was:<file>` and its registration deficits: a later change is compared with them, per event.
     const was = host.settingsDeficits ? files.map((f) => [`${WAS}${f}`, ...(host.settingsDeficits?.(f, ours) ?? [])].join("\n")) : [];
@@ -337,7 +374,11 @@ function withSettingsFacts(event: Event, host: Host, he: HostEnvironment, state:
   if (event.kind === "config-change") {
     // Without a file_path (or with one that is no settings file), every settings file is read again.
     const changed = event.file !== undefined && files.includes(event.file) ? [event.file] : event.file !== undefined ? [event.file, ...files] : files;
-    const before = (f: string) => state.guardedSettings?.find((g) => g.split("\n")[0] === `${WAS}${f}`)?.split("\n").slice(1);
+    const before = (f: string) =>
+      state.guardedSettings
+        ?.find((g) => g.split("\n")[0] === `${WAS}${f}`)
+        ?.split("\n")
+        .slice(1);
     const weakenings = changed.flatMap((f) => (host.settingsWeakenings?.(f, before(f), ours) ?? []).map((w) => `${f}: ${w}`));
     const guarded = (f: string) => state.guardedSettings?.some((g) => g === f) ?? false;
     const weakBefore = (f: string) => state.guardedSettings?.some((g) => g === `${WEAK}${f}`) ?? false;
@@ -357,10 +398,14 @@ function sessionNotices(tableFile: string, isDefault: boolean, table: CompiledTa
   if (!isDefault) out.push(`skillgate: table ${tableFile} is active (${table.rows.length} rows${table.table.extends ? ", extending the default table" : ""})`);
   if (table.disabled.length) {
     const closed = table.table.failMode === "closed";
-    out.push(`skillgate: ${table.disabled.length} row${table.disabled.length === 1 ? " is" : "s are"} OFF (invalid)${closed ? "; failMode closed: the calls they would govern are refused" : ""}:\n${table.disabled.map((d) => `  ${d.error}`).join("\n")}`);
+    out.push(
+      `skillgate: ${table.disabled.length} row${table.disabled.length === 1 ? " is" : "s are"} OFF (invalid)${closed ? "; failMode closed: the calls they would govern are refused" : ""}:\n${table.disabled.map((d) => `  ${d.error}`).join("\n")}`,
+    );
   }
   if (table.missingSkills.length) {
-    out.push(`skillgate: skills named by the table are not installed where the client can load them: ${table.missingSkills.join(", ")} (looked in ${table.skillRoots.join(", ")}); copy them into a skills folder the agent CLI reads (\`skillgate init\` does it for Claude Code)`);
+    out.push(
+      `skillgate: skills named by the table are not installed where the client can load them: ${table.missingSkills.join(", ")} (looked in ${table.skillRoots.join(", ")}); copy them into a skills folder the agent CLI reads (\`skillgate init\` does it for Claude Code)`,
+    );
   }
   return out;
 }
@@ -393,7 +438,13 @@ type CapResult = { decision: Decision; effects: Effects; record: (s: SessionStat
  * head cap. The raw text is saved first, then the summary with its evidence
  * header replaces the output. On any failure the output passes untouched.
  */
-async function capOutput(event: Extract<Event, { kind: "tool-result" }>, d: Decision & { verdict: "cap" }, table: Table, stateDir: string, env: NodeJS.ProcessEnv): Promise<CapResult> {
+async function capOutput(
+  event: Extract<Event, { kind: "tool-result" }>,
+  d: Decision & { verdict: "cap" },
+  table: Table,
+  stateDir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<CapResult> {
   const tool = event.tool.name;
   const failed = (why: string): CapResult => ({
     decision: withoutCap(d),
@@ -469,7 +520,12 @@ const hasEvidenceRows = (table: CompiledTable) => table.rows.some(({ row }) => r
  * Freshness of the checks the matched gates require, computed before the
  * pure decision. Only when such a gate matched: no git process otherwise.
  */
-export async function withEvidence(event: Event, table: CompiledTable, facts: Facts | undefined, where: Where | undefined): Promise<{ facts: Facts | undefined; notice?: string }> {
+export async function withEvidence(
+  event: Event,
+  table: CompiledTable,
+  facts: Facts | undefined,
+  where: Where | undefined,
+): Promise<{ facts: Facts | undefined; notice?: string }> {
   if (event.kind !== "tool-call" && event.kind !== "stop") return { facts };
   if (!table.rows.some(({ row }) => row.kind === "gate" && row.require)) return { facts };
   const base = facts ?? toolFacts(event);
@@ -492,11 +548,25 @@ export async function withEvidence(event: Event, table: CompiledTable, facts: Fa
 }
 
 /** PreToolUse of a check's command in the main thread: reuse a fresh record, or start a pending run. */
-export async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>, table: CompiledTable, outcome: Outcome, where: Where | undefined, canRewrite: boolean, reportsExit = true): Promise<{ updatedInput?: Record<string, unknown>; notice?: string }> {
+export async function beginEvidence(
+  event: Extract<Event, { kind: "tool-call" }>,
+  table: CompiledTable,
+  outcome: Outcome,
+  where: Where | undefined,
+  canRewrite: boolean,
+  reportsExit = true,
+): Promise<{ updatedInput?: Record<string, unknown>; notice?: string }> {
   if (event.tool.kind !== "shell" || event.agentId !== undefined || !event.toolUseId || !where || !hasEvidenceRows(table)) return {};
   const rows = table.rows.map((r) => r.row).filter((r) => r.kind === "evidence" && outcome.matched.includes(r.id) && !outcome.opaque.includes(r.id));
   // A result without an exit status would record every run as a pass (Codex: openai/codex#34289).
-  if (!reportsExit) return rows.length ? { notice: rows.map((r) => `skillgate[${r.id}]: this run will not count as evidence: this client does not tell hooks a command's exit status`).join("\n") } : {};
+  if (!reportsExit)
+    return rows.length
+      ? {
+          notice: rows
+            .map((r) => `skillgate[${r.id}]: this run will not count as evidence: this client does not tell hooks a command's exit status`)
+            .join("\n"),
+        }
+      : {};
   const notices: string[] = [];
   const { reuseOrBegin } = await import("../io/evidence-run.js");
   for (const row of rows) {
@@ -504,7 +574,13 @@ export async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>
     try {
       // A host that cannot rewrite the call runs it for real: then it is recorded like any run.
       const spec = canRewrite ? checkOf(row) : { ...checkOf(row), reuse: false };
-      const r = reuseOrBegin(spec, where, { sessionId: event.sessionId, toolUseId: event.toolUseId, command: event.tool.command, cwd: event.cwd, ...(event.tool.background ? { background: true } : {}) });
+      const r = reuseOrBegin(spec, where, {
+        sessionId: event.sessionId,
+        toolUseId: event.toolUseId,
+        command: event.tool.command,
+        cwd: event.cwd,
+        ...(event.tool.background ? { background: true } : {}),
+      });
       if (r.kind === "reuse") return { updatedInput: { ...(event.input ?? {}), command: r.decision.command } };
       if (r.kind === "not-recorded") notices.push(`skillgate[${row.id}]: ${r.why}`);
     } catch (e) {
@@ -515,7 +591,11 @@ export async function beginEvidence(event: Extract<Event, { kind: "tool-call" }>
 }
 
 /** PostToolUse / PostToolUseFailure of a shell call: record the run a PreToolUse started (nothing happens otherwise). */
-export async function finishEvidence(event: Extract<Event, { kind: "tool-result" | "tool-failure" }>, table: CompiledTable, where: Where | undefined): Promise<string | undefined> {
+export async function finishEvidence(
+  event: Extract<Event, { kind: "tool-result" | "tool-failure" }>,
+  table: CompiledTable,
+  where: Where | undefined,
+): Promise<string | undefined> {
   if (event.tool.kind !== "shell" || event.agentId !== undefined || !event.toolUseId || !where || !hasEvidenceRows(table)) return undefined;
   // No evidence folder yet: no check was ever started, so there is nothing to finish (and nothing to load).
   if (!fs.existsSync(`${where.stateDir}/evidence`)) return undefined;
@@ -526,7 +606,13 @@ export async function finishEvidence(event: Extract<Event, { kind: "tool-result"
     if (event.kind === "tool-failure") output = event.error ?? "";
     else if (event.output) output = (await import("../io/output-store.js")).wholeText(event.output);
     const unfinished = event.kind === "tool-result" ? event.unfinished : undefined;
-    const r = finishCheck(where, { toolUseId: event.toolUseId, failed, output, ...(event.durationMs !== undefined ? { durationMs: event.durationMs } : {}), ...(unfinished ? { unfinished } : {}) });
+    const r = finishCheck(where, {
+      toolUseId: event.toolUseId,
+      failed,
+      output,
+      ...(event.durationMs !== undefined ? { durationMs: event.durationMs } : {}),
+      ...(unfinished ? { unfinished } : {}),
+    });
     if (r.kind === "unfinished") return `skillgate[${r.check}]: this run does not count as evidence: ${r.why}, so its exit status was not seen`;
     return r.kind === "unreadable" ? `skillgate: a started check could not be recorded (${r.why})` : undefined;
   } catch (e) {

@@ -75,7 +75,14 @@ export interface RestoreInput {
 // ─── Before the call ─────────────────────────────────────────────────────
 
 /** PreToolUse of a shell call that will run and is not proven read-only: note the baseline and hold it. */
-export function holdForCall(event: Extract<Event, { kind: "tool-call" }>, toolUseId: string, state: SessionState, agent: string | undefined, r: RestoreInput, treeOp = false): void {
+export function holdForCall(
+  event: Extract<Event, { kind: "tool-call" }>,
+  toolUseId: string,
+  state: SessionState,
+  agent: string | undefined,
+  r: RestoreInput,
+  treeOp = false,
+): void {
   const dir = sessionFolder(r.stateDir, event.sessionId);
   if (!dir || !/^[A-Za-z0-9_-]{1,128}$/.test(toolUseId)) return;
   const context = contextOf(state, agent);
@@ -108,7 +115,9 @@ function guards(cr: CompiledRow, loaded: (skill: string) => boolean): boolean {
 function snapshot(base: Baseline | undefined, root: string, rows: CompiledRow[], r: RestoreInput): Baseline {
   const cache = StatCache.load(r.stateDir, `restore:${root}`);
   const keeper: Keeper = { blobs: blobDir(r.stateDir), cache, kept: 0 };
-  const out: Baseline = base ? { ...base, rows: [...base.rows], files: { ...base.files }, protected: { ...base.protected }, skillDirs: { ...base.skillDirs } } : { version: 1, root, rows: [], partial: false, files: {}, protected: {}, skillDirs: {} };
+  const out: Baseline = base
+    ? { ...base, rows: [...base.rows], files: { ...base.files }, protected: { ...base.protected }, skillDirs: { ...base.skillDirs } }
+    : { version: 1, root, rows: [], partial: false, files: {}, protected: {}, skillDirs: {} };
   // No repository to speak of (a call from `/` or the home folder): only the protected files, never a walk of the disk.
   const wholeDisk = root === path.parse(root).root || (r.env.HOME !== undefined && root === path.resolve(r.env.HOME));
   if (rows.length > 0 && !wholeDisk) {
@@ -147,7 +156,8 @@ function sameProtected(base: Baseline, r: RestoreInput): boolean {
 function protectedFiles(r: RestoreInput): { files: Map<string, string>; settings: Set<string>; skillDirs: Map<string, string> } {
   const he = r.host.environment(r.env);
   const files = new Map<string, string>();
-  for (const t of [r.tableFile, r.env.SKILLGATE_TABLE, he.projectTable, path.join(r.packageRoot, "triggers.json")]) if (t) files.set(path.resolve(t), "a trigger table skillgate loads");
+  for (const t of [r.tableFile, r.env.SKILLGATE_TABLE, he.projectTable, path.join(r.packageRoot, "triggers.json")])
+    if (t) files.set(path.resolve(t), "a trigger table skillgate loads");
   const settings = new Set(he.settingsFiles.map((f) => path.resolve(f)));
   for (const f of settings) files.set(f, `${r.host.name} settings that register skillgate's hook`);
   // The key exists once the hook ran; only a change to it (or its removal) is undone.
@@ -155,7 +165,8 @@ function protectedFiles(r: RestoreInput): { files: Map<string, string>; settings
   if (fs.existsSync(key)) files.set(key, "the key that signs skillgate's state files");
   const skills = [...new Set(r.table.rows.flatMap(({ row }) => (row.skill ? [row.skill] : [])))];
   const skillDirs = new Map<string, string>();
-  for (const root of r.table.skillRoots) for (const s of skills) skillDirs.set(path.join(path.resolve(root), s), `the text of skill "${s}", which the gate trusts`);
+  for (const root of r.table.skillRoots)
+    for (const s of skills) skillDirs.set(path.join(path.resolve(root), s), `the text of skill "${s}", which the gate trusts`);
   return { files, settings, skillDirs };
 }
 
@@ -179,7 +190,12 @@ function listGuarded(root: string, rows: CompiledRow[], r: RestoreInput): { file
  * findings into the event, and load the context again when a table or
  * settings file was put back (the one loaded before was the altered one).
  */
-export async function withRestore<C extends { table: CompiledTable }>(event: Event, ctx: C, r: Omit<RestoreInput, "table">, again: () => Promise<C | undefined>): Promise<{ event: Event; ctx: C; notice?: string }> {
+export async function withRestore<C extends { table: CompiledTable }>(
+  event: Event,
+  ctx: C,
+  r: Omit<RestoreInput, "table">,
+  again: () => Promise<C | undefined>,
+): Promise<{ event: Event; ctx: C; notice?: string }> {
   let current = ctx;
   try {
     const res = await checkSession(event, { ...r, table: ctx.table }, async () => {
@@ -217,7 +233,8 @@ export async function checkSession(event: Event, r: RestoreInput, reloaded: () =
     return out;
   }
   const key = stateKey(r.stateDir);
-  const own = (event.kind === "tool-result" || event.kind === "tool-failure") && event.tool.kind === "shell" && event.toolUseId ? `hold-${event.toolUseId}` : undefined;
+  const own =
+    (event.kind === "tool-result" || event.kind === "tool-failure") && event.tool.kind === "shell" && event.toolUseId ? `hold-${event.toolUseId}` : undefined;
   const lingers = names.filter((n) => n.startsWith("linger-"));
   const ownHeld = own !== undefined && names.includes(own);
   const late = !ownHeld;
@@ -238,13 +255,26 @@ export async function checkSession(event: Event, r: RestoreInput, reloaded: () =
   const keepDir = path.join(r.stateDir, "restore", "found", event.sessionId);
   const blobs = blobDir(r.stateDir);
   if (!base) {
-    out.findings.push({ path: path.join(dir, "baseline.json"), change: "changed", rows: [], protects: "skillgate's record of the guarded files", outcome: "failed", why: "it is missing or fails its signature (altered, or skillgate's key changed), so nothing could be put back" });
+    out.findings.push({
+      path: path.join(dir, "baseline.json"),
+      change: "changed",
+      rows: [],
+      protects: "skillgate's record of the guarded files",
+      outcome: "failed",
+      why: "it is missing or fails its signature (altered, or skillgate's key changed), so nothing could be put back",
+    });
   } else {
     // Protected files first: a table put back is the table the rest is checked with.
     for (const [file, p] of Object.entries(base.protected)) {
       const { now, changed } = differs(p.entry, file);
       if (!changed) continue;
-      if (p.settings && now.kind !== "missing" && r.host.weakensSkillgate?.(file) !== true && (!p.settings.registers || r.host.registersSkillgate?.(file) === true)) continue;
+      if (
+        p.settings &&
+        now.kind !== "missing" &&
+        r.host.weakensSkillgate?.(file) !== true &&
+        (!p.settings.registers || r.host.registersSkillgate?.(file) === true)
+      )
+        continue;
       out.findings.push(finding(file, p.entry, now, [], putBack(file, p.entry, blobs, keepDir), p.what, late));
       if (!file.startsWith(path.resolve(r.stateDir) + path.sep)) out.reload = true;
     }
@@ -267,7 +297,17 @@ export async function checkSession(event: Event, r: RestoreInput, reloaded: () =
   return out;
 }
 
-function checkRows(base: Baseline, table: CompiledTable, agents: string[], event: Event, r: RestoreInput, blobs: string, keepDir: string, late: boolean, treeOp: boolean): RestoreFinding[] {
+function checkRows(
+  base: Baseline,
+  table: CompiledTable,
+  agents: string[],
+  event: Event,
+  r: RestoreInput,
+  blobs: string,
+  keepDir: string,
+  late: boolean,
+  treeOp: boolean,
+): RestoreFinding[] {
   const rows = table.rows.filter((cr) => cr.writes && base.rows.includes(cr.row.id));
   if (rows.length === 0 || base.rows.length === 0) return [];
   const state = new StateStore(r.stateDir).read(event.sessionId).state;
@@ -284,17 +324,50 @@ function checkRows(base: Baseline, table: CompiledTable, agents: string[], event
     const by = rows.filter((cr) => cr.writes?.(rel));
     const undo = by.filter((cr) => cr.row.kind !== "risk" && guards(cr, loaded));
     const risk = by.filter((cr) => cr.row.kind === "risk");
-    if (undo.length > 0 && !treeOp) out.push(finding(file, was, d.now, [...undo, ...risk].map((cr) => cr.row.id), putBack(file, was, blobs, keepDir), undefined, late));
-    else if (risk.length > 0) out.push({ ...finding(file, was, d.now, risk.map((cr) => cr.row.id), undefined, undefined, late), outcome: "left" });
+    if (undo.length > 0 && !treeOp)
+      out.push(
+        finding(
+          file,
+          was,
+          d.now,
+          [...undo, ...risk].map((cr) => cr.row.id),
+          putBack(file, was, blobs, keepDir),
+          undefined,
+          late,
+        ),
+      );
+    else if (risk.length > 0)
+      out.push({
+        ...finding(
+          file,
+          was,
+          d.now,
+          risk.map((cr) => cr.row.id),
+          undefined,
+          undefined,
+          late,
+        ),
+        outcome: "left",
+      });
   }
   return out.sort((a, b) => a.path.localeCompare(b.path));
 }
 
-function finding(file: string, was: Entry, now: Entry, rows: string[], done: ReturnType<typeof putBack> | undefined, protects: string | undefined, late: boolean): RestoreFinding {
+function finding(
+  file: string,
+  was: Entry,
+  now: Entry,
+  rows: string[],
+  done: ReturnType<typeof putBack> | undefined,
+  protects: string | undefined,
+  late: boolean,
+): RestoreFinding {
   const change = was.kind === "missing" ? "created" : now.kind === "missing" ? "deleted" : "changed";
   const base: RestoreFinding = { path: file, change, rows, outcome: "left", ...(protects ? { protects } : {}), ...(late ? { late: true } : {}) };
   if (!done) return base;
-  return done.ok ? { ...base, outcome: done.did, ...(done.keptAt ? { keptAt: done.keptAt } : {}) } : { ...base, outcome: "failed", why: done.why, ...(done.keptAt ? { keptAt: done.keptAt } : {}) };
+  return done.ok
+    ? { ...base, outcome: done.did, ...(done.keptAt ? { keptAt: done.keptAt } : {}) }
+    : { ...base, outcome: "failed", why: done.why, ...(done.keptAt ? { keptAt: done.keptAt } : {}) };
 }
 
 // ─── The session state file and its witness ──────────────────────────────
@@ -314,7 +387,14 @@ function checkState(key: Buffer, dir: string, stateDir: string, sessionId: strin
   const what = "skillgate's state of this session (the skills it counts as loaded)";
   if (body === undefined) {
     if (w.ok === false && w.missing) return undefined;
-    return { path: file, change: "changed", rows: [], protects: what, outcome: "failed", why: "the record of what skillgate last wrote there fails its signature" };
+    return {
+      path: file,
+      change: "changed",
+      rows: [],
+      protects: what,
+      outcome: "failed",
+      why: "the record of what skillgate last wrote there fails its signature",
+    };
   }
   const want = body === ABSENT ? undefined : body.startsWith("present\n") ? body.slice(8) : undefined;
   const have = readState(stateDir, sessionId);

@@ -49,18 +49,30 @@ export function claudeCodeEvent(e: CaseEvent): Played {
     case "tool-result":
       switch (e.tool) {
         case "shell":
-          return { fixture: "post-tool-use-bash", with: { ...sub, tool_input: { command: e.command ?? "" }, tool_response: { stdout: e.output ?? "", stderr: "" } } };
+          return {
+            fixture: "post-tool-use-bash",
+            with: { ...sub, tool_input: { command: e.command ?? "" }, tool_response: { stdout: e.output ?? "", stderr: "" } },
+          };
         case "read": {
           // A whole read returns the file's text (a SKILL.md's is compared with the skill as installed); a file not there, none.
           const f = file(e.path ?? "");
-          return { fixture: "post-tool-use-read", with: { ...sub, tool_input: { file_path: f }, tool_response: { file: { filePath: f, content: textOf(f) } } } };
+          return {
+            fixture: "post-tool-use-read",
+            with: { ...sub, tool_input: { file_path: f }, tool_response: { file: { filePath: f, content: textOf(f) } } },
+          };
         }
         case "skill":
-          return { fixture: "post-tool-use-skill", with: { ...sub, tool_input: { skill: e.skill }, tool_response: { success: e.ok !== false, commandName: e.skill } } };
+          return {
+            fixture: "post-tool-use-skill",
+            with: { ...sub, tool_input: { skill: e.skill }, tool_response: { success: e.ok !== false, commandName: e.skill } },
+          };
       }
       break;
     case "tool-failure":
-      return { fixture: "post-tool-use-failure-bash", with: { ...sub, tool_input: { command: e.command }, ...(e.error !== undefined ? { error: e.error } : {}) } };
+      return {
+        fixture: "post-tool-use-failure-bash",
+        with: { ...sub, tool_input: { command: e.command }, ...(e.error !== undefined ? { error: e.error } : {}) },
+      };
     case "prompt":
       return { fixture: "user-prompt-submit", with: { prompt: e.text } };
     case "prompt-expansion":

@@ -34,18 +34,28 @@ export const codexCases: CaseHost = {
       case "tool-call": {
         const t = e.tool;
         if (t.kind === "shell") return ok({ ...base(e, "PreToolUse"), tool_name: "Bash", tool_input: { command: t.command }, tool_use_id: "call_1" });
-        if (t.kind === "write" || t.kind === "edit") return ok({ ...base(e, "PreToolUse"), tool_name: "apply_patch", tool_input: { command: patch(t.kind, t.paths) }, tool_use_id: "call_1" });
+        if (t.kind === "write" || t.kind === "edit")
+          return ok({ ...base(e, "PreToolUse"), tool_name: "apply_patch", tool_input: { command: patch(t.kind, t.paths) }, tool_use_id: "call_1" });
         if (plainTool(t) !== undefined) return ok({ ...base(e, "PreToolUse"), tool_name: t.name, tool_input: {}, tool_use_id: "call_1" });
         return { unplayable: `Codex has no ${t.kind} tool` };
       }
       case "tool-result": {
         const t = e.tool;
-        const post = (command: string, response: string) => ok({ ...base(e, "PostToolUse"), tool_name: "Bash", tool_input: { command }, tool_response: response, tool_use_id: "call_1" });
+        const post = (command: string, response: string) =>
+          ok({ ...base(e, "PostToolUse"), tool_name: "Bash", tool_input: { command }, tool_response: response, tool_use_id: "call_1" });
         if (t.kind === "shell") return post(t.command, text(e.output?.response.stdout));
         if (t.kind === "read" && t.whole && t.path) return post(`cat ${t.path}`, printedText(t.path, "x\n"));
-        if (t.kind === "skill" && t.skill && e.loads.length) return post(`cat ${skillFile(ctx, t.skill)}`, printedText(skillFile(ctx, t.skill), skillText(t.skill)));
+        if (t.kind === "skill" && t.skill && e.loads.length)
+          return post(`cat ${skillFile(ctx, t.skill)}`, printedText(skillFile(ctx, t.skill), skillText(t.skill)));
         if (t.kind === "skill") return { unplayable: "Codex has no skill tool, so no failed skill call" };
-        if (t.kind === "write" || t.kind === "edit") return ok({ ...base(e, "PostToolUse"), tool_name: "apply_patch", tool_input: { command: patch(t.kind, t.paths) }, tool_response: "Exit code: 0\n", tool_use_id: "call_1" });
+        if (t.kind === "write" || t.kind === "edit")
+          return ok({
+            ...base(e, "PostToolUse"),
+            tool_name: "apply_patch",
+            tool_input: { command: patch(t.kind, t.paths) },
+            tool_response: "Exit code: 0\n",
+            tool_use_id: "call_1",
+          });
         return { unplayable: `Codex has no ${t.kind === "read" ? "partial read" : t.kind} tool` };
       }
       case "tool-failure":

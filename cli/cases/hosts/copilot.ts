@@ -21,7 +21,9 @@ const base = (e: Event) => ({
 
 const ok = (event: string, payload: Record<string, unknown>): Encoded => ({ payload, host: copilotHost(event) });
 
-function toolOf(e: Extract<Event, { kind: "tool-call" | "tool-result" | "tool-failure" }>): { toolName: string; toolArgs: Record<string, unknown> } | { unplayable: string } {
+function toolOf(
+  e: Extract<Event, { kind: "tool-call" | "tool-result" | "tool-failure" }>,
+): { toolName: string; toolArgs: Record<string, unknown> } | { unplayable: string } {
   const t = e.tool;
   switch (t.kind) {
     case "shell":
@@ -60,7 +62,9 @@ export const copilotCases: CaseHost = {
         const t = e.tool;
         const result =
           t.kind === "skill"
-            ? e.loads.length ? { resultType: "success", textResultForLlm: `Skill "${t.skill}" loaded successfully. Follow the instructions in the skill context.` } : { resultType: "failure", textResultForLlm: `Skill "${t.skill}" not found` }
+            ? e.loads.length
+              ? { resultType: "success", textResultForLlm: `Skill "${t.skill}" loaded successfully. Follow the instructions in the skill context.` }
+              : { resultType: "failure", textResultForLlm: `Skill "${t.skill}" not found` }
             : { resultType: "success", textResultForLlm: t.kind === "shell" ? text(e.output?.response.stdout) : "x\n" };
         return ok("postToolUse", { ...base(e), ...tool, toolResult: result });
       }
@@ -75,7 +79,13 @@ export const copilotCases: CaseHost = {
       case "stop":
         return e.agentId !== undefined
           ? ok("subagentStop", { ...base(e), agentName: "task", response: e.finalMessage, stopReason: "end_turn", stop_hook_active: e.continuing })
-          : ok("agentStop", { ...base(e), transcriptPath: "/nonexistent/events.jsonl", finalMessage: e.finalMessage, stopReason: "end_turn", stop_hook_active: e.continuing });
+          : ok("agentStop", {
+              ...base(e),
+              transcriptPath: "/nonexistent/events.jsonl",
+              finalMessage: e.finalMessage,
+              stopReason: "end_turn",
+              stop_hook_active: e.continuing,
+            });
       case "session-start":
         if (e.source !== "startup" && e.source !== "resume") return { unplayable: `Copilot CLI has no ${e.source} session start` };
         return ok("sessionStart", { ...base(e), source: e.source === "resume" ? "resume" : "new" });

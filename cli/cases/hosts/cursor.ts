@@ -28,17 +28,29 @@ export const cursorCases: CaseHost = {
       case "tool-call": {
         const t = e.tool;
         if (t.kind === "shell") return ok({ ...base(e, "beforeShellExecution"), command: t.command });
-        if (t.kind === "read") return t.whole ? ok({ ...base(e, "beforeReadFile"), file_path: t.path ?? "", content: "" }) : { unplayable: "Cursor gates reads in beforeReadFile, which has no line range" };
-        if (t.kind === "write") return ok({ ...base(e, "preToolUse"), tool_name: "Write", tool_input: { file_path: firstPath(t.paths), contents: "x" }, tool_use_id: "tool-1" });
+        if (t.kind === "read")
+          return t.whole
+            ? ok({ ...base(e, "beforeReadFile"), file_path: t.path ?? "", content: "" })
+            : { unplayable: "Cursor gates reads in beforeReadFile, which has no line range" };
+        if (t.kind === "write")
+          return ok({ ...base(e, "preToolUse"), tool_name: "Write", tool_input: { file_path: firstPath(t.paths), contents: "x" }, tool_use_id: "tool-1" });
         if (t.kind === "edit") return ok({ ...base(e, "preToolUse"), tool_name: "Edit", tool_input: { file_path: firstPath(t.paths) }, tool_use_id: "tool-1" });
-        if (t.kind === "subagent") return ok({ ...base(e, "preToolUse"), tool_name: "Task", tool_input: { subagent_type: t.subagentType, prompt: t.prompt ?? "do it" }, tool_use_id: "tool-1" });
-        if (t.kind === "fetch") return ok({ ...base(e, "preToolUse"), tool_name: "WebFetch", tool_input: { url: "https://example.com" }, tool_use_id: "tool-1" });
+        if (t.kind === "subagent")
+          return ok({
+            ...base(e, "preToolUse"),
+            tool_name: "Task",
+            tool_input: { subagent_type: t.subagentType, prompt: t.prompt ?? "do it" },
+            tool_use_id: "tool-1",
+          });
+        if (t.kind === "fetch")
+          return ok({ ...base(e, "preToolUse"), tool_name: "WebFetch", tool_input: { url: "https://example.com" }, tool_use_id: "tool-1" });
         if (plainTool(t) !== undefined) return ok({ ...base(e, "preToolUse"), tool_name: t.name, tool_input: {}, tool_use_id: "tool-1" });
         return { unplayable: `Cursor has no ${t.kind} tool` };
       }
       case "tool-result": {
         const t = e.tool;
-        const post = (tool: string, input: Record<string, unknown>, output: string) => ok({ ...base(e, "postToolUse"), tool_name: tool, tool_input: input, tool_output: output, tool_use_id: "tool-1", duration: 12 });
+        const post = (tool: string, input: Record<string, unknown>, output: string) =>
+          ok({ ...base(e, "postToolUse"), tool_name: tool, tool_input: input, tool_output: output, tool_use_id: "tool-1", duration: 12 });
         if (t.kind === "shell") return post("Shell", { command: t.command }, text(e.output?.response.stdout));
         if (t.kind === "read") return t.whole ? post("Read", { path: t.path ?? "" }, "x") : { unplayable: "Cursor's documented Read result has no line range" };
         if (t.kind === "skill" && t.skill && e.loads.length) return post("Read", { path: skillFile(ctx, t.skill) }, "# skill");
@@ -48,7 +60,13 @@ export const cursorCases: CaseHost = {
         const t = e.tool;
         const other = plainTool(t);
         if (t.kind !== "shell" && other === undefined) return { unplayable: `Cursor's failed ${t.kind} call is not played here` };
-        return ok({ ...base(e, "postToolUseFailure"), tool_name: other ?? "Shell", tool_input: t.kind === "shell" ? { command: t.command } : {}, error_message: e.error ?? "Exit code 1", tool_use_id: "tool-1" });
+        return ok({
+          ...base(e, "postToolUseFailure"),
+          tool_name: other ?? "Shell",
+          tool_input: t.kind === "shell" ? { command: t.command } : {},
+          error_message: e.error ?? "Exit code 1",
+          tool_use_id: "tool-1",
+        });
       }
       case "prompt":
         return ok({ ...base(e, "beforeSubmitPrompt"), prompt: e.prompt ?? "", attachments: [] });
@@ -72,7 +90,8 @@ export const cursorCases: CaseHost = {
   answer(stdout, e) {
     const out = parsed(stdout);
     const user = text(out.user_message);
-    if (e?.kind === "tool-call" && (out.permission === "deny" || out.decision === "deny")) return { verdicts: ["deny"], message: text(out.agent_message) || text(out.reason) };
+    if (e?.kind === "tool-call" && (out.permission === "deny" || out.decision === "deny"))
+      return { verdicts: ["deny"], message: text(out.agent_message) || text(out.reason) };
     if (e?.kind === "subagent-start" && out.decision === "deny") return { verdicts: ["deny"], message: text(out.reason) };
     if (out.followup_message) return { verdicts: ["block"], message: text(out.followup_message) };
     if (out.additional_context) return { verdicts: ["allow", "hint"], message: text(out.additional_context), notice: text(out.additional_context) };

@@ -36,7 +36,9 @@ function toolOf(e: Extract<Event, { kind: "tool-call" | "tool-result" }>): { too
       return { tool_name: "web_fetch", tool_input: { prompt: "https://example.com" } };
     default: {
       const name = plainTool(t);
-      return name !== undefined ? { tool_name: name, tool_input: {} } : { unplayable: t.kind === "subagent" ? "Gemini CLI's adapter has no subagent tool call" : `an MCP tool call is named per host (${t.name})` };
+      return name !== undefined
+        ? { tool_name: name, tool_input: {} }
+        : { unplayable: t.kind === "subagent" ? "Gemini CLI's adapter has no subagent tool call" : `an MCP tool call is named per host (${t.name})` };
     }
   }
 }
@@ -57,7 +59,9 @@ export const geminiCases: CaseHost = {
         // activate_skill's success is an <activated_skill> body; an unknown skill answers with `error`.
         const response =
           t.kind === "skill"
-            ? e.loads.length ? { llmContent: `<activated_skill name="${t.skill}">\n  <instructions>\n  </instructions>\n</activated_skill>`, returnDisplay: "" } : { llmContent: "", error: `Skill "${t.skill}" not found` }
+            ? e.loads.length
+              ? { llmContent: `<activated_skill name="${t.skill}">\n  <instructions>\n  </instructions>\n</activated_skill>`, returnDisplay: "" }
+              : { llmContent: "", error: `Skill "${t.skill}" not found` }
             : { llmContent: t.kind === "shell" ? text(e.output?.response.stdout) : "x\n", returnDisplay: "" };
         return ok({ ...base(e, "AfterTool"), ...tool, tool_response: response });
       }

@@ -66,7 +66,9 @@ export const skillFile = (ctx: EncodeContext, skill: string): string => `${ctx.s
  * (promptId); a host whose stop names no turn lets every such stop pass, so a block expected there cannot come.
  */
 export function cannotTellTurns(hostName: string, verdict: Verdict, e: Event | undefined): string | undefined {
-  return verdict === "block" && e?.kind === "stop" && e.continuing ? `${hostName}'s stop names no turn, so a stop that goes on after any refusal passes` : undefined;
+  return verdict === "block" && e?.kind === "stop" && e.continuing
+    ? `${hostName}'s stop names no turn, so a stop that goes on after any refusal passes`
+    : undefined;
 }
 
 /** What a SKILL.md read whole prints (the engine checks where the file is, not what it says). */

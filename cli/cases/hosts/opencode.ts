@@ -43,7 +43,8 @@ export const opencodeCases: CaseHost = {
   name: "opencode",
   adapter: opencodeHost(path.sep),
   encode(e) {
-    if (e.agentId !== undefined) return { unplayable: "an opencode subagent is a session of its own, attributed to its parent by the plugin (session.created), not by the adapter" };
+    if (e.agentId !== undefined)
+      return { unplayable: "an opencode subagent is a session of its own, attributed to its parent by the plugin (session.created), not by the adapter" };
     const input = { sessionID: e.sessionId };
     switch (e.kind) {
       case "tool-call": {
@@ -55,17 +56,36 @@ export const opencodeCases: CaseHost = {
         if ("unplayable" in a) return a;
         const t = e.tool;
         if (t.kind === "skill" && !e.loads.length) return { unplayable: "a failed opencode skill call throws: tool.execute.after never sees it" };
-        const output = t.kind === "skill" ? `<skill_content name="${t.skill}">\n# ${t.skill}\n</skill_content>` : t.kind === "shell" ? text(e.output?.response.stdout) : "x\n";
-        return ok(e, { hook: "tool.execute.after", input: { ...input, tool: a.tool, callID: "call_1", args: a.args }, output: { title: a.tool, output, metadata: t.kind === "shell" ? { exit: 0 } : {} } });
+        const output =
+          t.kind === "skill"
+            ? `<skill_content name="${t.skill}">\n# ${t.skill}\n</skill_content>`
+            : t.kind === "shell"
+              ? text(e.output?.response.stdout)
+              : "x\n";
+        return ok(e, {
+          hook: "tool.execute.after",
+          input: { ...input, tool: a.tool, callID: "call_1", args: a.args },
+          output: { title: a.tool, output, metadata: t.kind === "shell" ? { exit: 0 } : {} },
+        });
       }
       case "tool-failure":
         return { unplayable: "opencode sends no event for a failed tool call" };
       case "prompt":
-        return ok(e, { hook: "chat.message", input, output: { message: { id: "msg_1", role: "user", sessionID: e.sessionId }, parts: [{ id: "prt_1", type: "text", text: e.prompt ?? "", messageID: "msg_1", sessionID: e.sessionId }] } });
+        return ok(e, {
+          hook: "chat.message",
+          input,
+          output: {
+            message: { id: "msg_1", role: "user", sessionID: e.sessionId },
+            parts: [{ id: "prt_1", type: "text", text: e.prompt ?? "", messageID: "msg_1", sessionID: e.sessionId }],
+          },
+        });
       case "prompt-expansion":
         return { unplayable: "opencode sends no event for a slash command's expansion" };
       case "stop":
-        return ok(e, { hook: "stop", input: { ...input, finalMessage: e.finalMessage, continuing: e.continuing, ...(e.promptId ? { promptId: e.promptId } : {}) } });
+        return ok(e, {
+          hook: "stop",
+          input: { ...input, finalMessage: e.finalMessage, continuing: e.continuing, ...(e.promptId ? { promptId: e.promptId } : {}) },
+        });
       case "session-start":
         if (e.source !== "compact") return { unplayable: `the opencode plugin receives no ${e.source} session start` };
         return ok(e, { hook: "event", input: { event: { type: "session.compacted", properties: { sessionID: e.sessionId } } } });
@@ -81,7 +101,8 @@ export const opencodeCases: CaseHost = {
     // The plugin throws `refuse` for a tool call, and sends it as a follow-up prompt for a stop.
     if (out.refuse !== undefined) return { verdicts: [e?.kind === "stop" ? "block" : "deny"], message: text(out.refuse), notice };
     // A replaced output reads as Claude Code's does (the new output as JSON), and as the text itself.
-    if (out.output !== undefined) return { verdicts: ["cap"], message: `${JSON.stringify({ output: out.output })}\n${text(out.output)}\n${text(out.context)}`, notice };
+    if (out.output !== undefined)
+      return { verdicts: ["cap"], message: `${JSON.stringify({ output: out.output })}\n${text(out.output)}\n${text(out.context)}`, notice };
     if (out.context) return { verdicts: ["hint"], message: text(out.context), notice };
     // A compaction's reminder waits in the plugin for the next tool result or prompt: no context here.
     return { verdicts: e?.kind === "session-start" ? ["allow", "hint"] : ["allow"], message: "", notice };

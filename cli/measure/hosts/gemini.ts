@@ -59,7 +59,10 @@ export function readGemini(text: string): { sessions: HostSession[]; malformed: 
   for (const m of messages) {
     const parts = Array.isArray(m.content) ? m.content.map(obj) : [];
     if (m.type === "user") {
-      const prompt = parts.filter((c) => typeof c.text === "string").map((c) => c.text as string).join("\n");
+      const prompt = parts
+        .filter((c) => typeof c.text === "string")
+        .map((c) => c.text as string)
+        .join("\n");
       if (prompt && !prompt.startsWith("<session_context>")) emit({ hook_event_name: "BeforeAgent", prompt });
     } else if (m.type === "gemini") {
       s.requests++;
@@ -72,7 +75,12 @@ export function readGemini(text: string): { sessions: HostSession[]; malformed: 
         emit({ hook_event_name: "BeforeTool", ...call });
         const response = obj(obj(obj(Array.isArray(c.result) ? c.result[0] : undefined).functionResponse).response);
         // A call the hook refused never ran; a failed one answers with `error` (the adapter loads nothing from it).
-        if (Object.keys(response).length && !String(response.error ?? "").startsWith(REFUSED)) emit({ hook_event_name: "AfterTool", ...call, tool_response: { llmContent: str(response.output) ?? "", ...(response.error !== undefined ? { error: response.error } : {}) } });
+        if (Object.keys(response).length && !String(response.error ?? "").startsWith(REFUSED))
+          emit({
+            hook_event_name: "AfterTool",
+            ...call,
+            tool_response: { llmContent: str(response.output) ?? "", ...(response.error !== undefined ? { error: response.error } : {}) },
+          });
       }
       const answer = typeof m.content === "string" ? m.content : "";
       if (!calls.length && answer) emit({ hook_event_name: "AfterAgent", prompt_response: answer, stop_hook_active: false });

@@ -84,7 +84,12 @@ export function readOpencode(rows: OpencodeRow[]): { sessions: HostSession[]; ma
       const call = { ...input, tool: str(part.tool) ?? "", callID: str(part.callID) ?? "" };
       cur.toolCalls++;
       emit({ hook: "tool.execute.before", input: call, output: { args: obj(state.input) } });
-      if (state.status === "completed") emit({ hook: "tool.execute.after", input: { ...call, args: obj(state.input) }, output: { title: state.title, output: str(state.output) ?? "", metadata: state.metadata } });
+      if (state.status === "completed")
+        emit({
+          hook: "tool.execute.after",
+          input: { ...call, args: obj(state.input) },
+          output: { title: state.title, output: str(state.output) ?? "", metadata: state.metadata },
+        });
     } else if (part.type === "text" && part.synthetic !== true && typeof part.text === "string") {
       answer = part.text;
     } else if (part.type === "step-finish") {

@@ -66,7 +66,14 @@ function sources(env: Env): Record<OtherHost, Source> {
     },
     gemini: {
       where: path.join(geminiHome, ".gemini", "tmp"),
-      files: (from, m) => walk(path.join(geminiHome, ".gemini", "tmp"), 3, (f) => path.basename(path.dirname(f)) === "chats" && /^session-.*\.jsonl?$/.test(path.basename(f)), from, m),
+      files: (from, m) =>
+        walk(
+          path.join(geminiHome, ".gemini", "tmp"),
+          3,
+          (f) => path.basename(path.dirname(f)) === "chats" && /^session-.*\.jsonl?$/.test(path.basename(f)),
+          from,
+          m,
+        ),
       read: jsonl(readGemini),
       skillRoots: (cwd) => geminiEnvironment({ HOME: home, GEMINI_CLI_HOME: geminiHome, SKILLGATE_GEMINI_CWD: cwd }).skillRoots,
     },
@@ -136,7 +143,20 @@ export function measureHosts(o: HostsOptions): { hosts: Partial<Record<OtherHost
   const records: SessionRecord[] = [];
   for (const name of o.hosts ?? OTHER_HOSTS) {
     const src = all[name];
-    const m: HostMeasure = { where: src.where, files: 0, bytes: 0, sessions: 0, rows: [], loads: {}, totals: { rows: 0, sessions: 0, loadedBefore: 0, loadedAny: 0 }, requests: 0, toolCalls: 0, compactions: 0, leftOut: { outsideWindow: 0, malformedLines: 0, rejectedEvents: 0, subagentSessions: 0 }, warnings: [] };
+    const m: HostMeasure = {
+      where: src.where,
+      files: 0,
+      bytes: 0,
+      sessions: 0,
+      rows: [],
+      loads: {},
+      totals: { rows: 0, sessions: 0, loadedBefore: 0, loadedAny: 0 },
+      requests: 0,
+      toolCalls: 0,
+      compactions: 0,
+      leftOut: { outsideWindow: 0, malformedLines: 0, rejectedEvents: 0, subagentSessions: 0 },
+      warnings: [],
+    };
     const replay = new Replay(o.table);
     for (const file of src.files(o.fromMs, m)) {
       let sessions: HostSession[];
@@ -176,5 +196,18 @@ export function measureHosts(o: HostsOptions): { hosts: Partial<Record<OtherHost
 function recordOf(host: string, s: HostSession, rows: SessionRecord["rows"], day: string): SessionRecord {
   const sizes = [...s.promptSizes].sort((a, b) => a - b);
   const median = sizes.length ? sizes[Math.floor((sizes.length - 1) / 2)]! : null;
-  return { id: s.id, kind: "main", host, day, rows, requests: s.requests, toolCalls: s.toolCalls, promptMedian: median, promptMax: sizes.length ? sizes[sizes.length - 1]! : null, compactions: s.compactions, outputs: 0, outputsOver: 0 };
+  return {
+    id: s.id,
+    kind: "main",
+    host,
+    day,
+    rows,
+    requests: s.requests,
+    toolCalls: s.toolCalls,
+    promptMedian: median,
+    promptMax: sizes.length ? sizes[sizes.length - 1]! : null,
+    compactions: s.compactions,
+    outputs: 0,
+    outputsOver: 0,
+  };
 }

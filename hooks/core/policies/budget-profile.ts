@@ -33,7 +33,12 @@ export const budgetProfile: Policy = ({ event, table, state, hits }) => {
     const threshold = PROFILES[mode.profile].thresholdChars;
     const size = Number.isFinite(threshold) ? ` over ${threshold.toLocaleString("en-US")} characters` : "";
     return {
-      remind: [{ row: mode.id, text: `skillgate[${mode.id}]: budget profile for this session is now ${mode.profile}${risk ? ` (was audit after ${risk})` : ""}: ${WHAT[mode.profile]}${size}.${mode.why ? ` ${mode.why}` : ""}` }],
+      remind: [
+        {
+          row: mode.id,
+          text: `skillgate[${mode.id}]: budget profile for this session is now ${mode.profile}${risk ? ` (was audit after ${risk})` : ""}: ${WHAT[mode.profile]}${size}.${mode.why ? ` ${mode.why}` : ""}`,
+        },
+      ],
       mark: (s) => ({ ...withoutRisk(s), profile: mode.profile }),
     };
   }

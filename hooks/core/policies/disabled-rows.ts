@@ -9,8 +9,18 @@ export const disabledRows: Policy = ({ event, table, facts }) => {
   const programs = new Set(facts.analysis?.commands.map((c) => c.name) ?? []);
   const opaque = (facts.analysis?.opaque.length ?? 0) > 0;
   const governed = table.disabled.find(
-    (d) => (d.governs.program !== undefined && (programs.has(d.governs.program) || opaque)) || (d.governs.writes && facts.writes.length > 0) || (d.governs.subagent && event.tool.kind === "subagent"),
+    (d) =>
+      (d.governs.program !== undefined && (programs.has(d.governs.program) || opaque)) ||
+      (d.governs.writes && facts.writes.length > 0) ||
+      (d.governs.subagent && event.tool.kind === "subagent"),
   );
   if (!governed) return undefined;
-  return { refuse: [{ row: governed.id, line: `skillgate[${governed.id}]: refused because this row of the table is invalid and the table fails closed: ${governed.error}. Ask the user to fix the table.` }] };
+  return {
+    refuse: [
+      {
+        row: governed.id,
+        line: `skillgate[${governed.id}]: refused because this row of the table is invalid and the table fails closed: ${governed.error}. Ask the user to fix the table.`,
+      },
+    ],
+  };
 };

@@ -33,20 +33,29 @@ const HOW = "the user changes these by hand or with `skillgate` verbs; no skill 
 function restoreReminders({ event, table }: PolicyInput): Reminder[] {
   const told = (event.restored ?? []).filter((f) => f.outcome !== "left");
   const lines = told.slice(0, MAX_LINES).map((f) => ({ row: EFFECTS_RESTORE_ROW, text: `skillgate[${EFFECTS_RESTORE_ROW}]: ${restoreLine(f, table)}` }));
-  if (told.length > MAX_LINES) lines.push({ row: EFFECTS_RESTORE_ROW, text: `skillgate[${EFFECTS_RESTORE_ROW}]: …and ${told.length - MAX_LINES} more guarded files the same way.` });
+  if (told.length > MAX_LINES)
+    lines.push({ row: EFFECTS_RESTORE_ROW, text: `skillgate[${EFFECTS_RESTORE_ROW}]: …and ${told.length - MAX_LINES} more guarded files the same way.` });
   return lines;
 }
 
 function restoreLine(f: RestoreFinding, table: CompiledTable): string {
   const who = f.late ? "work an earlier shell command left running" : "that shell command";
   const verb = f.change === "created" ? "created" : f.change === "deleted" ? "deleted" : "changed";
-  const did = f.outcome === "failed" ? `skillgate could not put it back (${clip(f.why ?? "unknown error", 120)}): tell the user` : f.outcome === "removed" ? "skillgate removed it" : f.outcome === "recreated" ? "skillgate recreated it as it was" : "skillgate put it back as it was";
+  const did =
+    f.outcome === "failed"
+      ? `skillgate could not put it back (${clip(f.why ?? "unknown error", 120)}): tell the user`
+      : f.outcome === "removed"
+        ? "skillgate removed it"
+        : f.outcome === "recreated"
+          ? "skillgate recreated it as it was"
+          : "skillgate put it back as it was";
   const kept = f.keptAt ? ` (the version found is kept at ${clip(f.keptAt, 160)})` : "";
   const file = clip(f.path, 160);
   if (f.protects) return `${who} ${verb} ${file}, ${f.protects}; ${did}${kept}. ${HOW}.`;
   const rows = f.rows.map((id) => table.rows.find((cr) => cr.row.id === id)?.row).filter((r): r is Row => r !== undefined && r.kind !== "risk");
   const gate = rows.find((r) => r.kind === "gate" && r.skill !== undefined);
-  if (gate?.skill) return `${who} ${verb} ${file}, which rule ${gate.id} keeps for skill "${gate.skill}" (not loaded); ${did}${kept}. Load skill "${gate.skill}" first, then make the change with a command skillgate can read or with the file tools.`;
+  if (gate?.skill)
+    return `${who} ${verb} ${file}, which rule ${gate.id} keeps for skill "${gate.skill}" (not loaded); ${did}${kept}. Load skill "${gate.skill}" first, then make the change with a command skillgate can read or with the file tools.`;
   return `${who} ${verb} ${file}, which rule ${rows[0]?.id ?? f.rows[0] ?? "?"} does not allow; ${did}${kept}. No skill lifts this rule: tell the user if the change is needed.`;
 }
 
@@ -57,7 +66,10 @@ function auditReminders({ event, table, state }: PolicyInput): Reminder[] {
   for (const f of event.audit) {
     for (const row of concerned(f, table)) {
       if (row.kind === "gate" && (row.skill === undefined || isLoaded(context, row.skill))) continue;
-      remind.push({ row: EFFECTS_AUDIT_ROW, text: `skillgate[${EFFECTS_AUDIT_ROW}]: ${what(f)} happened in that command although rule ${row.id} governs it and skillgate did not see it coming. ${advice(row)}` });
+      remind.push({
+        row: EFFECTS_AUDIT_ROW,
+        text: `skillgate[${EFFECTS_AUDIT_ROW}]: ${what(f)} happened in that command although rule ${row.id} governs it and skillgate did not see it coming. ${advice(row)}`,
+      });
       break;
     }
   }

@@ -9,7 +9,13 @@ import type { Policy, Refusal } from "./proposal.js";
 
 /** An evidence row as the check evidence.ts and evidence-run.ts speak of (`paths` is its fingerprint scope). */
 export function checkOf(row: EvidenceRow): ReturnType<typeof checkOfRow> {
-  return checkOfRow({ id: row.id, when: row.when, scope: row.paths, ...(row.full ? { full: row.full } : {}), ...(row.reuse !== undefined ? { reuse: row.reuse } : {}) });
+  return checkOfRow({
+    id: row.id,
+    when: row.when,
+    scope: row.paths,
+    ...(row.full ? { full: row.full } : {}),
+    ...(row.reuse !== undefined ? { reuse: row.reuse } : {}),
+  });
 }
 
 /** The evidence ids the matched gate rows require (what the runner must compute freshness for). */
@@ -23,7 +29,8 @@ export const evidenceGate: Policy = ({ event, table, state, hits, facts }) => {
   if (gated.length === 0) return undefined;
   const agent = ownAgent(event, table);
   // The same loop guard as skill gates: after our refusal of this turn's stop, the next one passes.
-  if (event.kind === "stop" && event.continuing && (event.promptId === undefined || contextOf(state, agent).stopBlockedPrompt === event.promptId)) return undefined;
+  if (event.kind === "stop" && event.continuing && (event.promptId === undefined || contextOf(state, agent).stopBlockedPrompt === event.promptId))
+    return undefined;
   const refuse: Refusal[] = [];
   for (const h of gated) {
     const id = h.row.require?.evidence ?? "";

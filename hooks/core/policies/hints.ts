@@ -9,7 +9,9 @@ export const hints: Policy = ({ event, table, state, hits }) => {
   if (event.kind !== "prompt" && event.kind !== "tool-call" && event.kind !== "subagent-start") return undefined;
   const agent = ownAgent(event, table);
   const context = contextOf(state, agent);
-  const fresh = hits.filter((h): h is Hit & { row: SkillRow } => h.row.kind === "hint" && !context.hintsShown.includes(h.row.id) && !isLoaded(context, h.row.skill));
+  const fresh = hits.filter(
+    (h): h is Hit & { row: SkillRow } => h.row.kind === "hint" && !context.hintsShown.includes(h.row.id) && !isLoaded(context, h.row.skill),
+  );
   if (fresh.length === 0) return undefined;
   const rows = fresh.map((h) => h.row.id);
   return {

@@ -15,4 +15,18 @@ import { evidenceGate } from "./evidence.js";
 import { budgetProfile } from "./budget-profile.js";
 import { skillChanged } from "./skill-changed.js";
 
-export const POLICIES: readonly Policy[] = [selfProtection, configGuard, disabledRows, refusals, evidenceGate, hints, budget, budgetProfile, compactionReminder, skillChanged, effectsAudit, outputCap, subagentFinished];
+export const POLICIES: readonly Policy[] = [
+  selfProtection,
+  configGuard,
+  disabledRows,
+  refusals,
+  evidenceGate,
+  hints,
+  budget,
+  budgetProfile,
+  compactionReminder,
+  skillChanged,
+  effectsAudit,
+  outputCap,
+  subagentFinished,
+];

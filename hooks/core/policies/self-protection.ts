@@ -15,7 +15,11 @@ export const SELF_PROTECTION_ROW = "self-protection";
 export const selfProtection: Policy = ({ event, table, facts }) => {
   if (event.kind !== "tool-call" || !facts || table.protect.length === 0) return undefined;
   const refuse: Refusal[] = [];
-  const hit = protectedWrite(facts, event.cwd, table) ?? hardLinkOfProtected(facts, event.cwd, table) ?? otherToolWrite(event, table) ?? runsSkillgate(facts, event.cwd, table);
+  const hit =
+    protectedWrite(facts, event.cwd, table) ??
+    hardLinkOfProtected(facts, event.cwd, table) ??
+    otherToolWrite(event, table) ??
+    runsSkillgate(facts, event.cwd, table);
   if (hit) refuse.push({ row: SELF_PROTECTION_ROW, line: `skillgate[${SELF_PROTECTION_ROW}]: ${hit}` });
   const alias = shadowingAlias(facts, table);
   if (alias) refuse.push({ row: SELF_PROTECTION_ROW, line: `skillgate[${SELF_PROTECTION_ROW}]: ${alias}` });
@@ -38,15 +42,22 @@ function protectedWrite(facts: Facts, cwd: string, table: CompiledTable): string
       if (p) return `writing ${clip(w, 120)} is refused: it is ${p.what} (${p.path}), which skillgate trusts; ${HOW}.`;
       // Only the session's own folder is exempt as a whole tree: a `cd` target is the command's choice.
       const held = onlyMade.has(c) ? undefined : holdsProtected(c, [cwd], table.protect);
-      if (held) return `writing ${clip(w, 120)} is refused: that folder holds ${held.what} (${held.path}), which skillgate trusts; removing, moving or replacing it would too; ${HOW}.`;
+      if (held)
+        return `writing ${clip(w, 120)} is refused: that folder holds ${held.what} (${held.path}), which skillgate trusts; removing, moving or replacing it would too; ${HOW}.`;
       const globbed = /[*?[]/.test(c) ? globMatch(c, [cwd], table.protect) : undefined;
-      if (globbed) return `writing ${clip(w, 120)} is refused: the pattern matches ${globbed.what} (${globbed.path}) or a folder holding it, which skillgate trusts; ${HOW}.`;
+      if (globbed)
+        return `writing ${clip(w, 120)} is refused: the pattern matches ${globbed.what} (${globbed.path}) or a folder holding it, which skillgate trusts; ${HOW}.`;
     }
   }
   // A write known only at run time (a variable folder, a glob) that names a protected file, or a folder holding one.
   // (the names are gathered only when the command mentions run-time paths at all: the usual command does not)
   const names = facts.mentions?.length ? new Set(table.protect.filter((p) => !p.dir).map((p) => path.basename(p.path))) : undefined;
-  const named = names && facts.mentions?.find((m) => names.has(path.basename(m)) || spellings(m, [cwd], table.home).some((c) => findProtected(c, table.protect) || holdsProtected(c, [cwd], table.protect)));
+  const named =
+    names &&
+    facts.mentions?.find(
+      (m) =>
+        names.has(path.basename(m)) || spellings(m, [cwd], table.home).some((c) => findProtected(c, table.protect) || holdsProtected(c, [cwd], table.protect)),
+    );
   if (named) return `this command writes paths known only at run time and names ${clip(named, 80)}, a file skillgate trusts; ${HOW}.`;
   // A write whose name is a glob (`$UNSET/skillgate/x.json` → `**/skillgate/x.json`) that can land on a protected path.
   const pattern = facts.writePatterns?.find((g) => g.length <= MAX_PATH && table.protect.some((p) => globReaches(g, p)));
@@ -132,7 +143,10 @@ function globRegex(glob: string): RegExp | undefined {
       const end = glob.indexOf("]", i + 2);
       if (end < 0) out += "\\[";
       else {
-        const body = glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\");
+        const body = glob
+          .slice(i + 1, end)
+          .replace(/^!/, "^")
+          .replace(/\\/g, "\\\\");
         out += `${segStart ? "(?!\\.)" : ""}[${body}]`;
         i = end;
       }
@@ -271,7 +285,13 @@ function runsSkillgate(facts: Facts, cwd: string, table: CompiledTable): string 
     if (PACKAGE_MANAGERS.has(name) && c.verb >= 0 && REMOVE_VERBS.has(c.argv[c.verb] ?? "") && operands.some((a) => /^skillgate(@|$)/.test(a))) {
       return `removing the skillgate package from the session is refused: ${HOW}.`;
     }
-    if (plugin && name === plugin.program && operands[0] === plugin.subcommand && operands.some((a) => plugin.removes.includes(a)) && operands.some((a) => /skillgate/i.test(a))) {
+    if (
+      plugin &&
+      name === plugin.program &&
+      operands[0] === plugin.subcommand &&
+      operands.some((a) => plugin.removes.includes(a)) &&
+      operands.some((a) => /skillgate/i.test(a))
+    ) {
       return `removing or disabling the skillgate plugin from the session is refused: ${HOW}.`;
     }
   }
@@ -298,8 +318,11 @@ function hardLinkOfProtected(facts: Facts, cwd: string, table: CompiledTable): s
     } else continue;
     for (const s of sources) {
       if (s.length > MAX_PATH) continue;
-      const p = spellings(s, [cwd], table.home).map((x) => findProtected(x, table.protect)).find(Boolean);
-      if (p) return `a hard link to ${clip(s, 120)} is refused: it is ${p.what} (${p.path}), and a second name for it would let it be written unchecked; ${HOW}.`;
+      const p = spellings(s, [cwd], table.home)
+        .map((x) => findProtected(x, table.protect))
+        .find(Boolean);
+      if (p)
+        return `a hard link to ${clip(s, 120)} is refused: it is ${p.what} (${p.path}), and a second name for it would let it be written unchecked; ${HOW}.`;
     }
   }
   return undefined;
@@ -334,10 +357,13 @@ function shadowingAlias(facts: Facts, table: CompiledTable): string | undefined 
     const args = c.argv.slice(c.verb + 1);
     const i = args.findIndex((a) => /^alias\./i.test(a));
     if (i < 0) continue;
-    gatedSubs ??= new Set(table.rows.flatMap(({ row }) => (row.kind === "gate" || row.kind === "block") && row.when.command?.name === "git" ? (row.when.command.sub ?? []) : []));
+    gatedSubs ??= new Set(
+      table.rows.flatMap(({ row }) => ((row.kind === "gate" || row.kind === "block") && row.when.command?.name === "git" ? (row.when.command.sub ?? []) : [])),
+    );
     if (gatedSubs.size === 0) return undefined;
     const value = args[i + 1];
-    if (value === undefined || args.some((a) => a === "--unset" || a === "--unset-all" || a === "--get" || a === "--get-all" || a === "-l" || a === "--list")) continue;
+    if (value === undefined || args.some((a) => a === "--unset" || a === "--unset-all" || a === "--get" || a === "--get-all" || a === "-l" || a === "--list"))
+      continue;
     const first = value.trim().split(/\s+/)[0] ?? "";
     if (value.trim().startsWith("!") || gatedSubs.has(first) || c.dynamic[c.verb + 1 + i + 1]) {
       return `defining the git alias ${clip(args[i] ?? "", 60)} = ${clip(value, 60)} is refused: it would run a gated git subcommand under another name; use the subcommand itself.`;

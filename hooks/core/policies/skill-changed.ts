@@ -27,6 +27,7 @@ function line(r: RefusedLoad): string {
     text: `the text this read returned is not ${r.file} as it was when this session started`,
     unread: `${r.file} could not be read to compare it with the skill as installed`,
   }[r.why];
-  const after = r.why === "missing" || r.why === "unread" ? "" : " The user can put the file back, or start a new session, which takes the skill as it is then.";
+  const after =
+    r.why === "missing" || r.why === "unread" ? "" : " The user can put the file back, or start a new session, which takes the skill as it is then.";
   return `skill "${r.skill}" was not loaded: ${what}, so it is not the skill the user installed.${after}`;
 }

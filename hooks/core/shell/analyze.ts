@@ -154,11 +154,33 @@ export function analyzeCommand(source: string, world: ShellWorld = NO_WORLD): Sh
 
 function run(source: string, world: ShellWorld): Work {
   const work: Work = {
-    commands: [], writes: [], reads: [], opaque: [], redirects: [], status: "complete",
-    world, reparsed: 0, limited: false, invalid: false,
-    vars: new Map(), aliases: new Map(), programs: new Map(), gitEarlier: [], files: new Map(), filesRead: 0, gitFiles: new Map(),
-    cwd: world.cwd || undefined, lenient: 0, scriptsRead: new Map(), configScan: { upTo: 0, written: false },
-    planted: new Set(), fds: new Map(), envRead: new Map(), traceVars: new Set(), steps: 0, source,
+    commands: [],
+    writes: [],
+    reads: [],
+    opaque: [],
+    redirects: [],
+    status: "complete",
+    world,
+    reparsed: 0,
+    limited: false,
+    invalid: false,
+    vars: new Map(),
+    aliases: new Map(),
+    programs: new Map(),
+    gitEarlier: [],
+    files: new Map(),
+    filesRead: 0,
+    gitFiles: new Map(),
+    cwd: world.cwd || undefined,
+    lenient: 0,
+    scriptsRead: new Map(),
+    configScan: { upTo: 0, written: false },
+    planted: new Set(),
+    fds: new Map(),
+    envRead: new Map(),
+    traceVars: new Set(),
+    steps: 0,
+    source,
   };
   const all = { start: 0, end: source.length };
   if (source.length > MAX_COMMAND_BYTES) {
@@ -190,7 +212,13 @@ function step(out: Work, n = 1): boolean {
   out.steps += n;
   if (out.steps <= MAX_ANALYSIS_STEPS) return true;
   if (!out.opaque.some((o) => o.code === "step-budget")) {
-    opaque(out, "step-budget", `the command takes more than ${MAX_ANALYSIS_STEPS} analysis steps (the decision's step budget): too large or too deeply built to check, refused as opaque`, out.source, { start: 0, end: out.source.length });
+    opaque(
+      out,
+      "step-budget",
+      `the command takes more than ${MAX_ANALYSIS_STEPS} analysis steps (the decision's step budget): too large or too deeply built to check, refused as opaque`,
+      out.source,
+      { start: 0, end: out.source.length },
+    );
     out.limited = true;
     markUnknownEffects(out);
   }
@@ -239,7 +267,9 @@ function walk(root: SyntaxNode, source: string, at: Where, out: Work): void {
   const stack: SyntaxNode[] = [root];
   // one buffer and one callback for every node's children (emptied before each use)
   const children: SyntaxNode[] = [];
-  const collect = (child: SyntaxNode): void => { children.push(child); };
+  const collect = (child: SyntaxNode): void => {
+    children.push(child);
+  };
   while (stack.length > 0) {
     const node = stack.pop() as SyntaxNode;
     // words are leaves, read with their command (which is charged): every other node is a step
@@ -264,7 +294,10 @@ function walk(root: SyntaxNode, source: string, at: Where, out: Work): void {
  * writes into the substitution — text known only at run time.
  */
 function feedsShell(text: string, span: Span, out: Work): void {
-  const words = text.replace(/^>\(|\)$/g, "").trim().split(/\s+/);
+  const words = text
+    .replace(/^>\(|\)$/g, "")
+    .trim()
+    .split(/\s+/);
   let i = 0;
   while (i < words.length && /^(sudo|env|exec|command|nohup|nice|stdbuf|timeout)$/.test(basename(nth(words, i)))) i++;
   const name = basename(words[i] ?? "");
@@ -313,16 +346,20 @@ function setVar(out: Work, name: string, v: WordValue): void {
   if (GIT_TRACE_FILE.test(name)) out.traceVars.add(name);
   const old = out.vars.get(name);
   // assigned twice with different values (a branch, a loop): we cannot tell which one holds
-  if (out.vars.has(name) && (!old || old.text !== v.text || old.dynamic !== v.dynamic)) out.vars.set(name, { text: `$${name}`, dynamic: true, shape: { kind: "any" } });
+  if (out.vars.has(name) && (!old || old.text !== v.text || old.dynamic !== v.dynamic))
+    out.vars.set(name, { text: `$${name}`, dynamic: true, shape: { kind: "any" } });
   else out.vars.set(name, v);
 }
 
 /** `for f in *_RU.md`: inside the body `$f` is one of those names. */
 function forLoop(name: Word, list: readonly Word[] | undefined, out: Work): void {
   const words = (list ?? []).flatMap((w) => expandWord(w, context(out)));
-  const v: WordValue = words.length === 1 && nth(words, 0).pattern
-    ? { text: `$${name.value}`, dynamic: true, shape: { kind: "glob", glob: nth(words, 0).text } }
-    : words.length === 1 ? nth(words, 0) : { text: `$${name.value}`, dynamic: true, shape: { kind: "any" } };
+  const v: WordValue =
+    words.length === 1 && nth(words, 0).pattern
+      ? { text: `$${name.value}`, dynamic: true, shape: { kind: "glob", glob: nth(words, 0).text } }
+      : words.length === 1
+        ? nth(words, 0)
+        : { text: `$${name.value}`, dynamic: true, shape: { kind: "any" } };
   out.vars.delete(name.value);
   setVar(out, name.value, v);
 }
@@ -359,20 +396,33 @@ function visitCommand(cmd: Command, source: string, piped: boolean, at: Where, o
   addWord(cmd.name);
   for (const w of cmd.suffix) addWord(w);
   const redirects: Redirection[] = [];
-  for (const list of [cmd.prefix, cmd.suffix]) for (const r of list) if (r.type === "Redirect" || r.type === "HereDoc" || r.type === "HereString") redirects.push(r);
+  for (const list of [cmd.prefix, cmd.suffix])
+    for (const r of list) if (r.type === "Redirect" || r.type === "HereDoc" || r.type === "HereString") redirects.push(r);
   let stdin = heredocText(redirects, argCtx);
   // `3<<<'…'`: what reading fd 3 gives (`exec 3<<<…` keeps it for the rest of the command)
   const fds = fdTexts(redirects, argCtx);
   if (fds.size && out.fds.size < MAX_REMEMBERED) for (const [n, t] of fds) if (argv.length === 0 || argv[0]?.text === "exec") out.fds.set(n, t);
   // `bash <&3`: stdin is a copy of fd 3
-  const dup = redirects.find((r) => r.type === "Redirect" && r.operator === "<&" && (!r.descriptor || (r.descriptor.type === "FileDescriptor" && r.descriptor.value === 0)) && /^[1-9]\d*$/.test(r.target?.text ?? ""));
+  const dup = redirects.find(
+    (r) =>
+      r.type === "Redirect" &&
+      r.operator === "<&" &&
+      (!r.descriptor || (r.descriptor.type === "FileDescriptor" && r.descriptor.value === 0)) &&
+      /^[1-9]\d*$/.test(r.target?.text ?? ""),
+  );
   if (dup?.type === "Redirect") stdin = fds.get(Number(dup.target?.text)) ?? out.fds.get(Number(dup.target?.text)) ?? { text: "", dynamic: true };
   const index = out.commands.length; // the index this command's first record will get
   for (const r of redirects) redirectEffect(r, clip(argv[0]?.text ?? "redirect", 40), index, argv, span, out, stdin);
   if (argv.length === 0) return; // assignments and redirects only
   const stdinFile = redirects.find((r): r is Extract<Redirection, { type: "Redirect" }> => r.type === "Redirect" && r.operator === "<" && !!r.target);
   visitArgv(argv, at, out, {
-    span, text, piped, stdin, local, stdinFile: stdinFile?.target ? evalWord(stdinFile.target, argCtx) : undefined, fds,
+    span,
+    text,
+    piped,
+    stdin,
+    local,
+    stdinFile: stdinFile?.target ? evalWord(stdinFile.target, argCtx) : undefined,
+    fds,
   });
 }
 
@@ -422,7 +472,10 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
   // `alias gc='git commit'` earlier in the command: the alias text replaces the word.
   const alias = !head.dynamic ? out.aliases.get(head.text) : undefined;
   if (alias !== undefined && aliasDepth < MAX_ALIAS_EXPANSIONS) {
-    const line = `${alias} ${argv.slice(1).map((a) => (a.dynamic ? a.text : shellQuote(a.text))).join(" ")}`;
+    const line = `${alias} ${argv
+      .slice(1)
+      .map((a) => (a.dynamic ? a.text : shellQuote(a.text)))
+      .join(" ")}`;
     return analyzeScript(line, { ...at, depth: at.depth + 1, via: [...at.via, `alias ${head.text}`], anchor: site.span }, out);
   }
   argv = [renamed(head, out), ...argv.slice(1)];
@@ -471,7 +524,10 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
     if (hashed !== undefined || !onPathIdle(path0, out, [])) {
       const inner: Where = { depth: at.depth + 1, via, anchor: site.span, parent };
       onPath(name, inner, out, site);
-      if (hashed && !out.planted.has(`hash:${hashed}`)) { out.planted.add(`hash:${hashed}`); runFile({ text: hashed, dynamic: false }, "auto", { ...inner, via: [...via, `hash -p ${clip(hashed, 40)}`] }, out, site); }
+      if (hashed && !out.planted.has(`hash:${hashed}`)) {
+        out.planted.add(`hash:${hashed}`);
+        runFile({ text: hashed, dynamic: false }, "auto", { ...inner, via: [...via, `hash -p ${clip(hashed, 40)}`] }, out, site);
+      }
       // what those files ran may have set PATH
       path0 = site.local.get("PATH") ?? lookupVar(out, "PATH");
     }
@@ -504,7 +560,7 @@ function renamed(head: Arg, out: Work): Arg {
   if (head.dynamic || head.pattern) return head;
 
   // (no other names for git recorded: nothing to normalize and look up)
-  const mapped = out.programs.size > 0 ? out.programs.get(head.text) ?? out.programs.get(normalize(head.text, out)) : undefined;
+  const mapped = out.programs.size > 0 ? (out.programs.get(head.text) ?? out.programs.get(normalize(head.text, out))) : undefined;
   if (mapped) return { ...head, text: mapped };
   if (head.text.includes("/") && !/^git(-|$)/.test(basename(head.text))) {
     const real = out.world.realpath(resolvePath(head.text, out) ?? head.text);
@@ -539,7 +595,7 @@ const GIT_TRACE_FILE = /^GIT_TRACE(2(_EVENT|_PERF)?|_[A-Z_]+)?$/;
 function gitHookDoors(argv: Arg[], verb: number, out: Work, site: CommandSite): string | undefined {
   for (const name of GIT_CONFIG_SOURCES) {
     // set by this command (on the git command, exported or assigned earlier), not the session's own
-    const v = site.local.get(name) ?? (out.vars.has(name) ? out.vars.get(name) ?? { text: "", dynamic: true } : undefined);
+    const v = site.local.get(name) ?? (out.vars.has(name) ? (out.vars.get(name) ?? { text: "", dynamic: true }) : undefined);
     if (!v || (!v.dynamic && v.text === "/dev/null")) continue;
     if ((name === "GIT_CONFIG_PARAMETERS" || name === "GIT_CONFIG_COUNT") && !v.dynamic && !gitConfigNamesHooks(name, v.text, site, out)) continue;
     return `${name} set by the command makes git read configuration skillgate cannot check (it could set core.hooksPath and switch git's hooks off)`;
@@ -551,7 +607,12 @@ function gitHookDoors(argv: Arg[], verb: number, out: Work, site: CommandSite): 
   }
   const sub = verb >= 0 ? nth(argv, verb).text : "";
   const rest = verb >= 0 ? argv.slice(verb + 1) : [];
-  if (sub === "config" && rest.some((a) => a.dynamic || /^core\.hookspath$/i.test(a.text)) && !rest.some((a) => /^(--get|--get-all|--get-regexp|-l|--list|get|list)$/.test(a.text))) return "git config core.hooksPath switches git's hooks off";
+  if (
+    sub === "config" &&
+    rest.some((a) => a.dynamic || /^core\.hookspath$/i.test(a.text)) &&
+    !rest.some((a) => /^(--get|--get-all|--get-regexp|-l|--list|get|list)$/.test(a.text))
+  )
+    return "git config core.hooksPath switches git's hooks off";
   if ((sub === "push" || sub === "send-pack") && rest.some((a) => a.text === "--no-verify")) return "push --no-verify skips git's pre-push hook";
   return undefined;
 }
@@ -582,14 +643,28 @@ function gitTraceWrites(out: Work, site: CommandSite): void {
     // a number or a boolean is a descriptor or stderr; a relative path is not a file for git
     if (!v.dynamic && !/^(\/|~)/.test(v.text)) continue;
     if (v.dynamic && v.shape?.kind === "exact") continue;
-    pushWrites([v.dynamic ? { path: v.text, dynamic: true, pattern: v.shape?.kind === "glob" ? v.shape.glob : "**" } : { path: v.text, dynamic: false }], `git (${name})`, out);
+    pushWrites(
+      [v.dynamic ? { path: v.text, dynamic: true, pattern: v.shape?.kind === "glob" ? v.shape.glob : "**" } : { path: v.text, dynamic: false }],
+      `git (${name})`,
+      out,
+    );
   }
 }
 
 function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
   const env = (name: string): Arg | undefined => site.local.get(name) ?? context(out).lookup(name);
-  const door = gitHookDoors(argv, argv.findIndex((a, i) => i > 0 && !a.text.startsWith("-") && !/^(-C|-c|--git-dir|--work-tree|--namespace|--config-env|--exec-path)$/.test(argv[i - 1]?.text ?? "")), out, site);
-  if (door) { opaque(out, "git-hooks-door", door, site.text, site.span); markUnknownEffects(out); }
+  const door = gitHookDoors(
+    argv,
+    argv.findIndex(
+      (a, i) => i > 0 && !a.text.startsWith("-") && !/^(-C|-c|--git-dir|--work-tree|--namespace|--config-env|--exec-path)$/.test(argv[i - 1]?.text ?? ""),
+    ),
+    out,
+    site,
+  );
+  if (door) {
+    opaque(out, "git-hooks-door", door, site.text, site.span);
+    markUnknownEffects(out);
+  }
   gitTraceWrites(out, site);
   if (out.files.size > 0) plantedForGit({ depth: at.depth + 1, via: at.via, anchor: site.span, parent: at.parent }, out, site);
   const r = resolveGit(argv, {
@@ -599,8 +674,14 @@ function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
     read: (p) => fileText(p, out),
     configWritten: configWrittenSoFar(out),
     files: (dir) => {
-      const plain = (n: string) => { const v = env(n); return v && !v.dynamic ? v.text : undefined; };
-      const key = [dir, ...["HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM", "GIT_DIR", "GIT_CONFIG"].map(plain)].join("\0");
+      const plain = (n: string) => {
+        const v = env(n);
+        return v && !v.dynamic ? v.text : undefined;
+      };
+      const key = [
+        dir,
+        ...["HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM", "GIT_DIR", "GIT_CONFIG"].map(plain),
+      ].join("\0");
       const hit = out.gitFiles.get(key);
       if (hit) return hit;
       const f = fileConfig(out.world, dir, plain);
@@ -619,7 +700,10 @@ function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
   if (r.inert) rec.inert = true;
   const self = out.commands.length;
   out.commands.push(rec);
-  if (r.opaque) { opaque(out, r.opaque.code, r.opaque.reason, site.text, site.span); markUnknownEffects(out); }
+  if (r.opaque) {
+    opaque(out, r.opaque.code, r.opaque.reason, site.text, site.span);
+    markUnknownEffects(out);
+  }
   const inner: Where = { depth: at.depth + 1, via: [...at.via, ...r.via, "git"], anchor: site.span, parent: self };
   for (const s of r.scripts) runScript(s, inner, out, site);
   for (const a of r.argvs) visitArgv(a, inner, out, { ...site, stdin: undefined });
@@ -627,7 +711,9 @@ function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
   const sub = r.verb >= 0 ? nth(r.argv, r.verb).text : "";
   // `git save` runs `git-save` from its exec-path or PATH (before an alias of that name): a folder this command
   // names (`PATH=bin:$PATH`, `--exec-path=tools`, `GIT_EXEC_PATH`) or a file it wrote earlier is read
-  const verb0 = argv.findIndex((a, i) => i > 0 && !a.text.startsWith("-") && !/^(-C|-c|--git-dir|--work-tree|--namespace|--config-env)$/.test(argv[i - 1]?.text ?? ""));
+  const verb0 = argv.findIndex(
+    (a, i) => i > 0 && !a.text.startsWith("-") && !/^(-C|-c|--git-dir|--work-tree|--namespace|--config-env)$/.test(argv[i - 1]?.text ?? ""),
+  );
   const sub0 = verb0 > 0 ? nth(argv, verb0) : undefined;
   if (sub0 && !sub0.dynamic && !GIT_COMMANDS.has(sub0.text)) {
     const execOpt = argv.slice(1, verb0).find((a) => a.text.startsWith("--exec-path="));
@@ -647,28 +733,47 @@ function gitRemoteAdd(args: Arg[], out: Work): void {
 }
 
 /** Plumbing that only makes a commit object (`commit-tree`) commits when the same line moves a ref to it. */
-const MOVES_REFS = new Set(["update-ref", "reset", "branch", "checkout", "switch", "merge", "push", "send-pack", "rebase", "cherry-pick", "tag", "symbolic-ref"]);
+const MOVES_REFS = new Set([
+  "update-ref",
+  "reset",
+  "branch",
+  "checkout",
+  "switch",
+  "merge",
+  "push",
+  "send-pack",
+  "rebase",
+  "cherry-pick",
+  "tag",
+  "symbolic-ref",
+]);
 
 function publishedCommits(w: Work): void {
   const plumbing = w.commands.filter((c) => c.name === "git" && c.verb >= 0 && c.argv[c.verb] === "commit-tree");
   if (plumbing.length === 0) return;
-  const moves = w.commands.some((c) => c.name === "git" && c.verb >= 0 && MOVES_REFS.has(c.argv[c.verb] ?? ""))
-    || w.writes.some((x) => /(^|\/)\.git\/(refs\/|HEAD$|packed-refs$)/.test(x.path) || (x.dynamic && x.pattern === undefined));
+  const moves =
+    w.commands.some((c) => c.name === "git" && c.verb >= 0 && MOVES_REFS.has(c.argv[c.verb] ?? "")) ||
+    w.writes.some((x) => /(^|\/)\.git\/(refs\/|HEAD$|packed-refs$)/.test(x.path) || (x.dynamic && x.pattern === undefined));
   if (moves) for (const c of plumbing) c.acts = [...new Set([...(c.acts ?? []), "commit"])];
 }
 
 function gitConfigSet(args: Arg[], at: Where, out: Work, site: CommandSite): void {
   const ops = args.filter((a, i) => !a.text.startsWith("-") && !(i > 0 && /^(-f|--file|--blob|--type|--default|--comment)$/.test(nth(args, i - 1).text)));
   let [k, v] = ops;
-  if (k && !k.dynamic && args.some((a) => a.text === "--unset" || a.text === "--unset-all")) { out.gitEarlier.push({ key: k.text, value: null }); return; }
+  if (k && !k.dynamic && args.some((a) => a.text === "--unset" || a.text === "--unset-all")) {
+    out.gitEarlier.push({ key: k.text, value: null });
+    return;
+  }
   if (k?.text === "set" && ops.length >= 3) [, k, v] = ops;
   if (!k || !v) return;
-  if (k.dynamic) { opaque(out, "git-config-dynamic", `git config sets a key computed at run time`, site.text, site.span); return; }
+  if (k.dynamic) {
+    opaque(out, "git-config-dynamic", `git config sets a key computed at run time`, site.text, site.span);
+    return;
+  }
   if (out.gitEarlier.length < MAX_REMEMBERED) out.gitEarlier.push({ key: k.text, value: v.text });
   if (isShellKey(k.text, v.text) || (v.dynamic && isShellKey(k.text, "x"))) runScript(keyScript(k.text, v, `git config ${k.text}`), at, out, site);
   if (/^alias\./i.test(k.text) && v.text.startsWith("!")) runScript({ ...v, text: v.text.slice(1), label: `git config ${k.text}` }, at, out, site);
 }
-
 
 /**
  * Before a git command runs: git hooks and git config files this command wrote earlier. A hook runs on its event
@@ -680,11 +785,16 @@ function plantedForGit(at: Where, out: Work, site: CommandSite): void {
     if (out.planted.has(file)) continue;
     if (GIT_HOOK.test(file)) {
       out.planted.add(file);
-      if (text === null) { opaque(out, "script-written-at-run-time", `the git hook ${clip(file, 60)} is written with content known only at run time`, site.text, site.span); markUnknownEffects(out); continue; }
+      if (text === null) {
+        opaque(out, "script-written-at-run-time", `the git hook ${clip(file, 60)} is written with content known only at run time`, site.text, site.span);
+        markUnknownEffects(out);
+        continue;
+      }
       runFile({ text: file, dynamic: false }, "auto", { ...at, via: [...at.via, `git hook ${basename(file)}`] }, out, site);
     } else if (text !== null && (GIT_CONFIG_FILE.test(file) || /\.(cfg|conf|config|ini)$/.test(file))) {
       out.planted.add(file);
-      for (const [k, v] of parseConfig(text)) if (isShellKey(k, v)) runScript(keyScript(k, { text: v, dynamic: false }, `git config file ${clip(file, 40)} (${k})`), at, out, site);
+      for (const [k, v] of parseConfig(text))
+        if (isShellKey(k, v)) runScript(keyScript(k, { text: v, dynamic: false }, `git config file ${clip(file, 40)} (${k})`), at, out, site);
     }
   }
 }
@@ -731,7 +841,12 @@ function promptValue(v: WordValue, name: string, text: string, span: Span, at: W
   if (name === "PROMPT_COMMAND") return shellValue(v, name, text, span, at, out);
   // only substitutions in the prompt run anything
   if (!/\$\(|`/.test(v.text)) return;
-  runScript({ text: `: ${v.text}`, dynamic: v.dynamic, label: name }, { ...at, depth: at.depth + 1, anchor: span }, out, { span, text, piped: false, local: new Map() });
+  runScript({ text: `: ${v.text}`, dynamic: v.dynamic, label: name }, { ...at, depth: at.depth + 1, anchor: span }, out, {
+    span,
+    text,
+    piped: false,
+    local: new Map(),
+  });
 }
 
 function shellValue(v: WordValue, name: string, text: string, span: Span, at: Where, out: Work): void {
@@ -746,11 +861,19 @@ function runTcl(src: Arg, at: Where, out: Work, site: CommandSite): void {
     return markUnknownEffects(out);
   }
   let shellSpawned = false;
-  pushWrites(inlineWrites(src.text).filter((w) => !w.dynamic), "tcl", out);
+  pushWrites(
+    inlineWrites(src.text).filter((w) => !w.dynamic),
+    "tcl",
+    out,
+  );
   for (const c of tclCommands(src.text)) {
     const words = c.words.filter((w, i) => !(i === 0 && c.name === "spawn" && w.text.startsWith("-")));
     if (c.name === "spawn" || c.name === "exec") {
-      if (words[0]?.dynamic) { opaque(out, "launcher-dynamic", `expect ${c.name} runs a program computed at run time`, site.text, site.span); markUnknownEffects(out); continue; }
+      if (words[0]?.dynamic) {
+        opaque(out, "launcher-dynamic", `expect ${c.name} runs a program computed at run time`, site.text, site.span);
+        markUnknownEffects(out);
+        continue;
+      }
       const argv = words.filter((w) => !/^[<>]@|^2>@/.test(w.text));
       if (argv.length) visitArgv(argv, { ...at, via: [...at.via, `expect ${c.name}`] }, out, { ...site, stdin: undefined });
       if (SHELLS.has(basename(argv[0]?.text ?? ""))) shellSpawned = true;
@@ -819,7 +942,7 @@ function runFile(file: Arg, lang: string, at: Where, out: Work, site: CommandSit
   if (fromDisk) out.lenient++;
   try {
     // "auto" (run by path): the shebang says; no shebang means a shell runs it
-    const interp = lang === "auto" ? shebang(text) ?? "sh" : lang;
+    const interp = lang === "auto" ? (shebang(text) ?? "sh") : lang;
     if (interp === "tcl" || interp === "tclsh" || interp === "wish") runTcl({ text, dynamic: false }, inner, out, site);
     else if (interp === "shell" || SHELLS.has(interp) || !isInterpreter(interp)) analyzeScript(text, inner, out);
     else inlineProgram(interp, text, inner, out, site);
@@ -833,15 +956,28 @@ function runFile(file: Arg, lang: string, at: Where, out: Work, site: CommandSit
 function producedText(sub: string): string | undefined {
   const body = sub.slice(2, -1);
   let script: ParsedScript;
-  try { script = parse(body); } catch { return undefined; }
+  try {
+    script = parse(body);
+  } catch {
+    return undefined;
+  }
   if (script.commands.length !== 1) return undefined;
   const c = nth(script.commands, 0).command;
   if (c.type !== "Command" || !c.name) return undefined;
   const words = [c.name, ...c.suffix].filter((w): w is Word => w.type === "Word").map((w) => evalWord(w));
   if (words.some((w) => w.dynamic)) return undefined;
   const n = nth(words, 0).text;
-  if (n === "echo") return words.slice(1).filter((w) => !/^-[neE]+$/.test(w.text)).map((w) => w.text).join(" ");
-  if (n === "printf") return words.slice(1).map((w) => cEscapes(w.text)).join("\n");
+  if (n === "echo")
+    return words
+      .slice(1)
+      .filter((w) => !/^-[neE]+$/.test(w.text))
+      .map((w) => w.text)
+      .join(" ");
+  if (n === "printf")
+    return words
+      .slice(1)
+      .map((w) => cEscapes(w.text))
+      .join("\n");
   return undefined;
 }
 
@@ -868,7 +1004,10 @@ function normalize(p: string, out: Work): string {
 /** An absolute path for the world, or undefined when the directory is not known. */
 function resolvePath(p: string, out: Work): string | undefined {
   if (p.startsWith("/")) return p;
-  if (p.startsWith("~/")) { const h = out.world.env["HOME"]; return h ? path.join(h, p.slice(2)) : undefined; }
+  if (p.startsWith("~/")) {
+    const h = out.world.env["HOME"];
+    return h ? path.join(h, p.slice(2)) : undefined;
+  }
   return out.cwd ? path.resolve(out.cwd, p) : undefined;
 }
 
@@ -882,19 +1021,36 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
     return markUnknownEffects(out);
   }
   // the script a program runs is read first: one that writes nothing leaves its file arguments alone
-  const scriptFile = isInterpreter(name) && program === undefined ? readsOf(name, args)[0]
-    : SHELLS.has(name) ? readsOf(name, args)[0]
-    : nth(argv, 0).text.includes("/") && name !== "git" ? { path: nth(argv, 0).text, dynamic: false } : undefined;
+  const scriptFile =
+    isInterpreter(name) && program === undefined
+      ? readsOf(name, args)[0]
+      : SHELLS.has(name)
+        ? readsOf(name, args)[0]
+        : nth(argv, 0).text.includes("/") && name !== "git"
+          ? { path: nth(argv, 0).text, dynamic: false }
+          : undefined;
   if (scriptFile && !scriptFile.dynamic && !out.scriptsRead.has(normalize(scriptFile.path, out))) {
-    if (SHELLS.has(name)) { /* read by visitArgv (programFiles) */ }
-    else runFile({ text: interpreterFile(name, scriptFile.path, out), dynamic: false }, isInterpreter(name) ? (name === "tclsh" || name === "wish" ? "tcl" : name) : "auto", at, out, site);
+    if (SHELLS.has(name)) {
+      /* read by visitArgv (programFiles) */
+    } else
+      runFile(
+        { text: interpreterFile(name, scriptFile.path, out), dynamic: false },
+        isInterpreter(name) ? (name === "tclsh" || name === "wish" ? "tcl" : name) : "auto",
+        at,
+        out,
+        site,
+      );
   }
   if (isInterpreter(name)) for (const f of preloaded(name, args, program?.text, out, site)) runFile({ text: f, dynamic: false }, name, at, out, site);
   // `python3 -m ship`: the module's file in the folder
   const mod = /^(python|pypy)/.test(name) ? args[args.findIndex((a) => a.text === "-m") + 1] : undefined;
   if (mod && args.some((a) => a.text === "-m") && !mod.dynamic && /^[\w.]+$/.test(mod.text)) {
     const base = mod.text.replace(/\./g, "/");
-    for (const f of [`${base}.py`, `${base}/__main__.py`]) if (fileText(f, out) !== undefined) { runFile({ text: f, dynamic: false }, name, at, out, site); break; }
+    for (const f of [`${base}.py`, `${base}/__main__.py`])
+      if (fileText(f, out) !== undefined) {
+        runFile({ text: f, dynamic: false }, name, at, out, site);
+        break;
+      }
   }
   const pure = scriptFile !== undefined && !scriptFile.dynamic && out.scriptsRead.get(normalize(scriptFile.path, out))?.wrote === false;
   const written = writesOf(nth(argv, 0).text, args, program?.text, out.world.kind.bind(out.world), pure);
@@ -905,7 +1061,10 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
     const key = normalize(w.path, out);
     const src = name === "cp" || name === "install" || name === "mv" ? args.find((a) => !a.text.startsWith("-") && a.text !== w.path) : undefined;
     if (KEEPS_CONTENT.has(name)) continue;
-    if (name === "rm" || name === "unlink") { out.files.delete(key); continue; }
+    if (name === "rm" || name === "unlink") {
+      out.files.delete(key);
+      continue;
+    }
     if (src) {
       // a copy of a file we know (or can read) has its text; of one we cannot read: no worse than not looking
       const copied = src.dynamic ? null : fileText(src.text, out);
@@ -914,7 +1073,16 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
     }
     out.files.set(key, name === "tee" && site.stdin && !site.stdin.dynamic ? site.stdin.text : null);
   }
-  pushWrites(patchWrites(name, args, site.stdin?.text ?? (site.stdinFile ? fileText(site.stdinFile.text, out) ?? undefined : undefined), (p) => fileText(p, out) ?? undefined), name, out);
+  pushWrites(
+    patchWrites(
+      name,
+      args,
+      site.stdin?.text ?? (site.stdinFile ? (fileText(site.stdinFile.text, out) ?? undefined) : undefined),
+      (p) => fileText(p, out) ?? undefined,
+    ),
+    name,
+    out,
+  );
   pushReads(readsOf(name, args), name, out);
   for (const s of optionShells(name, args)) runScript(s, at, out, site);
   if (program !== undefined) inlineProgram(name, program.text, at, out, site, true);
@@ -939,7 +1107,11 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
   if (name === "printf" && args[0]?.text === "-v" && args[1] && !args[1].dynamic) {
     // `printf -v g '\x67it'`: g holds the formatted text, when format and arguments are literals
     const text = args.slice(2).some((a) => a.dynamic) ? undefined : printfText(args.slice(2).map((a) => a.text));
-    setVar(out, args[1].text, text === undefined ? { text: `$${args[1].text}`, dynamic: true, shape: { kind: "any" } } : { text, dynamic: false, shape: { kind: "exact", text } });
+    setVar(
+      out,
+      args[1].text,
+      text === undefined ? { text: `$${args[1].text}`, dynamic: true, shape: { kind: "any" } } : { text, dynamic: false, shape: { kind: "exact", text } },
+    );
   }
   if (name === "hash") hashEffect(args, out);
   if (name === "alias") aliasEffect(args, out, site);
@@ -950,12 +1122,17 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
   if (name === "npm" || name === "pnpm" || name === "yarn" || name === "bun") packageScriptEffect(name, args, at, out);
   shellProgramEffect(name, args, at, out, site);
   // sqlite3 with no SQL operand reads its commands (dot-commands run programs) from stdin
-  if (name === "sqlite3" && site.piped && !site.stdin && operandsOf(args, ["-cmd", "-separator", "-newline", "-nullvalue", "-init", "-vfs", "-maxsize", "-mmap", "-heap", "-lookaside", "-pagecache", "-escape"]).length < 2) {
+  if (
+    name === "sqlite3" &&
+    site.piped &&
+    !site.stdin &&
+    operandsOf(args, ["-cmd", "-separator", "-newline", "-nullvalue", "-init", "-vfs", "-maxsize", "-mmap", "-heap", "-lookaside", "-pagecache", "-escape"])
+      .length < 2
+  ) {
     opaque(out, "program-from-pipe", "sqlite3 reads its commands from a pipe (.shell and .system run programs)", site.text, site.span);
     markUnknownEffects(out);
   }
   if (name === "make" || name === "gmake") makeEffect(args, at, out, site);
-
 }
 
 const operandsOf = (args: Arg[], valued: string[]): Arg[] => args.filter((a, i) => !a.text.startsWith("-") && !valued.includes(args[i - 1]?.text ?? ""));
@@ -1018,7 +1195,10 @@ function preloaded(name: string, args: Arg[], program: string | undefined, out: 
       if (m && /^(\.{1,2}\/|\/)/.test(m)) files.push(interpreterFile(name, m, out));
     }
   }
-  const envText = (n: string): string | undefined => { const v = site.local.get(n) ?? context(out).lookup(n); return v && !v.dynamic ? v.text : undefined; };
+  const envText = (n: string): string | undefined => {
+    const v = site.local.get(n) ?? context(out).lookup(n);
+    return v && !v.dynamic ? v.text : undefined;
+  };
   if (/^(python|pypy)/.test(name) && program) {
     const roots = ["", ...(envText("PYTHONPATH") ?? "").split(":").filter(Boolean)];
     for (const im of program.matchAll(/(?:^|[;\n])\s*(?:import\s+([\w., ]+)|from\s+(\w+)[\w.]*\s+import)/g)) {
@@ -1039,12 +1219,17 @@ function preloaded(name: string, args: Arg[], program: string | undefined, out: 
       const m = /^-([IMm])(.*)$/.exec(t);
       if (!m) continue;
       const v = nth(m, 2) || opts[++i] || "";
-      if (m[1] === "I") dirs.push(v); else mods.push(v.replace(/^-/, "").replace(/[=\s].*$/, ""));
+      if (m[1] === "I") dirs.push(v);
+      else mods.push(v.replace(/^-/, "").replace(/[=\s].*$/, ""));
     }
-    for (const mod of mods) for (const d of dirs) {
-      const f = path.join(d, `${mod.replace(/::/g, "/")}.pm`);
-      if (fileText(f, out) !== undefined) { files.push(f); break; }
-    }
+    for (const mod of mods)
+      for (const d of dirs) {
+        const f = path.join(d, `${mod.replace(/::/g, "/")}.pm`);
+        if (fileText(f, out) !== undefined) {
+          files.push(f);
+          break;
+        }
+      }
   }
   return [...new Set(files)].slice(0, 8);
 }
@@ -1058,7 +1243,8 @@ function inlineProgram(name: string, code: string, at: Where, out: Work, site: C
   const writes = inlineWrites(code);
   if (!writesDone) pushWrites(writes, name, out);
   // what the program writes into a file is known only at run time (a hook or script it plants is opaque when run)
-  for (const w of writes) if (!w.dynamic && out.files.size < MAX_REMEMBERED && !out.files.has(normalize(w.path, out))) out.files.set(normalize(w.path, out), null);
+  for (const w of writes)
+    if (!w.dynamic && out.files.size < MAX_REMEMBERED && !out.files.has(normalize(w.path, out))) out.files.set(normalize(w.path, out), null);
   const found = inlineCommands(code, name);
   for (const line of found.scripts) analyzeScript(line, { ...at, via: [...at.via, name] }, out);
   if (found.opaque) {
@@ -1072,7 +1258,10 @@ function programFile(a: Arg, name: string, out: Work, site: CommandSite): string
   if (!a.dynamic) return fileText(a.text, out) ?? undefined;
   if (!/^<\(/.test(a.text)) return undefined;
   const produced = producedText(a.text);
-  if (produced === undefined) { opaque(out, "program-from-substitution", `${name} reads a program produced at run time (${clip(a.text, 60)})`, site.text, site.span); markUnknownEffects(out); }
+  if (produced === undefined) {
+    opaque(out, "program-from-substitution", `${name} reads a program produced at run time (${clip(a.text, 60)})`, site.text, site.span);
+    markUnknownEffects(out);
+  }
   return produced;
 }
 
@@ -1096,7 +1285,10 @@ function awkRun(text: string, at: Where, out: Work, site: CommandSite): void {
   const p = awkProgram(text);
   pushWrites(p.writes, "awk", out);
   for (const s of p.scripts) analyzeScript(s, { ...at, via: [...at.via, "awk"] }, out);
-  if (p.opaque) { opaque(out, "inline-spawn-dynamic", p.opaque, site.text, site.span); markUnknownEffects(out); }
+  if (p.opaque) {
+    opaque(out, "inline-spawn-dynamic", p.opaque, site.text, site.span);
+    markUnknownEffects(out);
+  }
 }
 
 function sedEffects(name: string, args: Arg[], at: Where, out: Work, site: CommandSite): void {
@@ -1104,12 +1296,23 @@ function sedEffects(name: string, args: Arg[], at: Where, out: Work, site: Comma
   const scripts: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const t = nth(args, i).text;
-    if (t === "-e" || t === "--expression") { if (args[i + 1]) scripts.push(nth(args, ++i).text); continue; }
-    if (t.startsWith("--expression=")) { scripts.push(t.slice(13)); continue; }
-    if (/^-[A-Za-z]*e$/.test(t) && !t.startsWith("--") && args[i + 1]) { scripts.push(nth(args, ++i).text); continue; }
+    if (t === "-e" || t === "--expression") {
+      if (args[i + 1]) scripts.push(nth(args, ++i).text);
+      continue;
+    }
+    if (t.startsWith("--expression=")) {
+      scripts.push(t.slice(13));
+      continue;
+    }
+    if (/^-[A-Za-z]*e$/.test(t) && !t.startsWith("--") && args[i + 1]) {
+      scripts.push(nth(args, ++i).text);
+    }
   }
   const fi = args.findIndex((a) => a.text === "-f" || a.text === "--file");
-  if (fi >= 0 && args[fi + 1]) { const t = programFile(nth(args, fi + 1), name, out, site); if (typeof t === "string") scripts.push(t); }
+  if (fi >= 0 && args[fi + 1]) {
+    const t = programFile(nth(args, fi + 1), name, out, site);
+    if (typeof t === "string") scripts.push(t);
+  }
   if (scripts.length === 0) {
     const valued = new Set(["-f", "--file", "-l", "--line-length"]);
     let i = 0;
@@ -1121,7 +1324,10 @@ function sedEffects(name: string, args: Arg[], at: Where, out: Work, site: Comma
     const p = sedProgram(s);
     pushWrites(p.writes, name, out);
     for (const c of p.scripts) analyzeScript(c, { ...at, via: [...at.via, `${name} e`] }, out);
-    if (p.opaque) { opaque(out, "inline-spawn-dynamic", p.opaque, site.text, site.span); markUnknownEffects(out); }
+    if (p.opaque) {
+      opaque(out, "inline-spawn-dynamic", p.opaque, site.text, site.span);
+      markUnknownEffects(out);
+    }
   }
 }
 
@@ -1137,13 +1343,19 @@ function vimEffects(args: Arg[], at: Where, out: Work, site: CommandSite): void 
     const p = vimCommands(c.text, buffer);
     pushWrites(p.writes, "vim", out);
     for (const s of p.scripts) analyzeScript(s, { ...at, via: [...at.via, "vim !"] }, out);
-    if (p.opaque || c.dynamic) { opaque(out, "inline-spawn-dynamic", p.opaque ?? "vim runs a command computed at run time", site.text, site.span); markUnknownEffects(out); }
+    if (p.opaque || c.dynamic) {
+      opaque(out, "inline-spawn-dynamic", p.opaque ?? "vim runs a command computed at run time", site.text, site.span);
+      markUnknownEffects(out);
+    }
   }
 }
 
 function cdEffect(args: Arg[], out: Work): void {
   const d = args.find((a) => !a.text.startsWith("-") || a.text === "-");
-  if (!d || d.text === "-" || d.dynamic) { out.cwd = d || !out.world.env["HOME"] ? undefined : out.world.env["HOME"]; return; }
+  if (!d || d.text === "-" || d.dynamic) {
+    out.cwd = d || !out.world.env["HOME"] ? undefined : out.world.env["HOME"];
+    return;
+  }
   out.cwd = d.text.startsWith("/") ? d.text : out.cwd ? path.resolve(out.cwd, d.text) : undefined;
 }
 
@@ -1168,7 +1380,9 @@ function linkEffect(name: string, args: Arg[], out: Work): void {
   const dst = nth(ops, ops.length - 1);
   if (dst.dynamic) return;
   // only a link shares its target's content (`cp`/`install` make an independent copy; `cp -l`/`-s` link)
-  const links = name === "ln" || name === "cp" && args.some((a) => /^-[a-zA-Z]*[ls]/.test(a.text) && !a.text.startsWith("--") || a.text === "--link" || a.text === "--symbolic-link");
+  const links =
+    name === "ln" ||
+    (name === "cp" && args.some((a) => (/^-[a-zA-Z]*[ls]/.test(a.text) && !a.text.startsWith("--")) || a.text === "--link" || a.text === "--symbolic-link"));
   if (links && !src.dynamic && !dst.text.endsWith("/") && out.programs.size < MAX_REMEMBERED) {
     const symbolic = name !== "ln" || args.some((a) => /^-[a-zA-Z]*s/.test(a.text) || a.text === "--symbolic");
     const target = src.text.startsWith("/") || !symbolic ? src.text : path.join(path.dirname(dst.text), src.text);
@@ -1227,17 +1441,32 @@ function lifecycleEffect(pm: string, args: Arg[], at: Where, out: Work): void {
   if (text) {
     const fromDisk = !out.files.has(normalize("package.json", out));
     if (fromDisk) out.lenient++;
-    try { for (const h of hooks) { const l = packageScripts(text, h); if (l) analyzeScript(l.main, inner, out); } } finally { if (fromDisk) out.lenient--; }
+    try {
+      for (const h of hooks) {
+        const l = packageScripts(text, h);
+        if (l) analyzeScript(l.main, inner, out);
+      }
+    } finally {
+      if (fromDisk) out.lenient--;
+    }
   }
   // `npm version X` commits the bump itself (in a git repository, unless told not to)
-  if (pm === "npm" && sub === "version" && words.slice(v + 1).some((w) => !w.startsWith("-"))
-    && !words.some((w) => /^--(no-git-tag-version|git-tag-version=false)$/.test(w))) analyzeScript("git commit -m version", inner, out);
+  if (
+    pm === "npm" &&
+    sub === "version" &&
+    words.slice(v + 1).some((w) => !w.startsWith("-")) &&
+    !words.some((w) => /^--(no-git-tag-version|git-tag-version=false)$/.test(w))
+  )
+    analyzeScript("git commit -m version", inner, out);
 }
 
 function packageScriptEffect(pm: string, args: Arg[], at: Where, out: Work): void {
   if (args.some((a) => a.dynamic)) return;
   lifecycleEffect(pm, args, at, out);
-  const run = scriptRun(pm, args.map((a) => a.text));
+  const run = scriptRun(
+    pm,
+    args.map((a) => a.text),
+  );
   if (!run) return;
   const dir = run.dir ?? ".";
   const text = fileText(path.join(dir, "package.json"), out);
@@ -1270,9 +1499,19 @@ function makeEffect(args: Arg[], at: Where, out: Work, site: CommandSite): void 
     const t = a.text;
     // make's own grammar: `-C DIR`, `-CDIR`, `--directory=DIR`; `-f F`, `-fF`, `--file=F`; `-j`/`-l` take a number only if one follows
     const long = /^--(directory|file|makefile)=([\s\S]*)$/.exec(t);
-    if (long) { if (nth(long, 1) === "directory") dir = path.join(dir, nth(long, 2)); else file = { ...a, text: nth(long, 2) }; continue; }
-    if (t === "-C" || t === "--directory") { dir = path.join(dir, args[++i]?.text ?? ""); continue; }
-    if (t === "-f" || t === "--file" || t === "--makefile") { file = args[++i]; continue; }
+    if (long) {
+      if (nth(long, 1) === "directory") dir = path.join(dir, nth(long, 2));
+      else file = { ...a, text: nth(long, 2) };
+      continue;
+    }
+    if (t === "-C" || t === "--directory") {
+      dir = path.join(dir, args[++i]?.text ?? "");
+      continue;
+    }
+    if (t === "-f" || t === "--file" || t === "--makefile") {
+      file = args[++i];
+      continue;
+    }
     const short = /^-([a-zA-Z]*?)([CfIWo])([\s\S]*)$/.exec(t);
     if (short && !t.startsWith("--")) {
       const v = nth(short, 3) || args[++i]?.text || "";
@@ -1280,7 +1519,10 @@ function makeEffect(args: Arg[], at: Where, out: Work, site: CommandSite): void 
       if (nth(short, 2) === "f") file = nth(short, 3) ? { ...a, text: v } : args[i];
       continue;
     }
-    if (/^-[jl]$/.test(t)) { if (/^\d+(\.\d+)?$/.test(args[i + 1]?.text ?? "")) i++; continue; }
+    if (/^-[jl]$/.test(t)) {
+      if (/^\d+(\.\d+)?$/.test(args[i + 1]?.text ?? "")) i++;
+      continue;
+    }
     if (t.startsWith("-")) continue;
     const kv = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/.exec(t);
     if (kv) vars[nth(kv, 1)] = nth(kv, 2);
@@ -1288,14 +1530,32 @@ function makeEffect(args: Arg[], at: Where, out: Work, site: CommandSite): void 
   }
   // `make -f <(printf …)`: a makefile printed by a static producer
   const produced = file?.dynamic && /^<\(/.test(file.text) ? producedText(file.text) : undefined;
-  if (file?.dynamic && produced === undefined) { opaque(out, "program-from-substitution", `make reads a makefile produced at run time (${clip(file.text, 60)})`, site.text, site.span); return markUnknownEffects(out); }
+  if (file?.dynamic && produced === undefined) {
+    opaque(out, "program-from-substitution", `make reads a makefile produced at run time (${clip(file.text, 60)})`, site.text, site.span);
+    return markUnknownEffects(out);
+  }
   if (args.some((a) => a.dynamic && a !== file)) return;
   // -n/-q/--dry-run print or test, they do not run recipes
-  if (args.some((a) => /^-[a-zA-Z]*[nq][a-zA-Z]*$/.test(a.text) && !/^-[a-zA-Z]*[CfIjlWo]/.test(a.text) || /^--(dry-run|just-print|recon|question)$/.test(a.text))) return;
+  if (
+    args.some(
+      (a) => (/^-[a-zA-Z]*[nq][a-zA-Z]*$/.test(a.text) && !/^-[a-zA-Z]*[CfIjlWo]/.test(a.text)) || /^--(dry-run|just-print|recon|question)$/.test(a.text),
+    )
+  )
+    return;
   const candidates = file ? [file.text] : ["GNUmakefile", "makefile", "Makefile"];
   for (const c of candidates) {
-    const text = produced !== undefined ? produced : c === "-" ? (site.stdin && !site.stdin.dynamic ? site.stdin.text : null) : fileText(c.startsWith("/") ? c : path.join(dir, c), out);
-    if (text === null) { opaque(out, "script-written-at-run-time", `${c} is written by this command with content known only at run time`, site.text, site.span); return markUnknownEffects(out); }
+    const text =
+      produced !== undefined
+        ? produced
+        : c === "-"
+          ? site.stdin && !site.stdin.dynamic
+            ? site.stdin.text
+            : null
+          : fileText(c.startsWith("/") ? c : path.join(dir, c), out);
+    if (text === null) {
+      opaque(out, "script-written-at-run-time", `${c} is written by this command with content known only at run time`, site.text, site.span);
+      return markUnknownEffects(out);
+    }
     if (text === undefined) continue;
     const fromDisk = !out.files.has(normalize(path.join(dir, c), out));
     if (fromDisk) out.lenient++;
@@ -1347,7 +1607,8 @@ function recordWrappers(argv: Arg[], wrappers: string[], at: Where, site: Comman
     const idx = out.commands.length;
     if (!NOT_PROGRAMS.has(w)) out.commands.push(commandRecord(words, verbIndex(w, words), [...at.via, ...wrappers.slice(0, i)], site.span, parent));
     // a launcher's own output files: its options come before the program it runs
-    if (w === "strace" || w === "ltrace" || w === "time" || w === "script" || w === "valgrind") pushWrites(writesOf(w, launcherOptions(words.slice(1))), w, out);
+    if (w === "strace" || w === "ltrace" || w === "time" || w === "script" || w === "valgrind")
+      pushWrites(writesOf(w, launcherOptions(words.slice(1))), w, out);
     parent = idx;
     from++;
   }
@@ -1384,12 +1645,17 @@ function visitFind(args: Arg[], at: Where, out: Work, site: CommandSite): void {
   for (let i = 0; i < args.length; i++) {
     const t = nth(args, i).text;
     if (t === "-delete") out.writes.push({ path: "<found>", dynamic: true, pattern: pattern ? `**/${pattern}` : "**", by: "find -delete" });
-    if (t === "-fprint" || t === "-fprintf" || t === "-fls" || t === "-fprint0") pushWrites([{ path: args[i + 1]?.text ?? "", dynamic: !!args[i + 1]?.dynamic }], "find", out);
+    if (t === "-fprint" || t === "-fprintf" || t === "-fls" || t === "-fprint0")
+      pushWrites([{ path: args[i + 1]?.text ?? "", dynamic: !!args[i + 1]?.dynamic }], "find", out);
     if (t === "-exec" || t === "-execdir" || t === "-ok" || t === "-okdir") {
       let j = i + 1;
       while (j < args.length && nth(args, j).text !== ";" && nth(args, j).text !== "+") j++;
       // `{}` stands for each path found: `find -name commit -exec git {} \;` is no literal subcommand.
-      const inner = args.slice(i + 1, j).map((a) => (a.text.includes("{}") ? { ...a, dynamic: true, shape: pattern ? { kind: "glob" as const, glob: `**/${pattern}` } : { kind: "any" as const } } : a));
+      const inner = args
+        .slice(i + 1, j)
+        .map((a) =>
+          a.text.includes("{}") ? { ...a, dynamic: true, shape: pattern ? { kind: "glob" as const, glob: `**/${pattern}` } : { kind: "any" as const } } : a,
+        );
       if (inner.length > 0) visitArgv(inner, { ...at, via: [...at.via, "find -exec"] }, out, { ...site, stdin: undefined, piped: false });
       i = j;
     }
@@ -1406,7 +1672,13 @@ function pushWrites(paths: PathArg[], by: string, out: Work): void {
     if (!p.dynamic && !isRealFile(p.path)) continue;
     out.writes.push({ ...p, by });
     if (!p.dynamic && by !== "git" && !by.startsWith("git ") && GIT_INTERNALS.test(path.normalize(p.path))) {
-      opaque(out, "git-hooks-door", `${clip(by, 40)} writes ${clip(p.path, 60)}, one of git's own files (hooks, config, refs): git's hooks could be switched off or refs moved without them`, p.path, { start: 0, end: 0 });
+      opaque(
+        out,
+        "git-hooks-door",
+        `${clip(by, 40)} writes ${clip(p.path, 60)}, one of git's own files (hooks, config, refs): git's hooks could be switched off or refs moved without them`,
+        p.path,
+        { start: 0, end: 0 },
+      );
       markUnknownEffects(out);
     }
     if (!p.dynamic) {
@@ -1432,7 +1704,15 @@ function pushReads(paths: PathArg[], by: string, out: Work): void {
 function redirectEffect(r: Redirection, by: string, command: number, argv: Arg[] | undefined, span: Span, out: Work, stdin?: Arg): void {
   const fd = r.descriptor?.type === "FileDescriptor" ? r.descriptor.value : undefined;
   if (r.type === "HereDoc") {
-    out.redirects.push({ op: r.operator, fd, target: r.delimiter?.value ?? "", dynamic: false, heredoc: { delimiter: r.delimiter?.value ?? "", quoted: !!r.delimiter?.quoted, body: clip(r.body.text, 4096) }, command, span });
+    out.redirects.push({
+      op: r.operator,
+      fd,
+      target: r.delimiter?.value ?? "",
+      dynamic: false,
+      heredoc: { delimiter: r.delimiter?.value ?? "", quoted: !!r.delimiter?.quoted, body: clip(r.body.text, 4096) },
+      command,
+      span,
+    });
     return;
   }
   if (!r.target) return;
@@ -1463,8 +1743,19 @@ function rememberFile(p: string, op: string, argv: Arg[], stdin: Arg | undefined
   let text: string | null = null;
   if (argv.slice(1).some((a) => a.dynamic)) text = null;
   else if ((name === "cat" || name === "tee") && argv.length === 1 && stdin) text = stdin.dynamic ? null : stdin.text;
-  else if (name === "echo") text = argv.slice(1).filter((a) => !/^-[neE]+$/.test(a.text)).map((a) => (argv.some((x) => /^-[nE]*e[nE]*$/.test(x.text)) ? cEscapes(a.text) : a.text)).join(" ") + "\n";
-  else if (name === "printf") text = argv.slice(1).map((a) => cEscapes(a.text)).join("\n") + "\n";
+  else if (name === "echo")
+    text =
+      argv
+        .slice(1)
+        .filter((a) => !/^-[neE]+$/.test(a.text))
+        .map((a) => (argv.some((x) => /^-[nE]*e[nE]*$/.test(x.text)) ? cEscapes(a.text) : a.text))
+        .join(" ") + "\n";
+  else if (name === "printf")
+    text =
+      argv
+        .slice(1)
+        .map((a) => cEscapes(a.text))
+        .join("\n") + "\n";
   const prev = out.files.get(key);
   out.files.set(key, op === ">>" && prev !== undefined ? (prev === null || text === null ? null : prev + text) : text);
 }

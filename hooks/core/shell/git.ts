@@ -12,39 +12,61 @@ import { clip, type Arg } from "./wrappers.js";
 import type { ShellWorld } from "./world.js";
 
 /** git 2.39's own commands (builtins and the scripts shipped with it): never aliases. */
-export const GIT_COMMANDS = new Set((
-  "add am annotate apply archimport archive bisect blame branch bugreport bundle cat-file check-attr check-ignore check-mailmap " +
-  "check-ref-format checkout checkout-index cherry cherry-pick citool clean clone column commit commit-graph commit-tree config " +
-  "count-objects credential credential-cache credential-store cvsexportcommit cvsimport cvsserver daemon describe diagnose diff " +
-  "diff-files diff-index diff-tree difftool fast-export fast-import fetch fetch-pack filter-branch fmt-merge-msg for-each-ref " +
-  "for-each-repo format-patch fsck fsck-objects fsmonitor--daemon gc get-tar-commit-id grep gui hash-object help hook http-backend " +
-  "http-fetch http-push imap-send index-pack init init-db instaweb interpret-trailers log ls-files ls-remote ls-tree mailinfo " +
-  "mailsplit maintenance merge merge-base merge-file merge-index merge-octopus merge-one-file merge-ours merge-recursive " +
-  "merge-resolve merge-subtree merge-tree mergetool mktag mktree multi-pack-index mv name-rev notes p4 pack-objects pack-redundant " +
-  "pack-refs patch-id prune prune-packed pull push quiltimport range-diff read-tree rebase receive-pack reflog remote remote-ext " +
-  "remote-fd repack replace replay request-pull rerere reset restore rev-list rev-parse revert rm scalar send-email send-pack " +
-  "sh-i18n--envsubst shortlog show show-branch show-index show-ref sparse-checkout stage stash status stripspace submodule svn " +
-  "switch symbolic-ref tag unpack-file unpack-objects update-index update-ref update-server-info upload-archive upload-pack var " +
-  "verify-commit verify-pack verify-tag version web--browse whatchanged worktree write-tree"
-).split(" "));
+export const GIT_COMMANDS = new Set(
+  (
+    "add am annotate apply archimport archive bisect blame branch bugreport bundle cat-file check-attr check-ignore check-mailmap " +
+    "check-ref-format checkout checkout-index cherry cherry-pick citool clean clone column commit commit-graph commit-tree config " +
+    "count-objects credential credential-cache credential-store cvsexportcommit cvsimport cvsserver daemon describe diagnose diff " +
+    "diff-files diff-index diff-tree difftool fast-export fast-import fetch fetch-pack filter-branch fmt-merge-msg for-each-ref " +
+    "for-each-repo format-patch fsck fsck-objects fsmonitor--daemon gc get-tar-commit-id grep gui hash-object help hook http-backend " +
+    "http-fetch http-push imap-send index-pack init init-db instaweb interpret-trailers log ls-files ls-remote ls-tree mailinfo " +
+    "mailsplit maintenance merge merge-base merge-file merge-index merge-octopus merge-one-file merge-ours merge-recursive " +
+    "merge-resolve merge-subtree merge-tree mergetool mktag mktree multi-pack-index mv name-rev notes p4 pack-objects pack-redundant " +
+    "pack-refs patch-id prune prune-packed pull push quiltimport range-diff read-tree rebase receive-pack reflog remote remote-ext " +
+    "remote-fd repack replace replay request-pull rerere reset restore rev-list rev-parse revert rm scalar send-email send-pack " +
+    "sh-i18n--envsubst shortlog show show-branch show-index show-ref sparse-checkout stage stash status stripspace submodule svn " +
+    "switch symbolic-ref tag unpack-file unpack-objects update-index update-ref update-server-info upload-archive upload-pack var " +
+    "verify-commit verify-pack verify-tag version web--browse whatchanged worktree write-tree"
+  ).split(" "),
+);
 
 /** git runs these files from .git/hooks (or core.hooksPath) when the matching event happens. */
-export const GIT_HOOK = /(^|\/)(applypatch-msg|pre-applypatch|post-applypatch|pre-commit|pre-merge-commit|prepare-commit-msg|commit-msg|post-commit|pre-rebase|post-checkout|post-merge|pre-push|pre-receive|update|proc-receive|post-receive|post-update|reference-transaction|push-to-checkout|pre-auto-gc|post-rewrite|sendemail-validate|fsmonitor-watchman|post-index-change|p4-[a-z-]+)$/;
+export const GIT_HOOK =
+  /(^|\/)(applypatch-msg|pre-applypatch|post-applypatch|pre-commit|pre-merge-commit|prepare-commit-msg|commit-msg|post-commit|pre-rebase|post-checkout|post-merge|pre-push|pre-receive|update|proc-receive|post-receive|post-update|reference-transaction|push-to-checkout|pre-auto-gc|post-rewrite|sendemail-validate|fsmonitor-watchman|post-index-change|p4-[a-z-]+)$/;
 
 /** Common third-party `git-<name>` programs: they run themselves (before aliases, as git does). */
-const KNOWN_EXTERNALS = new Set(("lfs flow annex absorb filter-repo crypt secret extras town machete branchless delete-merged-branches " +
-  "open browse sizer standup quick-stats cliff cz fame trim gone spice stack revise imerge credential-manager credential-osxkeychain " +
-  "credential-libsecret remote-gcrypt subrepo when-merged bug cinnabar codereview review pr-train").split(" "));
+const KNOWN_EXTERNALS = new Set(
+  (
+    "lfs flow annex absorb filter-repo crypt secret extras town machete branchless delete-merged-branches " +
+    "open browse sizer standup quick-stats cliff cz fame trim gone spice stack revise imerge credential-manager credential-osxkeychain " +
+    "credential-libsecret remote-gcrypt subrepo when-merged bug cinnabar codereview review pr-train"
+  ).split(" "),
+);
 
 /** Global options before the subcommand that take a value. */
 export const GIT_VALUED = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path", "--list-cmds"]);
 
 /** Config keys whose value git runs as a shell command. */
-const SHELL_KEYS = /^(core\.(pager|editor|sshcommand|askpass|fsmonitor|gitproxy)|sequence\.editor|diff\.external|diff\..+\.(command|textconv)|merge\..+\.driver|filter\..+\.(clean|smudge|process)|pager\..+|gpg(\..+)?\.program|interactive\.difffilter|sendemail\.(tocmd|cccmd|sendmailcmd)|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack)|(diff|merge)tool\..+\.cmd|browser\..+\.cmd|man\..+\.cmd|credential(\..+)?\.helper)$/;
+const SHELL_KEYS =
+  /^(core\.(pager|editor|sshcommand|askpass|fsmonitor|gitproxy)|sequence\.editor|diff\.external|diff\..+\.(command|textconv)|merge\..+\.driver|filter\..+\.(clean|smudge|process)|pager\..+|gpg(\..+)?\.program|interactive\.difffilter|sendemail\.(tocmd|cccmd|sendmailcmd)|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack)|(diff|merge)tool\..+\.cmd|browser\..+\.cmd|man\..+\.cmd|credential(\..+)?\.helper)$/;
 
 /** Environment variables whose value git (or what it starts) runs as a shell command. */
-export const GIT_SHELL_ENV = new Set(["GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF",
-  "GIT_ASKPASS", "SSH_ASKPASS", "GIT_PROXY_COMMAND", "EDITOR", "VISUAL", "PAGER", "MANPAGER", "LESSOPEN"]);
+export const GIT_SHELL_ENV = new Set([
+  "GIT_EDITOR",
+  "GIT_SEQUENCE_EDITOR",
+  "GIT_PAGER",
+  "GIT_SSH_COMMAND",
+  "GIT_SSH",
+  "GIT_EXTERNAL_DIFF",
+  "GIT_ASKPASS",
+  "SSH_ASKPASS",
+  "GIT_PROXY_COMMAND",
+  "EDITOR",
+  "VISUAL",
+  "PAGER",
+  "MANPAGER",
+  "LESSOPEN",
+]);
 
 /** Values that are not commands although the key could hold one (`core.fsmonitor=true`, `pager.log=false`). */
 const NOT_A_COMMAND = /^(true|false|yes|no|on|off|1|0|)$/i;
@@ -82,8 +104,15 @@ function extCommand(s: string): string {
   const words: string[] = [];
   let cur = "";
   for (let i = 0; i < s.length; i++) {
-    if (s[i] === "%" && i + 1 < s.length) { cur += s[++i] === "s" ? " " : s[i]; continue; }
-    if (s[i] === " ") { if (cur) words.push(cur); cur = ""; continue; }
+    if (s[i] === "%" && i + 1 < s.length) {
+      cur += s[++i] === "s" ? " " : s[i];
+      continue;
+    }
+    if (s[i] === " ") {
+      if (cur) words.push(cur);
+      cur = "";
+      continue;
+    }
     cur += s[i];
   }
   if (cur) words.push(cur);
@@ -136,14 +165,23 @@ export function resolveGit(argv: Arg[], ctx: GitContext): GitResolved {
     const cfg: Config = new LazyConfig(() => commandConfig(g.config, ctx, g.dir, out));
     out.argv = cur;
     out.verb = g.verb;
-    for (const { key, value } of g.config) if (isShellKey(key, value.text) || (value.dynamic && SHELL_KEYS.test(key.toLowerCase()))) out.scripts.push(keyScript(key, value, `git -c ${key}`));
+    for (const { key, value } of g.config)
+      if (isShellKey(key, value.text) || (value.dynamic && SHELL_KEYS.test(key.toLowerCase()))) out.scripts.push(keyScript(key, value, `git -c ${key}`));
     // `git clone 'ext::sh -c …'`: the ext transport runs its command
     for (const a of cur) if (a.text.startsWith("ext::")) out.scripts.push({ text: extCommand(a.text.slice(5)), dynamic: a.dynamic, label: "git ext::" });
     // configuration from the environment is read now: it may name commands git runs
-    if (ctx.env("GIT_CONFIG_COUNT") || ctx.env("GIT_CONFIG_PARAMETERS") || g.config.some((c) => (c as { fromEnv?: boolean }).fromEnv || c.key === "include.path")) void cfg.known;
+    if (
+      ctx.env("GIT_CONFIG_COUNT") ||
+      ctx.env("GIT_CONFIG_PARAMETERS") ||
+      g.config.some((c) => (c as { fromEnv?: boolean }).fromEnv || c.key === "include.path")
+    )
+      void cfg.known;
     if (g.verb < 0) return out;
     const verbArg = nth(cur, g.verb);
-    if (verbArg.dynamic || verbArg.pattern) { out.verbUnknown = true; return out; }
+    if (verbArg.dynamic || verbArg.pattern) {
+      out.verbUnknown = true;
+      return out;
+    }
     const sub = verbArg.text;
     if (GIT_COMMANDS.has(sub)) {
       subcommandEffects(sub, cur.slice(g.verb + 1), cfg, out);
@@ -158,11 +196,18 @@ export function resolveGit(argv: Arg[], ctx: GitContext): GitResolved {
       return out;
     }
     out.via.push(`git alias ${sub}`);
-    if (alias.dynamic) { out.verbUnknown = true; return out; }
+    if (alias.dynamic) {
+      out.verbUnknown = true;
+      return out;
+    }
     if (alias.text.startsWith("!")) {
       // a shell alias: `!f() { git commit "$@"; }; f` gets the remaining words as arguments
       const rest = cur.slice(g.verb + 1);
-      out.scripts.push({ text: `${alias.text.slice(1)} ${rest.map((a) => shellQuote(a.text)).join(" ")}`, dynamic: rest.some((a) => a.dynamic), label: `git alias ${sub}` });
+      out.scripts.push({
+        text: `${alias.text.slice(1)} ${rest.map((a) => shellQuote(a.text)).join(" ")}`,
+        dynamic: rest.some((a) => a.dynamic),
+        label: `git alias ${sub}`,
+      });
       out.verb = -1;
       out.argv = cur;
       return out;
@@ -186,7 +231,10 @@ function globals(argv: Arg[]): Globals {
   for (let i = 1; i < argv.length; i++) {
     const a = nth(argv, i);
     const t = a.text;
-    if (a.dynamic && !t.startsWith("-")) { out.verb = i; return out; }
+    if (a.dynamic && !t.startsWith("-")) {
+      out.verb = i;
+      return out;
+    }
     if (t === "-c" || t === "--config-env" || t === "-C" || GIT_VALUED.has(t)) {
       const v = argv[i + 1];
       if (v) {
@@ -197,8 +245,14 @@ function globals(argv: Arg[]): Globals {
       i++;
       continue;
     }
-    if (t.startsWith("--config-env=")) { out.config.push({ ...keyValue({ ...a, text: t.slice(13) }), fromEnv: true } as never); continue; }
-    if (/^-c./.test(t)) { out.config.push(keyValue({ ...a, text: t.slice(2) })); continue; }
+    if (t.startsWith("--config-env=")) {
+      out.config.push({ ...keyValue({ ...a, text: t.slice(13) }), fromEnv: true } as never);
+      continue;
+    }
+    if (/^-c./.test(t)) {
+      out.config.push(keyValue({ ...a, text: t.slice(2) }));
+      continue;
+    }
     if (t.startsWith("-")) continue;
     out.verb = i;
     return out;
@@ -208,7 +262,9 @@ function globals(argv: Arg[]): Globals {
 
 function keyValue(a: Arg): { key: string; value: Arg } {
   const eq = a.text.indexOf("=");
-  return eq < 0 ? { key: normalizeKey(a.text), value: { text: "true", dynamic: a.dynamic } } : { key: normalizeKey(a.text.slice(0, eq)), value: { text: a.text.slice(eq + 1), dynamic: a.dynamic } };
+  return eq < 0
+    ? { key: normalizeKey(a.text), value: { text: "true", dynamic: a.dynamic } }
+    : { key: normalizeKey(a.text.slice(0, eq)), value: { text: a.text.slice(eq + 1), dynamic: a.dynamic } };
 }
 
 interface Config {
@@ -223,11 +279,21 @@ interface Config {
 class LazyConfig implements Config {
   private cached: Config | undefined;
   private readonly load: () => Config;
-  constructor(load: () => Config) { this.load = load; }
-  private get c(): Config { return (this.cached ??= this.load()); }
-  value(k: string): Arg | undefined { return this.c.value(k); }
-  all(k: string): Arg[] { return this.c.all(k); }
-  get known(): boolean { return this.c.known; }
+  constructor(load: () => Config) {
+    this.load = load;
+  }
+  private get c(): Config {
+    return (this.cached ??= this.load());
+  }
+  value(k: string): Arg | undefined {
+    return this.c.value(k);
+  }
+  all(k: string): Arg[] {
+    return this.c.all(k);
+  }
+  get known(): boolean {
+    return this.c.known;
+  }
 }
 
 /** All config sources for one git command, lowest priority first. */
@@ -242,7 +308,10 @@ function commandConfig(cli: { key: string; value: Arg; fromEnv?: boolean }[], ct
   } else known = false;
   for (const s of ctx.earlier) {
     const k = normalizeKey(s.key);
-    if (s.value === null) { for (let i = entries.length - 1; i >= 0; i--) if (nth(entries, i)[0].toLowerCase() === k.toLowerCase()) entries.splice(i, 1); continue; }
+    if (s.value === null) {
+      for (let i = entries.length - 1; i >= 0; i--) if (nth(entries, i)[0].toLowerCase() === k.toLowerCase()) entries.splice(i, 1);
+      continue;
+    }
     if (k === "include.path") {
       const home = ctx.env("HOME");
       const text = ctx.read(s.value.startsWith("~/") && home ? `${home.text}/${s.value.slice(2)}` : s.value);
@@ -255,26 +324,42 @@ function commandConfig(cli: { key: string; value: Arg; fromEnv?: boolean }[], ct
   const params = ctx.env("GIT_CONFIG_PARAMETERS");
   if (params) {
     const parsed = params.dynamic ? undefined : parseConfigParameters(params.text);
-    if (!parsed) { known = false; out.opaque ??= { code: "git-config-dynamic", reason: `GIT_CONFIG_PARAMETERS ${clip(params.text, 60)} cannot be read statically` }; }
-    for (const [k, v] of parsed ?? []) { entries.push([k, { text: v, dynamic: false }]); if (isShellKey(k, v)) out.scripts.push(keyScript(k, { text: v, dynamic: false }, `GIT_CONFIG_PARAMETERS (${k})`)); }
+    if (!parsed) {
+      known = false;
+      out.opaque ??= { code: "git-config-dynamic", reason: `GIT_CONFIG_PARAMETERS ${clip(params.text, 60)} cannot be read statically` };
+    }
+    for (const [k, v] of parsed ?? []) {
+      entries.push([k, { text: v, dynamic: false }]);
+      if (isShellKey(k, v)) out.scripts.push(keyScript(k, { text: v, dynamic: false }, `GIT_CONFIG_PARAMETERS (${k})`));
+    }
   }
   const count = ctx.env("GIT_CONFIG_COUNT");
   if (count) {
     const n = Number(count.text);
-    if (count.dynamic || !Number.isInteger(n) || n < 0 || n > 1000) { known = false; out.opaque ??= { code: "git-config-dynamic", reason: "GIT_CONFIG_COUNT is computed at run time" }; }
-    else for (let i = 0; i < n; i++) {
-      const k = ctx.env(`GIT_CONFIG_KEY_${i}`);
-      const v = ctx.env(`GIT_CONFIG_VALUE_${i}`);
-      if (!k || !v || k.dynamic) { known = false; continue; }
-      entries.push([normalizeKey(k.text), v]);
-      if (isShellKey(k.text, v.text)) out.scripts.push(keyScript(k.text, v, `GIT_CONFIG_VALUE_${i} (${k.text})`));
-    }
+    if (count.dynamic || !Number.isInteger(n) || n < 0 || n > 1000) {
+      known = false;
+      out.opaque ??= { code: "git-config-dynamic", reason: "GIT_CONFIG_COUNT is computed at run time" };
+    } else
+      for (let i = 0; i < n; i++) {
+        const k = ctx.env(`GIT_CONFIG_KEY_${i}`);
+        const v = ctx.env(`GIT_CONFIG_VALUE_${i}`);
+        if (!k || !v || k.dynamic) {
+          known = false;
+          continue;
+        }
+        entries.push([normalizeKey(k.text), v]);
+        if (isShellKey(k.text, v.text)) out.scripts.push(keyScript(k.text, v, `GIT_CONFIG_VALUE_${i} (${k.text})`));
+      }
   }
   for (const c of cli) {
     // `-c include.path=F`: F's entries count here
     if (c.key === "include.path") {
       const text = c.value.dynamic ? null : ctx.read(c.value.text);
-      if (typeof text === "string") for (const [k, v] of parseConfig(text)) { entries.push([k, { text: v, dynamic: false }]); if (isShellKey(k, v)) out.scripts.push(keyScript(k, { text: v, dynamic: false }, `git include ${k}`)); }
+      if (typeof text === "string")
+        for (const [k, v] of parseConfig(text)) {
+          entries.push([k, { text: v, dynamic: false }]);
+          if (isShellKey(k, v)) out.scripts.push(keyScript(k, { text: v, dynamic: false }, `git include ${k}`));
+        }
       else known = false;
       continue;
     }
@@ -287,7 +372,13 @@ function commandConfig(cli: { key: string; value: Arg; fromEnv?: boolean }[], ct
     entries.push([c.key, value]);
   }
   return {
-    value: (key) => { for (let i = entries.length - 1; i >= 0; i--) { const [k, v] = nth(entries, i); if (k.toLowerCase() === key.toLowerCase()) return v; } return undefined; },
+    value: (key) => {
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, v] = nth(entries, i);
+        if (k.toLowerCase() === key.toLowerCase()) return v;
+      }
+      return undefined;
+    },
     all: (key) => entries.filter(([k]) => k.toLowerCase() === key.toLowerCase()).map(([, v]) => v),
     known,
   };
@@ -301,10 +392,28 @@ function splitAlias(s: string): string[] {
   let has = false;
   for (let i = 0; i < s.length; i++) {
     const c = nth(s, i);
-    if (q) { if (c === q) q = ""; else if (c === "\\" && q === '"' && i + 1 < s.length) cur += s[++i]; else cur += c; continue; }
-    if (c === "'" || c === '"') { q = c; has = true; continue; }
-    if (c === "\\" && i + 1 < s.length) { cur += s[++i]; has = true; continue; }
-    if (/\s/.test(c)) { if (has || cur) out.push(cur); cur = ""; has = false; continue; }
+    if (q) {
+      if (c === q) q = "";
+      else if (c === "\\" && q === '"' && i + 1 < s.length) cur += s[++i];
+      else cur += c;
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      q = c;
+      has = true;
+      continue;
+    }
+    if (c === "\\" && i + 1 < s.length) {
+      cur += s[++i];
+      has = true;
+      continue;
+    }
+    if (/\s/.test(c)) {
+      if (has || cur) out.push(cur);
+      cur = "";
+      has = false;
+      continue;
+    }
     cur += c;
   }
   if (has || cur) out.push(cur);
@@ -336,15 +445,22 @@ function subcommandEffects(sub: string, args: Arg[], cfg: Config, out: GitResolv
     const t = nth(args, i).text;
     if (names.includes(t)) return args[i + 1];
     for (const n of names) if (n.startsWith("--") && t.startsWith(`${n}=`)) return { text: t.slice(n.length + 1), dynamic: nth(args, i).dynamic };
-    if (shortAttached && t.startsWith(shortAttached) && t.length > shortAttached.length) return { text: t.slice(shortAttached.length), dynamic: nth(args, i).dynamic };
+    if (shortAttached && t.startsWith(shortAttached) && t.length > shortAttached.length)
+      return { text: t.slice(shortAttached.length), dynamic: nth(args, i).dynamic };
     return undefined;
   };
   const so = GIT_SHELL_OPTS[sub];
-  if (so) for (let i = 0; i < args.length; i++) { const v = valueOf(i, so[0], so[1]); if (v) out.scripts.push({ ...v, label: `git ${sub} ${so[0][0]}` }); }
+  if (so)
+    for (let i = 0; i < args.length; i++) {
+      const v = valueOf(i, so[0], so[1]);
+      if (v) out.scripts.push({ ...v, label: `git ${sub} ${so[0][0]}` });
+    }
   if (sub === "submodule") {
     const f = args.findIndex((a) => a.text === "foreach");
     if (f >= 0) {
-      const cmd = args.slice(f + 1).filter((a, i, all) => !(i < 2 && /^(--recursive|--quiet|-q)$/.test(a.text) && all.slice(0, i).every((x) => x.text.startsWith("-"))));
+      const cmd = args
+        .slice(f + 1)
+        .filter((a, i, all) => !(i < 2 && /^(--recursive|--quiet|-q)$/.test(a.text) && all.slice(0, i).every((x) => x.text.startsWith("-"))));
       if (cmd.length) out.scripts.push({ text: cmd.map((a) => a.text).join(" "), dynamic: cmd.some((a) => a.dynamic), label: "git submodule foreach" });
     }
   }
@@ -352,7 +468,13 @@ function subcommandEffects(sub: string, args: Arg[], cfg: Config, out: GitResolv
   if (sub === "push" || sub === "send-pack") pushEffects(args, cfg, out, sub === "send-pack");
   // plumbing that writes commits: fast-import updates the branches its stream names; hash-object -t commit
   // -w writes a commit object (commit-tree is decided with the whole line: see publishedCommits in analyze.ts)
-  if (sub === "fast-import" || (sub === "hash-object" && args.some((a) => a.text === "-w") && args.some((a, i) => a.text === "-t" && args[i + 1]?.text === "commit" || a.text === "--type=commit"))) out.acts.push("commit");
+  if (
+    sub === "fast-import" ||
+    (sub === "hash-object" &&
+      args.some((a) => a.text === "-w") &&
+      args.some((a, i) => (a.text === "-t" && args[i + 1]?.text === "commit") || a.text === "--type=commit"))
+  )
+    out.acts.push("commit");
   if (sub === "commit") out.inert = lastFlag(args, ["--dry-run"], ["--no-dry-run"]);
 }
 
@@ -395,8 +517,14 @@ function pushEffects(args: Arg[], cfg: Config, out: GitResolved, sendPack = fals
   let end = false;
   for (let i = 0; i < args.length; i++) {
     const t = nth(args, i).text;
-    if (!end && t === "--") { end = true; continue; }
-    if (!end && valued.has(t)) { i++; continue; }
+    if (!end && t === "--") {
+      end = true;
+      continue;
+    }
+    if (!end && valued.has(t)) {
+      i++;
+      continue;
+    }
     if (!end && t.startsWith("-")) {
       // git accepts unambiguous abbreviations: `--mirr` is --mirror
       if (t.length >= 4 && "--mirror".startsWith(t)) out.implied.push("--force");
@@ -416,7 +544,10 @@ function pushEffects(args: Arg[], cfg: Config, out: GitResolved, sendPack = fals
   }
   for (const r of refspecs) {
     // `+"$BRANCH"`: forced whatever the name
-    if (r.dynamic) { if (r.text.startsWith("+")) out.implied.push("--force"); continue; }
+    if (r.dynamic) {
+      if (r.text.startsWith("+")) out.implied.push("--force");
+      continue;
+    }
     const forced = r.text.startsWith("+");
     const spec = forced ? r.text.slice(1) : r.text;
     if (forced) out.implied.push("--force");

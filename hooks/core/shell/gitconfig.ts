@@ -93,11 +93,17 @@ export function fileConfig(world: ShellWorld, dir: string, env: (name: string) =
   const home = env("HOME");
   let files = 0;
   const read = (file: string, depth: number): void => {
-    if (depth > 10 || files >= MAX_CONFIG_FILES) { out.complete = false; return; }
+    if (depth > 10 || files >= MAX_CONFIG_FILES) {
+      out.complete = false;
+      return;
+    }
     files++;
     if (world.kind(file) === undefined) return; // missing: nothing to read, nothing unknown
     const text = world.readFile(file, MAX_FILE_BYTES);
-    if (text === undefined) { out.complete = false; return; }
+    if (text === undefined) {
+      out.complete = false;
+      return;
+    }
     for (const [k, v] of parseConfig(text)) {
       if (k === "include.path" || (k.startsWith("includeif.") && k.endsWith(".path"))) {
         // includeIf conditions are not evaluated: reading more is the safe side.

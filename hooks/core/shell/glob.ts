@@ -14,7 +14,11 @@ export function tokenize(glob: string): Token[] {
   const out: Token[] = [];
   for (let i = 0; i < glob.length; i++) {
     const c = nth(glob, i);
-    if (c === "\\" && i + 1 < glob.length) { const l = nth(glob, ++i); out.push({ kind: "char", test: (x) => x === l, only: l }); continue; }
+    if (c === "\\" && i + 1 < glob.length) {
+      const l = nth(glob, ++i);
+      out.push({ kind: "char", test: (x) => x === l, only: l });
+      continue;
+    }
     if (c === "*") {
       const slash = glob[i + 1] === "*";
       while (glob[i + 1] === "*") i++;
@@ -23,7 +27,10 @@ export function tokenize(glob: string): Token[] {
       else out.push({ kind: "star", slash });
       continue;
     }
-    if (c === "?") { out.push({ kind: "char", test: () => true }); continue; }
+    if (c === "?") {
+      out.push({ kind: "char", test: () => true });
+      continue;
+    }
     if (c === "[") {
       const end = glob.indexOf("]", i + 2);
       if (end > 0) {
@@ -32,8 +39,13 @@ export function tokenize(glob: string): Token[] {
         if (negate) body = body.slice(1);
         const ranges: [string, string][] = [];
         for (let j = 0; j < body.length; j++) {
-          if (body[j + 1] === "-" && j + 2 < body.length) { ranges.push([nth(body, j), nth(body, j + 2)]); j += 2; }
-          else { const one = nth(body, j); ranges.push([one, one]); }
+          if (body[j + 1] === "-" && j + 2 < body.length) {
+            ranges.push([nth(body, j), nth(body, j + 2)]);
+            j += 2;
+          } else {
+            const one = nth(body, j);
+            ranges.push([one, one]);
+          }
         }
         const inSet = (x: string) => ranges.some(([a, b]) => x >= a && x <= b);
         out.push({ kind: "char", test: negate ? (x) => !inSet(x) : inSet });
@@ -47,7 +59,10 @@ export function tokenize(glob: string): Token[] {
 }
 
 export function globMatch(glob: string, s: string): boolean {
-  return intersects(tokenize(glob), [...s].map((c) => ({ kind: "char" as const, test: (x: string) => x === c, only: c })));
+  return intersects(
+    tokenize(glob),
+    [...s].map((c) => ({ kind: "char" as const, test: (x: string) => x === c, only: c })),
+  );
 }
 
 /** Can some string match both globs? */

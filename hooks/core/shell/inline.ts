@@ -31,33 +31,111 @@ type Target = "first" | "both" | "second" | "open" | "receiver";
 
 const CALLS: Record<string, Target> = {
   // node fs: distinctive names, with or without `fs.`
-  writeFile: "first", writeFileSync: "first", appendFile: "first", appendFileSync: "first", createWriteStream: "first",
-  truncateSync: "first", rmSync: "first", unlinkSync: "first", rmdirSync: "first", mkdirSync: "first",
-  renameSync: "both", copyFileSync: "second", cpSync: "second", openSync: "open",
-  "fs.rm": "first", "fs.unlink": "first", "fs.truncate": "first", "fs.rmdir": "first", "fs.mkdir": "first",
-  "fs.rename": "both", "fs.copyFile": "second", "fs.cp": "second", "fs.open": "open",
+  writeFile: "first",
+  writeFileSync: "first",
+  appendFile: "first",
+  appendFileSync: "first",
+  createWriteStream: "first",
+  truncateSync: "first",
+  rmSync: "first",
+  unlinkSync: "first",
+  rmdirSync: "first",
+  mkdirSync: "first",
+  renameSync: "both",
+  copyFileSync: "second",
+  cpSync: "second",
+  openSync: "open",
+  "fs.rm": "first",
+  "fs.unlink": "first",
+  "fs.truncate": "first",
+  "fs.rmdir": "first",
+  "fs.mkdir": "first",
+  "fs.rename": "both",
+  "fs.copyFile": "second",
+  "fs.cp": "second",
+  "fs.open": "open",
   // python
-  open: "open", "io.open": "open", "codecs.open": "open",
-  "os.remove": "first", "os.unlink": "first", "os.rmdir": "first", "os.removedirs": "first", "os.mkdir": "first", "os.makedirs": "first", "shutil.rmtree": "first",
-  "os.rename": "both", "os.replace": "both", "shutil.move": "both",
-  "shutil.copy": "second", "shutil.copy2": "second", "shutil.copyfile": "second", "shutil.copytree": "second",
-  write_text: "receiver", write_bytes: "receiver", touch: "receiver",
+  open: "open",
+  "io.open": "open",
+  "codecs.open": "open",
+  "os.remove": "first",
+  "os.unlink": "first",
+  "os.rmdir": "first",
+  "os.removedirs": "first",
+  "os.mkdir": "first",
+  "os.makedirs": "first",
+  "shutil.rmtree": "first",
+  "os.rename": "both",
+  "os.replace": "both",
+  "shutil.move": "both",
+  "shutil.copy": "second",
+  "shutil.copy2": "second",
+  "shutil.copyfile": "second",
+  "shutil.copytree": "second",
+  write_text: "receiver",
+  write_bytes: "receiver",
+  touch: "receiver",
   // ruby
-  "File.write": "first", "File.delete": "first", "File.unlink": "first", "File.open": "open", "File.rename": "both",
-  "FileUtils.rm": "first", "FileUtils.rm_f": "first", "FileUtils.rm_rf": "first", "FileUtils.touch": "first",
-  "FileUtils.mv": "both", "FileUtils.cp": "second",
+  "File.write": "first",
+  "File.delete": "first",
+  "File.unlink": "first",
+  "File.open": "open",
+  "File.rename": "both",
+  "FileUtils.rm": "first",
+  "FileUtils.rm_f": "first",
+  "FileUtils.rm_rf": "first",
+  "FileUtils.touch": "first",
+  "FileUtils.mv": "both",
+  "FileUtils.cp": "second",
   // perl, php
-  unlink: "first", rename: "both", file_put_contents: "first", fopen: "open", copy: "second",
+  unlink: "first",
+  rename: "both",
+  file_put_contents: "first",
+  fopen: "open",
+  copy: "second",
   // ruby IO, deno, bun, python os
-  "IO.write": "first", "IO.binwrite": "first", "File.new": "open", "File.binwrite": "first", "FileUtils.mkdir_p": "first", "FileUtils.cp_r": "second", "FileUtils.ln_s": "second",
-  "Deno.writeTextFile": "first", "Deno.writeFile": "first", "Deno.writeTextFileSync": "first", "Deno.writeFileSync": "first", "Deno.remove": "first",
-  "Deno.removeSync": "first", "Deno.rename": "both", "Deno.renameSync": "both", "Deno.copyFile": "second", "Deno.copyFileSync": "second", "Deno.create": "first",
-  "Deno.open": "open", "Bun.write": "first",
-  "os.truncate": "first", "os.symlink": "second", "os.link": "second", "shutil.copyfileobj": "second",
+  "IO.write": "first",
+  "IO.binwrite": "first",
+  "File.new": "open",
+  "File.binwrite": "first",
+  "FileUtils.mkdir_p": "first",
+  "FileUtils.cp_r": "second",
+  "FileUtils.ln_s": "second",
+  "Deno.writeTextFile": "first",
+  "Deno.writeFile": "first",
+  "Deno.writeTextFileSync": "first",
+  "Deno.writeFileSync": "first",
+  "Deno.remove": "first",
+  "Deno.removeSync": "first",
+  "Deno.rename": "both",
+  "Deno.renameSync": "both",
+  "Deno.copyFile": "second",
+  "Deno.copyFileSync": "second",
+  "Deno.create": "first",
+  "Deno.open": "open",
+  "Bun.write": "first",
+  "os.truncate": "first",
+  "os.symlink": "second",
+  "os.link": "second",
+  "shutil.copyfileobj": "second",
   // metadata changes (mtime, mode) are changes too
-  "os.utime": "first", "os.chmod": "first", "os.chown": "first", "os.lchown": "first",
-  utimesSync: "first", lutimesSync: "first", chmodSync: "first", chownSync: "first", symlinkSync: "second", linkSync: "second",
-  "fs.utimes": "first", "fs.chmod": "first", "fs.chown": "first", "fs.symlink": "second", "fs.link": "second", "fs.writeFile": "first", "fs.appendFile": "first",
+  "os.utime": "first",
+  "os.chmod": "first",
+  "os.chown": "first",
+  "os.lchown": "first",
+  utimesSync: "first",
+  lutimesSync: "first",
+  chmodSync: "first",
+  chownSync: "first",
+  symlinkSync: "second",
+  linkSync: "second",
+  "fs.utimes": "first",
+  "fs.chmod": "first",
+  "fs.chown": "first",
+  "fs.symlink": "second",
+  "fs.link": "second",
+  "fs.writeFile": "first",
+  "fs.appendFile": "first",
 };
 
 /** How a call runs a command: a shell string, or a program and its argument list. */
@@ -65,26 +143,81 @@ type Spawn = "shell" | "argv" | "execl" | "execv" | "spawnl" | "spawnv" | "deno"
 
 const SPAWNS: Record<string, Spawn> = {
   // bare names: perl, ruby, php builtins and destructured child_process functions
-  system: "shell", exec: "shell", shell_exec: "shell", passthru: "shell", popen: "shell",
-  execSync: "shell", execFileSync: "argv", execFile: "argv", spawnSync: "argv", spawn: "argv",
-  "os.system": "shell", "os.popen": "shell",
-  "subprocess.run": "argv", "subprocess.call": "argv", "subprocess.check_call": "argv", "subprocess.check_output": "argv",
-  "subprocess.Popen": "argv", "subprocess.getoutput": "shell", "subprocess.getstatusoutput": "shell",
-  "child_process.exec": "shell", "child_process.execSync": "shell", "child_process.spawn": "argv", "child_process.spawnSync": "argv",
-  "child_process.execFile": "argv", "child_process.execFileSync": "argv",
-  "Open3.capture2": "shell", "Open3.capture3": "shell", "Open3.capture2e": "shell", "Open3.popen3": "shell", "Open3.popen2": "shell", "Kernel.system": "shell",
-  "Kernel.exec": "shell", "Kernel.spawn": "shell", "Process.spawn": "shell", "IO.popen": "shell", "PTY.spawn": "shell",
-  "os.execl": "execl", "os.execle": "execl", "os.execlp": "execl", "os.execlpe": "execl",
-  "os.execv": "execv", "os.execve": "execv", "os.execvp": "execv", "os.execvpe": "execv", "os.posix_spawn": "execv", "os.posix_spawnp": "execv",
-  "os.spawnl": "spawnl", "os.spawnle": "spawnl", "os.spawnlp": "spawnl", "os.spawnlpe": "spawnl",
-  "os.spawnv": "spawnv", "os.spawnve": "spawnv", "os.spawnvp": "spawnv", "os.spawnvpe": "spawnv",
-  "pty.spawn": "list", "commands.getoutput": "shell", "commands.getstatusoutput": "shell", "subprocess.check_output_": "argv",
-  "child_process.fork": "argv", "Deno.Command": "deno", "Deno.run": "deno", "Bun.spawn": "list", "Bun.spawnSync": "list",
-  "os.execute": "shell", "io.popen": "shell", proc_open: "shell", pcntl_exec: "argv", system2: "argv",
-  "asyncio.create_subprocess_shell": "shell", "asyncio.create_subprocess_exec": "program", readpipe: "shell",
+  system: "shell",
+  exec: "shell",
+  shell_exec: "shell",
+  passthru: "shell",
+  popen: "shell",
+  execSync: "shell",
+  execFileSync: "argv",
+  execFile: "argv",
+  spawnSync: "argv",
+  spawn: "argv",
+  "os.system": "shell",
+  "os.popen": "shell",
+  "subprocess.run": "argv",
+  "subprocess.call": "argv",
+  "subprocess.check_call": "argv",
+  "subprocess.check_output": "argv",
+  "subprocess.Popen": "argv",
+  "subprocess.getoutput": "shell",
+  "subprocess.getstatusoutput": "shell",
+  "child_process.exec": "shell",
+  "child_process.execSync": "shell",
+  "child_process.spawn": "argv",
+  "child_process.spawnSync": "argv",
+  "child_process.execFile": "argv",
+  "child_process.execFileSync": "argv",
+  "Open3.capture2": "shell",
+  "Open3.capture3": "shell",
+  "Open3.capture2e": "shell",
+  "Open3.popen3": "shell",
+  "Open3.popen2": "shell",
+  "Kernel.system": "shell",
+  "Kernel.exec": "shell",
+  "Kernel.spawn": "shell",
+  "Process.spawn": "shell",
+  "IO.popen": "shell",
+  "PTY.spawn": "shell",
+  "os.execl": "execl",
+  "os.execle": "execl",
+  "os.execlp": "execl",
+  "os.execlpe": "execl",
+  "os.execv": "execv",
+  "os.execve": "execv",
+  "os.execvp": "execv",
+  "os.execvpe": "execv",
+  "os.posix_spawn": "execv",
+  "os.posix_spawnp": "execv",
+  "os.spawnl": "spawnl",
+  "os.spawnle": "spawnl",
+  "os.spawnlp": "spawnl",
+  "os.spawnlpe": "spawnl",
+  "os.spawnv": "spawnv",
+  "os.spawnve": "spawnv",
+  "os.spawnvp": "spawnv",
+  "os.spawnvpe": "spawnv",
+  "pty.spawn": "list",
+  "commands.getoutput": "shell",
+  "commands.getstatusoutput": "shell",
+  "subprocess.check_output_": "argv",
+  "child_process.fork": "argv",
+  "Deno.Command": "deno",
+  "Deno.run": "deno",
+  "Bun.spawn": "list",
+  "Bun.spawnSync": "list",
+  "os.execute": "shell",
+  "io.popen": "shell",
+  proc_open: "shell",
+  pcntl_exec: "argv",
+  system2: "argv",
+  "asyncio.create_subprocess_shell": "shell",
+  "asyncio.create_subprocess_exec": "program",
+  readpipe: "shell",
 };
 
-const CALL_SITE = /(?:\b(os|shutil|fs|fsp|promises|File|FileUtils|IO|io|codecs|subprocess|child_process|cp|Open3|Kernel|Process|PTY|pty|commands|Deno|Bun|asyncio)\s*\.\s*)?(\.\s*)?\b([A-Za-z_]\w*)\s*\(/g;
+const CALL_SITE =
+  /(?:\b(os|shutil|fs|fsp|promises|File|FileUtils|IO|io|codecs|subprocess|child_process|cp|Open3|Kernel|Process|PTY|pty|commands|Deno|Bun|asyncio)\s*\.\s*)?(\.\s*)?\b([A-Za-z_]\w*)\s*\(/g;
 const LITERAL = /^\s*(?:[rRbBuU]{0,2})(['"`])([^'"`]*)\1\s*$/;
 const ANY_LITERAL = /(?:\b[fFrRbBuU]{1,2})?(['"`])([^'"`\n]*)\1/g;
 const PATHLIKE = /(^|\/)[^/\s]+\.[A-Za-z0-9]{1,8}$/;
@@ -114,15 +247,25 @@ function callsOf<T>(code: string, table: Record<string, T>, receiverOk: (name: s
     const qualifier = m[1] === "fsp" || m[1] === "promises" ? "fs" : m[1] === "cp" ? "child_process" : m[1];
     const name = nth(m, 3);
     const kind = qualifier
-      ? lookup(table, `${qualifier}.${name}`) ?? (qualifier === "fs" && receiverOk(name) ? lookup(table, name) : undefined)
-      : m[2] ? (receiverOk(name) ? lookup(table, name) : undefined) : lookup(table, name);
+      ? (lookup(table, `${qualifier}.${name}`) ?? (qualifier === "fs" && receiverOk(name) ? lookup(table, name) : undefined))
+      : m[2]
+        ? receiverOk(name)
+          ? lookup(table, name)
+          : undefined
+        : lookup(table, name);
     if (kind === undefined) continue;
     if (out.length >= MAX_CALLS) return null;
     const start = m.index;
     if (start === undefined) continue; // matchAll always sets it; the type does not say so
     const end = start + m[0].length;
     const nameAt = start + m[0].lastIndexOf(name);
-    out.push({ kind, at: start, name: qualifier ? `${qualifier}.${name}` : name, args: callArgs(code, end), before: code.slice(Math.max(0, nameAt - 300), nameAt) });
+    out.push({
+      kind,
+      at: start,
+      name: qualifier ? `${qualifier}.${name}` : name,
+      args: callArgs(code, end),
+      before: code.slice(Math.max(0, nameAt - 300), nameAt),
+    });
   }
   return out;
 }
@@ -133,23 +276,30 @@ const distinctive = (name: string): boolean => /Sync$|File|Stream|^write_|^touch
 export function inlineWrites(code: string): PathArg[] {
   const out: PathArg[] = [];
   // python os.open(path, flags) with a writing flag
-  for (const m of code.matchAll(/\bos\s*\.\s*open\s*\(\s*(['"])([^'"]+)\1\s*,([^)]*)\)/g)) if (/O_(WRONLY|RDWR|CREAT|TRUNC|APPEND)/.test(nth(m, 3))) out.push({ path: nth(m, 2), dynamic: false });
+  for (const m of code.matchAll(/\bos\s*\.\s*open\s*\(\s*(['"])([^'"]+)\1\s*,([^)]*)\)/g))
+    if (/O_(WRONLY|RDWR|CREAT|TRUNC|APPEND)/.test(nth(m, 3))) out.push({ path: nth(m, 2), dynamic: false });
   // perl without parentheses: unlink "f"; rename "a", "b"
-  for (const m of code.matchAll(/\b(unlink|rename)\s+(?!\()((?:(['"])[^'"]*\3\s*,?\s*)+)/g)) for (const x of nth(m, 2).matchAll(/(['"])([^'"]*)\1/g)) out.push({ path: nth(x, 2), dynamic: false });
+  for (const m of code.matchAll(/\b(unlink|rename)\s+(?!\()((?:(['"])[^'"]*\3\s*,?\s*)+)/g))
+    for (const x of nth(m, 2).matchAll(/(['"])([^'"]*)\1/g)) out.push({ path: nth(x, 2), dynamic: false });
   // tcl: open NAME w|a|RDWR…
-  for (const m of code.matchAll(/\[\s*open\s+("?)([^\s"\]]+)\1\s+("?)(w|a|w\+|a\+|r\+|[A-Z_| ]*(WRONLY|RDWR|CREAT|TRUNC|APPEND)[A-Z_| ]*)\3/g)) out.push({ path: nth(m, 2), dynamic: false });
+  for (const m of code.matchAll(/\[\s*open\s+("?)([^\s"\]]+)\1\s+("?)(w|a|w\+|a\+|r\+|[A-Z_| ]*(WRONLY|RDWR|CREAT|TRUNC|APPEND)[A-Z_| ]*)\3/g))
+    out.push({ path: nth(m, 2), dynamic: false });
   // perl without parentheses: open F, ">", "f" / open my $fh, ">f"
   for (const m of code.matchAll(/\bopen\s+(?:my\s+)?[$\w]+\s*,\s*(?:(['"])\s*\+?>{1,2}\s*\1\s*,\s*(['"])([^'"]+)\2|(['"])\s*\+?>{1,2}\s*([^'"]+)\4)/g)) {
     out.push({ path: (m[3] ?? m[5] ?? "").trim(), dynamic: false });
   }
   // Path('f').unlink(), P("f").rename(…), any one-literal receiver with a changing method
-  for (const m of code.matchAll(/\b\w+\(\s*(['"])([^'"]+)\1\s*\)\s*\.\s*(unlink|rmdir|chmod|lchmod|rename|replace|symlink_to|hardlink_to|touch|write_text|write_bytes)\s*\(/g)) out.push({ path: nth(m, 2), dynamic: false });
+  for (const m of code.matchAll(
+    /\b\w+\(\s*(['"])([^'"]+)\1\s*\)\s*\.\s*(unlink|rmdir|chmod|lchmod|rename|replace|symlink_to|hardlink_to|touch|write_text|write_bytes)\s*\(/g,
+  ))
+    out.push({ path: nth(m, 2), dynamic: false });
   // fileinput.input("f", inplace=True) rewrites its files
   for (const m of code.matchAll(/\bfileinput\s*\.\s*(?:input|FileInput)\s*\(([^)]*)\)/g)) {
     if (/inplace\s*=\s*(True|1)/.test(nth(m, 1))) for (const x of nth(m, 1).matchAll(/(['"])([^'"]+)\1/g)) out.push({ path: nth(x, 2), dynamic: false });
   }
   // perl builtins without parentheses: truncate "f", 0; utime undef, undef, "f"; chmod 0644, "f"
-  for (const m of code.matchAll(/\b(truncate|utime|chmod|chown)\b\s*\(?([^;)]*)/g)) for (const x of nth(m, 2).matchAll(/(['"])([^'"]+)\1/g)) if (isPathLike(nth(x, 2))) out.push({ path: nth(x, 2), dynamic: false });
+  for (const m of code.matchAll(/\b(truncate|utime|chmod|chown)\b\s*\(?([^;)]*)/g))
+    for (const x of nth(m, 2).matchAll(/(['"])([^'"]+)\1/g)) if (isPathLike(nth(x, 2))) out.push({ path: nth(x, 2), dynamic: false });
   const found = callsOf(jsFsAliases(code), CALLS, distinctive);
   let computed = found === null;
   for (const c of found ?? []) {
@@ -172,7 +322,9 @@ function jsFsAliases(code: string): string {
   if (!/['"](?:node:)?fs(?:\/promises)?['"]/.test(code)) return code;
   let c = code;
   const mod = /['"](?:node:)?fs(?:\/promises)?['"]/.source;
-  for (const m of code.matchAll(new RegExp(`(?:(?:const|let|var)\\s*\\{([^}]*)\\}\\s*=\\s*require\\s*\\(\\s*${mod}\\s*\\)|import\\s*\\{([^}]*)\\}\\s*from\\s*${mod})`, "g"))) {
+  for (const m of code.matchAll(
+    new RegExp(`(?:(?:const|let|var)\\s*\\{([^}]*)\\}\\s*=\\s*require\\s*\\(\\s*${mod}\\s*\\)|import\\s*\\{([^}]*)\\}\\s*from\\s*${mod})`, "g"),
+  )) {
     for (const item of (m[1] ?? m[2] ?? "").split(",")) {
       const [name, as] = item.trim().split(/\s*(?::|\bas\b)\s*/);
       if (name && as && /^\w+$/.test(name) && /^\w+$/.test(as)) c = c.replace(new RegExp(`(?<![\\w.])${as}\\s*\\(`, "g"), `fs.${name}(`);
@@ -198,7 +350,8 @@ export function languageOf(name: string): string {
 
 /** Names that start processes, per language, in uses (not imports): each must be a call we could read. */
 const SPAWN_USES: Record<string, RegExp> = {
-  python: /\b(exec|eval)\s*\(\s*(?![rbuf]?['"\s])|\bsubprocess\s*\.\s*(?!__)\w+|\basyncio\s*\.\s*create_subprocess\w*|\bsys\s*\.\s*modules\b|\bos\s*\.\s*(system|popen|exec\w*|spawn\w*|posix_spawnp?)\b|\bpty\s*\.\s*spawn\b|\bcommands\s*\.\s*get\w+|\bgetattr\s*\(\s*(os|subprocess|pty)\b|\bctypes\b|\bimportlib\b|__import__\s*\(\s*[^'"\s]/g,
+  python:
+    /\b(exec|eval)\s*\(\s*(?![rbuf]?['"\s])|\bsubprocess\s*\.\s*(?!__)\w+|\basyncio\s*\.\s*create_subprocess\w*|\bsys\s*\.\s*modules\b|\bos\s*\.\s*(system|popen|exec\w*|spawn\w*|posix_spawnp?)\b|\bpty\s*\.\s*spawn\b|\bcommands\s*\.\s*get\w+|\bgetattr\s*\(\s*(os|subprocess|pty)\b|\bctypes\b|\bimportlib\b|__import__\s*\(\s*[^'"\s]/g,
   node: /\b(eval|Function)\s*\(\s*(?!['"`\s])|\bchild_process\s*\.\s*\w+|\bDeno\s*\.\s*(Command|run)\b|\bBun\s*\.\s*(spawn|spawnSync)\b|\bprocess\s*\.\s*binding\b|\brequire\s*\(\s*[^'"\s)]/g,
   perl: /\b(system|exec|readpipe)\b|\bqx\s*[^\w\s]|\bopen\s*\(?[^;]*['"]\s*(-\||\|-)|`/g,
   ruby: /\b(system|exec|spawn|IO\s*\.\s*popen|Open3\s*\.\s*\w+|Process\s*\.\s*spawn|PTY\s*\.\s*spawn)\b|%x\s*[^\w\s]|`|\.send\s*\(\s*:(system|exec|spawn)/g,
@@ -213,7 +366,9 @@ function normalize(code: string, lang: string): string {
   if (lang === "python") {
     // `posix` is the module os re-exports on Unix: posix.system, from posix import execv
     c = c.replace(/(?<![\w.'"])posix(?![\w'"])/g, "os");
-    c = c.replace(/__import__\s*\(\s*['"](\w+)['"]\s*\)/g, "$1").replace(/importlib\s*\.\s*import_module\s*\(\s*['"](\w+)['"]\s*\)/g, "$1")
+    c = c
+      .replace(/__import__\s*\(\s*['"](\w+)['"]\s*\)/g, "$1")
+      .replace(/importlib\s*\.\s*import_module\s*\(\s*['"](\w+)['"]\s*\)/g, "$1")
       .replace(/\bsys\s*\.\s*modules\s*\[\s*['"](\w+)['"]\s*\]/g, "$1");
     // `from subprocess import *`: the module's process functions are bare names now
     for (const m of c.matchAll(/(?:^|[;\n])\s*from\s+(subprocess|os|pty|asyncio)\s+import\s+\*/g)) {
@@ -236,9 +391,12 @@ function normalize(code: string, lang: string): string {
     const mod = /['"](?:node:)?child_process['"]/.source;
     c = c.replace(new RegExp(`require\\s*\\(\\s*${mod}\\s*\\)\\s*\\.\\s*`, "g"), "child_process.");
     const renames: [string, string][] = [];
-    for (const m of c.matchAll(new RegExp(`(?:const|let|var)\\s+(\\w+)\\s*=\\s*(?:await\\s+import|require)\\s*\\(\\s*${mod}\\s*\\)`, "g"))) renames.push([`${m[1]}.`, "child_process."]);
+    for (const m of c.matchAll(new RegExp(`(?:const|let|var)\\s+(\\w+)\\s*=\\s*(?:await\\s+import|require)\\s*\\(\\s*${mod}\\s*\\)`, "g")))
+      renames.push([`${m[1]}.`, "child_process."]);
     for (const m of c.matchAll(new RegExp(`import\\s+(?:\\*\\s+as\\s+)?(\\w+)\\s+from\\s*${mod}`, "g"))) renames.push([`${m[1]}.`, "child_process."]);
-    for (const m of c.matchAll(new RegExp(`(?:(?:const|let|var)\\s*\\{([^}]*)\\}\\s*=\\s*require\\s*\\(\\s*${mod}\\s*\\)|import\\s*\\{([^}]*)\\}\\s*from\\s*${mod})`, "g"))) {
+    for (const m of c.matchAll(
+      new RegExp(`(?:(?:const|let|var)\\s*\\{([^}]*)\\}\\s*=\\s*require\\s*\\(\\s*${mod}\\s*\\)|import\\s*\\{([^}]*)\\}\\s*from\\s*${mod})`, "g"),
+    )) {
       for (const item of (m[1] ?? m[2] ?? "").split(",")) {
         const [name, as] = item.trim().split(/\s*(?::|\bas\b)\s*/);
         if (name && as && /^\w+$/.test(as)) renames.push([`${as}(`, `child_process.${name}(`]);
@@ -252,7 +410,28 @@ function normalize(code: string, lang: string): string {
 /** Process functions a star import brings in as bare names. */
 const STAR_NAMES: Record<string, string[]> = {
   subprocess: ["run", "call", "check_call", "check_output", "Popen", "getoutput", "getstatusoutput"],
-  os: ["system", "popen", "execl", "execle", "execlp", "execlpe", "execv", "execve", "execvp", "execvpe", "spawnl", "spawnle", "spawnlp", "spawnlpe", "spawnv", "spawnve", "spawnvp", "spawnvpe", "posix_spawn", "posix_spawnp"],
+  os: [
+    "system",
+    "popen",
+    "execl",
+    "execle",
+    "execlp",
+    "execlpe",
+    "execv",
+    "execve",
+    "execvp",
+    "execvpe",
+    "spawnl",
+    "spawnle",
+    "spawnlp",
+    "spawnlpe",
+    "spawnv",
+    "spawnve",
+    "spawnvp",
+    "spawnvpe",
+    "posix_spawn",
+    "posix_spawnp",
+  ],
   pty: ["spawn"],
   asyncio: ["create_subprocess_shell", "create_subprocess_exec"],
 };
@@ -282,27 +461,45 @@ export function inlineCommands(code: string, interpreter = "python"): InlineComm
     for (const m of c.matchAll(/\b(system|exec|spawn)\b(?!\s*\()\s*((?:(['"])(?:[^'"\\]|\\.)*\3\s*,?\s*)+)/g)) {
       read.add(m.index);
       const items = [...nth(m, 2).matchAll(/(['"])((?:[^'"\\]|\\.)*)\1/g)].map((x) => (x[1] === '"' ? interpolated(nth(x, 2)) : nth(x, 2)));
-      out.scripts.push(items.length > 1 ? items.map(shellQuote).join(" ") : items[0] ?? "");
+      out.scripts.push(items.length > 1 ? items.map(shellQuote).join(" ") : (items[0] ?? ""));
     }
-    for (const m of c.matchAll(/\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*(['"])(-\||\|-)\1\s*,\s*((?:(['"])[^'"]*\4\s*,?\s*)+)|\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*(['"])\s*\|?\s*([^'"|]+?)\s*\|?\s*\5/g)) {
+    for (const m of c.matchAll(
+      /\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*(['"])(-\||\|-)\1\s*,\s*((?:(['"])[^'"]*\4\s*,?\s*)+)|\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*(['"])\s*\|?\s*([^'"|]+?)\s*\|?\s*\5/g,
+    )) {
       if (m[2]) {
         read.add(m.index);
         out.scripts.push([...nth(m, 3).matchAll(/(['"])([^'"]*)\1/g)].map((x) => nth(x, 2)).join(" "));
-      } else if (m[6] && /^\s*['"]?\s*\|/.test(m[0].split(/,/)[1] ?? "") || (m[6] && /\|\s*['"]\s*\)?\s*$/.test(m[0]))) {
+      } else if ((m[6] && /^\s*['"]?\s*\|/.test(m[0].split(/,/)[1] ?? "")) || (m[6] && /\|\s*['"]\s*\)?\s*$/.test(m[0]))) {
         read.add(m.index);
         out.scripts.push(m[6]);
       }
     }
   }
   // julia: run(`git commit`)
-  if (lang === "julia") for (const m of c.matchAll(/`([^`]*)`/g)) { read.add(m.index); out.scripts.push(interpolated(nth(m, 1))); }
+  if (lang === "julia")
+    for (const m of c.matchAll(/`([^`]*)`/g)) {
+      read.add(m.index);
+      out.scripts.push(interpolated(nth(m, 1)));
+    }
   // emacs --eval: (shell-command "…"); other process calls are not read
   if (lang === "emacs") {
-    for (const m of c.matchAll(/\((?:async-)?shell-command(?:-to-string)?\s+"((?:[^"\\]|\\.)*)"/g)) { read.add(m.index); out.scripts.push(nth(m, 1).replace(/\\"/g, '"')); }
-    if (/\((call-process|start-process|make-process|process-file|shell-command)\b/.test(c.replace(/\((?:async-)?shell-command(?:-to-string)?\s+"(?:[^"\\]|\\.)*"/g, ""))) out.opaque = "emacs starts a process we cannot read";
+    for (const m of c.matchAll(/\((?:async-)?shell-command(?:-to-string)?\s+"((?:[^"\\]|\\.)*)"/g)) {
+      read.add(m.index);
+      out.scripts.push(nth(m, 1).replace(/\\"/g, '"'));
+    }
+    if (
+      /\((call-process|start-process|make-process|process-file|shell-command)\b/.test(
+        c.replace(/\((?:async-)?shell-command(?:-to-string)?\s+"(?:[^"\\]|\\.)*"/g, ""),
+      )
+    )
+      out.opaque = "emacs starts a process we cannot read";
   }
   // zx / Bun shell: $`git commit`
-  if (lang === "node") for (const m of c.matchAll(/(?:\bBun\s*\.\s*)?\$`([^`]*)`/g)) { read.add(m.index); out.scripts.push(nth(m, 1).replace(/\$\{[^}]*\}/g, '"$JS_VALUE"')); }
+  if (lang === "node")
+    for (const m of c.matchAll(/(?:\bBun\s*\.\s*)?\$`([^`]*)`/g)) {
+      read.add(m.index);
+      out.scripts.push(nth(m, 1).replace(/\$\{[^}]*\}/g, '"$JS_VALUE"'));
+    }
   if (lang === "osascript") for (const m of c.matchAll(/do shell script\s+"((?:[^"\\]|\\.)*)"/g)) out.scripts.push(nth(m, 1).replace(/\\"/g, '"'));
   // a process-starting name used in a way we could not read
   const uses = lookup(SPAWN_USES, lang);
@@ -338,7 +535,10 @@ export function awkProgram(prog: string): ProgramEffects {
   const out: ProgramEffects = { scripts: [], writes: [] };
   const str = /"((?:[^"\\]|\\.)*)"/.source;
   let literal = 0;
-  for (const m of prog.matchAll(new RegExp(`\\bsystem\\s*\\(\\s*${str}\\s*\\)`, "g"))) { out.scripts.push(unescapeC(nth(m, 1))); literal++; }
+  for (const m of prog.matchAll(new RegExp(`\\bsystem\\s*\\(\\s*${str}\\s*\\)`, "g"))) {
+    out.scripts.push(unescapeC(nth(m, 1)));
+    literal++;
+  }
   if ((prog.match(/\bsystem\s*\(/g)?.length ?? 0) > literal) out.opaque = "awk system() runs a command built at run time";
   for (const m of prog.matchAll(new RegExp(`\\|&?\\s*${str}`, "g"))) out.scripts.push(unescapeC(nth(m, 1)));
   for (const m of prog.matchAll(new RegExp(`${str}\\s*\\|&?\\s*getline`, "g"))) out.scripts.push(unescapeC(nth(m, 1)));
@@ -358,7 +558,8 @@ const unescapeC = (s: string): string => s.replace(/\\(.)/g, (_m, c: string) => 
 export function sedProgram(script: string): ProgramEffects {
   const out: ProgramEffects = { scripts: [], writes: [] };
   // s and y commands first (their text may hold any letter), then the rest
-  const rest = script.replace(/(^|[;\n{}!\s\d$/,])(s|y)([^\w\s\\;])((?:\\.|(?!\3)[^\\])*)\3((?:\\.|(?!\3)[^\\])*)\3([^;\n}]*)/g,
+  const rest = script.replace(
+    /(^|[;\n{}!\s\d$/,])(s|y)([^\w\s\\;])((?:\\.|(?!\3)[^\\])*)\3((?:\\.|(?!\3)[^\\])*)\3([^;\n}]*)/g,
     (_m, pre: string, cmd: string, _d: string, _a: string, _b: string, flags: string) => {
       if (cmd === "s") {
         const f = /^([gpiImM0-9e]*)\s*(?:([wW])\s*(.*))?$/.exec(flags);
@@ -366,8 +567,11 @@ export function sedProgram(script: string): ProgramEffects {
         if (f?.[3]) out.writes.push(sedFile(f[3]));
       }
       return `${pre};`;
-    });
-  for (const m of rest.matchAll(/(?:^|[;\n{}])\s*(?:(?:\d+|\$|\/(?:\\.|[^/\\])*\/)(?:\s*,\s*(?:\d+|\$|\/(?:\\.|[^/\\])*\/))?)?\s*!?\s*([ewW])(?:\s+([^\n;}]*)|(?=[;\n}]|$))/g)) {
+    },
+  );
+  for (const m of rest.matchAll(
+    /(?:^|[;\n{}])\s*(?:(?:\d+|\$|\/(?:\\.|[^/\\])*\/)(?:\s*,\s*(?:\d+|\$|\/(?:\\.|[^/\\])*\/))?)?\s*!?\s*([ewW])(?:\s+([^\n;}]*)|(?=[;\n}]|$))/g,
+  )) {
     const arg = (m[2] ?? "").trim();
     if (m[1] === "e") {
       if (arg) out.scripts.push(arg);
@@ -391,14 +595,20 @@ export function vimCommands(text: string, buffer: { current?: string } = {}): Pr
     if (/^exe(cute)?\s/.test(raw.replace(/^[\s:]+/, "").replace(/^(silent!?|sil!?)\s*/, ""))) {
       const lit = /^(['"])((?:(?!\1)[^\\]|\\.)*)\1\s*$/.exec(c);
       if (lit) c = nth(lit, 2).replace(/\\(.)/g, "$1");
-      else { out.opaque = "vim :execute runs a command built at run time"; continue; }
+      else {
+        out.opaque = "vim :execute runs a command built at run time";
+        continue;
+      }
     }
     let m: RegExpExecArray | null;
     if ((m = /^[\d,.$%]*\s*!([\s\S]*)$/.exec(c)) || (m = /^r(?:ead)?\s*!([\s\S]*)$/.exec(c)) || (m = /^w(?:rite)?\s+!([\s\S]*)$/.exec(c))) {
       out.scripts.push(nth(m, 1));
       return out; // `!` takes the rest of the line, bars included
     }
-    if ((m = /^ter(?:minal)?\s+([\s\S]*)$/.exec(c))) { out.scripts.push(nth(m, 1)); return out; }
+    if ((m = /^ter(?:minal)?\s+([\s\S]*)$/.exec(c))) {
+      out.scripts.push(nth(m, 1));
+      return out;
+    }
     const sys = /\bsystem(?:list)?\s*\(\s*(['"])(.*?)\1\s*\)/.exec(c);
     if (sys) out.scripts.push(nth(sys, 2));
     else if (/\bsystem(?:list)?\s*\(/.test(c)) out.opaque = "vim system() runs a command built at run time";
@@ -424,20 +634,44 @@ function withArgv0(program: string, argv: string[]): string[] {
 
 /** The shell line a spawn call runs, when it is spelled with literals. */
 function commandLine(kind: Spawn, args: string[]): string | undefined {
-  const lits = (xs: string[]): string[] | undefined => { const l = xs.map(literal); return l.every((x) => x !== undefined) ? (l as string[]) : undefined; };
+  const lits = (xs: string[]): string[] | undefined => {
+    const l = xs.map(literal);
+    return l.every((x) => x !== undefined) ? (l as string[]) : undefined;
+  };
   const argvLine = (xs: string[] | undefined): string | undefined => (xs && xs.length ? xs.map(shellQuote).join(" ") : undefined);
   const listOf = (a: string | undefined): string[] | undefined => {
     const m = a === undefined ? null : /^\s*\[([\s\S]*)\]\s*$/.exec(a);
     return m ? lits(splitTop(nth(m, 1)).filter((x) => x.trim() !== "")) : undefined;
   };
   // os.execl(path, arg0, arg1…): the program is the path, argv[0] is a name only
-  if (kind === "execl") { const p = literal(args[0]); const rest = lits(args.slice(1)); return p && rest ? argvLine(withArgv0(p, rest)) : undefined; }
+  if (kind === "execl") {
+    const p = literal(args[0]);
+    const rest = lits(args.slice(1));
+    return p && rest ? argvLine(withArgv0(p, rest)) : undefined;
+  }
   // asyncio.create_subprocess_exec(program, *args, stdout=…)
   if (kind === "program") return argvLine(lits(args.filter((a) => !/^\s*\w+\s*=/.test(a))));
-  if (kind === "execv") { const p = literal(args[0]); const l = listOf(args[1]); return p && l ? argvLine(withArgv0(p, l)) : undefined; }
-  if (kind === "spawnl") { const p = literal(args[1]); const rest = lits(args.slice(2)); return p && rest ? argvLine(withArgv0(p, rest)) : undefined; }
-  if (kind === "spawnv") { const p = literal(args[1]); const l = listOf(args[2]); return p && l ? argvLine(withArgv0(p, l)) : undefined; }
-  if (kind === "list") { const l = listOf(args[0]); if (l) return argvLine(l); const s = literal(args[0]); return s !== undefined ? argvLine([s, ...(lits(args.slice(1).filter((x) => !/^\s*\{/.test(x))) ?? [])]) : undefined; }
+  if (kind === "execv") {
+    const p = literal(args[0]);
+    const l = listOf(args[1]);
+    return p && l ? argvLine(withArgv0(p, l)) : undefined;
+  }
+  if (kind === "spawnl") {
+    const p = literal(args[1]);
+    const rest = lits(args.slice(2));
+    return p && rest ? argvLine(withArgv0(p, rest)) : undefined;
+  }
+  if (kind === "spawnv") {
+    const p = literal(args[1]);
+    const l = listOf(args[2]);
+    return p && l ? argvLine(withArgv0(p, l)) : undefined;
+  }
+  if (kind === "list") {
+    const l = listOf(args[0]);
+    if (l) return argvLine(l);
+    const s = literal(args[0]);
+    return s !== undefined ? argvLine([s, ...(lits(args.slice(1).filter((x) => !/^\s*\{/.test(x))) ?? [])]) : undefined;
+  }
   if (kind === "deno") {
     // new Deno.Command('git', { args: ['commit'] }); Deno.run({ cmd: ['git', 'commit'] })
     const p = literal(args[0]);
@@ -450,7 +684,9 @@ function commandLine(kind: Spawn, args: string[]): string | undefined {
   const list = (a: string | undefined): string[] | undefined => {
     const m = a === undefined ? null : /^\s*\[([\s\S]*)\]\s*$/.exec(a);
     if (!m) return undefined;
-    const items = splitTop(nth(m, 1)).filter((x) => x.trim() !== "").map(literal);
+    const items = splitTop(nth(m, 1))
+      .filter((x) => x.trim() !== "")
+      .map(literal);
     return items.every((x) => x !== undefined) ? (items as string[]) : undefined;
   };
   // subprocess.run('git commit', shell=True): the string is a shell line
@@ -494,7 +730,11 @@ function splitTop(text: string, call = false): string[] {
   let start = 0;
   for (let i = 0; i < text.length; i++) {
     const c = nth(text, i);
-    if (quote) { if (c === "\\") i++; else if (c === quote) quote = ""; continue; }
+    if (quote) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = "";
+      continue;
+    }
     if (c === "'" || c === '"' || c === "`") quote = c;
     else if (c === "(" || c === "[" || c === "{") depth++;
     else if ((c === ")" || c === "]" || c === "}") && depth > 0) depth--;
@@ -510,9 +750,12 @@ function splitTop(text: string, call = false): string[] {
 
 function writtenArgs(target: Target, args: string[], before: string): (string | undefined)[] {
   switch (target) {
-    case "first": return [args[0]];
-    case "both": return [args[0], args[1]];
-    case "second": return [args[1]];
+    case "first":
+      return [args[0]];
+    case "both":
+      return [args[0], args[1]];
+    case "second":
+      return [args[1]];
     case "receiver": {
       // Path('notes_RU.md').write_text(...): the path is the receiver.
       const m = /Path\(\s*((['"])[^'"]*\2)\s*\)\s*\.\s*$/.exec(before);

@@ -57,11 +57,36 @@ interface Launcher {
 }
 
 const L: Record<string, Launcher> = {
-  "ld.so": { valued: ["--library-path", "--inhibit-rpath", "--audit", "--preload", "--argv0", "--glibc-hwcaps-prepend", "--glibc-hwcaps-mask"], stops: ["--list", "--verify", "--help", "--version", "--list-diagnostics", "--list-tunables"] },
+  "ld.so": {
+    valued: ["--library-path", "--inhibit-rpath", "--audit", "--preload", "--argv0", "--glibc-hwcaps-prepend", "--glibc-hwcaps-mask"],
+    stops: ["--list", "--verify", "--help", "--version", "--list-diagnostics", "--list-tunables"],
+  },
   env: { valued: ["-u", "--unset", "-C", "--chdir", "-P", "-a", "--argv0"], split: ["-S", "--split-string"], assignments: true, dashIsOption: true },
   sudo: {
-    valued: ["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-R", "--user", "--group", "--host", "--prompt", "--chdir",
-      "--close-from", "--role", "--type", "--other-user", "--command-timeout", "--chroot"],
+    valued: [
+      "-u",
+      "-g",
+      "-h",
+      "-p",
+      "-C",
+      "-D",
+      "-r",
+      "-t",
+      "-U",
+      "-T",
+      "-R",
+      "--user",
+      "--group",
+      "--host",
+      "--prompt",
+      "--chdir",
+      "--close-from",
+      "--role",
+      "--type",
+      "--other-user",
+      "--command-timeout",
+      "--chroot",
+    ],
     stops: ["-l", "--list", "-v", "--validate", "-K", "--remove-timestamp", "-V", "--version", "-e", "--edit"],
   },
   doas: { valued: ["-u", "-C"] },
@@ -91,8 +116,30 @@ const L: Record<string, Launcher> = {
   watch: { valued: ["-n", "--interval", "-q", "--equexit"], joinShell: true },
   sg: { shell: ["-c"], leading: 1, joinShell: true },
   strace: {
-    valued: ["-o", "-e", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-S", "-X", "-P", "-U", "--output", "--trace", "--signal",
-      "--user", "--env", "--attach", "--string-limit", "--columns"],
+    valued: [
+      "-o",
+      "-e",
+      "-p",
+      "-s",
+      "-u",
+      "-E",
+      "-a",
+      "-b",
+      "-I",
+      "-O",
+      "-S",
+      "-X",
+      "-P",
+      "-U",
+      "--output",
+      "--trace",
+      "--signal",
+      "--user",
+      "--env",
+      "--attach",
+      "--string-limit",
+      "--columns",
+    ],
   },
   ltrace: { valued: ["-o", "-e", "-p", "-s", "-u", "-a", "-n", "-A", "-D", "-F", "-l", "-x", "-w", "--output", "--library", "--align", "--indent"] },
   valgrind: {},
@@ -100,8 +147,27 @@ const L: Record<string, Launcher> = {
   nsenter: { valued: ["-t", "--target", "-S", "--setuid", "-G", "--setgid"] },
   unshare: { valued: ["--map-user", "--map-group", "--setgroups", "--propagation"] },
   "systemd-run": {
-    valued: ["-u", "--unit", "-p", "--property", "-E", "--setenv", "-M", "--machine", "-H", "--host", "--description", "--slice",
-      "--uid", "--gid", "--nice", "--working-directory", "--on-active", "--on-calendar", "--timer-property"],
+    valued: [
+      "-u",
+      "--unit",
+      "-p",
+      "--property",
+      "-E",
+      "--setenv",
+      "-M",
+      "--machine",
+      "-H",
+      "--host",
+      "--description",
+      "--slice",
+      "--uid",
+      "--gid",
+      "--nice",
+      "--working-directory",
+      "--on-active",
+      "--on-calendar",
+      "--timer-property",
+    ],
   },
   cgexec: { valued: ["-g"] },
   numactl: { valued: ["-C", "-N", "-m", "-i", "-p", "--physcpubind", "--cpunodebind", "--membind", "--interleave", "--preferred"] },
@@ -135,7 +201,10 @@ const L: Record<string, Launcher> = {
   at: { valued: ["-q", "-t", "-m"], stdinProgram: true, programFile: ["-f"], stops: ["-l", "-d", "-r", "-c"] },
   batch: { valued: ["-q", "-m"], stdinProgram: true, programFile: ["-f"] },
   direnv: { sub: ["exec"], leading: 1 },
-  uv: { sub: ["run"], valued: ["--with", "--python", "-p", "--project", "--directory", "--env-file", "--group", "--extra", "--package", "--index", "--with-requirements"] },
+  uv: {
+    sub: ["run"],
+    valued: ["--with", "--python", "-p", "--project", "--directory", "--env-file", "--group", "--extra", "--package", "--index", "--with-requirements"],
+  },
   poetry: { sub: ["run"], valued: ["-C", "--directory", "-P", "--project"] },
   pipenv: { sub: ["run"] },
   pdm: { sub: ["run"], valued: ["-p", "--project"] },
@@ -165,7 +234,10 @@ const L: Record<string, Launcher> = {
   "sandbox-exec": { valued: ["-p", "-f", "-n", "-D"] },
   daemonize: { valued: ["-a", "-c", "-e", "-E", "-o", "-p", "-l", "-u"] },
   rlwrap: { valued: ["-a", "-b", "-f", "-H", "-l", "-p", "-P", "-S", "-z"] },
-  perf: { sub: ["record", "stat", "trace", "sched", "mem", "c2c", "kmem", "lock"], valued: ["-o", "-e", "-p", "-t", "-F", "-c", "-C", "-u", "-G", "-r", "-x", "-I", "-m", "-j", "--output", "--event"] },
+  perf: {
+    sub: ["record", "stat", "trace", "sched", "mem", "c2c", "kmem", "lock"],
+    valued: ["-o", "-e", "-p", "-t", "-F", "-c", "-C", "-u", "-G", "-r", "-x", "-I", "-m", "-j", "--output", "--event"],
+  },
   mpirun: { valued: ["-np", "-n", "-H", "--host", "-hostfile", "--hostfile", "-x", "-wdir", "--wdir", "-c", "--map-by", "--bind-to"] },
   mpiexec: { valued: ["-np", "-n", "-H", "--host", "-hostfile", "--hostfile", "-x", "-wdir", "--wdir", "-c", "--map-by", "--bind-to"] },
   srun: { valued: ["-n", "-N", "-p", "-t", "-J", "-c", "-o", "-e", "-w", "-A", "-q", "--ntasks", "--nodes", "--partition", "--time", "--job-name"] },
@@ -195,9 +267,11 @@ export function unwrap(argv: Arg[]): Unwrapped {
   let rest = argv;
   while (rest.length > 0) {
     const head = nth(rest, 0);
-    if (head.dynamic) return { ...out, argv: rest, opaque: { code: "program-dynamic", reason: `the command name ${clip(head.text, 60)} is computed at run time` } };
+    if (head.dynamic)
+      return { ...out, argv: rest, opaque: { code: "program-dynamic", reason: `the command name ${clip(head.text, 60)} is computed at run time` } };
     // `/usr/bin/gi? commit`: the name is whatever the glob expands to.
-    if (head.pattern) return { ...out, argv: rest, opaque: { code: "program-pattern", reason: `the command name ${clip(head.text, 60)} is a pattern expanded at run time` } };
+    if (head.pattern)
+      return { ...out, argv: rest, opaque: { code: "program-pattern", reason: `the command name ${clip(head.text, 60)} is a pattern expanded at run time` } };
     const name = basename(head.text);
     // built only when the cap is hit
     const tooMany = (): Unwrapped => ({ ...out, argv: rest, opaque: { code: "too-many-wrappers", reason: `more than ${MAX_UNWRAP} wrappers in a row` } });
@@ -214,7 +288,10 @@ export function unwrap(argv: Arg[]): Unwrapped {
     }
     // the dynamic loader runs the program it is given: `/lib64/ld-linux-x86-64.so.2 /usr/bin/git commit`
     const spec = lookup(L, /^ld(-linux[\w.-]*)?\.so(\.\d+)*$/.test(name) ? "ld.so" : name);
-    if (!spec) { out.argv = rest; return out; } // (out is this call's own: no copy)
+    if (!spec) {
+      out.argv = rest;
+      return out;
+    } // (out is this call's own: no copy)
     const p = parseOptions(rest, spec);
     // `uv add x`, `bundle install`: not the launching subcommand, so a program like any other
     if (p.notLaunching) return { ...out, argv: rest };
@@ -233,7 +310,10 @@ export function unwrap(argv: Arg[]): Unwrapped {
       // `watch git commit` runs `sh -c "git commit"`: words joined with spaces, then parsed by a shell.
       const dynamic = p.inner.some((a) => a.dynamic);
       // `watch -x` / `--exec` runs argv directly.
-      if (rest.some((a) => a.text === "-x" || a.text === "--exec")) { rest = p.inner; continue; }
+      if (rest.some((a) => a.text === "-x" || a.text === "--exec")) {
+        rest = p.inner;
+        continue;
+      }
       out.scripts.push({ text: p.inner.map((a) => a.text).join(" "), dynamic, label: `${name} (sh -c)` });
       return { ...out, argv: [] };
     }
@@ -289,22 +369,38 @@ function parseOptions(argv: Arg[], spec: Launcher): Parsed {
   while (i < argv.length) {
     const a = nth(argv, i);
     const t = a.text;
-    if (a.dynamic && t.startsWith("-")) { i++; continue; }
-    if (t === "--") { i++; break; }
-    if (t === "-" && spec.dashIsOption) { i++; continue; }
+    if (a.dynamic && t.startsWith("-")) {
+      i++;
+      continue;
+    }
+    if (t === "--") {
+      i++;
+      break;
+    }
+    if (t === "-" && spec.dashIsOption) {
+      i++;
+      continue;
+    }
     if (t.startsWith("--")) {
       const eq = t.indexOf("=");
       const opt = eq < 0 ? t : t.slice(0, eq);
       if (stops.has(opt)) return { ...out, stop: true };
       if (eq >= 0) take(opt, { text: t.slice(eq + 1), dynamic: a.dynamic });
-      else if (valued.has(opt) || shell.has(opt) || split.has(opt) || files.has(opt)) { take(opt, argv[i + 1]); i++; }
+      else if (valued.has(opt) || shell.has(opt) || split.has(opt) || files.has(opt)) {
+        take(opt, argv[i + 1]);
+        i++;
+      }
       i++;
       continue;
     }
     if (t.startsWith("-") && t.length > 1) {
       if (stops.has(t)) return { ...out, stop: true };
       // single-dash long options (`mpirun -np 2`, `-hostfile f`) are matched whole first
-      if (t.length > 2 && (valued.has(t) || shell.has(t) || split.has(t) || files.has(t))) { take(t, argv[i + 1]); i += 2; continue; }
+      if (t.length > 2 && (valued.has(t) || shell.has(t) || split.has(t) || files.has(t))) {
+        take(t, argv[i + 1]);
+        i += 2;
+        continue;
+      }
       // A cluster: `-iu root`, `-uroot`, `-lc 'cmd'`, `-vS'git commit'`.
       let consumed = 1;
       for (let j = 1; j < t.length; j++) {
@@ -313,15 +409,25 @@ function parseOptions(argv: Arg[], spec: Launcher): Parsed {
         if (valued.has(opt) || shell.has(opt) || split.has(opt) || files.has(opt)) {
           const attached = t.slice(j + 1);
           if (attached) take(opt, { text: attached, dynamic: a.dynamic });
-          else { take(opt, argv[i + 1]); consumed = 2; }
+          else {
+            take(opt, argv[i + 1]);
+            consumed = 2;
+          }
           break;
         }
       }
       i += consumed;
       continue;
     }
-    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(t)) { i++; continue; }
-    if (leading > 0) { leading--; i++; continue; }
+    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(t)) {
+      i++;
+      continue;
+    }
+    if (leading > 0) {
+      leading--;
+      i++;
+      continue;
+    }
     break;
   }
   out.inner = argv.slice(i);
@@ -342,7 +448,8 @@ const peel = (next: Arg[], r: Partial<Unwrapped> = {}): Step => ({ done: false, 
 function special(name: string, argv: Arg[]): Step | undefined {
   const args = argv.slice(1);
   if (name === "eval") {
-    if (args.some((a) => a.dynamic)) return final({ argv: [nth(argv, 0)], opaque: { code: "eval-dynamic", reason: "eval runs a string computed at run time" } });
+    if (args.some((a) => a.dynamic))
+      return final({ argv: [nth(argv, 0)], opaque: { code: "eval-dynamic", reason: "eval runs a string computed at run time" } });
     return final({ argv: [nth(argv, 0)], scripts: [{ text: args.map((a) => a.text).join(" "), dynamic: false, label: "eval" }] });
   }
   if (SHELLS.has(name) || name === "pwsh" || name === "powershell") return final(shellInvocation(argv));
@@ -358,10 +465,13 @@ function special(name: string, argv: Arg[]): Step | undefined {
     }
     return final({ argv: argv });
   }
- if (name === "sudo") {
+  if (name === "sudo") {
     const p = parseOptions(argv, entry(L, "sudo"));
-    const shellFlag = argv.slice(1, argv.length - p.inner.length).some((a) => /^-[A-Za-z]*[si]/.test(a.text) && !a.text.startsWith("--") || a.text === "--shell" || a.text === "--login");
-    if (shellFlag && p.inner.length && !p.stop) return peel([], { scripts: [{ text: p.inner.map((a) => a.text).join(" "), dynamic: p.inner.some((a) => a.dynamic), label: "sudo -s" }] });
+    const shellFlag = argv
+      .slice(1, argv.length - p.inner.length)
+      .some((a) => (/^-[A-Za-z]*[si]/.test(a.text) && !a.text.startsWith("--")) || a.text === "--shell" || a.text === "--login");
+    if (shellFlag && p.inner.length && !p.stop)
+      return peel([], { scripts: [{ text: p.inner.map((a) => a.text).join(" "), dynamic: p.inner.some((a) => a.dynamic), label: "sudo -s" }] });
   }
   if (name === "su" || (name === "runuser" && !args.some((a) => a.text === "-u" || a.text === "--user"))) return final(suInvocation(argv));
   if (name === "runuser") {
@@ -414,9 +524,30 @@ function special(name: string, argv: Arg[]): Step | undefined {
   }
   // bwrap: options take one or two values, then the program
   if (name === "bwrap") {
-    const two = new Set(["--bind", "--ro-bind", "--dev-bind", "--bind-try", "--ro-bind-try", "--dev-bind-try", "--symlink", "--setenv", "--file", "--bind-data", "--ro-bind-data", "--chmod"]);
+    const two = new Set([
+      "--bind",
+      "--ro-bind",
+      "--dev-bind",
+      "--bind-try",
+      "--ro-bind-try",
+      "--dev-bind-try",
+      "--symlink",
+      "--setenv",
+      "--file",
+      "--bind-data",
+      "--ro-bind-data",
+      "--chmod",
+    ]);
     let i = 1;
-    while (i < argv.length && nth(argv, i).text.startsWith("--")) i += nth(argv, i).text === "--" ? 1 : two.has(nth(argv, i).text) ? 3 : /^--(unshare-|share-|die-with|new-session|clearenv|as-pid-1|disable-userns|assert-userns)/.test(nth(argv, i).text) ? 1 : 2;
+    while (i < argv.length && nth(argv, i).text.startsWith("--"))
+      i +=
+        nth(argv, i).text === "--"
+          ? 1
+          : two.has(nth(argv, i).text)
+            ? 3
+            : /^--(unshare-|share-|die-with|new-session|clearenv|as-pid-1|disable-userns|assert-userns)/.test(nth(argv, i).text)
+              ? 1
+              : 2;
     return peel(argv.slice(i));
   }
   // start-stop-daemon --start --exec /usr/bin/git -- commit
@@ -440,16 +571,34 @@ function special(name: string, argv: Arg[]): Step | undefined {
 function shellInvocation(argv: Arg[]): Partial<Unwrapped> {
   const shell = basename(nth(argv, 0).text);
   // `bash -n x.sh`: read, never run
-  if (argv.slice(1).some((a, i, all) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a.text) && !/c/.test(a.text) && all.slice(0, i).every((x) => x.text.startsWith("-")) || a.text === "--noexec")) return { argv };
+  if (
+    argv
+      .slice(1)
+      .some(
+        (a, i, all) =>
+          (/^-[a-zA-Z]*n[a-zA-Z]*$/.test(a.text) && !/c/.test(a.text) && all.slice(0, i).every((x) => x.text.startsWith("-"))) || a.text === "--noexec",
+      )
+  )
+    return { argv };
   const rc: Unwrapped["programFiles"] = startupFiles(shell, argv);
   for (let i = 1; i < argv.length; i++) {
     const a = nth(argv, i);
     const t = a.text;
     if (a.dynamic) return { argv, programFiles: [...rc, { file: a, lang: "shell" }] };
-    if (t === "--rcfile" || t === "--init-file") { if (argv[i + 1]) rc.push({ file: nth(argv, i + 1), lang: "shell" }); i++; continue; }
-    if (t === "-o" || t === "+o" || t === "-O" || t === "+O") { i++; continue; }
+    if (t === "--rcfile" || t === "--init-file") {
+      if (argv[i + 1]) rc.push({ file: nth(argv, i + 1), lang: "shell" });
+      i++;
+      continue;
+    }
+    if (t === "-o" || t === "+o" || t === "-O" || t === "+O") {
+      i++;
+      continue;
+    }
     // `-euo pipefail`: a cluster ending in o takes the next word; one holding c runs a string
-    if (/^[-+][A-Za-z]*[oO]$/.test(t) && !/c/.test(t)) { i++; continue; }
+    if (/^[-+][A-Za-z]*[oO]$/.test(t) && !/c/.test(t)) {
+      i++;
+      continue;
+    }
     if (/^-[A-Za-z]*c[A-Za-z]*$/.test(t) && /o$/.test(t)) {
       const s = argv[i + 2];
       return s ? { argv: [nth(argv, 0)], scripts: [{ ...s, label: `${shell} -c` }], programFiles: rc } : { argv: [nth(argv, 0)] };
@@ -458,7 +607,8 @@ function shellInvocation(argv: Arg[]): Partial<Unwrapped> {
       let s = argv[i + 1];
       if (s?.text === "--") s = argv[i + 2];
       // `xargs sh -c`: the program is whatever xargs reads.
-      return s ? { argv: [nth(argv, 0)], scripts: [{ ...s, label: `${shell} -c` }], programFiles: rc }
+      return s
+        ? { argv: [nth(argv, 0)], scripts: [{ ...s, label: `${shell} -c` }], programFiles: rc }
         : { argv: [nth(argv, 0)], opaque: { code: "shell-string-dynamic", reason: `${shell} -c gets its program at run time` } };
     }
     if (t === "-s") return { argv: [nth(argv, 0)], readsProgramFromStdin: true };
@@ -476,19 +626,26 @@ function shellInvocation(argv: Arg[]): Partial<Unwrapped> {
  * bash (`-i`) ~/.bashrc — unless `--noprofile` / `--norc`. Options count up to the first operand.
  */
 function startupFiles(shell: string, argv: Arg[]): Unwrapped["programFiles"] {
-  let login = false, interactive = false, noProfile = false, noRc = false;
+  let login = false,
+    interactive = false,
+    noProfile = false,
+    noRc = false;
   for (let i = 1; i < argv.length; i++) {
     const t = nth(argv, i).text;
     if (t === "--login") login = true;
     else if (t === "--noprofile") noProfile = true;
     else if (t === "--norc" || t === "--posix") noRc = true;
     else if (t === "--rcfile" || t === "--init-file" || t === "-o" || t === "+o" || t === "-O" || t === "+O") i++;
-    else if (/^-[A-Za-z]+$/.test(t)) { if (t.includes("l")) login = true; if (t.includes("i")) interactive = true; if (t.includes("c")) break; }
-    else if (!t.startsWith("-") && !t.startsWith("+")) break;
+    else if (/^-[A-Za-z]+$/.test(t)) {
+      if (t.includes("l")) login = true;
+      if (t.includes("i")) interactive = true;
+      if (t.includes("c")) break;
+    } else if (!t.startsWith("-") && !t.startsWith("+")) break;
   }
   const files: string[] = [];
   const isBash = shell === "bash" || shell === "rbash";
-  if (login && !noProfile) files.push(...(isBash ? ["~/.bash_profile", "~/.bash_login", "~/.profile"] : shell === "zsh" ? ["~/.zprofile", "~/.zlogin"] : ["~/.profile"]));
+  if (login && !noProfile)
+    files.push(...(isBash ? ["~/.bash_profile", "~/.bash_login", "~/.profile"] : shell === "zsh" ? ["~/.zprofile", "~/.zlogin"] : ["~/.profile"]));
   if (interactive && !noRc && isBash) files.push("~/.bashrc");
   if (interactive && shell === "zsh") files.push("~/.zshrc");
   return files.map((f) => ({ file: { text: f, dynamic: false }, lang: "shell" as const }));
@@ -522,7 +679,9 @@ function scriptInvocation(argv: Arg[]): Step {
       return final({ argv, scripts: s ? [{ ...s, label: "script -c" }] : [] });
     }
   }
-  const p = parseOptions(argv, { valued: ["-t", "-T", "-I", "-O", "-B", "-E", "-m", "--timing", "--log-in", "--log-out", "--log-io", "--echo", "--logging-format"] });
+  const p = parseOptions(argv, {
+    valued: ["-t", "-T", "-I", "-O", "-B", "-E", "-m", "--timing", "--log-in", "--log-out", "--log-io", "--echo", "--logging-format"],
+  });
   // the first operand is the typescript file; what follows is a program (BSD form)
   return p.inner.length > 1 ? peel(p.inner.slice(1)) : final({ argv: [nth(argv, 0)] });
 }
@@ -533,7 +692,25 @@ function scriptInvocation(argv: Arg[]): Step {
  */
 function xargsInvocation(argv: Arg[]): Step {
   const p = parseOptions(argv, {
-    valued: ["-I", "-n", "-P", "-d", "-E", "-L", "-s", "-a", "-e", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--max-lines", "--max-chars", "--eof", "--process-slot-var"],
+    valued: [
+      "-I",
+      "-n",
+      "-P",
+      "-d",
+      "-E",
+      "-L",
+      "-s",
+      "-a",
+      "-e",
+      "--max-args",
+      "--max-procs",
+      "--delimiter",
+      "--arg-file",
+      "--max-lines",
+      "--max-chars",
+      "--eof",
+      "--process-slot-var",
+    ],
   });
   const options = argv.slice(1, argv.length - p.inner.length);
   if (p.inner.length === 0) return final({ argv: [nth(argv, 0)] }); // runs echo
@@ -552,8 +729,33 @@ function xargsInvocation(argv: Arg[]): Step {
 /** GNU parallel: `parallel git ::: commit`, `parallel 'git {}' ::: commit`, or arguments from stdin. */
 function parallelInvocation(argv: Arg[]): Step {
   const p = parseOptions(argv, {
-    valued: ["-j", "--jobs", "-S", "--sshlogin", "-a", "--arg-file", "--colsep", "-d", "--delimiter", "-E", "-I", "-n", "-N", "-L",
-      "--joblog", "--results", "--tmpdir", "--workdir", "--wd", "--timeout", "--delay", "--retries", "--halt", "--memfree", "--load"],
+    valued: [
+      "-j",
+      "--jobs",
+      "-S",
+      "--sshlogin",
+      "-a",
+      "--arg-file",
+      "--colsep",
+      "-d",
+      "--delimiter",
+      "-E",
+      "-I",
+      "-n",
+      "-N",
+      "-L",
+      "--joblog",
+      "--results",
+      "--tmpdir",
+      "--workdir",
+      "--wd",
+      "--timeout",
+      "--delay",
+      "--retries",
+      "--halt",
+      "--memfree",
+      "--load",
+    ],
   });
   const sep = p.inner.findIndex((a) => /^:::[:+]*$/.test(a.text));
   const cmd = sep < 0 ? p.inner : p.inner.slice(0, sep);
@@ -574,8 +776,26 @@ function parallelInvocation(argv: Arg[]): Step {
   });
 }
 
-const TMUX_SHELL_CMDS = new Set(["new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane", "respawnp",
-  "respawn-window", "respawnw", "run-shell", "run", "display-popup", "popup", "pipe-pane", "pipep", "if-shell", "if"]);
+const TMUX_SHELL_CMDS = new Set([
+  "new-session",
+  "new",
+  "new-window",
+  "neww",
+  "split-window",
+  "splitw",
+  "respawn-pane",
+  "respawnp",
+  "respawn-window",
+  "respawnw",
+  "run-shell",
+  "run",
+  "display-popup",
+  "popup",
+  "pipe-pane",
+  "pipep",
+  "if-shell",
+  "if",
+]);
 const TMUX_VALUED = new Set(["-t", "-s", "-n", "-c", "-x", "-y", "-e", "-F", "-l", "-L", "-S", "-f", "-T", "-b", "-d", "-w", "-h", "-p", "-N", "-X"]);
 const TMUX_KEYS = /^(Enter|C-[a-z]|M-[a-z]|Escape|Tab|Space|BSpace|KPEnter|Up|Down|Left|Right)$/;
 
@@ -616,7 +836,8 @@ function screenInvocation(argv: Arg[]): Step {
   const x = argv.findIndex((a) => a.text === "-X");
   if (x > 0) {
     const words = argv.slice(x + 1);
-    if (words[0]?.text === "stuff" && words[1]) return final({ scripts: [{ ...words[1], text: words[1].text.replace(/\\n|\\r/g, "\n"), label: "screen stuff" }] });
+    if (words[0]?.text === "stuff" && words[1])
+      return final({ scripts: [{ ...words[1], text: words[1].text.replace(/\\n|\\r/g, "\n"), label: "screen stuff" }] });
     if (words[0]?.text === "exec" || words[0]?.text === "screen") return peel(words.slice(1));
     return final({ argv: [] });
   }
@@ -635,14 +856,35 @@ function gdbInvocation(argv: Arg[]): Step {
     if (value) {
       const m = /^\s*(?:shell\s+|!\s*|pipe\s+[^|]*\|\s*)([\s\S]*)$/.exec(value.text);
       if (m) scripts.push({ text: nth(m, 1), dynamic: value.dynamic, label: "gdb shell" });
-      else if (/^\s*python\b/.test(value.text)) scripts.push({ text: `python3 -c ${JSON.stringify(value.text.replace(/^\s*python\s*/, ""))}`, dynamic: value.dynamic, label: "gdb python" });
+      else if (/^\s*python\b/.test(value.text))
+        scripts.push({ text: `python3 -c ${JSON.stringify(value.text.replace(/^\s*python\s*/, ""))}`, dynamic: value.dynamic, label: "gdb python" });
     }
     if (t === "--args" || t === "-args") return peel(argv.slice(i + 1), { scripts });
   }
   // `gdb -ex 'run commit -m x' git`: the program operand runs with the run command's words
-  const runCmd = argv.map((a, i) => (/^-?-?(ex|eval-command)$/.test(a.text) ? argv[i + 1] : undefined)).find((v) => v && /^\s*(r|run|start|starti)(\s|$)/.test(v.text));
-  const prog = argv.slice(1).find((a, i) => !a.text.startsWith("-") && !/^-?-?(ex|iex|eval-command|init-eval-command|x|p|pid|cd|d|directory|s|symbols|c|core)$/.test(argv[i]?.text ?? ""));
-  if (runCmd && prog) return final({ argv: [nth(argv, 0)], scripts, argvs: [[prog, ...runCmd.text.trim().split(/\s+/).slice(1).map((t) => ({ text: t, dynamic: runCmd.dynamic }))]] });
+  const runCmd = argv
+    .map((a, i) => (/^-?-?(ex|eval-command)$/.test(a.text) ? argv[i + 1] : undefined))
+    .find((v) => v && /^\s*(r|run|start|starti)(\s|$)/.test(v.text));
+  const prog = argv
+    .slice(1)
+    .find(
+      (a, i) => !a.text.startsWith("-") && !/^-?-?(ex|iex|eval-command|init-eval-command|x|p|pid|cd|d|directory|s|symbols|c|core)$/.test(argv[i]?.text ?? ""),
+    );
+  if (runCmd && prog)
+    return final({
+      argv: [nth(argv, 0)],
+      scripts,
+      argvs: [
+        [
+          prog,
+          ...runCmd.text
+            .trim()
+            .split(/\s+/)
+            .slice(1)
+            .map((t) => ({ text: t, dynamic: runCmd.dynamic })),
+        ],
+      ],
+    });
   return final({ argv: [], scripts });
 }
 
@@ -652,9 +894,15 @@ function expectInvocation(argv: Arg[]): Step {
   const programFiles: Unwrapped["programFiles"] = [];
   for (let i = 1; i < argv.length; i++) {
     const t = nth(argv, i).text;
-    if (t === "-c" && argv[i + 1]) { tcl.push(nth(argv, ++i)); continue; }
+    if (t === "-c" && argv[i + 1]) {
+      tcl.push(nth(argv, ++i));
+      continue;
+    }
     if (t === "-f" && argv[i + 1]?.text === "-") return final({ argv: [nth(argv, 0)], readsProgramFromStdin: true });
-    if (t === "-f" && argv[i + 1]) { programFiles.push({ file: nth(argv, ++i), lang: "tcl" }); continue; }
+    if (t === "-f" && argv[i + 1]) {
+      programFiles.push({ file: nth(argv, ++i), lang: "tcl" });
+      continue;
+    }
     if (t.startsWith("-")) continue;
     programFiles.push({ file: nth(argv, i), lang: "tcl" });
     break;
@@ -667,16 +915,61 @@ function expectInvocation(argv: Arg[]): Step {
 function hyperfineInvocation(argv: Arg[]): Partial<Unwrapped> {
   const scripts: Script[] = [];
   const shellOpts = new Set(["-p", "--prepare", "-s", "--setup", "-c", "--cleanup", "--conclude"]);
-  const valued = new Set(["-w", "--warmup", "-r", "--runs", "-m", "--min-runs", "-M", "--max-runs", "-n", "--command-name", "-S", "--shell",
-    "-u", "--time-unit", "-o", "--output", "--style", "--export-json", "--export-csv", "--export-markdown", "--export-asciidoc", "--export-orgmode", "--sort", "-P", "--parameter-scan", "-L", "--parameter-list", "-D", "--parameter-step-size"]);
+  const valued = new Set([
+    "-w",
+    "--warmup",
+    "-r",
+    "--runs",
+    "-m",
+    "--min-runs",
+    "-M",
+    "--max-runs",
+    "-n",
+    "--command-name",
+    "-S",
+    "--shell",
+    "-u",
+    "--time-unit",
+    "-o",
+    "--output",
+    "--style",
+    "--export-json",
+    "--export-csv",
+    "--export-markdown",
+    "--export-asciidoc",
+    "--export-orgmode",
+    "--sort",
+    "-P",
+    "--parameter-scan",
+    "-L",
+    "--parameter-list",
+    "-D",
+    "--parameter-step-size",
+  ]);
   for (let i = 1; i < argv.length; i++) {
     const t = nth(argv, i).text;
-    if (shellOpts.has(t)) { const v = argv[++i]; if (v) scripts.push({ ...v, label: "hyperfine" }); continue; }
+    if (shellOpts.has(t)) {
+      const v = argv[++i];
+      if (v) scripts.push({ ...v, label: "hyperfine" });
+      continue;
+    }
     const eq = /^(--prepare|--setup|--cleanup|--conclude)=(.*)$/s.exec(t);
-    if (eq) { scripts.push({ text: nth(eq, 2), dynamic: nth(argv, i).dynamic, label: "hyperfine" }); continue; }
-    if (t === "-P" || t === "--parameter-scan") { i += 3; continue; }
-    if (t === "-L" || t === "--parameter-list") { i += 2; continue; }
-    if (valued.has(t)) { i++; continue; }
+    if (eq) {
+      scripts.push({ text: nth(eq, 2), dynamic: nth(argv, i).dynamic, label: "hyperfine" });
+      continue;
+    }
+    if (t === "-P" || t === "--parameter-scan") {
+      i += 3;
+      continue;
+    }
+    if (t === "-L" || t === "--parameter-list") {
+      i += 2;
+      continue;
+    }
+    if (valued.has(t)) {
+      i++;
+      continue;
+    }
     if (t.startsWith("-")) continue;
     scripts.push({ ...nth(argv, i), label: "hyperfine" });
   }

@@ -18,11 +18,7 @@ export interface Span {
  * `branch` (a branch name: `$(git branch --show-current)`, never `HEAD`, an option or a refspec with `+`),
  * `any` (no idea).
  */
-export type ValueShape =
-  | { kind: "exact"; text: string }
-  | { kind: "glob"; glob: string }
-  | { kind: "branch" }
-  | { kind: "any" };
+export type ValueShape = { kind: "exact"; text: string } | { kind: "glob"; glob: string } | { kind: "branch" } | { kind: "any" };
 
 export interface ShellWord {
   text: string;

@@ -26,9 +26,24 @@ const PATTERN_FIRST: Reader = {
 };
 
 const READERS: Record<string, Reader> = {
-  cat: PLAIN, tac: PLAIN, less: PLAIN, more: PLAIN, wc: PLAIN, file: PLAIN, strings: PLAIN, cmp: PLAIN, comm: PLAIN,
-  md5sum: PLAIN, sha1sum: PLAIN, sha256sum: PLAIN, sha512sum: PLAIN, cksum: PLAIN, source: PLAIN, ".": PLAIN,
-  head: COUNTED, tail: COUNTED,
+  cat: PLAIN,
+  tac: PLAIN,
+  less: PLAIN,
+  more: PLAIN,
+  wc: PLAIN,
+  file: PLAIN,
+  strings: PLAIN,
+  cmp: PLAIN,
+  comm: PLAIN,
+  md5sum: PLAIN,
+  sha1sum: PLAIN,
+  sha256sum: PLAIN,
+  sha512sum: PLAIN,
+  cksum: PLAIN,
+  source: PLAIN,
+  ".": PLAIN,
+  head: COUNTED,
+  tail: COUNTED,
   nl: { valued: ["-b", "-w", "-s", "-v", "-i"] },
   bat: { valued: ["-l", "--language", "-r", "--line-range", "--style", "--theme"] },
   stat: { valued: ["-c", "--format", "--printf"] },
@@ -43,10 +58,17 @@ const READERS: Record<string, Reader> = {
   cut: { valued: ["-d", "-f", "-c", "-b", "--delimiter", "--fields", "--characters", "--bytes"] },
   paste: { valued: ["-d", "--delimiters"] },
   column: { valued: ["-s", "-t", "-c", "-o"] },
-  grep: PATTERN_FIRST, egrep: PATTERN_FIRST, fgrep: PATTERN_FIRST, rg: PATTERN_FIRST,
+  grep: PATTERN_FIRST,
+  egrep: PATTERN_FIRST,
+  fgrep: PATTERN_FIRST,
+  rg: PATTERN_FIRST,
   sed: { valued: ["-e", "-f", "-l", "--expression", "--file"], program: ["-e", "-f", "--expression", "--file"], files: ["-f", "--file"] },
   awk: { valued: ["-F", "-v", "-f", "-i"], program: ["-f"], files: ["-f"] },
-  jq: { valued: ["-f", "--from-file", "--indent", "--arg", "--argjson", "--slurpfile", "--rawfile"], program: ["-f", "--from-file"], files: ["-f", "--from-file"] },
+  jq: {
+    valued: ["-f", "--from-file", "--indent", "--arg", "--argjson", "--slurpfile", "--rawfile"],
+    program: ["-f", "--from-file"],
+    files: ["-f", "--from-file"],
+  },
 };
 READERS["gawk"] = entry(READERS, "awk");
 READERS["mawk"] = entry(READERS, "awk");
@@ -57,7 +79,10 @@ const TWO_VALUES = new Set(["--arg", "--argjson", "--slurpfile", "--rawfile"]);
 const INTERPRETER_VALUED = ["-W", "-X", "-r", "--require", "--import", "--loader", "-o", "-O", "--rcfile", "--init-file"];
 
 export function readsOf(name: string, args: Arg[]): PathArg[] {
-  if (name === "cp") return operands(args, ["-S", "--suffix", "-t", "--target-directory"]).slice(0, hasTarget(args) ? undefined : -1).map(toPath);
+  if (name === "cp")
+    return operands(args, ["-S", "--suffix", "-t", "--target-directory"])
+      .slice(0, hasTarget(args) ? undefined : -1)
+      .map(toPath);
   if (name === "dd") return args.filter((a) => a.text.startsWith("if=")).map((a) => ({ path: a.text.slice(3), dynamic: a.dynamic }));
   // `python3 tool.py`, `bash deploy.sh`: the interpreter reads the script file.
   if (isInterpreter(name) || SHELLS.has(name)) {
@@ -72,7 +97,10 @@ export function readsOf(name: string, args: Arg[]): PathArg[] {
   for (let i = 0; i < args.length; i++) {
     const t = nth(args, i).text;
     if (r.files?.includes(t) && args[i + 1]) files.push(nth(args, i + 1));
-    if (TWO_VALUES.has(t) && name === "jq") { i += 2; continue; }
+    if (TWO_VALUES.has(t) && name === "jq") {
+      i += 2;
+      continue;
+    }
     rest.push(nth(args, i));
   }
   // an empty word is no file (BSD `sed -i '' ...` leaves one behind)

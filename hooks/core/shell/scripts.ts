@@ -31,7 +31,15 @@ export const LIFECYCLE: Record<string, string[]> = {
   version: ["preversion", "version", "postversion"],
   rebuild: ["preinstall", "install", "postinstall", "prepare"],
 };
-export const LIFECYCLE_ALIASES: Record<string, string> = { i: "install", ci: "install", "clean-install": "install", "install-clean": "install", isntall: "install", add: "install", rb: "rebuild" };
+export const LIFECYCLE_ALIASES: Record<string, string> = {
+  i: "install",
+  ci: "install",
+  "clean-install": "install",
+  "install-clean": "install",
+  isntall: "install",
+  add: "install",
+  rb: "rebuild",
+};
 
 /** npm commands that are not scripts (so `npm X` for them is not `npm run X`). */
 const NPM_LIFECYCLE = new Set(["test", "t", "tst", "start", "stop", "restart"]);
@@ -45,7 +53,11 @@ export function scriptRun(pm: string, words: string[]): { script: string; dir?: 
   let dir: string | undefined;
   while (i < words.length && nth(words, i).startsWith("-")) {
     const t = nth(words, i);
-    if (/^(--prefix|-C|--dir|--cwd)$/.test(t)) { dir = words[i + 1]; i += 2; continue; }
+    if (/^(--prefix|-C|--dir|--cwd)$/.test(t)) {
+      dir = words[i + 1];
+      i += 2;
+      continue;
+    }
     const eq = /^(--prefix|--dir|--cwd)=(.*)$/.exec(t);
     if (eq) dir = eq[2];
     i += /^(-w|--workspace|--filter|-F)$/.test(t) ? 2 : 1;
@@ -53,7 +65,10 @@ export function scriptRun(pm: string, words: string[]): { script: string; dir?: 
   const sub = words[i];
   if (sub === undefined) return undefined;
   const rest = words.slice(i + 1);
-  const after = (xs: string[]) => { const s = xs.findIndex((x) => !x.startsWith("-")); return s < 0 ? undefined : { script: nth(xs, s), args: xs.slice(s + 1).filter((x) => x !== "--"), dir }; };
+  const after = (xs: string[]) => {
+    const s = xs.findIndex((x) => !x.startsWith("-"));
+    return s < 0 ? undefined : { script: nth(xs, s), args: xs.slice(s + 1).filter((x) => x !== "--"), dir };
+  };
   if (sub === "run" || sub === "run-script" || sub === "rum" || sub === "urn") return after(rest);
   if (NPM_LIFECYCLE.has(sub)) return { script: sub === "t" || sub === "tst" ? "test" : sub, args: rest.filter((x) => x !== "--"), dir };
   // pnpm/yarn/bun: an unknown command is a script name
@@ -61,10 +76,14 @@ export function scriptRun(pm: string, words: string[]): { script: string; dir?: 
   return undefined;
 }
 
-const PM_COMMANDS = new Set(("add install i remove rm uninstall un update up upgrade outdated list ls link unlink audit why info view " +
-  "publish pack init create exec dlx x config set get login logout version help store import patch patch-commit prune rebuild " +
-  "setup env cache dedupe licenses fetch deploy bin root doctor server workspaces workspace node global plugin constraints " +
-  "explain dedupe npm pm build completions").split(" "));
+const PM_COMMANDS = new Set(
+  (
+    "add install i remove rm uninstall un update up upgrade outdated list ls link unlink audit why info view " +
+    "publish pack init create exec dlx x config set get login logout version help store import patch patch-commit prune rebuild " +
+    "setup env cache dedupe licenses fetch deploy bin root doctor server workspaces workspace node global plugin constraints " +
+    "explain dedupe npm pm build completions"
+  ).split(" "),
+);
 
 export interface MakeRecipe {
   target: string;
@@ -79,12 +98,22 @@ export function makeRecipes(makefile: string, targets: string[], vars: Record<st
   let first: string | undefined;
   let current: { prereqs: string[]; lines: string[] }[] = [];
   for (const line of text.split(/\r?\n/)) {
-    if (line.startsWith("\t")) { for (const r of current) r.lines.push(line.slice(1)); continue; }
+    if (line.startsWith("\t")) {
+      for (const r of current) r.lines.push(line.slice(1));
+      continue;
+    }
     if (/^\s*(#|$)/.test(line)) continue;
     const def = /^\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*(?:[:+?!]?=|::=)\s*(.*)$/.exec(line);
-    if (def) { defs[nth(def, 1)] = nth(def, 2); current = []; continue; }
+    if (def) {
+      defs[nth(def, 1)] = nth(def, 2);
+      current = [];
+      continue;
+    }
     const rule = /^([^:=#]+?)\s*::?(?!=)\s*([^;#]*)(?:;(.*))?$/.exec(line);
-    if (!rule) { current = []; continue; }
+    if (!rule) {
+      current = [];
+      continue;
+    }
     current = [];
     for (const t of nth(rule, 1).trim().split(/\s+/)) {
       const r = rules.get(t) ?? { prereqs: [], lines: [] };
@@ -138,8 +167,14 @@ export function tclCommands(src: string): TclCommand[] {
     const words: { text: string; dynamic: boolean }[] = [];
     while (i < n) {
       while (i < n && (src[i] === " " || src[i] === "\t" || (src[i] === "\\" && src[i + 1] === "\n"))) i += src[i] === "\\" ? 2 : 1;
-      if (i >= n || src[i] === "\n" || src[i] === ";") { i++; break; }
-      if (src[i] === "#" && words.length === 0) { while (i < n && src[i] !== "\n") i++; continue; }
+      if (i >= n || src[i] === "\n" || src[i] === ";") {
+        i++;
+        break;
+      }
+      if (src[i] === "#" && words.length === 0) {
+        while (i < n && src[i] !== "\n") i++;
+        continue;
+      }
       const w = tclWord(src, i);
       words.push(w.word);
       i = w.end;
@@ -155,7 +190,10 @@ function tclWord(src: string, i: number): { word: { text: string; dynamic: boole
     let depth = 0;
     let j = i;
     for (; j < src.length; j++) {
-      if (src[j] === "\\") { j++; continue; }
+      if (src[j] === "\\") {
+        j++;
+        continue;
+      }
       if (src[j] === "{") depth++;
       else if (src[j] === "}" && --depth === 0) break;
     }
@@ -167,7 +205,10 @@ function tclWord(src: string, i: number): { word: { text: string; dynamic: boole
   let j = quoted ? i + 1 : i;
   for (; j < src.length; j++) {
     const ch = nth(src, j);
-    if (quoted ? ch === '"' : /[\s;]/.test(ch)) { if (quoted) j++; break; }
+    if (quoted ? ch === '"' : /[\s;]/.test(ch)) {
+      if (quoted) j++;
+      break;
+    }
     if (ch === "\\" && j + 1 < src.length) {
       const e = nth(src, ++j);
       text += e === "r" || e === "n" ? "\n" : e === "t" ? "\t" : e;
@@ -177,7 +218,10 @@ function tclWord(src: string, i: number): { word: { text: string; dynamic: boole
     if (ch === "[") {
       dynamic = true;
       let depth = 0;
-      for (; j < src.length; j++) { if (src[j] === "[") depth++; else if (src[j] === "]" && --depth === 0) break; }
+      for (; j < src.length; j++) {
+        if (src[j] === "[") depth++;
+        else if (src[j] === "]" && --depth === 0) break;
+      }
       continue;
     }
     text += ch;
@@ -205,9 +249,16 @@ function unquoteC(q: string): string {
   const simple: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, "\\": 92 };
   for (let i = 0; i < body.length; i++) {
     const c = nth(body, i);
-    if (c !== "\\") { bytes.push(...Buffer.from(c, "utf8")); continue; }
+    if (c !== "\\") {
+      bytes.push(...Buffer.from(c, "utf8"));
+      continue;
+    }
     const oct = /^[0-7]{3}/.exec(body.slice(i + 1));
-    if (oct) { bytes.push(parseInt(oct[0], 8)); i += 3; continue; }
+    if (oct) {
+      bytes.push(parseInt(oct[0], 8));
+      i += 3;
+      continue;
+    }
     const e = body[i + 1] ?? "";
     bytes.push(simple[e] ?? e.charCodeAt(0));
     i++;
@@ -225,7 +276,10 @@ export function patchedFiles(patch: string, strip: number): string[] {
     // quoted names are decoded first; the rest of the parser reads plain words
     const line = raw.includes('"') ? raw.replace(/"(?:[^"\\]|\\.)*"/g, (q) => patchName(q)) : raw;
     const minus = /^--- (\S+)/.exec(line);
-    if (minus) { from = minus[1]; continue; }
+    if (minus) {
+      from = minus[1];
+      continue;
+    }
     const plus = /^\+\+\+ (\S+)/.exec(line);
     if (plus) {
       const target = plus[1] === "/dev/null" ? from : plus[1];
@@ -233,7 +287,10 @@ export function patchedFiles(patch: string, strip: number): string[] {
       continue;
     }
     const git = /^diff --git a\/(\S+) b\/(\S+)/.exec(line);
-    if (git && strip >= 1) { out.add(nth(git, 2)); if (git[1] !== git[2]) out.add(nth(git, 1)); }
+    if (git && strip >= 1) {
+      out.add(nth(git, 2));
+      if (git[1] !== git[2]) out.add(nth(git, 1));
+    }
     const rename = /^rename (from|to) (\S+)/.exec(line);
     if (rename) out.add(nth(rename, 2));
   }

@@ -50,11 +50,24 @@ export function evalWord(word: Word, ctx: WordContext = NO_VARS): WordValue {
 export function expandWord(word: Word, ctx: WordContext = NO_VARS): WordValue[] {
   // `cmd="git commit"; $cmd -m x`: an unquoted variable with a known value splits into words
   const only = word.parts?.length === 1 ? word.parts[0] : undefined;
-  if (only && (only.type === "SimpleExpansion" || (only.type === "ParameterExpansion" && !only.prefix && !only.index && !only.operation)) && ctx.lookup("IFS") === undefined) {
+  if (
+    only &&
+    (only.type === "SimpleExpansion" || (only.type === "ParameterExpansion" && !only.prefix && !only.index && !only.operation)) &&
+    ctx.lookup("IFS") === undefined
+  ) {
     const name = only.type === "SimpleExpansion" ? only.text.replace(/^\$\{?|\}$/g, "") : only.parameter;
     const v = ctx.lookup(name);
     if (v && !v.dynamic && !v.pattern && /\s/.test(v.text)) {
-      return v.text.split(/[ \t\n]+/).filter(Boolean).map((t) => ({ text: t, dynamic: false, provenance: "variable" as Provenance, span: { start: word.pos, end: word.end }, shape: { kind: "exact" as const, text: t } }));
+      return v.text
+        .split(/[ \t\n]+/)
+        .filter(Boolean)
+        .map((t) => ({
+          text: t,
+          dynamic: false,
+          provenance: "variable" as Provenance,
+          span: { start: word.pos, end: word.end },
+          shape: { kind: "exact" as const, text: t },
+        }));
     }
   }
   const ps = pieces(word, ctx);
@@ -63,9 +76,13 @@ export function expandWord(word: Word, ctx: WordContext = NO_VARS): WordValue[] 
   for (const [i, part] of (word.parts ?? []).entries()) {
     const piece = nth(ps, i);
     const alts = part.type === "BraceExpansion" ? braceAlternatives(part.text) : undefined;
-    if (!alts) { combos = combos.map((c) => [...c, piece]); continue; }
+    if (!alts) {
+      combos = combos.map((c) => [...c, piece]);
+      continue;
+    }
     const next: Piece[][] = [];
-    for (const c of combos) for (const a of alts) next.push([...c, { text: a, glob: globEscape(a), dynamic: false, pattern: false, quoted: false, provenance: "brace" }]);
+    for (const c of combos)
+      for (const a of alts) next.push([...c, { text: a, glob: globEscape(a), dynamic: false, pattern: false, quoted: false, provenance: "brace" }]);
     if (next.length > MAX_BRACE_WORDS) return [join(ps, word)];
     combos = next;
   }
@@ -92,16 +109,30 @@ function join(ps: Piece[], word: Word): WordValue {
     provenance = worse(provenance, p.provenance);
   }
   const only = ps.length === 1 ? nth(ps, 0).special : undefined;
-  const shape: ValueShape = only ?? (!dynamic && !pattern ? { kind: "exact", text } : glob.replace(/\*+/g, "*") === "*" ? { kind: "any" } : { kind: "glob", glob });
+  const shape: ValueShape =
+    only ?? (!dynamic && !pattern ? { kind: "exact", text } : glob.replace(/\*+/g, "*") === "*" ? { kind: "any" } : { kind: "glob", glob });
   const out: WordValue = { text, dynamic, provenance, span: { start: word.pos, end: word.end }, shape };
   if (pattern) out.pattern = true;
   return out;
 }
 
 const lit = (value: string, quoted: boolean, provenance: Provenance = "literal"): Piece => ({
-  text: value, glob: globEscape(value), dynamic: false, pattern: false, quoted, provenance,
+  text: value,
+  glob: globEscape(value),
+  dynamic: false,
+  pattern: false,
+  quoted,
+  provenance,
 });
-const dyn = (text: string, provenance: Provenance, glob = "**", special?: ValueShape): Piece => ({ text, glob, dynamic: true, pattern: false, quoted: false, provenance, special });
+const dyn = (text: string, provenance: Provenance, glob = "**", special?: ValueShape): Piece => ({
+  text,
+  glob,
+  dynamic: true,
+  pattern: false,
+  quoted: false,
+  provenance,
+  special,
+});
 
 function evalPart(part: WordPart | DoubleQuotedChild, ctx: WordContext, quoted = false): Piece {
   switch (part.type) {
@@ -133,20 +164,30 @@ function evalPart(part: WordPart | DoubleQuotedChild, ctx: WordContext, quoted =
     }
     case "SimpleExpansion":
     case "ParameterExpansion": {
-      const name = part.type === "SimpleExpansion" ? part.text.replace(/^\$\{?|\}$/g, "") : part.prefix || part.index || part.operation ? undefined : part.parameter;
+      const name =
+        part.type === "SimpleExpansion" ? part.text.replace(/^\$\{?|\}$/g, "") : part.prefix || part.index || part.operation ? undefined : part.parameter;
       const known = name !== undefined ? ctx.lookup(name) : undefined;
       // unquoted, a value with blanks is split into words (or by a changed IFS): not one known word
       const split = known && !quoted && !known.dynamic && (/[\s]/.test(known.text) || ctx.lookup("IFS") !== undefined);
       if (known && !split) {
         const shape = known.shape;
         const glob = known.dynamic || known.pattern ? (shape?.kind === "glob" ? shape.glob : "**") : globEscape(known.text);
-        return { text: known.text, glob, dynamic: known.dynamic, pattern: !!known.pattern, quoted: false, provenance: "variable", special: known.dynamic ? shape : undefined };
+        return {
+          text: known.text,
+          glob,
+          dynamic: known.dynamic,
+          pattern: !!known.pattern,
+          quoted: false,
+          provenance: "variable",
+          special: known.dynamic ? shape : undefined,
+        };
       }
       // `${x:1:3}`, `${x,,}`, `${x/X/o}` of a value we know: computed as bash does
       if (part.type === "ParameterExpansion" && part.operation && !part.prefix && !part.index) {
         const v = ctx.lookup(part.parameter);
         const r = v && !v.dynamic && !v.pattern ? operate(v.text, part.operation, ctx) : undefined;
-        if (r !== undefined && !(!quoted && /\s/.test(r))) return { text: r, glob: globEscape(r), dynamic: false, pattern: false, quoted: false, provenance: "variable" };
+        if (r !== undefined && !(!quoted && /\s/.test(r)))
+          return { text: r, glob: globEscape(r), dynamic: false, pattern: false, quoted: false, provenance: "variable" };
       }
       return dyn(part.text, "variable");
     }
@@ -181,12 +222,23 @@ function operate(value: string, op: NonNullable<Extract<WordPart, { type: "Param
     }
     case "CaseModification":
       if (op.operand) return undefined;
-      return op.operator === "^^" ? value.toUpperCase() : op.operator === ",," ? value.toLowerCase()
-        : op.operator === "^" ? value.slice(0, 1).toUpperCase() + value.slice(1) : value.slice(0, 1).toLowerCase() + value.slice(1);
+      return op.operator === "^^"
+        ? value.toUpperCase()
+        : op.operator === ",,"
+          ? value.toLowerCase()
+          : op.operator === "^"
+            ? value.slice(0, 1).toUpperCase() + value.slice(1)
+            : value.slice(0, 1).toLowerCase() + value.slice(1);
     case "Remove": {
       const pat = lit(op.operand);
       if (pat === undefined) return undefined;
-      return op.operator.startsWith("#") ? (value.startsWith(pat) ? value.slice(pat.length) : value) : value.endsWith(pat) ? value.slice(0, value.length - pat.length) : value;
+      return op.operator.startsWith("#")
+        ? value.startsWith(pat)
+          ? value.slice(pat.length)
+          : value
+        : value.endsWith(pat)
+          ? value.slice(0, value.length - pat.length)
+          : value;
     }
     case "Replace": {
       const pat = lit(op.pattern);
@@ -218,8 +270,9 @@ function substitution(text: string): Piece {
     return dyn(text, "command-substitution", "**", { kind: "branch" });
   }
   // `$(echo status)`: a literal word echoed is that word
-  const echoed = /^(?:echo|printf\s+%s)\s+([\w.\/:@+-]+)$/.exec(body);
-  if (echoed) return { text: nth(echoed, 1), glob: globEscape(nth(echoed, 1)), dynamic: false, pattern: false, quoted: false, provenance: "command-substitution" };
+  const echoed = /^(?:echo|printf\s+%s)\s+([\w./:@+-]+)$/.exec(body);
+  if (echoed)
+    return { text: nth(echoed, 1), glob: globEscape(nth(echoed, 1)), dynamic: false, pattern: false, quoted: false, provenance: "command-substitution" };
   // mktemp: $TMPDIR/tmp.XXXXXXXXXX, ten letters or digits.
   if (/^mktemp(\s+-[dqtu]+)*$/.test(body)) return dyn(text, "command-substitution", `**/tmp.${"[A-Za-z0-9]".repeat(10)}`);
   return dyn(text, "command-substitution");
@@ -263,10 +316,12 @@ function expandBraces(s: string): string[] {
         const pre = s.slice(0, i);
         const post = expandBraces(s.slice(j + 1));
         const out: string[] = [];
-        for (const a of alts) for (const x of expandBraces(a)) for (const p of post) {
-          out.push(pre + x + p);
-          if (out.length > MAX_BRACE_WORDS) return out;
-        }
+        for (const a of alts)
+          for (const x of expandBraces(a))
+            for (const p of post) {
+              out.push(pre + x + p);
+              if (out.length > MAX_BRACE_WORDS) return out;
+            }
         return out;
       }
     }
@@ -294,7 +349,10 @@ function alternatives(inner: string): string[] | undefined {
   for (let i = 0; i < inner.length; i++) {
     if (inner[i] === "{") depth++;
     else if (inner[i] === "}") depth--;
-    else if (inner[i] === "," && depth === 0) { parts.push(inner.slice(start, i)); start = i + 1; }
+    else if (inner[i] === "," && depth === 0) {
+      parts.push(inner.slice(start, i));
+      start = i + 1;
+    }
   }
   parts.push(inner.slice(start));
   return parts.length > 1 ? parts : undefined;
@@ -304,11 +362,15 @@ function alternatives(inner: string): string[] | undefined {
 export function printfText(words: string[]): string | undefined {
   const [format, ...rest] = words;
   if (format === undefined) return undefined;
-  const esc = (t: string) => t.replace(/\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|.)/g, (_m, e: string) => {
-    if (/^[xuU]/.test(e)) return String.fromCodePoint(parseInt(e.slice(1), 16));
-    if (/^[0-7]/.test(e)) return String.fromCharCode(parseInt(e, 8));
-    return ({ n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", f: "\f", v: "\v", "\\": "\\", '"': '"', "'": "'" } as Record<string, string>)[e] ?? `\\${e}`;
-  });
+  const esc = (t: string) =>
+    t.replace(/\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|.)/g, (_m, e: string) => {
+      if (/^[xuU]/.test(e)) return String.fromCodePoint(parseInt(e.slice(1), 16));
+      if (/^[0-7]/.test(e)) return String.fromCharCode(parseInt(e, 8));
+      return (
+        ({ n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", f: "\f", v: "\v", "\\": "\\", '"': '"', "'": "'" } as Record<string, string>)[e] ??
+        `\\${e}`
+      );
+    });
   const directives = format.match(/%[^%]?/g) ?? [];
   if (directives.some((d) => d !== "%s" && d !== "%b" && d !== "%%")) return undefined;
   const n = directives.filter((d) => d !== "%%").length;
@@ -316,7 +378,7 @@ export function printfText(words: string[]): string | undefined {
   let i = 0;
   // the format is reused while arguments remain (at least once)
   do {
-    out += esc(format).replace(/%([sb%])/g, (_m, d: string) => (d === "%" ? "%" : d === "b" ? esc(rest[i++] ?? "") : rest[i++] ?? ""));
+    out += esc(format).replace(/%([sb%])/g, (_m, d: string) => (d === "%" ? "%" : d === "b" ? esc(rest[i++] ?? "") : (rest[i++] ?? "")));
   } while (n > 0 && i < rest.length);
   return out;
 }

@@ -49,7 +49,8 @@ export function memoryWorld(cwd: string, files: Record<string, string | { link: 
   const resolve = (p: string, depth = 0): string | undefined => {
     const a = abs(p);
     const v = table.get(a);
-    if (typeof v === "object") return depth > 16 ? undefined : resolve(v.link.startsWith("/") ? v.link : `${a.slice(0, a.lastIndexOf("/"))}/${v.link}`, depth + 1);
+    if (typeof v === "object")
+      return depth > 16 ? undefined : resolve(v.link.startsWith("/") ? v.link : `${a.slice(0, a.lastIndexOf("/"))}/${v.link}`, depth + 1);
     return v !== undefined || dirs.has(a) ? a : undefined;
   };
   return {

@@ -15,8 +15,16 @@ export function isInterpreter(name: string): boolean {
 
 /** The option that hands an interpreter its program text (`python -c`, `node -e`/`-p`, `perl -ne`, `php -r`). */
 const PROGRAM_FLAG: Record<string, RegExp> = {
-  python: /^-[A-Za-z]*c$/, node: /^-[ep]$/, perl: /^-[A-Za-z]*[eE]$/, ruby: /^-[A-Za-z]*e$/, php: /^-r$/, lua: /^-e$/, Rscript: /^-e$/,
-  julia: /^-e$/, osascript: /^-e$/, emacs: /^--?eval$/,
+  python: /^-[A-Za-z]*c$/,
+  node: /^-[ep]$/,
+  perl: /^-[A-Za-z]*[eE]$/,
+  ruby: /^-[A-Za-z]*e$/,
+  php: /^-r$/,
+  lua: /^-e$/,
+  Rscript: /^-e$/,
+  julia: /^-e$/,
+  osascript: /^-e$/,
+  emacs: /^--?eval$/,
 };
 const flavour = (name: string): string =>
   /^(python|pypy)/.test(name) ? "python" : /^(nodejs|bun|deno|tsx|ts-node)$/.test(name) ? "node" : name === "luajit" ? "lua" : name;
@@ -70,7 +78,10 @@ export function verbIndex(name: string, argv: Arg[]): number {
   for (let i = 1; i < argv.length; i++) {
     const t = nth(argv, i).text;
     if (nth(argv, i).dynamic) return i;
-    if (lookup(VERB_VALUED, name)?.has(t)) { i++; continue; }
+    if (lookup(VERB_VALUED, name)?.has(t)) {
+      i++;
+      continue;
+    }
     if (t.startsWith("-")) continue;
     return i;
   }

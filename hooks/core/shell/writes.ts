@@ -26,8 +26,14 @@ export function operands(args: Arg[], valued: string[] = []): Arg[] {
   let endOfOptions = false;
   for (let i = 0; i < args.length; i++) {
     const a = nth(args, i);
-    if (!endOfOptions && a.text === "--") { endOfOptions = true; continue; }
-    if (!endOfOptions && valued.includes(a.text)) { i++; continue; }
+    if (!endOfOptions && a.text === "--") {
+      endOfOptions = true;
+      continue;
+    }
+    if (!endOfOptions && valued.includes(a.text)) {
+      i++;
+      continue;
+    }
     if (!endOfOptions && a.text.startsWith("-") && a.text.length > 1 && !a.dynamic) continue;
     out.push(a);
   }
@@ -68,7 +74,10 @@ function inPlace(args: Arg[], takesRest: string): boolean {
       const c = nth(t, j);
       if (c === "i") return true;
       // perl -l and -0 take only digits: `-lpi` is -l, -p, -i
-      if ((c === "l" || c === "0") && takesRest === PERL_VALUE_LETTERS) { while (/[0-9a-fA-Fx]/.test(t[j + 1] ?? "") && t[j + 1] !== "i") j++; continue; }
+      if ((c === "l" || c === "0") && takesRest === PERL_VALUE_LETTERS) {
+        while (/[0-9a-fA-Fx]/.test(t[j + 1] ?? "") && t[j + 1] !== "i") j++;
+        continue;
+      }
       if (c === "e" || c === "E" || takesRest.includes(c)) break;
     }
   }
@@ -107,9 +116,32 @@ function destination(a: Arg[], valued: string[], kind?: Kind): Out[] {
 /** The files split/csplit create: PREFIX followed by a generated part and `--additional-suffix` / csplit's `-b` format. */
 function pieces(a: Arg[], name: "split" | "csplit"): Out[] {
   const prefixOpt = name === "csplit" ? optionValue(a, ["-f"], ["--prefix"]) : undefined;
-  const ops = operands(a, name === "csplit" ? ["-f", "-b", "-n", "--prefix", "--suffix-format", "--digits"] : ["-a", "-b", "-C", "-l", "-n", "-t", "--suffix-length", "--bytes", "--line-bytes", "--lines", "--number", "--separator", "--additional-suffix", "--filter"]);
-  const prefix = name === "csplit" ? prefixOpt?.text ?? "xx" : ops[1]?.text ?? "x";
-  const suffix = name === "csplit" ? (optionValue(a, ["-b"], ["--suffix-format"])?.text ?? "").replace(/%[-0-9]*[dioxXu]/g, "*") : optionValue(a, [], ["--additional-suffix"])?.text ?? "";
+  const ops = operands(
+    a,
+    name === "csplit"
+      ? ["-f", "-b", "-n", "--prefix", "--suffix-format", "--digits"]
+      : [
+          "-a",
+          "-b",
+          "-C",
+          "-l",
+          "-n",
+          "-t",
+          "--suffix-length",
+          "--bytes",
+          "--line-bytes",
+          "--lines",
+          "--number",
+          "--separator",
+          "--additional-suffix",
+          "--filter",
+        ],
+  );
+  const prefix = name === "csplit" ? (prefixOpt?.text ?? "xx") : (ops[1]?.text ?? "x");
+  const suffix =
+    name === "csplit"
+      ? (optionValue(a, ["-b"], ["--suffix-format"])?.text ?? "").replace(/%[-0-9]*[dioxXu]/g, "*")
+      : (optionValue(a, [], ["--additional-suffix"])?.text ?? "");
   // without a suffix the generated part is letters or digits: the names end in it, never in `.md`
   return [{ text: `<${name} pieces>`, dynamic: true, pattern: suffix ? `${prefix}*${suffix}` : `${prefix}00` }];
 }
@@ -138,25 +170,67 @@ const RULES: Record<string, Rule> = {
   cp: (a, k) => destination(a, CP_VALUED, k),
   install: (a, k) => (a.some((x) => x.text === "-d") ? operands(a, ["-m", "-o", "-g"]) : destination(a, [...CP_VALUED, "-m", "-o", "-g"], k)),
   // mv changes both ends: the source disappears, the destination appears.
-  mv: (a, k) => { const t = optionValue(a, ["-t"], ["--target-directory"]); const ops = operands(a, CP_VALUED); return ops.length >= 2 || t ? [...(t ? ops : ops.slice(0, -1)), ...destination(a, CP_VALUED, k)] : []; },
+  mv: (a, k) => {
+    const t = optionValue(a, ["-t"], ["--target-directory"]);
+    const ops = operands(a, CP_VALUED);
+    return ops.length >= 2 || t ? [...(t ? ops : ops.slice(0, -1)), ...destination(a, CP_VALUED, k)] : [];
+  },
   // `ln -s TARGET` alone links TARGET's name into the current folder.
-  ln: (a, k) => { const ops = operands(a, CP_VALUED); return ops.length === 1 ? [{ ...nth(ops, 0), text: basename(nth(ops, 0).text) }] : destination(a, CP_VALUED, k); },
+  ln: (a, k) => {
+    const ops = operands(a, CP_VALUED);
+    return ops.length === 1 ? [{ ...nth(ops, 0), text: basename(nth(ops, 0).text) }] : destination(a, CP_VALUED, k);
+  },
   rsync: (a, k) => {
-    const ops = operands(a, ["-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--rsync-path", "--backup-dir", "--suffix", "--chmod", "--log-file", "--password-file", "--files-from", "--exclude-from", "--include-from", "--partial-dir", "--temp-dir", "-T", "--compare-dest", "--copy-dest", "--link-dest"]);
+    const ops = operands(a, [
+      "-e",
+      "--rsh",
+      "--exclude",
+      "--include",
+      "--filter",
+      "-f",
+      "--rsync-path",
+      "--backup-dir",
+      "--suffix",
+      "--chmod",
+      "--log-file",
+      "--password-file",
+      "--files-from",
+      "--exclude-from",
+      "--include-from",
+      "--partial-dir",
+      "--temp-dir",
+      "-T",
+      "--compare-dest",
+      "--copy-dest",
+      "--link-dest",
+    ]);
     if (ops.length < 2) return [];
     const dest = nth(ops, ops.length - 1);
     // `rsync a_RU.md host:dir/` copies to another machine
     if (/^[^/]*:/.test(dest.text) && !dest.text.startsWith("./")) return [];
     // `rsync src/ dst/`: the contents of src; `rsync src dst/`: dst/src
-    return ops.slice(0, -1).map((s) => (s.text.endsWith("/") ? dest : destination([s, dest], [], k)[0] ?? dest));
+    return ops.slice(0, -1).map((s) => (s.text.endsWith("/") ? dest : (destination([s, dest], [], k)[0] ?? dest)));
   },
   sponge: (a) => operands(a),
-  zip: (a) => (a.some((x) => /^-[a-zA-Z]*[lTsf]/.test(x.text) && /^-(sf|T|l)/.test(x.text)) ? [] : operands(a, ["-b", "-n", "-t", "-tt", "-x", "-i", "-P", "-Z", "-O", "--out"]).slice(0, 1)),
+  zip: (a) =>
+    a.some((x) => /^-[a-zA-Z]*[lTsf]/.test(x.text) && /^-(sf|T|l)/.test(x.text))
+      ? []
+      : operands(a, ["-b", "-n", "-t", "-tt", "-x", "-i", "-P", "-Z", "-O", "--out"]).slice(0, 1),
   time: (a) => opt(optionValue(a, ["-o"], ["--output"])),
   // script [options] [FILE]: the typescript file (the value of -c / a -…c cluster is the command, not a file)
-  script: (a) => { const ops = operands(a.filter((_, i) => !/^-[a-zA-Z]*c$|^--command$/.test(a[i - 1]?.text ?? "")), ["-t", "-T", "-I", "-O", "-B", "-E", "-m", "--timing", "--log-in", "--log-out", "--log-io", "--echo", "--logging-format"]); return ops[0] ? [ops[0]] : []; },
+  script: (a) => {
+    const ops = operands(
+      a.filter((_, i) => !/^-[a-zA-Z]*c$|^--command$/.test(a[i - 1]?.text ?? "")),
+      ["-t", "-T", "-I", "-O", "-B", "-E", "-m", "--timing", "--log-in", "--log-out", "--log-io", "--echo", "--logging-format"],
+    );
+    return ops[0] ? [ops[0]] : [];
+  },
   // scp SRC… DEST: a local destination is written
-  scp: (a) => { const ops = operands(a, ["-P", "-i", "-o", "-F", "-c", "-l", "-S", "-J"]); const d = ops[ops.length - 1]; return ops.length >= 2 && d && !/^[^/]*:/.test(d.text) ? [d] : []; },
+  scp: (a) => {
+    const ops = operands(a, ["-P", "-i", "-o", "-F", "-c", "-l", "-S", "-J"]);
+    const d = ops[ops.length - 1];
+    return ops.length >= 2 && d && !/^[^/]*:/.test(d.text) ? [d] : [];
+  },
   tar: (a) => tarWrites(a),
   bsdtar: (a) => tarWrites(a),
   unzip: (a) => {
@@ -219,7 +293,10 @@ const RULES: Record<string, Rule> = {
   // Line editors run on a file to change it.
   ed: (a) => operands(a, ["-p", "--prompt"]),
   // vim/ex given commands that never write (`-c '%p' -c 'qa!'`) only read
-  vim: (a) => (a.some((x) => x.text === "-R") || vimReadOnly(a) ? [] : operands(a, ["-c", "--cmd", "-S", "-s", "-u", "-U", "-i", "-T", "-w", "-W", "-t", "-q"]).filter((x) => !x.text.startsWith("+"))),
+  vim: (a) =>
+    a.some((x) => x.text === "-R") || vimReadOnly(a)
+      ? []
+      : operands(a, ["-c", "--cmd", "-S", "-s", "-u", "-U", "-i", "-T", "-w", "-W", "-t", "-q"]).filter((x) => !x.text.startsWith("+")),
   git: (a) => gitWrites(a),
 };
 RULES["gawk"] = entry(RULES, "awk");
@@ -233,11 +310,22 @@ function vimReadOnly(a: Arg[]): boolean {
     else if (/^\+./.test(t)) cmds.push(t.slice(1));
   }
   if (cmds.length === 0 || a.some((x) => x.dynamic)) return false;
-  return cmds.every((c) => c.split(/(?<!\\)\|/).every((p) => !/^[\s:]*(sil(ent)?!?\s*)?([\d,.$%]*\s*)?(w|wq|wa|wqa|x|xa|xit|exi|up|update|sav|saveas|wn|wN|wp|norm|normal|s\/|g\/|d\b|!)/.test(p) || /^[\s:]*q/.test(p)));
+  return cmds.every((c) =>
+    c
+      .split(/(?<!\\)\|/)
+      .every(
+        (p) =>
+          !/^[\s:]*(sil(ent)?!?\s*)?([\d,.$%]*\s*)?(w|wq|wa|wqa|x|xa|xit|exi|up|update|sav|saveas|wn|wN|wp|norm|normal|s\/|g\/|d\b|!)/.test(p) ||
+          /^[\s:]*q/.test(p),
+      ),
+  );
 }
 // gzip a_RU.md replaces the file with a_RU.md.gz; -d gives it back; -c/-k/-t/-l leave it
 for (const z of ["gzip", "bzip2", "xz", "lzma", "zstd", "lz4", "brotli", "compress"]) {
-  RULES[z] = (a) => (a.some((x) => /^-[a-zA-Z0-9]*[ckltT]|^--(stdout|keep|test|list)$/.test(x.text)) ? [] : operands(a, ["-S", "--suffix", "-o", "-T"]).map((x) => ({ ...x, text: x.text.replace(/\.(gz|bz2|xz|lzma|zst|lz4|br|Z)$/, "") })));
+  RULES[z] = (a) =>
+    a.some((x) => /^-[a-zA-Z0-9]*[ckltT]|^--(stdout|keep|test|list)$/.test(x.text))
+      ? []
+      : operands(a, ["-S", "--suffix", "-o", "-T"]).map((x) => ({ ...x, text: x.text.replace(/\.(gz|bz2|xz|lzma|zst|lz4|br|Z)$/, "") }));
 }
 // ruby -i -pe '...' FILE edits in place like perl (with ruby's own value letters: -rdigest is not -i)
 RULES["ruby"] = (a) => {
@@ -299,12 +387,17 @@ function gitWrites(a: Arg[]): Out[] {
   if (verb === "bundle" && rest[0]?.text === "create" && rest[1]) return [rest[1]];
   if (verb === "config") {
     const f = optionValue(rest, ["-f"], ["--file"]);
-    const reads = rest.some((x) => /^(--get|--get-all|--get-regexp|--get-urlmatch|-l|--list|--get-color|--get-colorbool)$/.test(x.text)) || ["get", "list"].includes(rest.find((x) => !x.text.startsWith("-") && x !== f)?.text ?? "");
+    const reads =
+      rest.some((x) => /^(--get|--get-all|--get-regexp|--get-urlmatch|-l|--list|--get-color|--get-colorbool)$/.test(x.text)) ||
+      ["get", "list"].includes(rest.find((x) => !x.text.startsWith("-") && x !== f)?.text ?? "");
     if (f && !reads && operands(rest, ["-f", "--file", "--blob", "--type", "--default", "--comment"]).length >= 2) return [f];
     if (f && rest.some((x) => /^--(unset|unset-all|remove-section|rename-section|add|replace-all)$/.test(x.text))) return [f];
   }
   if (verb === "checkout-index") return operands(rest, ["--prefix", "--stage"]);
-  if (verb === "restore") return rest.some((x) => x.text === "--staged" || x.text === "-S") && !rest.some((x) => x.text === "--worktree" || x.text === "-W") ? [] : operands(rest, ["-s", "--source", "--conflict"]);
+  if (verb === "restore")
+    return rest.some((x) => x.text === "--staged" || x.text === "-S") && !rest.some((x) => x.text === "--worktree" || x.text === "-W")
+      ? []
+      : operands(rest, ["-s", "--source", "--conflict"]);
   if (verb === "checkout") {
     const dd = rest.findIndex((x) => x.text === "--");
     if (dd >= 0) return rest.slice(dd + 1);
@@ -312,7 +405,7 @@ function gitWrites(a: Arg[]): Out[] {
     const ops = operands(rest, ["--conflict", "--pathspec-from-file"]);
     // `git checkout main a_RU.md`: everything after the revision is a path; a lone word that looks like a file is one too
     if (ops.length >= 2) return ops.slice(1);
-    return ops.filter((x) => !x.dynamic && (PATHLIKE.test(x.text) || x.text === "." || x.text.includes("/") && !/^(origin|upstream)\//.test(x.text)));
+    return ops.filter((x) => !x.dynamic && (PATHLIKE.test(x.text) || x.text === "." || (x.text.includes("/") && !/^(origin|upstream)\//.test(x.text))));
   }
   // `git stash push -- a_RU.md` takes the file's changes away: the file is rewritten
   if (verb === "stash" && (rest[0]?.text === "push" || rest[0]?.text === "-p" || rest[0]?.text === "--")) {
@@ -331,7 +424,12 @@ function tarWrites(a: Arg[]): Out[] {
   // old style: `tar xzf a.tgz` — the first word is a cluster without the dash
   const first = a[0]?.text ?? "";
   const oldStyle = /^[A-Za-z]+$/.test(first) && !first.startsWith("-") ? first : "";
-  const letters = oldStyle + a.filter((x) => /^-[A-Za-z]+$/.test(x.text)).map((x) => x.text.slice(1)).join("");
+  const letters =
+    oldStyle +
+    a
+      .filter((x) => /^-[A-Za-z]+$/.test(x.text))
+      .map((x) => x.text.slice(1))
+      .join("");
   const long = (n: string) => a.some((x) => x.text === `--${n}`);
   let file = optionValue(a, ["-f"], ["--file"]);
   if (oldStyle.includes("f") && !file) {
@@ -342,13 +440,35 @@ function tarWrites(a: Arg[]): Out[] {
   }
   const dir = optionValue(a, ["-C"], ["--directory"]);
   if (letters.includes("x") || long("extract") || long("get")) {
-    const skip = new Set(["-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from", "--exclude", "-b", "--strip-components", "-I", "--use-compress-program", "--to-command", "--checkpoint-action"]);
+    const skip = new Set([
+      "-f",
+      "--file",
+      "-C",
+      "--directory",
+      "-T",
+      "--files-from",
+      "-X",
+      "--exclude-from",
+      "--exclude",
+      "-b",
+      "--strip-components",
+      "-I",
+      "--use-compress-program",
+      "--to-command",
+      "--checkpoint-action",
+    ]);
     const members: Arg[] = [];
-    for (let i = oldStyle ? 1 + (oldStyle.replace(/[^fCbTXg]/g, "").length) : 0; i < a.length; i++) {
+    for (let i = oldStyle ? 1 + oldStyle.replace(/[^fCbTXg]/g, "").length : 0; i < a.length; i++) {
       const t = nth(a, i).text;
-      if (skip.has(t)) { i++; continue; }
+      if (skip.has(t)) {
+        i++;
+        continue;
+      }
       // `-xf ARCHIVE`, `-xzf ARCHIVE`: a cluster ending in f takes the archive
-      if (/^-[a-zA-Z]*[fC]$/.test(t)) { i++; continue; }
+      if (/^-[a-zA-Z]*[fC]$/.test(t)) {
+        i++;
+        continue;
+      }
       if (t.startsWith("-")) continue;
       members.push(nth(a, i));
     }
@@ -363,11 +483,17 @@ function tarWrites(a: Arg[]): Out[] {
 /** Options of ordinary programs whose value is a shell command they run (`rsync -e`, `tar -I`, `ssh -o ProxyCommand=`). */
 export function optionShells(name: string, a: Arg[]): Script[] {
   const out: Script[] = [];
-  const take = (short: string[], long: string[]) => { const v = optionValue(a, short, long); if (v) out.push({ ...v, label: `${name} ${short[0] ?? long[0]}` }); };
+  const take = (short: string[], long: string[]) => {
+    const v = optionValue(a, short, long);
+    if (v) out.push({ ...v, label: `${name} ${short[0] ?? long[0]}` });
+  };
   if (name === "rsync") take(["-e"], ["--rsh", "--rsync-path"]);
   if (name === "tar" || name === "bsdtar") {
     take(["-I"], ["--use-compress-program", "--to-command", "--info-script", "--new-volume-script"]);
-    for (const x of a) { const m = /^--checkpoint-action=exec=(.*)$/s.exec(x.text); if (m) out.push({ text: nth(m, 1), dynamic: x.dynamic, label: "tar --checkpoint-action" }); }
+    for (const x of a) {
+      const m = /^--checkpoint-action=exec=(.*)$/s.exec(x.text);
+      if (m) out.push({ text: nth(m, 1), dynamic: x.dynamic, label: "tar --checkpoint-action" });
+    }
   }
   if (name === "sort") take([], ["--compress-program"]);
   if (name === "zip") take(["-TT"], ["--unzip-command"]);
@@ -410,7 +536,25 @@ export function patchWrites(name: string, args: Arg[], stdin: string | undefined
   const strip = p ? Number(p.text) || 0 : isGit ? 1 : 0;
   const dir = optionValue(args, ["-d"], ["--directory"]);
   const input = optionValue(args, ["-i"], ["--input"]);
-  const ops = operands(args, ["-p", "-i", "-o", "-d", "-D", "-B", "-F", "-r", "-V", "-z", "--input", "--output", "--directory", "--strip", "--exclude", "--include", "-C"]);
+  const ops = operands(args, [
+    "-p",
+    "-i",
+    "-o",
+    "-d",
+    "-D",
+    "-B",
+    "-F",
+    "-r",
+    "-V",
+    "-z",
+    "--input",
+    "--output",
+    "--directory",
+    "--strip",
+    "--exclude",
+    "--include",
+    "-C",
+  ]);
   // `patch FILE < x.patch` names the file to patch itself (handled by the patch rule)
   if (!isGit && ops.length >= 1 && !input) return [];
   const files = isGit ? ops : input ? [input] : [];
@@ -424,7 +568,10 @@ function operandsAfterPerlProgram(a: Arg[]): Arg[] {
   const out: Arg[] = [];
   for (let i = 0; i < a.length; i++) {
     const x = nth(a, i);
-    if (/^-[A-Za-z]*[eE]$/.test(x.text)) { i++; continue; }
+    if (/^-[A-Za-z]*[eE]$/.test(x.text)) {
+      i++;
+      continue;
+    }
     if (x.text.startsWith("-") && !x.dynamic) continue;
     out.push(x);
   }
@@ -439,18 +586,59 @@ const opt = (x: Arg | undefined): Arg[] => (x ? [x] : []);
  * option (`sort --outp=F`, `wget --append-out=F`); `others` are its other long options sharing a prefix with
  * an output one, to tell an ambiguous prefix (an error, nothing written) from a unique one.
  */
-interface OutputOptions { short?: string[]; long: string[]; abbrev?: boolean; others?: string[] }
+interface OutputOptions {
+  short?: string[];
+  long: string[];
+  abbrev?: boolean;
+  others?: string[];
+}
 const OUTPUT_OPTIONS: Record<string, OutputOptions> = {
   sort: { short: ["-o"], long: ["--output"], abbrev: true },
   shuf: { short: ["-o"], long: ["--output"], abbrev: true },
   wget: { short: ["-o", "-a", "-O"], long: ["--output-file", "--append-output", "--output-document"], abbrev: true },
   curl: {
-    short: ["-o", "-D", "-c"], abbrev: true,
+    short: ["-o", "-D", "-c"],
+    abbrev: true,
     long: ["--output", "--dump-header", "--trace", "--trace-ascii", "--cookie-jar", "--stderr", "--libcurl", "--etag-save", "--hsts"],
-    others: ["--output-dir", "--trace-time", "--trace-ids", "--trace-config", "--cookie", "--etag-compare", "--http0.9", "--http1.0", "--http1.1", "--http2", "--http3", "--head", "--header", "--help"],
+    others: [
+      "--output-dir",
+      "--trace-time",
+      "--trace-ids",
+      "--trace-config",
+      "--cookie",
+      "--etag-compare",
+      "--http0.9",
+      "--http1.0",
+      "--http1.1",
+      "--http2",
+      "--http3",
+      "--head",
+      "--header",
+      "--help",
+    ],
   },
-  gpg: { short: ["-o"], long: ["--output", "--log-file", "--logger-file", "--status-file", "--attribute-file"], abbrev: true, others: ["--openpgp", "--options", "--override-session-key", "--lock-once", "--lock-multiple", "--lock-never", "--logger-fd", "--status-fd", "--attribute-fd"] },
-  gpg2: { short: ["-o"], long: ["--output", "--log-file", "--logger-file", "--status-file"], abbrev: true, others: ["--openpgp", "--options", "--override-session-key"] },
+  gpg: {
+    short: ["-o"],
+    long: ["--output", "--log-file", "--logger-file", "--status-file", "--attribute-file"],
+    abbrev: true,
+    others: [
+      "--openpgp",
+      "--options",
+      "--override-session-key",
+      "--lock-once",
+      "--lock-multiple",
+      "--lock-never",
+      "--logger-fd",
+      "--status-fd",
+      "--attribute-fd",
+    ],
+  },
+  gpg2: {
+    short: ["-o"],
+    long: ["--output", "--log-file", "--logger-file", "--status-file"],
+    abbrev: true,
+    others: ["--openpgp", "--options", "--override-session-key"],
+  },
   valgrind: { long: ["--log-file", "--xml-file"] },
   node: { long: ["--redirect-warnings"] },
   strace: { short: ["-o"], long: ["--output"], abbrev: true },
@@ -507,7 +695,12 @@ function sqliteDotCommands(a: Arg[]): Arg[] {
   const texts: Arg[] = [];
   for (let i = 0; i < a.length; i++) if (nth(a, i).text === "-cmd" && a[i + 1]) texts.push(nth(a, ++i));
   texts.push(...operands(a, SQLITE_VALUED).slice(1));
-  return texts.flatMap((t) => t.text.split("\n").map((l) => ({ ...t, text: l.trim() })).filter((l) => l.text.startsWith(".")));
+  return texts.flatMap((t) =>
+    t.text
+      .split("\n")
+      .map((l) => ({ ...t, text: l.trim() }))
+      .filter((l) => l.text.startsWith(".")),
+  );
 }
 
 /**

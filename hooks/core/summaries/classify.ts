@@ -28,9 +28,15 @@ export function expectedType(command?: CommandHint): Exclude<OutputType, "unknow
     if (sub === "ls-files" || sub === "ls-tree") return "listing";
     return undefined;
   }
-  if (sub !== undefined && TEST_SUBS.has(sub) && ["npm", "pnpm", "yarn", "bun", "node", "deno", "go", "cargo", "python", "python3", "make", "mvn", "gradle", "dotnet", "mix", "swift", "zig"].includes(name)) return "test";
+  if (
+    sub !== undefined &&
+    TEST_SUBS.has(sub) &&
+    ["npm", "pnpm", "yarn", "bun", "node", "deno", "go", "cargo", "python", "python3", "make", "mvn", "gradle", "dotnet", "mix", "swift", "zig"].includes(name)
+  )
+    return "test";
   if (sub !== undefined && TEST_SUBS.has(sub) && /^python\d/.test(name)) return "test";
-  if (LOG_PROGRAMS.has(name) || (sub === "logs" && ["docker", "podman", "kubectl", "oc", "docker-compose", "compose", "heroku", "fly"].includes(name))) return "log";
+  if (LOG_PROGRAMS.has(name) || (sub === "logs" && ["docker", "podman", "kubectl", "oc", "docker-compose", "compose", "heroku", "fly"].includes(name)))
+    return "log";
   if (LISTING_PROGRAMS.has(name)) return "listing";
   if (GREP_PROGRAMS.has(name)) return "grep";
   return undefined;

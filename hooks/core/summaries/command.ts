@@ -14,9 +14,33 @@ export interface CommandHint {
 /** Commands that set up rather than produce output. */
 const NEUTRAL = new Set(["cd", "pushd", "popd", "export", "set", "unset", "true", ":", "source", ".", "echo", "printf", "sleep", "clear"]);
 /** Wrappers: the shell analysis lists the wrapped command on its own as well. */
-export const WRAPPERS = new Set(["sudo", "doas", "env", "time", "nice", "ionice", "timeout", "nohup", "command", "stdbuf", "chronic", "unbuffer", "xargs", "parallel"]);
+export const WRAPPERS = new Set([
+  "sudo",
+  "doas",
+  "env",
+  "time",
+  "nice",
+  "ionice",
+  "timeout",
+  "nohup",
+  "command",
+  "stdbuf",
+  "chronic",
+  "unbuffer",
+  "xargs",
+  "parallel",
+]);
 /** Runners of another program named by their first word: `npx jest`, `uv run pytest`. */
-const LAUNCHERS: Record<string, string[]> = { npx: [], bunx: [], pnpx: [], "pnpm": ["exec", "dlx"], "yarn": ["exec", "dlx"], "uv": ["run"], "poetry": ["run"], "pipx": ["run"] };
+const LAUNCHERS: Record<string, string[]> = {
+  npx: [],
+  bunx: [],
+  pnpx: [],
+  pnpm: ["exec", "dlx"],
+  yarn: ["exec", "dlx"],
+  uv: ["run"],
+  poetry: ["run"],
+  pipx: ["run"],
+};
 
 /** git options that take a value in the next word (`git -C dir diff`). */
 const GIT_VALUE_OPTS = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--super-prefix", "--config-env"]);

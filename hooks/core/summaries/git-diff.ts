@@ -11,7 +11,10 @@ const STAT_TOTAL = /^ \d+ files? changed(, \d+ insertions?\(\+\))?(, \d+ deletio
 export function looksLikeDiff(lines: readonly string[]): boolean {
   // a stat alone is a diff --stat; a stat under "commit" headers is git log --stat
   if (lines.some((l) => STAT_TOTAL.test(l)) && !lines.some((l) => /^commit [0-9a-f]{7,40}\b/.test(l))) return true;
-  return lines.some((l) => FILE_HEAD.test(l)) || (lines.some((l) => l.startsWith("--- ")) && lines.some((l) => l.startsWith("+++ ")) && lines.some((l) => l.startsWith("@@ ")));
+  return (
+    lines.some((l) => FILE_HEAD.test(l)) ||
+    (lines.some((l) => l.startsWith("--- ")) && lines.some((l) => l.startsWith("+++ ")) && lines.some((l) => l.startsWith("@@ ")))
+  );
 }
 
 interface FileDiff {
@@ -56,7 +59,7 @@ export function summarizeDiff(lines: readonly string[], profile: Profile): Selec
       return;
     }
     if (STAT_TOTAL.test(l)) picks.push({ at, rank: 0 });
-    else if (STAT_LINE.test(l)) picks.push({ at, rank: (stats++ < profile.items * 2) ? 1 : 3 });
+    else if (STAT_LINE.test(l)) picks.push({ at, rank: stats++ < profile.items * 2 ? 1 : 3 });
     if (!file) return;
     if (file.hunks.length === 0 && /^(new file|deleted file) mode /.test(l)) file.note = l.startsWith("new") ? "new" : "deleted";
     else if (file.hunks.length === 0 && l.startsWith("rename from ")) file.note = `renamed from ${l.slice(12)}`;
@@ -84,7 +87,8 @@ export function summarizeDiff(lines: readonly string[], profile: Profile): Selec
 
   const added = files.reduce((s, f) => s + f.added, 0);
   const removed = files.reduce((s, f) => s + f.removed, 0);
-  const preface: { rank: Rank; text: string }[] = files.length === 0 ? [] : [{ rank: 0, text: `${plural(files.length, "file")} changed, +${added} -${removed} (first hunk of each file below)` }];
+  const preface: { rank: Rank; text: string }[] =
+    files.length === 0 ? [] : [{ rank: 0, text: `${plural(files.length, "file")} changed, +${added} -${removed} (first hunk of each file below)` }];
   files.forEach((f, k) => {
     const stat = f.binary ? "binary" : f.hunks.length === 0 ? "no content change" : `+${f.added} -${f.removed}, ${plural(f.hunks.length, "hunk")}`;
     preface.push({ rank: k < profile.items * 2 ? 0 : 2, text: ` ${f.name} | ${f.note ? `${f.note}, ` : ""}${stat}` });

@@ -28,7 +28,11 @@ export function summarizeLog(lines: readonly string[], profile: Profile): Select
       for (let at = head + 1; at < end && !subject; at++) {
         const l = lines[at] ?? "";
         if (l.startsWith("Date:")) date = l.slice(5).trim();
-        else if (l.startsWith("Author:")) author = l.slice(7).trim().replace(/\s*<.*>$/, "");
+        else if (l.startsWith("Author:"))
+          author = l
+            .slice(7)
+            .trim()
+            .replace(/\s*<.*>$/, "");
         else if (l.startsWith("    ") && l.trim() !== "") subject = l.trim();
       }
       const sha = (lines[head] ?? "").slice(7, 17);

@@ -54,7 +54,9 @@ export function summarizeGrep(lines: readonly string[], profile: Profile): Selec
     });
   });
   const counts = [...files.values()].sort((a, b) => b.lines.length - a.lines.length);
-  const preface: { rank: Rank; text: string }[] = [{ rank: 0, text: `${plural(total, "match", "matches")} in ${plural(files.size, "file")}; lines per file, most first:` }];
+  const preface: { rank: Rank; text: string }[] = [
+    { rank: 0, text: `${plural(total, "match", "matches")} in ${plural(files.size, "file")}; lines per file, most first:` },
+  ];
   counts.forEach((f, k) => preface.push({ rank: k < profile.items ? 0 : 2, text: ` ${f.lines.length}\t${f.name}` }));
   return {
     type: "grep",

@@ -41,7 +41,8 @@ export interface Summary {
 export function summarize(output: string, opts: SummarizeOptions): Summary {
   const profile = typeof opts.profile === "string" ? PROFILES[opts.profile] : opts.profile;
   // A bad profile from a hand-edited state file must say so, not crash deep inside a summary.
-  if (!profile || typeof profile.thresholdChars !== "number") throw new Error(`summarize: unknown budget profile ${JSON.stringify(opts.profile)} (expected ${Object.keys(PROFILES).join(", ")})`);
+  if (!profile || typeof profile.thresholdChars !== "number")
+    throw new Error(`summarize: unknown budget profile ${JSON.stringify(opts.profile)} (expected ${Object.keys(PROFILES).join(", ")})`);
   if (profile.strategy === "raw") return passRaw(output, "audit");
   if (output.length <= profile.thresholdChars) return passRaw(output, "short");
 
@@ -64,7 +65,16 @@ export function summarize(output: string, opts: SummarizeOptions): Summary {
     confidence = "medium";
     why = `${body.omittedKey} context lines left out for the ${profile.name} budget`;
   }
-  const header = evidenceHeader({ type: sel.type, profile, rawPath: opts.rawPath, rawChars: output.length, rawLines: lines.length, confidence, why, fallback: sel.fallback });
+  const header = evidenceHeader({
+    type: sel.type,
+    profile,
+    rawPath: opts.rawPath,
+    rawChars: output.length,
+    rawLines: lines.length,
+    confidence,
+    why,
+    fallback: sel.fallback,
+  });
   const text = `${header}\n${body.body}`;
   // A summary that does not save anything is worse than the output itself.
   if (text.length >= output.length) return passRaw(output, "short");

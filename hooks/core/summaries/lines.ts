@@ -53,7 +53,8 @@ export function clipLine(s: string, max: number): string {
 /** Lines that say something failed whatever the tool: compiler errors, panics, uncaught exceptions. */
 export const ERROR_LINE = new RegExp(
   [
-    /^\s*(?:error(?:\[[A-Z]?\d+\])?:|ERROR\b|FATAL\b|fatal:|panic:|PANIC\b|Traceback \(most recent call last\)|Uncaught\b|npm ERR!|npm error\b|Segmentation fault)/.source,
+    /^\s*(?:error(?:\[[A-Z]?\d+\])?:|ERROR\b|FATAL\b|fatal:|panic:|PANIC\b|Traceback \(most recent call last\)|Uncaught\b|npm ERR!|npm error\b|Segmentation fault)/
+      .source,
     // file.ts(12,3): error TS2322 / file.c:12:5: error: / file.py:3: error: (tsc, gcc, clang, mypy)
     /^\S+(?:\(\d+,\d+\)|:\d+(?::\d+)?):? (?:fatal )?error\b/.source,
   ].join("|"),

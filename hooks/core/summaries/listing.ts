@@ -64,7 +64,9 @@ export function summarizeListing(lines: readonly string[], profile: Profile): Se
     picks.push({ at, rank: entries <= profile.items ? 1 : entries <= profile.items * 3 ? 2 : 3 });
   });
   const folders = [...perFolder.entries()].sort((a, b) => b[1] - a[1]);
-  const preface: { rank: Rank; text: string }[] = [{ rank: 0, text: `${plural(entries, "entry", "entries")} in ${plural(folders.length, "folder")}; entries per folder, most first:` }];
+  const preface: { rank: Rank; text: string }[] = [
+    { rank: 0, text: `${plural(entries, "entry", "entries")} in ${plural(folders.length, "folder")}; entries per folder, most first:` },
+  ];
   folders.forEach(([name, n], k) => preface.push({ rank: k < profile.items ? 0 : k < profile.items * 3 ? 2 : 3, text: ` ${n}\t${name}` }));
   return {
     type: "listing",

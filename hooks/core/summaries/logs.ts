@@ -8,7 +8,10 @@ type Level = "error" | "warning" | "info" | "debug";
 // Upper-case level words as loggers print them; lower-case only in the "level=" / JSON / bracket forms
 // and as journal-style "error:" prefixes, so prose ("no error found") does not count.
 const LEVELS: readonly [Level, RegExp][] = [
-  ["error", /\b(EMERG|ALERT|CRIT|CRITICAL|FATAL|PANIC|ERR|ERROR|SEVERE)\b|\blevel=(error|fatal|crit\w*|panic)\b|"level":\s*"(error|fatal|critical|panic)"|\[(error|fatal|crit|critical)\]|(^|\s)(error|fatal|panic):\s|\bfailed\b|\bFailed\b|\bTraceback\b|\bException\b/],
+  [
+    "error",
+    /\b(EMERG|ALERT|CRIT|CRITICAL|FATAL|PANIC|ERR|ERROR|SEVERE)\b|\blevel=(error|fatal|crit\w*|panic)\b|"level":\s*"(error|fatal|critical|panic)"|\[(error|fatal|crit|critical)\]|(^|\s)(error|fatal|panic):\s|\bfailed\b|\bFailed\b|\bTraceback\b|\bException\b/,
+  ],
   ["warning", /\b(WARN|WARNING)\b|\blevel=warn(ing)?\b|"level":\s*"warn(ing)?"|\[warn(ing)?\]|(^|\s)warn(ing)?:\s/i],
   ["debug", /\b(DEBUG|TRACE)\b|\blevel=(debug|trace)\b|"level":\s*"(debug|trace)"/],
   ["info", /\b(INFO|NOTICE|LOG|STATEMENT|DETAIL|HINT)\b|\blevel=info\b|"level":\s*"info"/],
@@ -56,7 +59,9 @@ export function summarizeLogs(lines: readonly string[], profile: Profile): Selec
   const errors = picks.filter((p) => p.rank === 0).length;
   return {
     type: "log",
-    preface: [{ rank: 0, text: `${plural(lines.length, "line")}; per level: ${perLevel.join(", ")}; ${plural(errors, "error/warning line")} kept with context:` }],
+    preface: [
+      { rank: 0, text: `${plural(lines.length, "line")}; per level: ${perLevel.join(", ")}; ${plural(errors, "error/warning line")} kept with context:` },
+    ],
     picks,
     confidence: "high",
     fallback: "read raw_evidence for the lines between errors (info/debug) and for wider context",
@@ -65,6 +70,8 @@ export function summarizeLogs(lines: readonly string[], profile: Profile): Selec
 
 /** The level word as this log spells it (LOG, STATEMENT, W, warn...), for the per-level counts. */
 function levelWord(line: string): string | undefined {
-  const m = /\b(EMERG|ALERT|CRIT|CRITICAL|FATAL|PANIC|ERROR|ERR|SEVERE|WARNING|WARN|NOTICE|INFO|LOG|STATEMENT|DETAIL|HINT|DEBUG|TRACE)\b/.exec(line) ?? /\blevel=(\w+)|"level":\s*"(\w+)"/.exec(line);
+  const m =
+    /\b(EMERG|ALERT|CRIT|CRITICAL|FATAL|PANIC|ERROR|ERR|SEVERE|WARNING|WARN|NOTICE|INFO|LOG|STATEMENT|DETAIL|HINT|DEBUG|TRACE)\b/.exec(line) ??
+    /\blevel=(\w+)|"level":\s*"(\w+)"/.exec(line);
   return m?.[1] ?? m?.[2];
 }

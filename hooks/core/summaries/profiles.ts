@@ -28,11 +28,51 @@ export interface Profile {
 }
 
 export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
-  fast: { name: "fast", readTier: "L1", strategy: "aggressive", thresholdChars: 4_000, summaryChars: 1_200, maxShare: 0.1, windowLines: 2, items: 5, lineChars: 160 },
-  balanced: { name: "balanced", readTier: "L1", strategy: "typed", thresholdChars: 10_000, summaryChars: 2_000, maxShare: 0.2, windowLines: 4, items: 10, lineChars: 240 },
-  precision: { name: "precision", readTier: "L2", strategy: "windows", thresholdChars: 20_000, summaryChars: 6_000, maxShare: 0.4, windowLines: 12, items: 30, lineChars: 400 },
+  fast: {
+    name: "fast",
+    readTier: "L1",
+    strategy: "aggressive",
+    thresholdChars: 4_000,
+    summaryChars: 1_200,
+    maxShare: 0.1,
+    windowLines: 2,
+    items: 5,
+    lineChars: 160,
+  },
+  balanced: {
+    name: "balanced",
+    readTier: "L1",
+    strategy: "typed",
+    thresholdChars: 10_000,
+    summaryChars: 2_000,
+    maxShare: 0.2,
+    windowLines: 4,
+    items: 10,
+    lineChars: 240,
+  },
+  precision: {
+    name: "precision",
+    readTier: "L2",
+    strategy: "windows",
+    thresholdChars: 20_000,
+    summaryChars: 6_000,
+    maxShare: 0.4,
+    windowLines: 12,
+    items: 30,
+    lineChars: 400,
+  },
   // audit: conclusions rest on the raw text, so nothing is summarized (seed: "only dedup/sort").
-  audit: { name: "audit", readTier: "L3", strategy: "raw", thresholdChars: Number.POSITIVE_INFINITY, summaryChars: Number.POSITIVE_INFINITY, maxShare: 1, windowLines: 0, items: 0, lineChars: Number.POSITIVE_INFINITY },
+  audit: {
+    name: "audit",
+    readTier: "L3",
+    strategy: "raw",
+    thresholdChars: Number.POSITIVE_INFINITY,
+    summaryChars: Number.POSITIVE_INFINITY,
+    maxShare: 1,
+    windowLines: 0,
+    items: 0,
+    lineChars: Number.POSITIVE_INFINITY,
+  },
 };
 
 /**

@@ -46,7 +46,8 @@ export function render(lines: readonly string[], sel: Selection, opts: { budget:
     used += cost;
     return true;
   };
-  const lineText = (at: number, r: Rank): string => clipLine(text.get(at) ?? lines[at] ?? "", r === 0 ? Math.max(MUST_LINE_CHARS, opts.lineChars) : opts.lineChars);
+  const lineText = (at: number, r: Rank): string =>
+    clipLine(text.get(at) ?? lines[at] ?? "", r === 0 ? Math.max(MUST_LINE_CHARS, opts.lineChars) : opts.lineChars);
 
   // Within a rank: computed lines, then pinned lines, then the rest, each in output order.
   for (const r of RANKS) {

@@ -82,7 +82,13 @@ const spec: Parser = (lines, n) => {
   const marks = matching(lines, SPEC_FAIL);
   const inSection = section >= 0 ? marks.filter((i) => i > section) : marks;
   const failures = inSection.map((at) => {
-    const detail = window(lines, at + 1, n, (l) => SPEC_FAIL.test(l) || /^test at /.test(l), (l) => /^\s+at /.test(l));
+    const detail = window(
+      lines,
+      at + 1,
+      n,
+      (l) => SPEC_FAIL.test(l) || /^test at /.test(l),
+      (l) => /^\s+at /.test(l),
+    );
     if (/^test at /.test(line(lines, at - 1))) detail.unshift(at - 1);
     return { at, detail };
   });
@@ -100,14 +106,20 @@ const FRAME_CARET = /^\s*\|/;
 const jest: Parser = (lines, n) => {
   const failures = matching(lines, JEST_HEAD).map((at) => {
     let seenAt = false;
-    const detail = window(lines, at + 1, n, (l) => JEST_HEAD.test(l) || /^(PASS|FAIL) |^Test Suites:/.test(l), (l) => {
-      if (CODE_FRAME.test(l) || FRAME_CARET.test(l) || DIFF_LEGEND.test(l)) return true;
-      if (/^\s+at /.test(l)) {
-        if (seenAt) return true;
-        seenAt = true;
-      }
-      return false;
-    });
+    const detail = window(
+      lines,
+      at + 1,
+      n,
+      (l) => JEST_HEAD.test(l) || /^(PASS|FAIL) |^Test Suites:/.test(l),
+      (l) => {
+        if (CODE_FRAME.test(l) || FRAME_CARET.test(l) || DIFF_LEGEND.test(l)) return true;
+        if (/^\s+at /.test(l)) {
+          if (seenAt) return true;
+          seenAt = true;
+        }
+        return false;
+      },
+    );
     return { at, detail };
   });
   const names = matching(lines, /^\s*✕ |^FAIL /);
@@ -121,7 +133,13 @@ const vitest: Parser = (lines, n) => {
   const heads = matching(lines, /^\s*FAIL\s+\S/);
   const failures = heads.map((at) => ({
     at,
-    detail: window(lines, at + 1, n, (l) => /^\s*FAIL\s+\S/.test(l) || /^⎯{3,}/.test(l), (l) => /^\s*\d+\|/.test(l) || /^\s*\|/.test(l) || DIFF_LEGEND.test(l)),
+    detail: window(
+      lines,
+      at + 1,
+      n,
+      (l) => /^\s*FAIL\s+\S/.test(l) || /^⎯{3,}/.test(l),
+      (l) => /^\s*\d+\|/.test(l) || /^\s*\|/.test(l) || DIFF_LEGEND.test(l),
+    ),
   }));
   const names = matching(lines, /^\s*× |⎯ (Failed Tests|Unhandled Errors?|Failed Suites) \d*/);
   const summary = matching(lines, /^\s*(Test Files|Tests|Errors)\s+\d/);
@@ -234,7 +252,10 @@ export function detectRunner(lines: readonly string[]): Parser | undefined {
 
 /** A test command whose runner we do not know: lines that say FAIL/ERROR, and the last totals. */
 export const genericTests: Parser = (lines, n) => {
-  const failures = matching(lines, /\b(FAIL|FAILED|FAILURE|ERROR)\b|✕|✖|×|^\s*not ok\b/).map((at) => ({ at, detail: window(lines, at + 1, Math.min(n, 2), () => false) }));
+  const failures = matching(lines, /\b(FAIL|FAILED|FAILURE|ERROR)\b|✕|✖|×|^\s*not ok\b/).map((at) => ({
+    at,
+    detail: window(lines, at + 1, Math.min(n, 2), () => false),
+  }));
   const summary = matching(lines, /\b\d+ (passed|failed|passing|failing|tests?)\b/).filter((i) => i >= lines.length - 15);
   return { runner: "tests", failures, names: [], summary };
 };

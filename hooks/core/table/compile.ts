@@ -136,7 +136,6 @@ function globMatcher(picomatch: GlobEngine, globs: string[]): (p: string) => boo
   };
 }
 
-
 const globsNotLoaded = (): boolean => {
   throw new Error("write globs were not compiled: pass the glob engine to compileTable");
 };

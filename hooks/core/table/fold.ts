@@ -5,6 +5,7 @@
 // a Cyrillic о is "logs".
 
 /** Soft hyphen, zero-width space/joiners, word joiner, BOM, combining grapheme joiner, Mongolian vowel separator. */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: each listed code point is matched alone on purpose (U+034F is a combining mark).
 const INVISIBLE = /[\u00AD\u200B-\u200F\u2060-\u2064\uFEFF\u034F\u180E]/g;
 
 /** Latin lookalike → the Cyrillic letter (lower case; the text is lower-cased first). */
@@ -12,7 +13,11 @@ const LOOKALIKE: Record<string, string> = { a: "а", c: "с", e: "е", o: "о", 
 const LOOKALIKE_RE = /[acopxyeijs]/g;
 
 export function foldText(text: string): string {
-  return text.normalize("NFKC").toLowerCase().replace(INVISIBLE, "").replace(LOOKALIKE_RE, (ch) => LOOKALIKE[ch] ?? ch);
+  return text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(INVISIBLE, "")
+    .replace(LOOKALIKE_RE, (ch) => LOOKALIKE[ch] ?? ch);
 }
 
 /**

@@ -21,8 +21,12 @@ export const triggerSchema = z
     command: z
       .strictObject({
         name: z.string().min(1).describe("Program name, e.g. git (matched on the basename, after unwrapping sudo/env/bash -c...)."),
-        sub: nonEmpty.optional().describe("Subcommands, e.g. [\"commit\"] (git global options such as -C are skipped)."),
-        args: nonEmpty.optional().describe("Literal words; the row fires when any of them appears among the arguments (a one-letter option such as -f also inside a cluster such as -uf)."),
+        sub: nonEmpty.optional().describe('Subcommands, e.g. ["commit"] (git global options such as -C are skipped).'),
+        args: nonEmpty
+          .optional()
+          .describe(
+            "Literal words; the row fires when any of them appears among the arguments (a one-letter option such as -f also inside a cluster such as -uf).",
+          ),
       })
       .optional(),
     writes: nonEmpty.optional().describe("Globs of written paths; a glob without / matches the file name."),
@@ -31,7 +35,7 @@ export const triggerSchema = z
     final: textTrigger.optional().describe("The final answer (Stop)."),
     output: z
       .strictObject({
-        tools: nonEmpty.describe("Tools whose output is capped, e.g. [\"Bash\", \"WebFetch\"]. Read/Write/Edit are never capped."),
+        tools: nonEmpty.describe('Tools whose output is capped, e.g. ["Bash", "WebFetch"]. Read/Write/Edit are never capped.'),
         maxChars: z.number().int().positive().optional().describe("Outputs longer than this go to a file (default 20000)."),
         headChars: z.number().int().nonnegative().optional().describe("Characters the model still sees (default 4000)."),
       })
@@ -61,23 +65,42 @@ export const rowSchema = z
       .optional()
       .describe("gate rows: also refuse unless this evidence is fresh."),
     paths: z
-      .array(z.string().min(1).refine((p) => !p.startsWith("/") && !p.split("/").includes(".."), "a workspace-relative path without .."))
+      .array(
+        z
+          .string()
+          .min(1)
+          .refine((p) => !p.startsWith("/") && !p.split("/").includes(".."), "a workspace-relative path without .."),
+      )
       .min(1)
       .optional()
-      .describe("evidence rows: workspace-relative files and folders the check's result depends on (its fingerprint scope; named `paths` because `scope` is the row's main/subagent scope)."),
+      .describe(
+        "evidence rows: workspace-relative files and folders the check's result depends on (its fingerprint scope; named `paths` because `scope` is the row's main/subagent scope).",
+      ),
     full: nonEmpty.optional().describe("evidence rows: the exact command lines that are a full run (other matching commands are partial and open no gate)."),
     reuse: z.boolean().optional().describe("evidence rows: answer a repeated identical run from its fresh record instead of running it (off by default)."),
     profile: z.enum(PROFILE_NAMES_TUPLE).optional().describe("mode rows: the budget profile the user's words switch the session to."),
   })
-  .refine((r) => !["gate", "hint", "judgment"].includes(r.kind) || r.skill || (r.kind === "gate" && r.require), { message: "gate (without require), hint and judgment rows name a skill", path: ["skill"] })
+  .refine((r) => !["gate", "hint", "judgment"].includes(r.kind) || r.skill || (r.kind === "gate" && r.require), {
+    message: "gate (without require), hint and judgment rows name a skill",
+    path: ["skill"],
+  })
   .refine((r) => !r.require || r.kind === "gate", { message: "only gate rows use require", path: ["require"] })
   .refine((r) => (r.kind === "evidence") === !!r.paths, { message: "evidence rows (and only they) list paths", path: ["paths"] })
   .refine((r) => r.kind === "evidence" || (r.full === undefined && r.reuse === undefined), { message: "full and reuse are for evidence rows", path: ["kind"] })
-  .refine((r) => r.kind !== "evidence" || (!!r.when.command && Object.keys(r.when).length === 1), { message: "evidence rows are triggered by when.command only", path: ["when"] })
+  .refine((r) => r.kind !== "evidence" || (!!r.when.command && Object.keys(r.when).length === 1), {
+    message: "evidence rows are triggered by when.command only",
+    path: ["when"],
+  })
   .refine((r) => r.kind !== "evidence" || !r.skill, { message: "evidence rows name no skill", path: ["skill"] })
   .refine((r) => (r.kind === "mode") === !!r.profile, { message: "mode rows (and only they) name a profile", path: ["profile"] })
-  .refine((r) => r.kind !== "mode" || (!!r.when.prompt && Object.keys(r.when).length === 1), { message: "mode rows are triggered by when.prompt only", path: ["when"] })
-  .refine((r) => r.kind !== "risk" || (!!(r.when.writes || r.when.command) && !r.when.prompt && !r.when.final && !r.when.subagent), { message: "risk rows are triggered by when.writes or when.command", path: ["when"] })
+  .refine((r) => r.kind !== "mode" || (!!r.when.prompt && Object.keys(r.when).length === 1), {
+    message: "mode rows are triggered by when.prompt only",
+    path: ["when"],
+  })
+  .refine((r) => r.kind !== "risk" || (!!(r.when.writes || r.when.command) && !r.when.prompt && !r.when.final && !r.when.subagent), {
+    message: "risk rows are triggered by when.writes or when.command",
+    path: ["when"],
+  })
   .refine((r) => !(r.kind === "mode" || r.kind === "risk") || !r.skill, { message: "mode and risk rows name no skill", path: ["skill"] })
   .refine((r) => (r.kind === "cap") === !!r.when.output, { message: "cap rows (and only they) use when.output", path: ["when", "output"] })
   .refine((r) => (r.kind === "budget") === !!r.when.context, { message: "budget rows (and only they) use when.context", path: ["when", "context"] })
@@ -87,17 +110,35 @@ export const rowSchema = z
     message: "gate and block rows need a trigger they can refuse: command, writes, subagent or final",
     path: ["when"],
   })
-  .refine((r) => !r.when.output?.tools.some((t) => t.startsWith("mcp__")), { message: "MCP tool outputs are not capped (they need updatedMCPToolOutput)", path: ["when", "output", "tools"] })
-  .refine((r) => r.kind !== "hint" || !r.when.final, { message: "a hint cannot fire on the final answer (it would restart the turn)", path: ["when", "final"] });
+  .refine((r) => !r.when.output?.tools.some((t) => t.startsWith("mcp__")), {
+    message: "MCP tool outputs are not capped (they need updatedMCPToolOutput)",
+    path: ["when", "output", "tools"],
+  })
+  .refine((r) => r.kind !== "hint" || !r.when.final, {
+    message: "a hint cannot fire on the final answer (it would restart the turn)",
+    path: ["when", "final"],
+  });
 
 export const tableSchema = z.strictObject({
   $schema: z.string().optional(),
-  extends: z.literal("default").optional().describe("Add these rows to skillgate's default table (a row with the same id replaces the default one) instead of replacing it."),
+  extends: z
+    .literal("default")
+    .optional()
+    .describe("Add these rows to skillgate's default table (a row with the same id replaces the default one) instead of replacing it."),
   version: z.literal(1),
   skillsDir: z.string().default("skills"),
   failMode: z.enum(["open", "closed"]).default("open"),
-  budgetProfile: z.enum(PROFILE_NAMES_TUPLE).optional().describe("The budget profile sessions start in (default balanced): how long read-only outputs are summarized. mode rows switch it, risk rows raise it to audit."),
-  outputDir: z.string().refine((p) => p.startsWith("/"), "outputDir must be an absolute path").optional().describe("Folder for capped outputs (default: a private folder under the system temp dir, random name per installation)."),
+  budgetProfile: z
+    .enum(PROFILE_NAMES_TUPLE)
+    .optional()
+    .describe(
+      "The budget profile sessions start in (default balanced): how long read-only outputs are summarized. mode rows switch it, risk rows raise it to audit.",
+    ),
+  outputDir: z
+    .string()
+    .refine((p) => p.startsWith("/"), "outputDir must be an absolute path")
+    .optional()
+    .describe("Folder for capped outputs (default: a private folder under the system temp dir, random name per installation)."),
   outputMaxAgeDays: z.number().positive().default(7).describe("Capped-output files older than this are deleted."),
   stateMaxAgeDays: z.number().positive().default(30).describe("Session state files untouched this long are deleted (at session start)."),
   rows: z
@@ -108,7 +149,12 @@ export const tableSchema = z.strictObject({
       // A gate that requires a check nobody defines could never open.
       const checks = new Set(rows.filter((r) => r.kind === "evidence").map((r) => r.id));
       rows.forEach((r, i) => {
-        if (r.require && !checks.has(r.require.evidence)) ctx.addIssue({ code: "custom", message: `require.evidence names "${r.require.evidence}", which is not an evidence row`, path: [i, "require", "evidence"] });
+        if (r.require && !checks.has(r.require.evidence))
+          ctx.addIssue({
+            code: "custom",
+            message: `require.evidence names "${r.require.evidence}", which is not an evidence row`,
+            path: [i, "require", "evidence"],
+          });
       });
     }),
 });

@@ -10,13 +10,31 @@ import { str, obj, own, optional, payloadHead, type Json } from "../../io/payloa
 import { mcpToolCall, mcpToolPart } from "../../core/mcp-tools.js";
 
 const HOOK_EVENTS = new Set([
-  "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "UserPromptExpansion",
-  "SessionStart", "PreCompact", "PostCompact", "Stop", "SubagentStop", "SubagentStart", "ConfigChange",
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "UserPromptSubmit",
+  "UserPromptExpansion",
+  "SessionStart",
+  "PreCompact",
+  "PostCompact",
+  "Stop",
+  "SubagentStop",
+  "SubagentStart",
+  "ConfigChange",
 ]);
 
 const TOOL_KINDS: Record<string, ToolKind> = {
-  Bash: "shell", Write: "write", Edit: "edit", MultiEdit: "edit", NotebookEdit: "edit", Read: "read",
-  WebFetch: "fetch", Skill: "skill", Agent: "subagent", Task: "subagent",
+  Bash: "shell",
+  Write: "write",
+  Edit: "edit",
+  MultiEdit: "edit",
+  NotebookEdit: "edit",
+  Read: "read",
+  WebFetch: "fetch",
+  Skill: "skill",
+  Agent: "subagent",
+  Task: "subagent",
 };
 const PATH_FIELD: Record<string, string> = { Write: "file_path", Edit: "file_path", MultiEdit: "file_path", NotebookEdit: "notebook_path" };
 const SOURCES = new Set<SessionSource>(["startup", "resume", "clear", "compact", "fork"]);
@@ -38,17 +56,36 @@ export function normalize(payload: unknown): Normalized {
     case "PostToolUse": {
       const tool = toolOf(p);
       return ok({
-        ...base, kind: "tool-result", tool, loads: skillLoads(tool, p.tool_response), ...optional("readText", skillText(tool, p.tool_response)),
-        ...optional("toolUseId", str(p.tool_use_id)), ...optional("output", outputOf(p.tool_response)), ...optional("contextTokens", tokens),
-        ...optional("durationMs", duration), ...optional("unfinished", unfinishedOf(p.tool_response)),
+        ...base,
+        kind: "tool-result",
+        tool,
+        loads: skillLoads(tool, p.tool_response),
+        ...optional("readText", skillText(tool, p.tool_response)),
+        ...optional("toolUseId", str(p.tool_use_id)),
+        ...optional("output", outputOf(p.tool_response)),
+        ...optional("contextTokens", tokens),
+        ...optional("durationMs", duration),
+        ...optional("unfinished", unfinishedOf(p.tool_response)),
       });
     }
     case "PostToolUseFailure":
-      return ok({ ...base, kind: "tool-failure", tool: toolOf(p), ...optional("toolUseId", str(p.tool_use_id)), ...optional("error", str(p.error)), ...optional("durationMs", duration) });
+      return ok({
+        ...base,
+        kind: "tool-failure",
+        tool: toolOf(p),
+        ...optional("toolUseId", str(p.tool_use_id)),
+        ...optional("error", str(p.error)),
+        ...optional("durationMs", duration),
+      });
     case "UserPromptSubmit": {
       // A finished background subagent comes back as a "prompt" too; those are not the user's words.
       const prompt = str(p.prompt) ?? "";
-      return ok({ ...base, kind: "prompt", ...optional("prompt", prompt.startsWith("<task-notification>") ? undefined : prompt), ...optional("contextTokens", tokens) });
+      return ok({
+        ...base,
+        kind: "prompt",
+        ...optional("prompt", prompt.startsWith("<task-notification>") ? undefined : prompt),
+        ...optional("contextTokens", tokens),
+      });
     }
     case "UserPromptExpansion": {
       // A slash command the user typed (`/commit`) puts the skill in context.
@@ -74,7 +111,13 @@ export function normalize(payload: unknown): Normalized {
     default: {
       // Stop / SubagentStop. A subagent's stop always belongs to a subagent, even without agent_id.
       const agentId = name === "SubagentStop" ? (base.agentId ?? "subagent") : base.agentId;
-      return ok({ ...base, ...optional("agentId", agentId), kind: "stop", finalMessage: str(p.last_assistant_message) ?? "", continuing: p.stop_hook_active === true });
+      return ok({
+        ...base,
+        ...optional("agentId", agentId),
+        kind: "stop",
+        finalMessage: str(p.last_assistant_message) ?? "",
+        continuing: p.stop_hook_active === true,
+      });
     }
   }
 }
@@ -143,8 +186,16 @@ function outputOf(response: unknown): ToolOutput | undefined {
 }
 
 const HOOK_NAME: Record<Event["kind"], string> = {
-  "tool-call": "PreToolUse", "tool-result": "PostToolUse", "tool-failure": "PostToolUseFailure", prompt: "UserPromptSubmit",
-  "prompt-expansion": "UserPromptExpansion", stop: "Stop", "session-start": "SessionStart", "subagent-start": "SubagentStart", "config-change": "ConfigChange", compaction: "PreCompact",
+  "tool-call": "PreToolUse",
+  "tool-result": "PostToolUse",
+  "tool-failure": "PostToolUseFailure",
+  prompt: "UserPromptSubmit",
+  "prompt-expansion": "UserPromptExpansion",
+  stop: "Stop",
+  "session-start": "SessionStart",
+  "subagent-start": "SubagentStart",
+  "config-change": "ConfigChange",
+  compaction: "PreCompact",
 };
 
 /** Decision → the JSON Claude Code reads on stdout (undefined: print nothing). */
@@ -155,7 +206,12 @@ export function render(event: Event, d: Decision, effects: Effects = {}): Json |
     out.hookSpecificOutput = { hookEventName, permissionDecision: "deny", permissionDecisionReason: d.message };
   } else if (effects.updatedInput && event.kind === "tool-call" && d.verdict !== "deny") {
     // The call runs with a rewritten input (evidence reuse); "allow" is what makes Claude Code apply it.
-    out.hookSpecificOutput = { hookEventName, permissionDecision: "allow", updatedInput: effects.updatedInput, ...(d.verdict === "hint" && d.message ? { additionalContext: d.message } : {}) };
+    out.hookSpecificOutput = {
+      hookEventName,
+      permissionDecision: "allow",
+      updatedInput: effects.updatedInput,
+      ...(d.verdict === "hint" && d.message ? { additionalContext: d.message } : {}),
+    };
   } else if (d.verdict === "block") {
     out.decision = "block";
     out.reason = d.message;

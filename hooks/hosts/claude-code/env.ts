@@ -18,7 +18,9 @@ export function projectTables(projectDir: string | undefined): ProjectTables {
 export function environment(env: Env): HostEnvironment {
   // The user's and the project's .claude/skills: where the client itself finds skills.
   // $CLAUDE_CONFIG_DIR moves the user's folder (settings, skills) away from ~/.claude.
-  const userDirs = [...new Set([env.HOME && path.join(env.HOME, ".claude"), env.CLAUDE_CONFIG_DIR && path.resolve(env.CLAUDE_CONFIG_DIR)].filter((x): x is string => !!x))];
+  const userDirs = [
+    ...new Set([env.HOME && path.join(env.HOME, ".claude"), env.CLAUDE_CONFIG_DIR && path.resolve(env.CLAUDE_CONFIG_DIR)].filter((x): x is string => !!x)),
+  ];
   const skillRoots = [...userDirs.map((d) => path.join(d, "skills")), env.CLAUDE_PROJECT_DIR && path.join(env.CLAUDE_PROJECT_DIR, ".claude", "skills")].filter(
     (x): x is string => !!x,
   );

@@ -215,7 +215,9 @@ export function addSkillgate(settings: Json, handler: Handler, hookPath = handle
       const group = obj(g);
       if (!group || !Array.isArray(group.hooks) || !group.hooks.some((h) => isSkillgateHandler(h, hookPath))) return [g];
       const mine = !placed && group.matcher === HOOK_EVENTS[event];
-      const rest = group.hooks.flatMap((h: unknown) => (!isSkillgateHandler(h, hookPath) ? [h] : mine && !placed ? ((placed = true), [handlerFor(event, handler)]) : []));
+      const rest = group.hooks.flatMap((h: unknown) =>
+        !isSkillgateHandler(h, hookPath) ? [h] : mine && !placed ? ((placed = true), [handlerFor(event, handler)]) : [],
+      );
       return rest.length ? [{ ...group, hooks: rest }] : [];
     });
     if (!placed) next.push(groupFor(event, handler));
@@ -231,7 +233,11 @@ export function addSkillgate(settings: Json, handler: Handler, hookPath = handle
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
   const o = obj(v);
-  if (o) return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(",")}}`;
+  if (o)
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+      .join(",")}}`;
   return JSON.stringify(v);
 }
 
@@ -243,7 +249,9 @@ function oursIn(text: string, groups: Node, hookPath: string): { group: number; 
   return groups.elements.flatMap((g, gi) => {
     const hs = memberOf(g, "hooks")?.value;
     if (!hs || hs.kind !== "array") return [];
-    return hs.elements.flatMap((h, hi) => (isSkillgateHandler(valueAt(text, h), hookPath) ? [{ group: gi, handler: hi, groupNode: g, handlersNode: hs, node: h }] : []));
+    return hs.elements.flatMap((h, hi) =>
+      isSkillgateHandler(valueAt(text, h), hookPath) ? [{ group: gi, handler: hi, groupNode: g, handlersNode: hs, node: h }] : [],
+    );
   });
 }
 
@@ -270,7 +278,10 @@ function installStep(text: string, handler: Handler, hookPath: string): string {
     };
     const keeper = ours.find((o) => matcherOf(o.groupNode) === matcher);
     const extra = ours.find((o) => o !== keeper);
-    if (extra) return extra.handlersNode.kind === "array" && extra.handlersNode.elements.length === 1 ? removeItem(text, m.value, extra.group) : removeItem(text, extra.handlersNode, extra.handler);
+    if (extra)
+      return extra.handlersNode.kind === "array" && extra.handlersNode.elements.length === 1
+        ? removeItem(text, m.value, extra.group)
+        : removeItem(text, extra.handlersNode, extra.handler);
     if (!keeper) return appendItem(text, m.value, groupFor(event, handler));
     const want = handlerFor(event, handler);
     if (canonical(valueAt(text, keeper.node)) !== canonical(want)) return replaceValue(text, keeper.node, want);
@@ -331,7 +342,10 @@ export function inspectSettings(settings: Json, hookPath: string): { handlers: M
       handlers.set(event, h);
       const m = typeof group?.matcher === "string" ? group.matcher : "";
       const missed = (want ?? "").split("|").filter((tool) => tool && !matcherCovers(m, tool));
-      if (missed.length) problems.push(`the ${event} hook's matcher "${m}" leaves out ${missed.join(", ")}: skillgate will not see those tool calls (run skillgate install again)`);
+      if (missed.length)
+        problems.push(
+          `the ${event} hook's matcher "${m}" leaves out ${missed.join(", ")}: skillgate will not see those tool calls (run skillgate install again)`,
+        );
     }
   }
   return { handlers, problems };

@@ -114,7 +114,11 @@ export function deficitsOf(settings: unknown, ours: Ours): string[] {
       out.push(`${event}:absent`);
       continue;
     }
-    for (const piece of leftOut(want.matcher, mine.map(({ group }) => (typeof group.matcher === "string" ? group.matcher : group.matcher === undefined ? undefined : NOTHING)))) out.push(`${event}:matcher:${piece}`);
+    for (const piece of leftOut(
+      want.matcher,
+      mine.map(({ group }) => (typeof group.matcher === "string" ? group.matcher : group.matcher === undefined ? undefined : NOTHING)),
+    ))
+      out.push(`${event}:matcher:${piece}`);
     // Claude Code runs one copy of identical handlers (command + args), so the weakest copy may be the one that runs.
     const timeouts = mine.map(({ h }) => (typeof h.timeout === "number" && Number.isFinite(h.timeout) ? h.timeout : DEFAULT_TIMEOUT_S));
     const lowest = Math.min(...timeouts);

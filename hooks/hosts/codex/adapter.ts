@@ -42,7 +42,14 @@ export function normalize(payload: unknown): Normalized {
       const tool = resultToolOf(p);
       // No `output`: Codex cannot replace a shell's output, so there is nothing a cap could do.
       // A whole read of a SKILL.md: what it printed is the text the model got (compared with the skill as installed).
-      return ok({ ...base, kind: "tool-result", tool, loads: [], ...optional("readText", tool.kind === "read" ? str(p.tool_response) : undefined), ...optional("toolUseId", str(p.tool_use_id)) });
+      return ok({
+        ...base,
+        kind: "tool-result",
+        tool,
+        loads: [],
+        ...optional("readText", tool.kind === "read" ? str(p.tool_response) : undefined),
+        ...optional("toolUseId", str(p.tool_use_id)),
+      });
     }
     case "UserPromptSubmit": {
       const prompt = str(p.prompt) ?? "";
@@ -63,7 +70,13 @@ export function normalize(payload: unknown): Normalized {
     default: {
       // Stop / SubagentStop.
       const agentId = name === "SubagentStop" ? (base.agentId ?? "subagent") : base.agentId;
-      return ok({ ...base, ...optional("agentId", agentId), kind: "stop", finalMessage: str(p.last_assistant_message) ?? "", continuing: p.stop_hook_active === true });
+      return ok({
+        ...base,
+        ...optional("agentId", agentId),
+        kind: "stop",
+        finalMessage: str(p.last_assistant_message) ?? "",
+        continuing: p.stop_hook_active === true,
+      });
     }
   }
 }
@@ -132,7 +145,10 @@ export function skillMentions(prompt: string): string[] {
 }
 
 const HOOK_NAME: Partial<Record<Event["kind"], string>> = {
-  "tool-call": "PreToolUse", "tool-result": "PostToolUse", prompt: "UserPromptSubmit", "prompt-expansion": "UserPromptSubmit",
+  "tool-call": "PreToolUse",
+  "tool-result": "PostToolUse",
+  prompt: "UserPromptSubmit",
+  "prompt-expansion": "UserPromptSubmit",
   "session-start": "SessionStart",
 };
 

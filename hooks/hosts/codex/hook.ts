@@ -27,4 +27,3 @@ export function markInjections(text: string, env: NodeJS.ProcessEnv): string {
 export function hookOptions(): HostProcess {
   return { host: codex, project: { dir: process.cwd(), cwdVar: "SKILLGATE_CODEX_CWD", table: ".codex/triggers.json" }, input: markInjections };
 }
-

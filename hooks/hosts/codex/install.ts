@@ -11,7 +11,25 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { hookCommand, hookProblem, hooksOf, hostTableFile, jsonText, listOf, readJsonObject, readText, runsHook, withoutHandlers, writeChanges, type DoctorCheck, type FileChange, type HostInstaller, type InstallPlan, type InstallTarget, type SkillsTarget } from "../../io/hook-install.js";
+import {
+  hookCommand,
+  hookProblem,
+  hooksOf,
+  hostTableFile,
+  jsonText,
+  listOf,
+  readJsonObject,
+  readText,
+  runsHook,
+  withoutHandlers,
+  writeChanges,
+  type DoctorCheck,
+  type FileChange,
+  type HostInstaller,
+  type InstallPlan,
+  type InstallTarget,
+  type SkillsTarget,
+} from "../../io/hook-install.js";
 import type { Json } from "../../io/payload.js";
 import { codexHome, environment } from "./env.js";
 
@@ -31,8 +49,13 @@ export const CODEX_EVENTS: Readonly<Record<string, string | undefined>> = {
 
 /** Codex's snake_case label of an event (the trust key and the hash use it). */
 const EVENT_LABEL: Record<string, string> = {
-  SessionStart: "session_start", UserPromptSubmit: "user_prompt_submit", PreToolUse: "pre_tool_use", PostToolUse: "post_tool_use",
-  PreCompact: "pre_compact", PostCompact: "post_compact", Stop: "stop",
+  SessionStart: "session_start",
+  UserPromptSubmit: "user_prompt_submit",
+  PreToolUse: "pre_tool_use",
+  PostToolUse: "post_tool_use",
+  PreCompact: "pre_compact",
+  PostCompact: "post_compact",
+  Stop: "stop",
 };
 /** Events whose matcher Codex ignores (and leaves out of the hash). */
 const NO_MATCHER = new Set(["UserPromptSubmit", "Stop"]);
@@ -64,7 +87,12 @@ export function addToHooksJson(file: Json, command: string, hookPath: string): J
 /** Sort object keys recursively (Codex hashes canonical JSON). */
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === "object") return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Json)[k])]));
+  if (v && typeof v === "object")
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, canonical((v as Json)[k])]),
+    );
   return v;
 }
 
@@ -80,7 +108,9 @@ export function trustHash(event: string, matcher: string | undefined, handler: J
   const normalized: Json = { type: "command", command: handler.command, timeout, async: handler.async === true };
   if (typeof handler.statusMessage === "string") normalized.statusMessage = handler.statusMessage;
   const identity: Json = { event_name: label, ...(matcher !== undefined && !NO_MATCHER.has(event) ? { matcher } : {}), hooks: [normalized] };
-  return `sha256:${createHash("sha256").update(JSON.stringify(canonical(identity))).digest("hex")}`;
+  return `sha256:${createHash("sha256")
+    .update(JSON.stringify(canonical(identity)))
+    .digest("hex")}`;
 }
 
 /** The `[hooks.state]` keys and hashes for skillgate's handlers in a hooks.json file. */
@@ -208,7 +238,15 @@ export function codexSkills(o: { project?: string; env: NodeJS.ProcessEnv; withS
   const hostEnv = environment({ ...o.env, ...(project ? { SKILLGATE_CODEX_CWD: project } : {}) });
   const dest = project ? path.join(project, ".agents", "skills") : o.env.HOME ? path.join(o.env.HOME, ".agents", "skills") : "";
   if (!dest) throw new Error("HOME is not set: cannot find ~/.agents/skills");
-  return { host: "Codex", tableFile: hostTableFile(hostEnv.projectTable, o.env, root), roots: hostEnv.skillRoots, dest, withSkills: o.withSkills, packageRoot: root, env: o.env };
+  return {
+    host: "Codex",
+    tableFile: hostTableFile(hostEnv.projectTable, o.env, root),
+    roots: hostEnv.skillRoots,
+    dest,
+    withSkills: o.withSkills,
+    packageRoot: root,
+    env: o.env,
+  };
 }
 
 const targetOf = (t: InstallTarget) => ({ ...(t.project !== undefined ? { project: t.project } : {}), user: t.user, env: t.env });
@@ -219,9 +257,14 @@ export function codexPlan(verb: "install" | "uninstall", t: InstallTarget, root:
   if (verb === "uninstall") return { changes: codexUninstallChanges({ ...targetOf(t), hookPath }), notes: [] };
   const notes: string[] = [];
   if (!t.trust) notes.push("Codex runs new hooks only once trusted: open /hooks in codex and trust skillgate's entries, or re-run with --trust.");
-  if (t.project !== undefined) notes.push(`The project's .codex/ folder loads only for a trusted project (run \`codex --trust\` in ${path.resolve(t.project)} once).`);
+  if (t.project !== undefined)
+    notes.push(`The project's .codex/ folder loads only for a trusted project (run \`codex --trust\` in ${path.resolve(t.project)} once).`);
   const skills = codexSkills({ ...targetOf(t), withSkills: t.withSkills }, root);
-  return { changes: codexInstallChanges({ ...targetOf(t), runtime: t.runtime, hookPath, trust: t.trust }), notes, skills: t.table ? { ...skills, tableFile: t.table } : skills };
+  return {
+    changes: codexInstallChanges({ ...targetOf(t), runtime: t.runtime, hookPath, trust: t.trust }),
+    notes,
+    skills: t.table ? { ...skills, tableFile: t.table } : skills,
+  };
 }
 
 /** trusted_hash values recorded in config.toml, by [hooks.state] key. */
@@ -260,18 +303,31 @@ export function codexDoctor(t: InstallTarget, root: string): DoctorCheck[] {
   }
   const entries = trustEntries(file, hooks, hookPath);
   const events = new Set(entries.map((e) => e.key.split(":").at(-3)));
-  for (const [event] of Object.entries(CODEX_EVENTS)) if (!events.has(EVENT_LABEL[event])) problems.push(`${file} does not run skillgate on ${event} (run skillgate install --host codex)`);
+  for (const [event] of Object.entries(CODEX_EVENTS))
+    if (!events.has(EVENT_LABEL[event])) problems.push(`${file} does not run skillgate on ${event} (run skillgate install --host codex)`);
   const config = configTomlOf(env);
   const toml = fs.existsSync(config) ? fs.readFileSync(config, "utf8") : "";
   const trusted = recordedTrust(toml);
   const untrusted = entries.filter((e) => trusted.get(e.key) !== e.hash);
-  if (untrusted.length) problems.push(`${untrusted.length} of skillgate's hooks are not trusted (or changed since): Codex skips them without a word; open /hooks in codex, or run skillgate install --host codex --trust`);
+  if (untrusted.length)
+    problems.push(
+      `${untrusted.length} of skillgate's hooks are not trusted (or changed since): Codex skips them without a word; open /hooks in codex, or run skillgate install --host codex --trust`,
+    );
   if (project !== undefined) {
     const dir = path.resolve(project);
     const re = new RegExp(`^\\[projects\\.${JSON.stringify(dir).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\]\\s*\\n\\s*trust_level\\s*=\\s*"trusted"`, "m");
-    if (!re.test(toml)) problems.push(`the project ${dir} is not marked trusted in ${config}: its .codex/hooks.json is not loaded (run \`codex --trust\` there once)`);
+    if (!re.test(toml))
+      problems.push(`the project ${dir} is not marked trusted in ${config}: its .codex/hooks.json is not loaded (run \`codex --trust\` there once)`);
   }
-  const start = { session_id: "skillgate-doctor", cwd: project ?? process.cwd(), hook_event_name: "SessionStart", source: "startup", model: "doctor", permission_mode: "default", transcript_path: null };
+  const start = {
+    session_id: "skillgate-doctor",
+    cwd: project ?? process.cwd(),
+    hook_event_name: "SessionStart",
+    source: "startup",
+    model: "doctor",
+    permission_mode: "default",
+    transcript_path: null,
+  };
   const hookFails = hookProblem(hookPath, [], start, env, CODEX_HOOK_TIMEOUT_S * 1000);
   if (hookFails) problems.push(hookFails);
   if (!problems.length) return [{ ok: true, text: `skillgate runs on ${entries.length} Codex hook events from ${file}, all trusted; the hook answers` }];

@@ -25,7 +25,17 @@ import { str, obj, optional, type Json } from "../../io/payload.js";
 import { mcpToolCall, mcpToolPart } from "../../core/mcp-tools.js";
 
 /** The events skillgate registers (install.ts) and handles. */
-export const COPILOT_EVENTS = ["sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "postToolUseFailure", "preCompact", "agentStop", "subagentStart", "subagentStop"] as const;
+export const COPILOT_EVENTS = [
+  "sessionStart",
+  "userPromptSubmitted",
+  "preToolUse",
+  "postToolUse",
+  "postToolUseFailure",
+  "preCompact",
+  "agentStop",
+  "subagentStart",
+  "subagentStop",
+] as const;
 export type CopilotEvent = (typeof COPILOT_EVENTS)[number];
 const isCopilotEvent = (name: string): name is CopilotEvent => (COPILOT_EVENTS as readonly string[]).includes(name);
 
@@ -67,7 +77,13 @@ export function normalize(eventName: string, payload: unknown): Normalized {
     }
     case "subagentStop":
       // The subagent's answer is `response`; its hooks belong to the subagent, whatever the payload's agentId.
-      return ok({ ...base, agentId: base.agentId ?? str(p.agentName) ?? "subagent", kind: "stop", finalMessage: str(p.response) ?? "", continuing: p.stop_hook_active === true || p.stopHookActive === true });
+      return ok({
+        ...base,
+        agentId: base.agentId ?? str(p.agentName) ?? "subagent",
+        kind: "stop",
+        finalMessage: str(p.response) ?? "",
+        continuing: p.stop_hook_active === true || p.stopHookActive === true,
+      });
   }
 }
 
@@ -141,7 +157,8 @@ export function render(event: Event, d: Decision, effects: Effects = {}): Json |
     out.additionalContext = d.message;
   }
   // No user-only channel exists in Copilot's hook outputs: a notice goes to the model's context where one is read.
-  if (d.notice && CONTEXT_EVENTS.has(event.kind)) out.additionalContext = typeof out.additionalContext === "string" ? `${out.additionalContext}\n${d.notice}` : d.notice;
+  if (d.notice && CONTEXT_EVENTS.has(event.kind))
+    out.additionalContext = typeof out.additionalContext === "string" ? `${out.additionalContext}\n${d.notice}` : d.notice;
   return Object.keys(out).length ? out : undefined;
 }
 

@@ -27,6 +27,9 @@ export function hookOptions(args: readonly string[] = process.argv.slice(2)): Ho
   const event = args[0] ?? "";
   // Copilot sets COPILOT_PROJECT_DIR; without it the hook's directory is the project.
   const project = process.env.COPILOT_PROJECT_DIR || process.cwd();
-  return { host: copilotHost(event), project: { dir: project, cwdVar: "SKILLGATE_COPILOT_CWD", table: ".github/skillgate/triggers.json" }, input: (text) => withFinalMessage(event, text) };
+  return {
+    host: copilotHost(event),
+    project: { dir: project, cwdVar: "SKILLGATE_COPILOT_CWD", table: ".github/skillgate/triggers.json" },
+    input: (text) => withFinalMessage(event, text),
+  };
 }
-

@@ -7,7 +7,23 @@
 // it when Copilot asks, or passes --trust-folder (-p mode); COPILOT_ALLOW_ALL=true
 // also trusts the working directory.
 import path from "node:path";
-import { hookCommand, hookProblem, hostTableFile, jsonText, listOf, readJsonObject, readText, runsHook, writeChanges, type DoctorCheck, type FileChange, type HostInstaller, type InstallPlan, type InstallTarget, type SkillsTarget } from "../../io/hook-install.js";
+import {
+  hookCommand,
+  hookProblem,
+  hostTableFile,
+  jsonText,
+  listOf,
+  readJsonObject,
+  readText,
+  runsHook,
+  writeChanges,
+  type DoctorCheck,
+  type FileChange,
+  type HostInstaller,
+  type InstallPlan,
+  type InstallTarget,
+  type SkillsTarget,
+} from "../../io/hook-install.js";
 import type { Json } from "../../io/payload.js";
 import { COPILOT_EVENTS } from "./adapter.js";
 import { copilotHome, environment, HOOKS_FILE } from "./env.js";
@@ -29,7 +45,10 @@ export function withSkillgate(hooks: Json, runtime: string, hookPath: string): J
   const out: Json = { ...hooks };
   for (const event of COPILOT_EVENTS) {
     const list = listOf(out, event, "the hooks file");
-    out[event] = [...list.filter((h) => !isOurs(h, hookPath)), { type: "command", bash: copilotCommand(runtime, hookPath, event), timeoutSec: COPILOT_HOOK_TIMEOUT_S }];
+    out[event] = [
+      ...list.filter((h) => !isOurs(h, hookPath)),
+      { type: "command", bash: copilotCommand(runtime, hookPath, event), timeoutSec: COPILOT_HOOK_TIMEOUT_S },
+    ];
   }
   return out;
 }
@@ -70,7 +89,12 @@ export function copilotInstallChange(w: Where & { runtime: string; hookPath: str
   if (!hooks || typeof hooks !== "object" || Array.isArray(hooks)) throw new Error(`${file}: "hooks" is not an object`);
   const next = withSkillgate(hooks as Json, w.runtime, w.hookPath);
   // A project hooks file needs "version": 1; the user config keeps its other keys.
-  return { file, before: readText(file), after: jsonText(w.user ? { ...cur, hooks: next } : { version: 1, ...cur, hooks: next }), fresh: !runsOn(hooks as Json, w.hookPath) };
+  return {
+    file,
+    before: readText(file),
+    after: jsonText(w.user ? { ...cur, hooks: next } : { version: 1, ...cur, hooks: next }),
+    fresh: !runsOn(hooks as Json, w.hookPath),
+  };
 }
 
 export function copilotUninstallChanges(w: Where & { hookPath: string }): FileChange[] {
@@ -110,7 +134,15 @@ export function copilotSkills(o: { project?: string; user: boolean; env: NodeJS.
   const home = copilotHome(o.env);
   const dest = project ? path.join(project, ".github", "skills") : home ? path.join(home, "skills") : "";
   if (!dest) throw new Error("neither COPILOT_HOME nor HOME is set");
-  return { host: "Copilot CLI", tableFile: hostTableFile(hostEnv.projectTable, o.env, root), roots: hostEnv.skillRoots, dest, withSkills: o.withSkills, packageRoot: root, env: o.env };
+  return {
+    host: "Copilot CLI",
+    tableFile: hostTableFile(hostEnv.projectTable, o.env, root),
+    roots: hostEnv.skillRoots,
+    dest,
+    withSkills: o.withSkills,
+    packageRoot: root,
+    env: o.env,
+  };
 }
 
 const whereOf = (t: InstallTarget): Where => ({ ...(t.project !== undefined ? { project: t.project } : {}), user: t.user, env: t.env });
@@ -121,7 +153,11 @@ export function copilotPlan(verb: "install" | "uninstall", t: InstallTarget, roo
   if (verb === "uninstall") return { changes: copilotUninstallChanges({ ...whereOf(t), hookPath }), notes: [] };
   const notes = t.user ? [] : ["Copilot CLI loads a repository's hooks only in a trusted folder: trust it when copilot asks (or pass --trust-folder with -p)."];
   const skills = copilotSkills({ ...whereOf(t), user: t.user, env: t.env, withSkills: t.withSkills }, root);
-  return { changes: [copilotInstallChange({ ...whereOf(t), runtime: t.runtime, hookPath })], notes, skills: t.table ? { ...skills, tableFile: t.table } : skills };
+  return {
+    changes: [copilotInstallChange({ ...whereOf(t), runtime: t.runtime, hookPath })],
+    notes,
+    skills: t.table ? { ...skills, tableFile: t.table } : skills,
+  };
 }
 
 /** `skillgate doctor --host copilot [--project DIR | --user]`: every event registered, and the hook answers. */
@@ -140,7 +176,8 @@ export function copilotDoctor(t: InstallTarget, root: string): DoctorCheck[] {
   }
   for (const event of COPILOT_EVENTS) {
     const list = hooks[event];
-    if (!Array.isArray(list) || !list.some((h) => isOurs(h, hookPath))) problems.push(`${file} does not run skillgate on ${event} (run skillgate install --host copilot)`);
+    if (!Array.isArray(list) || !list.some((h) => isOurs(h, hookPath)))
+      problems.push(`${file} does not run skillgate on ${event} (run skillgate install --host copilot)`);
   }
   const start = { sessionId: "skillgate-doctor", timestamp: Date.now(), cwd: t.project ?? process.cwd(), source: "new" };
   const hookFails = hookProblem(hookPath, ["sessionStart"], start, t.env, COPILOT_HOOK_TIMEOUT_S * 1000);

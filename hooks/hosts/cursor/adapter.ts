@@ -22,7 +22,18 @@ import { environment } from "./env.js";
 import { str, obj, optional, type Json } from "../../io/payload.js";
 
 /** The events skillgate registers (install.ts) and handles. */
-export const CURSOR_EVENTS = ["sessionStart", "beforeSubmitPrompt", "beforeShellExecution", "beforeReadFile", "preToolUse", "postToolUse", "postToolUseFailure", "subagentStart", "preCompact", "stop"] as const;
+export const CURSOR_EVENTS = [
+  "sessionStart",
+  "beforeSubmitPrompt",
+  "beforeShellExecution",
+  "beforeReadFile",
+  "preToolUse",
+  "postToolUse",
+  "postToolUseFailure",
+  "subagentStart",
+  "preCompact",
+  "stop",
+] as const;
 type CursorEvent = (typeof CURSOR_EVENTS)[number];
 const isCursorEvent = (name: string): name is CursorEvent => (CURSOR_EVENTS as readonly string[]).includes(name);
 
@@ -63,7 +74,13 @@ export function normalize(payload: unknown): Normalized {
     case "sessionStart":
       return ok({ ...base, kind: "session-start", source: "startup" });
     case "subagentStart":
-      return ok({ ...base, kind: "subagent-start", agentId: str(p.subagent_id) ?? `${str(p.subagent_type) ?? "subagent"}:${str(p.generation_id) ?? ""}`, agentType: str(p.subagent_type) ?? "general-purpose", ...optional("task", str(p.prompt)) });
+      return ok({
+        ...base,
+        kind: "subagent-start",
+        agentId: str(p.subagent_id) ?? `${str(p.subagent_type) ?? "subagent"}:${str(p.generation_id) ?? ""}`,
+        agentType: str(p.subagent_type) ?? "general-purpose",
+        ...optional("task", str(p.prompt)),
+      });
     case "preCompact":
       return ok({ ...base, kind: "compaction", phase: "before" });
     case "stop":
@@ -121,7 +138,8 @@ export function render(event: Event, d: Decision, _effects: Effects = {}): Json 
       // preToolUse: documented as {decision, reason}; older pages show the permission shape.
       Object.assign(out, { decision: "deny", reason: d.message, permission: "deny", agent_message: d.message, user_message: d.message });
     }
-    if (!deny && (d.verdict === "hint" || d.notice) && (d.verdict === "hint" ? d.message : d.notice)) out.user_message = d.verdict === "hint" ? d.message : d.notice;
+    if (!deny && (d.verdict === "hint" || d.notice) && (d.verdict === "hint" ? d.message : d.notice))
+      out.user_message = d.verdict === "hint" ? d.message : d.notice;
   } else if (event.kind === "stop" && d.verdict === "block") {
     out.followup_message = d.message;
   } else if (event.kind === "prompt") {

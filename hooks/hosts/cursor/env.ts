@@ -13,10 +13,7 @@ export function environment(env: Env): HostEnvironment {
     ...(root ? [".cursor", ".claude", ".agents"].map((d) => path.join(root, d, "skills")) : []),
     ...(env.HOME ? [".cursor", ".claude"].map((d) => path.join(env.HOME as string, d, "skills")) : []),
   ];
-  const settingsFiles = [
-    ...(root ? [path.join(root, ".cursor", "hooks.json")] : []),
-    ...(env.HOME ? [path.join(env.HOME, ".cursor", "hooks.json")] : []),
-  ];
+  const settingsFiles = [...(root ? [path.join(root, ".cursor", "hooks.json")] : []), ...(env.HOME ? [path.join(env.HOME, ".cursor", "hooks.json")] : [])];
   return {
     skillRoots: [...new Set(skillRoots)],
     settingsFiles: [...new Set(settingsFiles)],

@@ -8,4 +8,3 @@ import { cursor } from "./adapter.js";
 export function hookOptions(): HostProcess {
   return { host: cursor, project: { dir: process.cwd(), cwdVar: "SKILLGATE_CURSOR_CWD", table: ".cursor/triggers.json" } };
 }
-

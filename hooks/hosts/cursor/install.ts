@@ -3,7 +3,22 @@
 // DOCUMENTED SHAPE ONLY: not loaded by a real Cursor here.
 import fs from "node:fs";
 import path from "node:path";
-import { hookCommand, hooksOf, hostTableFile, jsonText, listOf, readJsonObject, readText, runsHook, writeChanges, type FileChange, type HostInstaller, type InstallPlan, type InstallTarget, type SkillsTarget } from "../../io/hook-install.js";
+import {
+  hookCommand,
+  hooksOf,
+  hostTableFile,
+  jsonText,
+  listOf,
+  readJsonObject,
+  readText,
+  runsHook,
+  writeChanges,
+  type FileChange,
+  type HostInstaller,
+  type InstallPlan,
+  type InstallTarget,
+  type SkillsTarget,
+} from "../../io/hook-install.js";
 import type { Json } from "../../io/payload.js";
 import { CURSOR_EVENTS } from "./adapter.js";
 import { environment } from "./env.js";
@@ -49,7 +64,10 @@ export function cursorInstallChange(w: Where & { runtime: string; hookPath: stri
   const hooks: Json = { ...((cur.hooks ?? {}) as Json) };
   const fresh = !runsOn(hooks, w.hookPath);
   for (const event of CURSOR_EVENTS) {
-    hooks[event] = [...listOf(hooks, event, file).filter((h) => !isOurs(h, w.hookPath)), { command: hookCommand(w.runtime, w.hookPath), ...(CURSOR_FAIL_CLOSED.has(event) ? { failClosed: true } : {}) }];
+    hooks[event] = [
+      ...listOf(hooks, event, file).filter((h) => !isOurs(h, w.hookPath)),
+      { command: hookCommand(w.runtime, w.hookPath), ...(CURSOR_FAIL_CLOSED.has(event) ? { failClosed: true } : {}) },
+    ];
   }
   return { file, before: readText(file), after: jsonText({ ...cur, version: 1, hooks }), fresh };
 }
@@ -85,7 +103,15 @@ export function cursorSkills(t: InstallTarget, root: string): SkillsTarget {
   const hostEnv = environment({ ...t.env, ...(project ? { SKILLGATE_CURSOR_CWD: project } : {}) });
   const dest = project ? path.join(project, ".cursor", "skills") : t.env.HOME ? path.join(t.env.HOME, ".cursor", "skills") : "";
   if (!dest) throw new Error("HOME is not set: cannot find ~/.cursor/skills");
-  return { host: "Cursor", tableFile: t.table ?? hostTableFile(hostEnv.projectTable, t.env, root), roots: hostEnv.skillRoots, dest, withSkills: t.withSkills, packageRoot: root, env: t.env };
+  return {
+    host: "Cursor",
+    tableFile: t.table ?? hostTableFile(hostEnv.projectTable, t.env, root),
+    roots: hostEnv.skillRoots,
+    dest,
+    withSkills: t.withSkills,
+    packageRoot: root,
+    env: t.env,
+  };
 }
 
 /** `skillgate install | uninstall --host cursor`: the hooks.json change and the skills to check. */

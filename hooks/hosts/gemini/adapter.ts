@@ -28,8 +28,13 @@ const HOOK_EVENTS = new Set(["BeforeTool", "AfterTool", "BeforeAgent", "AfterAge
 const SOURCES = new Set<SessionSource>(["startup", "resume", "clear"]);
 
 const KINDS: Record<string, ToolCall["kind"]> = {
-  run_shell_command: "shell", write_file: "write", replace: "edit", read_file: "read",
-  activate_skill: "skill", web_fetch: "fetch", google_web_search: "fetch",
+  run_shell_command: "shell",
+  write_file: "write",
+  replace: "edit",
+  read_file: "read",
+  activate_skill: "skill",
+  web_fetch: "fetch",
+  google_web_search: "fetch",
 };
 
 export function normalize(payload: unknown): Normalized {
@@ -106,7 +111,11 @@ function outputOf(response: Json): ToolOutput | undefined {
 }
 
 const HOOK_NAME: Partial<Record<Event["kind"], string>> = {
-  "tool-call": "BeforeTool", "tool-result": "AfterTool", prompt: "BeforeAgent", stop: "AfterAgent", "session-start": "SessionStart",
+  "tool-call": "BeforeTool",
+  "tool-result": "AfterTool",
+  prompt: "BeforeAgent",
+  stop: "AfterAgent",
+  "session-start": "SessionStart",
 };
 
 /** Decision → the JSON Gemini CLI reads on stdout (undefined: print nothing). */

@@ -36,9 +36,7 @@ export function lastPrompt(file: string): { tokens: number; model?: string } | u
         const rec = JSON.parse(line) as { type?: string; model?: unknown; tokens?: { input?: unknown } };
         if (rec.type !== "gemini" || typeof rec.tokens?.input !== "number") continue;
         return { tokens: rec.tokens.input, ...(typeof rec.model === "string" ? { model: rec.model } : {}) };
-      } catch {
-        continue; // the first line of the tail may be cut
-      }
+      } catch {}
     }
     return undefined;
   } catch {
@@ -54,9 +52,7 @@ export function compressionThreshold(settingsFiles: string[]): number {
     try {
       const v = (JSON.parse(fs.readFileSync(file, "utf8")) as { model?: { compressionThreshold?: unknown } }).model?.compressionThreshold;
       if (typeof v === "number" && v > 0 && v <= 1) return v;
-    } catch {
-      continue;
-    }
+    } catch {}
   }
   return DEFAULT_THRESHOLD;
 }

@@ -25,10 +25,7 @@ export function environment(env: Env): HostEnvironment {
     ...(project ? [path.join(project, ".gemini", "skills"), path.join(project, ".agents", "skills")] : []),
   ];
   // settings.json (user and project) holds the `hooks` that register skillgate.
-  const settingsFiles = [
-    ...(userGemini ? [path.join(userGemini, "settings.json")] : []),
-    ...(project ? [path.join(project, ".gemini", "settings.json")] : []),
-  ];
+  const settingsFiles = [...(userGemini ? [path.join(userGemini, "settings.json")] : []), ...(project ? [path.join(project, ".gemini", "settings.json")] : [])];
   return {
     skillRoots: [...new Set(skillRoots)],
     settingsFiles: [...new Set(settingsFiles)],

@@ -25,7 +25,12 @@ export function annotate(text: string, cwd: string, env: NodeJS.ProcessEnv): str
   const planted = Object.hasOwn(p, COMPRESSES) || Object.hasOwn(p, SUBAGENT);
   const { [COMPRESSES]: _c, [SUBAGENT]: _s, ...out } = p as Record<string, unknown>;
   const event = typeof p.hook_event_name === "string" ? p.hook_event_name : "";
-  if (event === "PreCompress" && p.trigger === "auto" && autoCompresses(typeof p.transcript_path === "string" ? p.transcript_path : undefined, cwd, geminiHome(env))) out[COMPRESSES] = true;
+  if (
+    event === "PreCompress" &&
+    p.trigger === "auto" &&
+    autoCompresses(typeof p.transcript_path === "string" ? p.transcript_path : undefined, cwd, geminiHome(env))
+  )
+    out[COMPRESSES] = true;
   if (typeof p.session_id === "string" && p.session_id) {
     try {
       const agent = trackSubagents(stateDirPath(env), p.session_id, event, typeof p.tool_name === "string" ? p.tool_name : undefined);
@@ -44,6 +49,9 @@ export function annotate(text: string, cwd: string, env: NodeJS.ProcessEnv): str
 export function hookOptions(): HostProcess {
   // Gemini names the project in GEMINI_PROJECT_DIR; the hook also runs there.
   const project = process.env.GEMINI_PROJECT_DIR || process.cwd();
-  return { host: gemini, project: { dir: project, cwdVar: "SKILLGATE_GEMINI_CWD", table: ".gemini/triggers.json" }, input: (text, env) => annotate(text, project, env) };
+  return {
+    host: gemini,
+    project: { dir: project, cwdVar: "SKILLGATE_GEMINI_CWD", table: ".gemini/triggers.json" },
+    input: (text, env) => annotate(text, project, env),
+  };
 }
-

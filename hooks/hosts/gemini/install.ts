@@ -5,7 +5,25 @@
 // trust it once in the interactive CLI, or run headless with
 // GEMINI_CLI_TRUST_WORKSPACE=true. It then warns that project hooks will run.
 import path from "node:path";
-import { hookCommand, hookProblem, hooksOf, hostTableFile, jsonText, listOf, readJsonObject, readText, runsHook, withoutHandlers, writeChanges, type DoctorCheck, type FileChange, type HostInstaller, type InstallPlan, type InstallTarget, type SkillsTarget } from "../../io/hook-install.js";
+import {
+  hookCommand,
+  hookProblem,
+  hooksOf,
+  hostTableFile,
+  jsonText,
+  listOf,
+  readJsonObject,
+  readText,
+  runsHook,
+  withoutHandlers,
+  writeChanges,
+  type DoctorCheck,
+  type FileChange,
+  type HostInstaller,
+  type InstallPlan,
+  type InstallTarget,
+  type SkillsTarget,
+} from "../../io/hook-install.js";
 import type { Json } from "../../io/payload.js";
 import { environment, geminiHome } from "./env.js";
 
@@ -67,13 +85,19 @@ export function settingsFileOf(o: GeminiTarget): string {
 const readJson = (file: string): Json => readJsonObject(file, "add skillgate's hooks by hand or remove the comments");
 
 /** Does this settings.json run skillgate on any event? */
-const runsSkillgate = (settings: Json, hookPath: string): boolean => JSON.stringify(removeFromSettings(settings, hookPath).hooks) !== JSON.stringify(hooksObject(settings));
+const runsSkillgate = (settings: Json, hookPath: string): boolean =>
+  JSON.stringify(removeFromSettings(settings, hookPath).hooks) !== JSON.stringify(hooksObject(settings));
 
 /** The change that puts skillgate's hooks into Gemini CLI's settings.json. */
 export function geminiInstallChange(o: GeminiTarget & { runtime: string; hookPath: string }): FileChange {
   const file = settingsFileOf(o);
   const cur = readJson(file);
-  return { file, before: readText(file), after: jsonText(addToSettings(cur, geminiCommand(o.runtime, o.hookPath), o.hookPath)), fresh: !runsSkillgate(cur, o.hookPath) };
+  return {
+    file,
+    before: readText(file),
+    after: jsonText(addToSettings(cur, geminiCommand(o.runtime, o.hookPath), o.hookPath)),
+    fresh: !runsSkillgate(cur, o.hookPath),
+  };
 }
 
 /** The change that takes them out (none when there is no settings file). */
@@ -113,7 +137,15 @@ export function geminiSkills(o: GeminiTarget & { withSkills: boolean }, root: st
   const home = geminiHome(o.env);
   const dest = project ? path.join(project, ".gemini", "skills") : home ? path.join(home, "skills") : "";
   if (!dest) throw new Error("neither GEMINI_CLI_HOME nor HOME is set: cannot find Gemini's folder");
-  return { host: "Gemini CLI", tableFile: hostTableFile(hostEnv.projectTable, o.env, root), roots: hostEnv.skillRoots, dest, withSkills: o.withSkills, packageRoot: root, env: o.env };
+  return {
+    host: "Gemini CLI",
+    tableFile: hostTableFile(hostEnv.projectTable, o.env, root),
+    roots: hostEnv.skillRoots,
+    dest,
+    withSkills: o.withSkills,
+    packageRoot: root,
+    env: o.env,
+  };
 }
 
 const targetOf = (t: InstallTarget): GeminiTarget => ({ ...(t.project !== undefined ? { project: t.project } : {}), user: t.user, env: t.env });
@@ -122,9 +154,18 @@ const targetOf = (t: InstallTarget): GeminiTarget => ({ ...(t.project !== undefi
 export function geminiPlan(verb: "install" | "uninstall", t: InstallTarget, root: string): InstallPlan {
   const hookPath = geminiHookPathOf(root);
   if (verb === "uninstall") return { changes: geminiUninstallChanges({ ...targetOf(t), hookPath }), notes: [] };
-  const notes = t.project !== undefined ? [`Gemini loads ${path.resolve(t.project)}/.gemini/settings.json only in a trusted folder (trust it once in gemini, or GEMINI_CLI_TRUST_WORKSPACE=true headless).`] : [];
+  const notes =
+    t.project !== undefined
+      ? [
+          `Gemini loads ${path.resolve(t.project)}/.gemini/settings.json only in a trusted folder (trust it once in gemini, or GEMINI_CLI_TRUST_WORKSPACE=true headless).`,
+        ]
+      : [];
   const skills = geminiSkills({ ...targetOf(t), withSkills: t.withSkills }, root);
-  return { changes: [geminiInstallChange({ ...targetOf(t), runtime: t.runtime, hookPath })], notes, skills: t.table ? { ...skills, tableFile: t.table } : skills };
+  return {
+    changes: [geminiInstallChange({ ...targetOf(t), runtime: t.runtime, hookPath })],
+    notes,
+    skills: t.table ? { ...skills, tableFile: t.table } : skills,
+  };
 }
 
 /** `skillgate doctor --host gemini [--project DIR | --user]`: registered on every event, and the hook answers? */
@@ -140,13 +181,23 @@ export function geminiDoctor(t: InstallTarget, root: string): DoctorCheck[] {
     return [{ ok: false, text: (e as Error).message }];
   }
   for (const event of Object.keys(GEMINI_EVENTS)) {
-    const has = Array.isArray(hooks[event]) && groupsOf(hooks, event).some((g) => Array.isArray(g.hooks) && (g.hooks as unknown[]).some((h) => isSkillgateHook(h, hookPath)));
+    const has =
+      Array.isArray(hooks[event]) &&
+      groupsOf(hooks, event).some((g) => Array.isArray(g.hooks) && (g.hooks as unknown[]).some((h) => isSkillgateHook(h, hookPath)));
     if (!has) problems.push(`${file} does not run skillgate on ${event} (run skillgate install --host gemini)`);
   }
-  const start = { session_id: "skillgate-doctor", transcript_path: "", cwd: path.resolve(t.project ?? "."), hook_event_name: "SessionStart", timestamp: new Date().toISOString(), source: "startup" };
+  const start = {
+    session_id: "skillgate-doctor",
+    transcript_path: "",
+    cwd: path.resolve(t.project ?? "."),
+    hook_event_name: "SessionStart",
+    timestamp: new Date().toISOString(),
+    source: "startup",
+  };
   const hookFails = hookProblem(hookPath, [], start, t.env, GEMINI_HOOK_TIMEOUT_MS);
   if (hookFails) problems.push(hookFails);
-  if (!problems.length) return [{ ok: true, text: `skillgate runs on ${Object.keys(GEMINI_EVENTS).length} Gemini CLI hook events from ${file}; the hook answers` }];
+  if (!problems.length)
+    return [{ ok: true, text: `skillgate runs on ${Object.keys(GEMINI_EVENTS).length} Gemini CLI hook events from ${file}; the hook answers` }];
   return problems.map((text) => ({ ok: false, text }));
 }
 

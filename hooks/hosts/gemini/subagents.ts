@@ -27,7 +27,10 @@ export function markerDir(stateDir: string, sessionId: string): string {
 
 function markers(dir: string): string[] {
   try {
-    return fs.readdirSync(dir).filter((f) => f.startsWith("agent-")).sort();
+    return fs
+      .readdirSync(dir)
+      .filter((f) => f.startsWith("agent-"))
+      .sort();
   } catch {
     return [];
   }
@@ -59,9 +62,7 @@ export function trackSubagents(stateDir: string, sessionId: string, event: strin
         try {
           fs.rmSync(path.join(dir, m));
           break;
-        } catch {
-          continue;
-        }
+        } catch {}
       }
     }
     return undefined;

@@ -14,8 +14,15 @@ import { mcpToolCall, mcpToolPart } from "../../core/mcp-tools.js";
 
 /** opencode 1.18.33's tool ids → kinds (apply_patch: GPT-family models edit through it instead of edit/write). */
 const TOOL_KINDS: Record<string, ToolKind> = {
-  bash: "shell", write: "write", edit: "edit", multiedit: "edit", apply_patch: "edit", read: "read",
-  webfetch: "fetch", skill: "skill", task: "subagent",
+  bash: "shell",
+  write: "write",
+  edit: "edit",
+  multiedit: "edit",
+  apply_patch: "edit",
+  read: "read",
+  webfetch: "fetch",
+  skill: "skill",
+  task: "subagent",
 };
 
 /** First line of the follow-up prompt a refused final answer becomes (how the plugin knows its own message). */
@@ -57,7 +64,10 @@ export function normalize(payload: unknown, cwd = ""): Normalized {
       if (!sessionId) return { ok: false, ignored: false, error: "chat.message without a sessionID" };
       const parts = Array.isArray(output.parts) ? (output.parts as ChatPart[]) : [];
       // The user's own words: synthetic parts (ours, opencode's) are not.
-      const prompt = parts.filter((x) => x?.type === "text" && !x.synthetic && typeof x.text === "string").map((x) => x.text).join("\n");
+      const prompt = parts
+        .filter((x) => x?.type === "text" && !x.synthetic && typeof x.text === "string")
+        .map((x) => x.text)
+        .join("\n");
       return { ok: true, event: { sessionId, cwd, kind: "prompt", prompt, ...optional("promptId", str(obj(output.message).id)) } };
     }
     case "event": {
@@ -74,7 +84,14 @@ export function normalize(payload: unknown, cwd = ""): Normalized {
       if (!sessionId) return { ok: false, ignored: false, error: "stop without a sessionID" };
       return {
         ok: true,
-        event: { sessionId, cwd, kind: "stop", finalMessage: str(input.finalMessage) ?? "", continuing: input.continuing === true, ...optional("promptId", str(input.promptId)) },
+        event: {
+          sessionId,
+          cwd,
+          kind: "stop",
+          finalMessage: str(input.finalMessage) ?? "",
+          continuing: input.continuing === true,
+          ...optional("promptId", str(input.promptId)),
+        },
       };
     }
     default:
@@ -130,7 +147,15 @@ export function checkRunOf(event: Extract<Event, { kind: "tool-result" }>, paylo
   const exit = obj(obj(obj(payload).output).metadata).exit;
   if (typeof exit !== "number" || exit === 0) return event;
   const text = typeof event.output?.response.output === "string" ? event.output.response.output : "";
-  return { sessionId: event.sessionId, cwd: event.cwd, kind: "tool-failure", tool: event.tool, ...optional("toolUseId", event.toolUseId), ...optional("agentId", event.agentId), error: `Exit code ${exit}\n${text}` };
+  return {
+    sessionId: event.sessionId,
+    cwd: event.cwd,
+    kind: "tool-failure",
+    tool: event.tool,
+    ...optional("toolUseId", event.toolUseId),
+    ...optional("agentId", event.agentId),
+    error: `Exit code ${exit}\n${text}`,
+  };
 }
 
 /** The skill tool's success opens with <skill_content name="X"> (1.18.33); a failed load throws and never reaches tool.execute.after. */
@@ -230,7 +255,12 @@ export function applyToToolOutput(r: Rendered | undefined, output: { output?: un
  * it with the prompt; opencode saves and shows it as synthetic). `newId` makes
  * a part id that sorts after the message's own parts (opencode orders parts by id).
  */
-export function applyToChatMessage(r: Rendered | undefined, output: { message?: { id?: string; sessionID?: string }; parts?: ChatPart[] }, newId: (after: string | undefined) => string, extra: string[] = []): void {
+export function applyToChatMessage(
+  r: Rendered | undefined,
+  output: { message?: { id?: string; sessionID?: string }; parts?: ChatPart[] },
+  newId: (after: string | undefined) => string,
+  extra: string[] = [],
+): void {
   const notes = [r?.context, ...extra].filter((m): m is string => !!m);
   if (!notes.length || !Array.isArray(output.parts)) return;
   const last = output.parts.at(-1);

@@ -10,7 +10,15 @@ import { pathToFileURL } from "node:url";
 import { loadTable } from "../../io/table-load.js";
 import { tableFileOf } from "./paths.js";
 import { makeDir } from "../../io/make-dir.js";
-import { ensureSkills, type DoctorCheck, type FileChange, type HostInstaller, type InstallPlan, type InstallTarget, type SkillsTarget } from "../../io/hook-install.js";
+import {
+  ensureSkills,
+  type DoctorCheck,
+  type FileChange,
+  type HostInstaller,
+  type InstallPlan,
+  type InstallTarget,
+  type SkillsTarget,
+} from "../../io/hook-install.js";
 import { skillRootsOf } from "./adapter.js";
 
 export const PLUGIN_FILE = "skillgate.js";
@@ -122,7 +130,9 @@ export async function doctorOpencode(t: OpencodeTarget, packageRoot: string): Pr
       else {
         try {
           const mod = (await import(bundle.href)) as Record<string, unknown>;
-          const fns = Object.entries(mod).filter(([, v]) => typeof v === "function").map(([k]) => k);
+          const fns = Object.entries(mod)
+            .filter(([, v]) => typeof v === "function")
+            .map(([k]) => k);
           if (fns.length === 1 && fns[0] === "SkillgatePlugin") lines.push(`✓ bundle ${bundle.pathname} exports the plugin`);
           else bad(`bundle ${bundle.pathname} exports ${fns.join(", ") || "no function"}; opencode would run each as a plugin`);
         } catch (e) {
@@ -131,7 +141,8 @@ export async function doctorOpencode(t: OpencodeTarget, packageRoot: string): Pr
       }
     }
   }
-  if (text !== undefined && text !== pluginSource(packageRoot) && text.startsWith(MARKER)) lines.push(`! ${file} points at another skillgate install than ${packageRoot}`);
+  if (text !== undefined && text !== pluginSource(packageRoot) && text.startsWith(MARKER))
+    lines.push(`! ${file} points at another skillgate install than ${packageRoot}`);
   // The table the plugin will load for this project (for --user: the one for the current directory).
   const env = t.env ?? process.env;
   const tableFile = tableFileOf(env, path.resolve(t.project ?? "."), packageRoot);
@@ -147,7 +158,8 @@ const targetOf = (t: InstallTarget): OpencodeTarget => ({ ...(t.project !== unde
 export function opencodePlan(verb: "install" | "uninstall", t: InstallTarget, root: string): InstallPlan {
   const file = pluginFileOf(targetOf(t));
   const old = readIfExists(file) ?? null;
-  if (old !== null && !old.startsWith(MARKER)) throw new Error(`${file} ${verb === "install" ? "exists and " : ""}was not written by skillgate; not touching it`);
+  if (old !== null && !old.startsWith(MARKER))
+    throw new Error(`${file} ${verb === "install" ? "exists and " : ""}was not written by skillgate; not touching it`);
   if (verb === "uninstall") return { changes: old === null ? [] : [{ file, before: old, after: null }], notes: [] };
   if (!fs.existsSync(bundleOf(root))) throw new Error(`${bundleOf(root)} is missing: run \`npm run build\` in ${root} first`);
   const skills = opencodeSkillsTarget(targetOf(t), root, t.withSkills);
