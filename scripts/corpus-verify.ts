@@ -498,9 +498,9 @@ async function observe(
   const pp = path.join(repo, ".git/prepush.log");
   const pushLines = fs.existsSync(pp) ? fs.readFileSync(pp, "utf8").split("\n").filter(Boolean) : [];
   if (pushLines.some((l) => HEAD_SPELLING.test(l.split(" ")[0] ?? ""))) seen.add("push-head");
-  // new-commit is checked only for records labeled with it (the commit row names `git commit`; other classes
-  // label only what that row is about)
-  if (want.has("new-commit") && newCommitOnBranch(before, after, path.join(repo, ".git"))) seen.add("new-commit");
+  // new-commit is looked for only in records labeled with it (the commit row names `git commit`; other classes
+  // label only what that row is about) — also under --invert, so an inverted label fails
+  if ((rec.effects ?? []).includes("new-commit") && newCommitOnBranch(before, after, path.join(repo, ".git"))) seen.add("new-commit");
   let pushed = pushLines.length > 0;
   // forced: a remote ref moved to a commit that does not contain its old value
   const bare = path.join(dir, "remote.git");
