@@ -1,4 +1,4 @@
-// The effects audit with the real client (issue 11): a commit made through a
+// The effects audit with the real client: a commit made through a
 // route the static analysis cannot see — a program that assembles the git
 // command itself — is reported to the model in the next request, and to the user.
 import { test } from "node:test";

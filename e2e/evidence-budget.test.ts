@@ -1,4 +1,4 @@
-// Evidence-bound gates (issue 15) and budget profiles (issue 16) with the real
+// Evidence-bound gates and budget profiles with the real
 // client: the model's commit is refused until the tests ran green on this tree,
 // a later edit makes its "✅ Готово" refused (the reason names the file), and a
 // long failing test run under the fast profile reaches the model as a typed

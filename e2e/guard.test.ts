@@ -1,4 +1,4 @@
-// skillgate's session guard rows end to end (issue 7): `output-cap`,
+// skillgate's session guard rows end to end: `output-cap`,
 // `context-budget`, `handoff-after-compaction` of the default triggers.json,
 // installed with `skillgate install --project <temp repo>` and driven through
 // the real Claude Code binary against the scripted mock API. Assertions are on

@@ -2,7 +2,7 @@
 // comparable work in the same run: `git ls-files -s` plus
 // `git hash-object --stdin-paths` over the same files.
 //   node --import tsx scripts/bench-fingerprint.ts [--files 10000] [--mb 200] [--runs 5] [--keep]
-// Targets (issue 15): warm ≤ 150 ms; cold ≤ 1.5 × the git baseline.
+// Targets: warm ≤ 150 ms; cold ≤ 1.5 × the git baseline.
 // "Cold" = no stat cache (every file read and hashed); both sides read from
 // the page cache, since the tree was just written. "Warm" = the stat cache of
 // the previous run, loaded from disk (signature checked) each time.

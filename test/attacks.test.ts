@@ -1,4 +1,4 @@
-// Self-protection (issue 12): each attack an agent that was refused could try,
+// Self-protection: each attack an agent that was refused could try,
 // as a sequence of real Claude Code 2.1.328 payload shapes (cases/fixtures/)
 // through the hook's own entry point, in a real project folder with its own
 // HOME, project dir and state folder. Every sequence ends with the call the

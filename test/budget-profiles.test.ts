@@ -1,4 +1,4 @@
-// Budget profiles wired into the hook (issue 16): the session's profile and
+// Budget profiles wired into the hook: the session's profile and
 // raw-pass counters in the state file and in `skillgate stats`; the state
 // validator knows the new fields; the adapter carries what evidence needs.
 import { test } from "node:test";

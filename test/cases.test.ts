@@ -326,7 +326,7 @@ describe("expectations are checked against the trace", () => {
   });
 });
 
-// ───────────── a project's own table and cases (issue 13) ─────────────
+// ───────────── a project's own table and cases ─────────────
 
 // One project, the tests in order: each builds on the cases the one before wrote.
 describe("a project's own cases: skillgate cases / --new / mutate from the project root", () => {

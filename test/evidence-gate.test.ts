@@ -1,6 +1,6 @@
 // Evidence-bound gates end to end through the real hook (runHook, in process):
 // a table with an evidence row and gates that require it, a temp git repo as
-// the project, Claude Code payloads from cases/fixtures. Issue 15's "Done when".
+// the project, Claude Code payloads from cases/fixtures.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";

@@ -1,4 +1,4 @@
-// Seed 000 fingerprints. The expected values below were computed by hand from
+// Content fingerprints. The expected values below were computed by hand from
 // the procedure with coreutils, not with skillgate:
 //   h() { sha256sum | cut -d' ' -f1; }
 //   stream() { printf 'wealth-ledger-input-v1\0'; while IFS='|' read -r p k m d; do printf '%s\0%s\0%s\0%s\0' "$p" "$k" "$m" "$d"; done; }

@@ -1,4 +1,4 @@
-// Never crash, never hang, never fail silently (issue 6) — the smoke kept in
+// Never crash, never hang, never fail silently — the smoke kept in
 // `npm test`: 3,000 generated and mutated events through runHook() in-process,
 // the big ones (1–10 MB strings, 10,000-level nesting, 10,000 nested `$(`)
 // once each, and a seeded sample through the real `node dist/hook.cjs` (raw

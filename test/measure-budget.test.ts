@@ -1,4 +1,4 @@
-// `skillgate measure` per budget profile (issue 16 item 6), on a synthetic
+// `skillgate measure` per budget profile, on a synthetic
 // transcript in Claude Code's shapes, hand-counted: which profile each session
 // was in (the replay's own: table default, mode words, risk rows), what the
 // hook would do with each long output (summarize, head cap, raw and why),

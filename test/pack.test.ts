@@ -167,7 +167,7 @@ test("init, install, doctor, a hook event, cases, mutate, uninstall — from the
   assert.equal(fs.statSync(path.join(XDG, "skillgate")).mode & 0o777, 0o700);
   assert.equal(fs.existsSync(path.join(PKG, "state")), false, "nothing written inside the package");
 
-  // The seed's proof on the project's own table.
+  // The mutation proof on the project's own table.
   const cases = skillgate("cases", "--dir", ".claude/skillgate/cases", "--table", ".claude/triggers.json");
   assert.equal(cases.status, 0, show(cases));
   assert.match(cases.stdout, /(\d+)\/\1 cases pass/);

@@ -1,5 +1,5 @@
 // The shell pre-filter (hooks/core/shell-prefilter.ts) against the full
-// analysis, differentially (issue 18): over every command of test/corpus and
+// analysis, differentially: over every command of test/corpus and
 // a seeded fuzzed set, for the default table and for tables with extra rows,
 // whenever the pre-filter skips the parser the facts are the full analysis'
 // (but for `reads`) and decide() gives the same outcome, which allows with

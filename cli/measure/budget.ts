@@ -1,4 +1,4 @@
-// Budget profiles in measure (issue 16 item 6): per profile a session was in,
+// Budget profiles in measure: per profile a session was in,
 // what the hook would do with each long tool output, re-decided from the
 // transcript, and how often the model read a raw output file afterwards.
 //

@@ -1,6 +1,5 @@
 // `skillgate measure`: from Claude Code transcripts, how often each row of the
-// table had an occasion and how often its skill was loaded (seed 003,
-// "Сначала посчитать"), plus the session metrics of seed 001 §7.
+// table had an occasion and how often its skill was loaded, plus the session metrics.
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs, UsageError, UserError } from "../args.js";

@@ -1,4 +1,4 @@
-// Session metrics of seed 001 §7, over main sessions:
+// Session metrics, over main sessions:
 // - prompt size per request: input + cache_read + cache_creation tokens of an
 //   assistant message's usage, once per message id (median, p90);
 // - compactions per session (compact_boundary lines);

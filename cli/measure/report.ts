@@ -1,4 +1,4 @@
-// Showing a measurement: the text table (as in seed 003; main sessions and
+// Showing a measurement: the text table (main sessions and
 // subagent sessions side by side), the comparison with an earlier snapshot, a
 // bar chart (SVG, main sessions only), and the dated snapshot itself.
 import fs from "node:fs";

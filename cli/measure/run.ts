@@ -70,7 +70,7 @@ export interface MeasureResult {
   rows: RowCount[];
   /** Skill → main sessions that loaded it (Skill tool, slash command, whole SKILL.md read). */
   loads: Record<string, number>;
-  /** Rows with a skill, over main sessions: the seed's main-only count. */
+  /** Rows with a skill, over main sessions: the main-only count. */
   totals: Totals;
   metrics: Metrics;
   /** Per budget profile, over main sessions: long outputs re-decided as the hook would, raw-file reads seen (cli/measure/budget.ts). */

@@ -2,10 +2,8 @@
 // crypto: the io side (hooks/io/fingerprint.ts, evidence-store.ts,
 // evidence-run.ts) takes inventories and stores records; this module decides
 // what a record proves about the current inventory and says it in words.
-// Procedure and vocabulary: seed 000, "Fingerprints" and "Повторное
-// использование evidence".
 
-/** One input of a fingerprint (seed 000, "Детерминированное представление"). */
+/** One input of a fingerprint. */
 export interface Entry {
   /** Workspace-relative, `/`-separated, no `./`, `..` or duplicates. */
   path: string;
@@ -142,8 +140,8 @@ export interface FreshnessInput {
 /**
  * What the latest record proves about the current tree. Fresh only when it
  * passed, was a full run, ran on a tree that did not move, and its scope,
- * fingerprint and environment all equal the current ones — "an unknown scope
- * or a missing binding does not prove the tree unchanged" (seed 000).
+ * fingerprint and environment all equal the current ones: an unknown scope
+ * or a missing binding does not prove the tree unchanged.
  */
 export function freshness(i: FreshnessInput): Freshness {
   if (i.unreadable) return { status: "missing", note: i.unreadable };
@@ -331,7 +329,7 @@ export type ReuseDecision = { reuse: false; why: string } | { reuse: true; text:
 /**
  * Answer a re-run from the record instead of running it: only for the same
  * command line in the same directory, when the record is fresh for the
- * current tree and environment (seed 000: same scope, fingerprint and
+ * current tree and environment (same scope, fingerprint and
  * prerequisites). `command` is a Bash line printing `text` (for updatedInput).
  */
 export function reuseDecision(f: Freshness, o: { command: string; cwd: string; check: string }): ReuseDecision {

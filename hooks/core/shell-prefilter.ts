@@ -1,4 +1,4 @@
-// The shell pre-filter (issue 18): most agent commands (`ls -la`, `cat x | head`,
+// The shell pre-filter: most agent commands (`ls -la`, `cat x | head`,
 // `grep -rn foo src`) cannot concern any row, yet the full analysis loads the
 // parser (unbash and the shell model) for each. This module decides, WITHOUT
 // the parser, that a command is only simple commands of programs that neither

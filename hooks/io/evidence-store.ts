@@ -1,5 +1,4 @@
-// Evidence on disk, per workspace, in the state folder (seed 000: "canonical
-// outcome → immutable record → state pointer"):
+// Evidence on disk, per workspace, in the state folder:
 //   records/<check>/<id>.json        immutable; created with link(2), never overwritten
 //   pointers/<check>/<seq>.json      the pointer history; the highest seq is the pointer
 //   pending/<toolUseId>.json         what PreToolUse saw, until PostToolUse takes it

@@ -1,4 +1,4 @@
-// Seed 000's fingerprint, exactly: candidates from Git, intersected with the
+// The content fingerprint, exactly: candidates from Git, intersected with the
 // roots, plus roots naming existing files and the previous inventory's paths;
 // one entry per path (file / symlink / missing); entries sorted by the UTF-8
 // bytes of the path; SHA-256 over `wealth-ledger-input-v1\0` and each entry's
@@ -95,7 +95,7 @@ export function fingerprint(o: FingerprintOptions): Inventory {
   return { fingerprint: fingerprintOf(entries), entries, roots, cwd };
 }
 
-/** `sha256:` + SHA-256 of the seed's byte stream over already sorted entries. */
+/** `sha256:` + SHA-256 of the canonical byte stream over already sorted entries. */
 export function fingerprintOf(entries: readonly Entry[]): string {
   const h = crypto.createHash("sha256");
   h.update(`${STREAM_PREFIX}\0`, "latin1");
@@ -134,7 +134,7 @@ interface GitList {
  * `git ls-files --cached --others --exclude-standard -z` in cwd. `-t` adds a
  * tag per path (same set of paths) so unmerged entries are seen in the same
  * spawn. A nested repository or submodule that a root reaches is listed
- * the same way inside it ("for each Git repository", seed 000).
+ * the same way inside it (each Git repository on its own).
  */
 function gitCandidates(cwd: string, roots: readonly string[], prefix = ""): GitList {
   const r = spawnSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z", "-t"], {

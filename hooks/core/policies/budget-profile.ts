@@ -1,4 +1,4 @@
-// Budget profiles (seed 002): `mode` rows switch the session's profile on the
+// Budget profiles: `mode` rows switch the session's profile on the
 // user's words (said once, as a hint); `risk` rows make the session audit once
 // it writes or runs something high-risk (or a command the analysis could not
 // read changed a risky file: event.restored), until a mode row fires again.

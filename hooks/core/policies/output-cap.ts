@@ -7,7 +7,7 @@ import { PROFILES } from "../summaries/profiles.js";
 import { recordRawPass } from "../counters.js";
 import { sessionProfile } from "./budget-profile.js";
 
-/** Tool kinds never capped: their output is the work itself (seed 001 §4). */
+/** Tool kinds never capped: their output is the work itself. */
 const NEVER_CAP = new Set<ToolKind>(["read", "write", "edit", "skill"]);
 export const DEFAULT_MAX_CHARS = 20_000;
 export const DEFAULT_HEAD_CHARS = 4_000;
@@ -25,7 +25,7 @@ export const outputCap: Policy = ({ event, table, state }) => {
     const measure = PROFILES[chosen].strategy === "raw" ? "balanced" : chosen;
     const threshold = measure === "balanced" ? (o.maxChars ?? DEFAULT_MAX_CHARS) : PROFILES[measure].thresholdChars;
     if (event.output.chars <= threshold) return undefined;
-    // High risk or audit: conclusions rest on the raw text (seed 002), counted so `stats` shows it.
+    // High risk or audit: conclusions rest on the raw text, counted so `stats` shows it.
     if (risk) return { mark: (s) => recordRawPass(s, "risk") };
     if (PROFILES[profile].strategy === "raw") return { mark: (s) => recordRawPass(s, "audit") };
     return { cap: { row: row.id, headChars: o.headChars ?? DEFAULT_HEAD_CHARS, profile } };

@@ -1,4 +1,4 @@
-// The evidence header (seed 002 "Evidence Template") that heads every summary, in two short lines:
+// The evidence header that heads every summary, in two short lines:
 // what was summarized and where the raw text is, then when to read that raw text instead.
 import type { Confidence } from "./lines.js";
 import type { Profile } from "./profiles.js";

@@ -1,4 +1,4 @@
-// Budget profiles (seed 002, "Budget Modes"): how hard a read-only output is squeezed.
+// Budget profiles: how hard a read-only output is squeezed.
 // Data only: the policy picks the session's profile, summarize() reads these numbers.
 
 export type ProfileName = "fast" | "balanced" | "precision" | "audit";

@@ -1,4 +1,4 @@
-// Does a command line only read? Only such outputs may be summarized (seed 002: "只压缩只读输出").
+// Does a command line only read? Only such outputs may be summarized.
 // Over plain {name, argv} words from the shell analysis. The caller still checks the analysis'
 // own findings: any write (redirect, tee, -delete...) or opaque part means "not read-only".
 import { expectedType } from "./classify.js";
