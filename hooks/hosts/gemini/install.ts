@@ -7,6 +7,7 @@
 import path from "node:path";
 import { hookCommand, hookProblem, hooksOf, hostTableFile, jsonText, listOf, readJsonObject, readText, runsHook, withoutHandlers, writeChanges, type DoctorCheck, type FileChange, type HostInstaller, type InstallPlan, type InstallTarget, type SkillsTarget } from "../../io/hook-install.js";
 import type { Json } from "../../io/payload.js";
+import { absolutePathsInCommand, absolutePathsProblem, packageDirInProject } from "../../io/project-package.js";
 import { environment, geminiHome } from "./env.js";
 
 export const GEMINI_HOOK_TIMEOUT_MS = 10_000;
@@ -28,7 +29,23 @@ export const GEMINI_EVENTS: Readonly<Record<string, string | undefined>> = {
 /** The shell command Gemini runs (hook commands go through a shell). */
 export const geminiCommand = (runtime: string, hookPath: string): string => hookCommand(runtime, hookPath);
 
-export const isSkillgateHook = (h: unknown, hookPath: string): boolean => runsHook(h, hookPath);
+/** Gemini runs a hook with GEMINI_PROJECT_DIR set to the project (e2e-gemini/FINDINGS.md 1; its docs' examples use it in `command`). */
+export const PROJECT_DIR_VAR = "$GEMINI_PROJECT_DIR";
+
+/**
+ * The command every clone can run: the runtime from PATH and the project's own
+ * skillgate by a path under $GEMINI_PROJECT_DIR (pkgDir: packageDirInProject).
+ */
+export function portableGeminiCommand(pkgDir: string, runtime: "node" | "bun" = "node"): string {
+  return `${runtime} "${PROJECT_DIR_VAR}/${pkgDir === "." ? "" : `${pkgDir}/`}dist/hook-gemini.cjs"`;
+}
+
+/** Ours: a command that runs this skillgate's hook (or an older install's), or the portable one under $GEMINI_PROJECT_DIR. */
+export const isSkillgateHook = (h: unknown, hookPath: string): boolean => {
+  if (runsHook(h, hookPath)) return true;
+  const c = h && typeof h === "object" ? (h as Json).command : undefined;
+  return typeof c === "string" && c.includes(`"${PROJECT_DIR_VAR}/`) && /dist\/hook-gemini\.[cm]js"/.test(c);
+};
 
 const groupsOf = (hooks: Json, event: string): Json[] => listOf(hooks, event, "settings.json") as Json[];
 const hooksObject = (settings: Json): Json => hooksOf(settings, "settings.json");
@@ -70,10 +87,10 @@ const readJson = (file: string): Json => readJsonObject(file, "add skillgate's h
 const runsSkillgate = (settings: Json, hookPath: string): boolean => JSON.stringify(removeFromSettings(settings, hookPath).hooks) !== JSON.stringify(hooksObject(settings));
 
 /** The change that puts skillgate's hooks into Gemini CLI's settings.json. */
-export function geminiInstallChange(o: GeminiTarget & { runtime: string; hookPath: string }): FileChange {
+export function geminiInstallChange(o: GeminiTarget & { runtime: string; hookPath: string; command?: string }): FileChange {
   const file = settingsFileOf(o);
   const cur = readJson(file);
-  return { file, before: readText(file), after: jsonText(addToSettings(cur, geminiCommand(o.runtime, o.hookPath), o.hookPath)), fresh: !runsSkillgate(cur, o.hookPath) };
+  return { file, before: readText(file), after: jsonText(addToSettings(cur, o.command ?? geminiCommand(o.runtime, o.hookPath), o.hookPath)), fresh: !runsSkillgate(cur, o.hookPath) };
 }
 
 /** The change that takes them out (none when there is no settings file). */
@@ -124,7 +141,12 @@ export function geminiPlan(verb: "install" | "uninstall", t: InstallTarget, root
   if (verb === "uninstall") return { changes: geminiUninstallChanges({ ...targetOf(t), hookPath }), notes: [] };
   const notes = t.project !== undefined ? [`Gemini loads ${path.resolve(t.project)}/.gemini/settings.json only in a trusted folder (trust it once in gemini, or GEMINI_CLI_TRUST_WORKSPACE=true headless).`] : [];
   const skills = geminiSkills({ ...targetOf(t), withSkills: t.withSkills }, root);
-  return { changes: [geminiInstallChange({ ...targetOf(t), runtime: t.runtime, hookPath })], notes, skills: t.table ? { ...skills, tableFile: t.table } : skills };
+  // A project's settings get the portable command when skillgate is the project's dependency.
+  const pkgDir = t.user || t.project === undefined ? undefined : packageDirInProject(t.project, root);
+  const command = pkgDir !== undefined ? portableGeminiCommand(pkgDir, t.runtimeGiven === "bun" ? "bun" : "node") : geminiCommand(t.runtime, hookPath);
+  const change = geminiInstallChange({ ...targetOf(t), runtime: t.runtime, hookPath, command });
+  const form = pkgDir !== undefined ? `portable: ${command}` : `absolute paths, this machine only: ${command}`;
+  return { changes: [{ ...change, says: `skillgate hooks installed for ${Object.keys(GEMINI_EVENTS).length} events (${form})` }], notes, skills: t.table ? { ...skills, tableFile: t.table } : skills };
 }
 
 /** `skillgate doctor --host gemini [--project DIR | --user]`: registered on every event, and the hook answers? */
@@ -139,9 +161,16 @@ export function geminiDoctor(t: InstallTarget, root: string): DoctorCheck[] {
   } catch (e) {
     return [{ ok: false, text: (e as Error).message }];
   }
+  const commands = new Set<string>();
   for (const event of Object.keys(GEMINI_EVENTS)) {
-    const has = Array.isArray(hooks[event]) && groupsOf(hooks, event).some((g) => Array.isArray(g.hooks) && (g.hooks as unknown[]).some((h) => isSkillgateHook(h, hookPath)));
-    if (!has) problems.push(`${file} does not run skillgate on ${event} (run skillgate install --host gemini)`);
+    const ours = (Array.isArray(hooks[event]) ? groupsOf(hooks, event) : []).flatMap((g) => (Array.isArray(g.hooks) ? (g.hooks as Json[]).filter((h) => isSkillgateHook(h, hookPath)) : []));
+    if (!ours.length) problems.push(`${file} does not run skillgate on ${event} (run skillgate install --host gemini)`);
+    for (const h of ours) if (typeof h.command === "string") commands.add(h.command);
+  }
+  // The project's settings are committed: they must run on every clone.
+  if (!t.user) {
+    const abs = [...new Set([...commands].flatMap(absolutePathsInCommand))];
+    if (abs.length) problems.push(absolutePathsProblem(file, abs, "gemini"));
   }
   const start = { session_id: "skillgate-doctor", transcript_path: "", cwd: path.resolve(t.project ?? "."), hook_event_name: "SessionStart", timestamp: new Date().toISOString(), source: "startup" };
   const hookFails = hookProblem(hookPath, [], start, t.env, GEMINI_HOOK_TIMEOUT_MS);
