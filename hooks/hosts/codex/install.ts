@@ -45,10 +45,11 @@ export const codexCommand = (runtime: string, hookPath: string): string => hookC
  * The command every clone can run: Codex names no project folder to a hook (no
  * variable; it runs in the session's working folder, codex-rs/hooks command_runner.rs),
  * so Node finds the project's own skillgate the way `require` does, from that
- * folder up through each node_modules. The same text on every machine, so its
- * trust hash is too.
+ * folder up through each node_modules, and runs Codex's hook from the loader
+ * (hooks/node-loader.cjs `run`: a required loader does not start by itself).
+ * The same text on every machine, so its trust hash is too.
  */
-export const PORTABLE_CODEX_COMMAND = `node -e "require('skillgate/dist/hook-codex.cjs')"`;
+export const PORTABLE_CODEX_COMMAND = `node -e "require('skillgate/dist/hook-codex.cjs').run('codex')"`;
 
 /** Ours: runs this skillgate's hook (or an older install's), or the portable command. */
 export const isSkillgateCommand = (h: unknown, hookPath: string): boolean => {
