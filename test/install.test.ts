@@ -849,8 +849,10 @@ async function portableClone(t: TestContext, host: string, files: string[]): Pro
 
 /** Run a hook command the way a host does: through a shell, in `cwd`, a git commit payload on stdin. */
 function runCommand(shell: string, command: string, cwd: string, env: NodeJS.ProcessEnv, payload: unknown): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(shell, ["-c", command], { cwd, env: { ...process.env, ...env }, input: JSON.stringify(payload), encoding: "utf8" });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  // node from PATH, as on a teammate's machine (this node's folder first: the one the tests run with).
+  const PATH = [path.dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"].join(path.delimiter);
+  const r = spawnSync(shell, ["-c", command], { cwd, env: { ...process.env, PATH, ...env }, input: JSON.stringify(payload), encoding: "utf8" });
+  return { status: r.status, stdout: r.stdout, stderr: r.error ? String(r.error) : r.stderr };
 }
 
 test("install --host gemini in a project with skillgate as its dependency: node from PATH, the hook under $GEMINI_PROJECT_DIR; a clone elsewhere refuses a commit", async (t) => {
