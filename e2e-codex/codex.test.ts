@@ -3,10 +3,10 @@
 // was told (the next request's input).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { CODEX_BIN, callOutput, messages, project, run, type RunResult } from "./harness.ts";
+import { CODEX_BIN, ROOT, callOutput, messages, project, run, type RunResult } from "./harness.ts";
 import { installVerb } from "../cli/install.ts";
 
 /** `skillgate <verb> --host codex …` in-process (cli/install.ts installVerb), with its own environment and output. */
@@ -123,6 +123,22 @@ test("install --host codex --with-skills copies the skills into .agents/skills: 
     "Codex injected the skill",
   );
   assert.deepEqual(log(p.repo), ["feat: z", "init"]);
+});
+
+test("skillgate as the project's dependency: the install writes a command with no absolute path, trusted with the hash Codex computes, and Codex runs it: the commit is refused", async () => {
+  const p = await project([]);
+  mkdirSync(join(p.repo, "node_modules"));
+  symlinkSync(ROOT, join(p.repo, "node_modules", "skillgate"));
+  const lines: string[] = [];
+  const env = { HOME: p.home, CODEX_HOME: p.codexHome, PATH: process.env.PATH ?? "" };
+  assert.equal(await codexInstallMain("install", ["--project", p.repo, "--trust", "--with-skills"], ROOT, env, (l) => lines.push(l)), 0, lines.join("\n"));
+  const hooks = readFileSync(join(p.repo, ".codex", "hooks.json"), "utf8");
+  assert.ok(!hooks.includes(ROOT) && !hooks.includes(process.execPath), hooks);
+  assert.match(hooks, /node -e \\"require\('skillgate\/dist\/hook-codex\.cjs'\)\.run\('codex'\)\\"/);
+  const r = await run(p, { prompt: "make a commit", script: [{ calls: sh('git commit --allow-empty -m "feat: x"', "c1") }, { text: "blocked" }] });
+  ok(r);
+  assert.match(outputOf(r, "c1"), /Command blocked by PreToolUse hook/);
+  assert.deepEqual(log(p.repo), ["init"], "the commit must not have run");
 });
 
 test("apply_patch writing a *_RU.md is refused (paths from the envelope); reading it is allowed", async () => {

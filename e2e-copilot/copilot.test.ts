@@ -3,7 +3,7 @@
 // and what the model was told (the next request's input).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { COPILOT_BIN, ROOT, bodyText, callOutput, project, run, type RunResult } from "./harness.ts";
@@ -39,6 +39,21 @@ test("commit refused before the skill is loaded; the reason reaches the model", 
   const out = outputOf(r, "c1");
   assert.match(out, /Denied by preToolUse hook/);
   assert.match(out, /skill "?commit"?/i);
+  assert.deepEqual(log(p.repo), ["init"], "the commit must not have run");
+});
+
+test("skillgate as the project's dependency: the install writes node and $COPILOT_PROJECT_DIR, no absolute path, and Copilot runs it: the commit is refused", async () => {
+  const p = await project([], { install: false });
+  mkdirSync(join(p.repo, "node_modules"));
+  symlinkSync(ROOT, join(p.repo, "node_modules", "skillgate"));
+  const lines: string[] = [];
+  assert.equal(await copilotInstallMain("install", ["--project", p.repo, "--with-skills"], ROOT, { HOME: p.state }, (l) => lines.push(l)), 0, lines.join("\n"));
+  const hooks = readFileSync(join(p.repo, ".github", "hooks", "skillgate.json"), "utf8");
+  assert.ok(!hooks.includes(ROOT) && !hooks.includes(p.repo), hooks);
+  assert.match(hooks, /node \\"\$COPILOT_PROJECT_DIR\/node_modules\/skillgate\/dist\/hook-copilot\.cjs\\" preToolUse/);
+  const r = await run(p, { prompt: "make a commit", script: [{ calls: sh('git commit --allow-empty -m "feat: x"', "c1") }, { text: "blocked" }] });
+  ok(r);
+  assert.match(outputOf(r, "c1"), /Denied by preToolUse hook/);
   assert.deepEqual(log(p.repo), ["init"], "the commit must not have run");
 });
 

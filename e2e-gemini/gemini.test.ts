@@ -3,7 +3,7 @@
 // model was told (the function responses and user turns of later requests).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { ROOT, functionResponses, project, run, textsOf, type RunResult } from "./harness.ts";
@@ -71,6 +71,21 @@ test("install --host gemini --with-skills puts the skills in .gemini/skills: act
   ok(r);
   assert.match(responseOf(r, 0), /activated_skill name=\\"commit\\"/);
   assert.deepEqual(log(p.repo), ["feat: w", "init"]);
+});
+
+test("skillgate as the project's dependency: the install writes node and $GEMINI_PROJECT_DIR, no absolute path, and Gemini runs it: the commit is refused", async () => {
+  const p = await project([], { install: false });
+  mkdirSync(join(p.repo, "node_modules"));
+  symlinkSync(ROOT, join(p.repo, "node_modules", "skillgate"));
+  const lines: string[] = [];
+  assert.equal(await geminiInstallMain("install", ["--project", p.repo, "--with-skills"], ROOT, { HOME: p.home }, (l) => lines.push(l)), 0, lines.join("\n"));
+  const settings = readFileSync(join(p.repo, ".gemini", "settings.json"), "utf8");
+  assert.ok(!settings.includes(ROOT) && !settings.includes(p.repo), settings);
+  assert.match(settings, /node \\"\$GEMINI_PROJECT_DIR\/node_modules\/skillgate\/dist\/hook-gemini\.cjs\\"/);
+  const r = await run(p, { prompt: "make a commit", script: [sh('git commit --allow-empty -m "feat: x"'), { text: "blocked" }] });
+  ok(r);
+  assert.match(responseOf(r, 0), /skillgate\[commit-gate\]/);
+  assert.deepEqual(log(p.repo), ["init"], "the commit must not have run");
 });
 
 test("a generalist subagent (invoke_agent) does not commit on the main thread's load", async () => {

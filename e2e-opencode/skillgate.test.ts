@@ -4,7 +4,7 @@
 // fed back to the model (the next request), the run's JSON stream and the repo.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { test } from "node:test";
 import { installOpencode } from "../hooks/hosts/opencode/install.ts";
@@ -74,6 +74,25 @@ test("commit refused: the reason reaches the model as the bash tool error; nothi
   assert.equal(res.isError, true);
   assert.match(res.text, /skillgate\[commit-gate\]: Load skill "commit" first .*call the skill tool with name "commit"/);
   assert.deepEqual(commits(p.repo), ["init"]);
+});
+
+test("skillgate as the project's dependency: the plugin file imports the bundle relative to itself, no absolute path, and opencode loads it: the commit is refused", async () => {
+  const repo = makeTempRepo();
+  mkdirSync(join(repo, "node_modules"));
+  symlinkSync(ROOT, join(repo, "node_modules", "skillgate"));
+  // As in a real project: node_modules is not the project's own text.
+  writeFileSync(join(repo, ".gitignore"), ".opencode/\nnode_modules/\n");
+  installOpencode({ project: repo }, ROOT);
+  const plugin = readFileSync(join(repo, ".opencode", "plugins", "skillgate.js"), "utf8");
+  assert.ok(!plugin.includes(ROOT) && !plugin.includes(repo), plugin);
+  assert.match(plugin, /from "\.\.\/\.\.\/node_modules\/skillgate\/dist\/opencode-plugin\.mjs"/);
+  const p = { repo, state: tempDir("state") };
+  const r = await play(p, {
+    prompt: "commit the work",
+    script: [{ toolUse: { name: "bash", input: { command: 'git commit --allow-empty -m "e2e: refused"', description: "commit" } } }, { text: "ok" }],
+  });
+  assert.match(resultFor(r, "toolu_e2e_1").text, /skillgate\[commit-gate\]/);
+  assert.deepEqual(commits(repo), ["init"]);
 });
 
 test("skill loaded through opencode's skill tool (skillgate's skills folder, added by the plugin's config hook), then the commit runs", async () => {

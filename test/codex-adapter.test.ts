@@ -345,6 +345,14 @@ test("codexDoctorMain: reports missing trust and an untrusted project; passes on
     lines.some((l) => l.includes("is not marked trusted")),
     lines.join("\n"),
   );
+  // skillgate is not the project's dependency: the committed hooks.json names this machine's paths.
+  assert.ok(
+    lines.some((l) => l.includes("name absolute paths") && l.includes(path.join(root, "dist", "hook-codex.cjs"))),
+    lines.join("\n"),
+  );
+  // Once it is, the install writes the portable command.
+  fs.mkdirSync(path.join(proj, "node_modules"));
+  fs.symlinkSync(root, path.join(proj, "node_modules", "skillgate"));
   fs.mkdirSync(path.join(proj, "home"), { recursive: true });
   fs.appendFileSync(path.join(proj, "home", "config.toml"), `\n[projects.${JSON.stringify(proj)}]\ntrust_level = "trusted"\n`);
   assert.equal(await codexInstallMain("install", ["--project", proj, "--trust"], root, env, () => {}), 0);

@@ -277,6 +277,9 @@ test("the built hook executable answers a captured preToolUse with a deny and ex
   assert.equal(await copilotDoctorMain(["--project", project], root, env, (s) => lines.push(s)), 1);
   assert.match(lines.join("\n"), /does not run skillgate on preToolUse/);
   fs.cpSync(path.join(ROOT, "skills"), path.join(root, "skills"), { recursive: true });
+  // skillgate as the project's dependency: the committed hooks file names no absolute path (doctor checks).
+  fs.mkdirSync(path.join(project, "node_modules"));
+  fs.symlinkSync(root, path.join(project, "node_modules", "skillgate"));
   assert.equal(await copilotInstallMain("install", ["--project", project, "--with-skills"], root, env, () => undefined), 0);
   lines.length = 0;
   assert.equal(await copilotDoctorMain(["--project", project], root, env, (s) => lines.push(s)), 0, lines.join("\n"));

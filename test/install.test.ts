@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
+import { pathToFileURL } from "node:url";
 import {
   BACKUPS_KEPT,
   HOOK_EVENTS,
@@ -919,5 +920,137 @@ test("doctor's probe of a host's hook leaves nothing in the temp folder, even wh
     assert.equal((await sgVerb("install", ["--host", host, "--project", dir, "--with-skills", "--runtime", "node"])).code, 0, host);
     await sgVerb("doctor", ["--host", host, "--project", dir]);
     assert.deepEqual(fs.readdirSync(tmpdir), before, `${host}: doctor left something in the temp folder`);
+  }
+});
+
+// ---------------------------------------------------------------- portable project installs for the other hosts
+
+const fixtureOf = (host: string, name: string): Record<string, unknown> =>
+  JSON.parse(fs.readFileSync(path.join(ROOT, "test", "fixtures", host, `${name}.json`), "utf8")) as Record<string, unknown>;
+
+/**
+ * `install --host <host>` into a project with skillgate as its dependency, then the
+ * project copied to another place (a teammate's clone) and the original removed:
+ * the files the team commits hold no absolute path, and run from the copy.
+ */
+async function portableClone(t: TestContext, host: string, files: string[]): Promise<{ copy: string; texts: string[]; out: string }> {
+  isolate(t);
+  setEnv(t, "SKILLGATE_TABLE", tableWithoutSkills());
+  const dir = project(undefined, { dependency: true }).dir;
+  const r = await sgVerb("install", ["--host", host, "--project", dir, "--with-skills"]);
+  assert.equal(r.code, 0, r.out + r.err);
+  const texts = files.map((f) => fs.readFileSync(path.join(dir, f), "utf8"));
+  for (const [i, text] of texts.entries()) {
+    for (const abs of [dir, ROOT, process.execPath]) assert.ok(!text.includes(abs), `${files[i]} names ${abs}:\n${text}`);
+  }
+  const copy = path.join(tmp("clone"), "checkout");
+  fs.cpSync(dir, copy, { recursive: true, verbatimSymlinks: true });
+  fs.rmSync(dir, { recursive: true });
+  return { copy, texts, out: r.out };
+}
+
+/** Run a hook command the way a host does: through a shell, in `cwd`, a git commit payload on stdin. */
+function runCommand(
+  shell: string,
+  command: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  payload: unknown,
+): { status: number | null; stdout: string; stderr: string } {
+  // node from PATH, as on a teammate's machine (this node's folder first: the one the tests run with).
+  const PATH = [path.dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"].join(path.delimiter);
+  const r = spawnSync(shell, ["-c", command], { cwd, env: { ...process.env, PATH, ...env }, input: JSON.stringify(payload), encoding: "utf8" });
+  return { status: r.status, stdout: r.stdout, stderr: r.error ? String(r.error) : r.stderr };
+}
+
+test("install --host gemini in a project with skillgate as its dependency: node from PATH, the hook under $GEMINI_PROJECT_DIR; a clone elsewhere refuses a commit", async (t) => {
+  const { copy, texts, out } = await portableClone(t, "gemini", [".gemini/settings.json"]);
+  const settings = JSON.parse(texts[0]!) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
+  const command = settings.hooks.BeforeTool!.at(-1)!.hooks[0]!.command;
+  assert.equal(command, `node "$GEMINI_PROJECT_DIR/node_modules/skillgate/dist/hook-gemini.cjs"`);
+  assert.match(out, /portable: node "\$GEMINI_PROJECT_DIR/);
+  const payload = { ...fixtureOf("gemini", "BeforeTool-run_shell_command"), cwd: copy, tool_input: { command: "git commit -m x" } };
+  const r = runCommand("sh", command, copy, { GEMINI_PROJECT_DIR: copy }, payload);
+  assert.equal(r.status, 0, r.stderr);
+  const answer = JSON.parse(r.stdout) as { decision?: string; reason?: string };
+  assert.equal(answer.decision, "deny", r.stdout);
+  assert.match(String(answer.reason), /commit/);
+  const doc = await sgVerb("doctor", ["--host", "gemini", "--project", copy]);
+  assert.doesNotMatch(doc.out + doc.err, /absolute paths/);
+});
+
+test("install --host copilot in a project with skillgate as its dependency: the hook under $COPILOT_PROJECT_DIR; a clone elsewhere refuses a commit", async (t) => {
+  const { copy, texts, out } = await portableClone(t, "copilot", [".github/hooks/skillgate.json"]);
+  const file = JSON.parse(texts[0]!) as { hooks: Record<string, { bash: string }[]> };
+  const command = file.hooks.preToolUse!.at(-1)!.bash;
+  assert.equal(command, `node "$COPILOT_PROJECT_DIR/node_modules/skillgate/dist/hook-copilot.cjs" preToolUse`);
+  assert.match(out, /portable: node "\$COPILOT_PROJECT_DIR/);
+  const payload = { ...fixtureOf("copilot", "preToolUse-bash"), cwd: copy, toolArgs: { command: "git commit -m x", description: "commit" } };
+  const r = runCommand("bash", command, copy, { COPILOT_PROJECT_DIR: copy }, payload);
+  assert.equal(r.status, 0, r.stderr);
+  const answer = JSON.parse(r.stdout) as { permissionDecision?: string; permissionDecisionReason?: string };
+  assert.equal(answer.permissionDecision, "deny", r.stdout);
+  assert.match(String(answer.permissionDecisionReason), /commit/);
+  const doc = await sgVerb("doctor", ["--host", "copilot", "--project", copy]);
+  assert.doesNotMatch(doc.out + doc.err, /absolute paths/);
+});
+
+test("install --host codex in a project with skillgate as its dependency: node resolves the project's skillgate from the session's folder; a clone elsewhere refuses a commit, from a subfolder too", async (t) => {
+  const { copy, texts, out } = await portableClone(t, "codex", [".codex/hooks.json"]);
+  const file = JSON.parse(texts[0]!) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
+  const command = file.hooks.PreToolUse!.at(-1)!.hooks[0]!.command;
+  assert.equal(command, `node -e "require('skillgate/dist/hook-codex.cjs').run('codex')"`);
+  assert.match(out, /portable: node -e/);
+  const sub = path.join(copy, "src");
+  fs.mkdirSync(sub);
+  for (const cwd of [copy, sub]) {
+    const payload = { ...fixtureOf("codex", "PreToolUse-Bash"), cwd, tool_input: { command: "git commit -m x" } };
+    const r = runCommand("sh", command, cwd, {}, payload);
+    assert.equal(r.status, 0, r.stderr);
+    const answer = JSON.parse(r.stdout) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
+    assert.equal(answer.hookSpecificOutput?.permissionDecision, "deny", r.stdout);
+    assert.match(String(answer.hookSpecificOutput?.permissionDecisionReason), /commit/);
+  }
+  const doc = await sgVerb("doctor", ["--host", "codex", "--project", copy]);
+  assert.doesNotMatch(doc.out + doc.err, /absolute paths/);
+});
+
+test("install --host opencode in a project with skillgate as its dependency: the plugin imports the bundle relative to itself; a clone elsewhere refuses a commit", async (t) => {
+  const { copy, texts, out } = await portableClone(t, "opencode", [".opencode/plugins/skillgate.js"]);
+  assert.match(texts[0]!, /from "\.\.\/\.\.\/node_modules\/skillgate\/dist\/opencode-plugin\.mjs";/);
+  assert.match(out, /portable: imports \.\.\/\.\.\/node_modules\/skillgate/);
+  const plugin = (await import(pathToFileURL(path.join(copy, ".opencode", "plugins", "skillgate.js")).href)) as {
+    SkillgatePlugin: (ctx: { directory: string }) => Promise<Record<string, (i: unknown, o: unknown) => Promise<void>>>;
+  };
+  const hooks = await plugin.SkillgatePlugin({ directory: copy });
+  const line = fs
+    .readFileSync(path.join(ROOT, "test", "fixtures", "opencode", "tools.jsonl"), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { hook: string; input: unknown; output: { args?: { command?: string } } })
+    .find((l) => l.hook === "tool.execute.before" && /^git commit/.test(l.output.args?.command ?? ""));
+  assert.ok(line, "the fixture has a git commit call");
+  await assert.rejects(hooks["tool.execute.before"]!(line.input, structuredClone(line.output)), /commit/);
+  const doc = await sgVerb("doctor", ["--host", "opencode", "--project", copy]);
+  assert.doesNotMatch(doc.out + doc.err, /absolute path/);
+});
+
+test("doctor flags a committed hooks file that names absolute paths, for every host that has one", async (t) => {
+  isolate(t);
+  setEnv(t, "SKILLGATE_TABLE", tableWithoutSkills());
+  for (const host of ["codex", "gemini", "copilot", "opencode"]) {
+    // No node_modules/skillgate: the install has to name this checkout's paths, and says so.
+    const dir = tmp(`abs-${host}`);
+    const r = await sgVerb("install", ["--host", host, "--project", dir, "--with-skills"]);
+    assert.equal(r.code, 0, r.out + r.err);
+    assert.match(r.out, /absolute paths?, this machine only/, host);
+    const doc = await sgVerb("doctor", ["--host", host, "--project", dir]);
+    assert.match(
+      doc.out + doc.err,
+      new RegExp(
+        `committed with the project but its skillgate hooks name absolute paths \\(.*${ROOT.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}.*npx skillgate install --host ${host}`,
+      ),
+      host,
+    );
   }
 });

@@ -290,6 +290,9 @@ test("install --host opencode: project and user files, idempotent, uninstall rem
   assert.throws(() => pluginFileOf({ project, user: true }), /not both/);
   const bundle = path.join(root, "dist", "opencode-plugin.mjs");
   if (!fs.existsSync(bundle)) assert.fail("dist/opencode-plugin.mjs missing: run npm run build first");
+  // skillgate as the project's dependency: the committed plugin file names no absolute path (doctor checks).
+  fs.mkdirSync(path.join(project, "node_modules"));
+  fs.symlinkSync(root, path.join(project, "node_modules", "skillgate"));
   const r = installOpencode({ project }, root);
   assert.deepEqual(r, { file: path.join(project, ".opencode", "plugins", "skillgate.js"), action: "installed" });
   assert.equal(installOpencode({ project }, root).action, "unchanged");

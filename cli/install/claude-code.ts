@@ -39,6 +39,7 @@ import { JsonTextError } from "../../hooks/hosts/claude-code/settings-text.js";
 import type { CompiledTable } from "../../hooks/core/table/compile.js";
 import type { FileChange, InstallPlan, InstallTarget } from "../../hooks/io/hook-install.js";
 import { makeDir } from "../../hooks/io/make-dir.js";
+import { packageDirInProject } from "../../hooks/io/project-package.js";
 import { gitHooksVerb } from "../git-hooks.js";
 import { pickRuntime } from "./runtime.js";
 
@@ -71,19 +72,7 @@ const whereOf = (f: ArgsOf<"install" | "uninstall" | "doctor">): Where =>
  * point at it by a path every clone has.
  */
 export function isProjectDependency(projectDir: string, root: string): boolean {
-  const real = (p: string) => {
-    try {
-      return fs.realpathSync(p);
-    } catch {
-      return path.resolve(p);
-    }
-  };
-  if (real(projectDir) === real(root)) return true;
-  for (let dir = path.resolve(projectDir); ; dir = path.dirname(dir)) {
-    const pkg = path.join(dir, "node_modules", "skillgate");
-    if (fs.existsSync(pkg)) return real(pkg) === real(root);
-    if (path.dirname(dir) === dir) return false;
-  }
+  return packageDirInProject(projectDir, root) !== undefined;
 }
 
 type Read = { ok: true; settings: Json; text: string | undefined } | { ok: false; error: string };

@@ -31,6 +31,7 @@ import {
   type SkillsTarget,
 } from "../../io/hook-install.js";
 import type { Json } from "../../io/payload.js";
+import { absolutePathsInCommand, absolutePathsProblem, packageDirInProject } from "../../io/project-package.js";
 import { codexHome, environment } from "./env.js";
 
 export const CODEX_HOOK_TIMEOUT_S = 10;
@@ -63,7 +64,22 @@ const NO_MATCHER = new Set(["UserPromptSubmit", "Stop"]);
 /** The shell command Codex runs (hooks.json commands go through `sh -c`). */
 export const codexCommand = (runtime: string, hookPath: string): string => hookCommand(runtime, hookPath);
 
-export const isSkillgateCommand = (h: unknown, hookPath: string): boolean => runsHook(h, hookPath);
+/**
+ * The command every clone can run: Codex names no project folder to a hook (no
+ * variable; it runs in the session's working folder, codex-rs/hooks command_runner.rs),
+ * so Node finds the project's own skillgate the way `require` does, from that
+ * folder up through each node_modules, and runs Codex's hook from the loader
+ * (hooks/node-loader.cjs `run`: a required loader does not start by itself).
+ * The same text on every machine, so its trust hash is too.
+ */
+export const PORTABLE_CODEX_COMMAND = `node -e "require('skillgate/dist/hook-codex.cjs').run('codex')"`;
+
+/** Ours: runs this skillgate's hook (or an older install's), or the portable command. */
+export const isSkillgateCommand = (h: unknown, hookPath: string): boolean => {
+  if (runsHook(h, hookPath)) return true;
+  const c = h && typeof h === "object" ? (h as Json).command : undefined;
+  return typeof c === "string" && c.includes("require('skillgate/dist/hook-codex.cjs')");
+};
 
 const groupsOf = (hooks: Json, event: string): Json[] => listOf(hooks, event, "hooks.json") as Json[];
 const hooksObject = (file: Json): Json => hooksOf(file, "hooks.json");
@@ -163,6 +179,8 @@ export interface CodexInstallOptions {
   user?: boolean;
   runtime: string;
   hookPath: string;
+  /** The command to write (default: runtime and hookPath, absolute). */
+  command?: string;
   /** Also record the hooks as trusted in $CODEX_HOME/config.toml. */
   trust?: boolean;
   env: NodeJS.ProcessEnv;
@@ -187,7 +205,7 @@ function configTomlOf(env: NodeJS.ProcessEnv): string {
 export function codexInstallChanges(o: CodexInstallOptions): FileChange[] {
   const file = hooksFileOf(o);
   const cur = readJson(file);
-  const next = addToHooksJson(cur, codexCommand(o.runtime, o.hookPath), o.hookPath);
+  const next = addToHooksJson(cur, o.command ?? codexCommand(o.runtime, o.hookPath), o.hookPath);
   const config = configTomlOf(o.env);
   const before = readText(config);
   const after = withTrust(before ?? "", file, o.trust ? trustEntries(file, next, o.hookPath) : []);
@@ -260,11 +278,17 @@ export function codexPlan(verb: "install" | "uninstall", t: InstallTarget, root:
   if (t.project !== undefined)
     notes.push(`The project's .codex/ folder loads only for a trusted project (run \`codex --trust\` in ${path.resolve(t.project)} once).`);
   const skills = codexSkills({ ...targetOf(t), withSkills: t.withSkills }, root);
-  return {
-    changes: codexInstallChanges({ ...targetOf(t), runtime: t.runtime, hookPath, trust: t.trust }),
-    notes,
-    skills: t.table ? { ...skills, tableFile: t.table } : skills,
-  };
+  // The project's hooks.json gets the portable command when skillgate is in the project's node_modules
+  // (node -e resolves through node_modules only, so not in skillgate's own checkout; nor with Bun, which -e would not pick).
+  const pkgDir = t.user || t.project === undefined ? undefined : packageDirInProject(t.project, root);
+  const portable = pkgDir !== undefined && pkgDir !== "." && t.runtimeGiven !== "bun";
+  const command = portable ? PORTABLE_CODEX_COMMAND : codexCommand(t.runtime, hookPath);
+  const [hooksChange, ...rest] = codexInstallChanges({ ...targetOf(t), runtime: t.runtime, hookPath, command, trust: t.trust });
+  const form = `${portable ? "portable" : "absolute paths, this machine only"}: ${command}`;
+  const changes = hooksChange
+    ? [{ ...hooksChange, says: `skillgate hooks installed for ${Object.keys(CODEX_EVENTS).length} events (${form})` }, ...rest]
+    : rest;
+  return { changes, notes, skills: t.table ? { ...skills, tableFile: t.table } : skills };
 }
 
 /** trusted_hash values recorded in config.toml, by [hooks.state] key. */
@@ -305,6 +329,18 @@ export function codexDoctor(t: InstallTarget, root: string): DoctorCheck[] {
   const events = new Set(entries.map((e) => e.key.split(":").at(-3)));
   for (const [event] of Object.entries(CODEX_EVENTS))
     if (!events.has(EVENT_LABEL[event])) problems.push(`${file} does not run skillgate on ${event} (run skillgate install --host codex)`);
+  // The project's hooks.json is committed: it must run on every clone.
+  if (project !== undefined) {
+    const commands = Object.keys(CODEX_EVENTS).flatMap((e) =>
+      (Array.isArray(hooksObject(hooks)[e]) ? groupsOf(hooksObject(hooks), e) : []).flatMap((g) => (Array.isArray(g.hooks) ? (g.hooks as Json[]) : [])),
+    );
+    const abs = [
+      ...new Set(
+        commands.filter((h) => isSkillgateCommand(h, hookPath) && typeof h.command === "string").flatMap((h) => absolutePathsInCommand(h.command as string)),
+      ),
+    ];
+    if (abs.length) problems.push(absolutePathsProblem(file, abs, "codex"));
+  }
   const config = configTomlOf(env);
   const toml = fs.existsSync(config) ? fs.readFileSync(config, "utf8") : "";
   const trusted = recordedTrust(toml);

@@ -25,6 +25,7 @@ import {
   type SkillsTarget,
 } from "../../io/hook-install.js";
 import type { Json } from "../../io/payload.js";
+import { absolutePathsInCommand, absolutePathsProblem, packageDirInProject } from "../../io/project-package.js";
 import { COPILOT_EVENTS } from "./adapter.js";
 import { copilotHome, environment, HOOKS_FILE } from "./env.js";
 
@@ -38,17 +39,33 @@ export function copilotHookPathOf(root: string): string {
 /** The command Copilot runs for one event (the `bash` field goes through bash). */
 export const copilotCommand = (runtime: string, hookPath: string, event: string): string => hookCommand(runtime, hookPath, event);
 
-const isOurs = (h: unknown, hookPath: string): boolean => runsHook(h, hookPath, "bash");
+/** Copilot runs a command hook with COPILOT_PROJECT_DIR set to the project root (seen in the captures, env.ts). */
+export const PROJECT_DIR_VAR = "$COPILOT_PROJECT_DIR";
+
+/**
+ * The command every clone can run for one event: the runtime from PATH and the
+ * project's own skillgate by a path under $COPILOT_PROJECT_DIR (pkgDir: packageDirInProject).
+ */
+export function portableCopilotCommand(pkgDir: string, event: string, runtime: "node" | "bun" = "node"): string {
+  return `${runtime} "${PROJECT_DIR_VAR}/${pkgDir === "." ? "" : `${pkgDir}/`}dist/hook-copilot.cjs" ${event}`;
+}
+
+/** Ours: runs this skillgate's hook (or an older install's), or the portable command under $COPILOT_PROJECT_DIR. */
+const isOurs = (h: unknown, hookPath: string): boolean => {
+  if (runsHook(h, hookPath, "bash")) return true;
+  const c = h && typeof h === "object" ? (h as Json).bash : undefined;
+  return typeof c === "string" && c.includes(`"${PROJECT_DIR_VAR}/`) && /dist\/hook-copilot\.[cm]js"/.test(c);
+};
+
+/** The command Copilot runs for one event. */
+export type CommandFor = (event: string) => string;
 
 /** skillgate's entry for every event, added to a hooks object (other hooks kept, an older skillgate entry replaced). */
-export function withSkillgate(hooks: Json, runtime: string, hookPath: string): Json {
+export function withSkillgate(hooks: Json, runtime: string, hookPath: string, commandFor: CommandFor = (e) => copilotCommand(runtime, hookPath, e)): Json {
   const out: Json = { ...hooks };
   for (const event of COPILOT_EVENTS) {
     const list = listOf(out, event, "the hooks file");
-    out[event] = [
-      ...list.filter((h) => !isOurs(h, hookPath)),
-      { type: "command", bash: copilotCommand(runtime, hookPath, event), timeoutSec: COPILOT_HOOK_TIMEOUT_S },
-    ];
+    out[event] = [...list.filter((h) => !isOurs(h, hookPath)), { type: "command", bash: commandFor(event), timeoutSec: COPILOT_HOOK_TIMEOUT_S }];
   }
   return out;
 }
@@ -82,12 +99,12 @@ export function hooksFileOf(w: Where): string {
 const runsOn = (hooks: Json, hookPath: string): boolean => Object.values(hooks).some((l) => Array.isArray(l) && l.some((h) => isOurs(h, hookPath)));
 
 /** The change that registers skillgate: the project's own hooks file, or the `hooks` key of the user's config.json. */
-export function copilotInstallChange(w: Where & { runtime: string; hookPath: string }): FileChange {
+export function copilotInstallChange(w: Where & { runtime: string; hookPath: string; commandFor?: CommandFor }): FileChange {
   const file = hooksFileOf(w);
   const cur = readJson(file);
   const hooks = cur.hooks ?? {};
   if (!hooks || typeof hooks !== "object" || Array.isArray(hooks)) throw new Error(`${file}: "hooks" is not an object`);
-  const next = withSkillgate(hooks as Json, w.runtime, w.hookPath);
+  const next = withSkillgate(hooks as Json, w.runtime, w.hookPath, w.commandFor);
   // A project hooks file needs "version": 1; the user config keeps its other keys.
   return {
     file,
@@ -153,8 +170,14 @@ export function copilotPlan(verb: "install" | "uninstall", t: InstallTarget, roo
   if (verb === "uninstall") return { changes: copilotUninstallChanges({ ...whereOf(t), hookPath }), notes: [] };
   const notes = t.user ? [] : ["Copilot CLI loads a repository's hooks only in a trusted folder: trust it when copilot asks (or pass --trust-folder with -p)."];
   const skills = copilotSkills({ ...whereOf(t), user: t.user, env: t.env, withSkills: t.withSkills }, root);
+  // The project's hooks file gets the portable command when skillgate is the project's dependency.
+  const pkgDir = t.user ? undefined : packageDirInProject(t.project ?? ".", root);
+  const runtime = t.runtimeGiven === "bun" ? "bun" : "node";
+  const commandFor: CommandFor = pkgDir !== undefined ? (e) => portableCopilotCommand(pkgDir, e, runtime) : (e) => copilotCommand(t.runtime, hookPath, e);
+  const change = copilotInstallChange({ ...whereOf(t), runtime: t.runtime, hookPath, commandFor });
+  const form = `${pkgDir !== undefined ? "portable" : "absolute paths, this machine only"}: ${commandFor("<event>")}`;
   return {
-    changes: [copilotInstallChange({ ...whereOf(t), runtime: t.runtime, hookPath })],
+    changes: [{ ...change, says: `skillgate hooks installed for ${COPILOT_EVENTS.length} events (${form})` }],
     notes,
     skills: t.table ? { ...skills, tableFile: t.table } : skills,
   };
@@ -174,10 +197,17 @@ export function copilotDoctor(t: InstallTarget, root: string): DoctorCheck[] {
   } catch (e) {
     return [{ ok: false, text: (e as Error).message }];
   }
+  const commands = new Set<string>();
   for (const event of COPILOT_EVENTS) {
     const list = hooks[event];
-    if (!Array.isArray(list) || !list.some((h) => isOurs(h, hookPath)))
-      problems.push(`${file} does not run skillgate on ${event} (run skillgate install --host copilot)`);
+    const ours = Array.isArray(list) ? (list as Json[]).filter((h) => isOurs(h, hookPath)) : [];
+    if (!ours.length) problems.push(`${file} does not run skillgate on ${event} (run skillgate install --host copilot)`);
+    for (const h of ours) if (typeof h.bash === "string") commands.add(h.bash);
+  }
+  // The project's hooks file is committed: it must run on every clone.
+  if (!t.user) {
+    const abs = [...new Set([...commands].flatMap(absolutePathsInCommand))];
+    if (abs.length) problems.push(absolutePathsProblem(file, abs, "copilot"));
   }
   const start = { sessionId: "skillgate-doctor", timestamp: Date.now(), cwd: t.project ?? process.cwd(), source: "new" };
   const hookFails = hookProblem(hookPath, ["sessionStart"], start, t.env, COPILOT_HOOK_TIMEOUT_S * 1000);

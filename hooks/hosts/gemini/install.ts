@@ -25,6 +25,7 @@ import {
   type SkillsTarget,
 } from "../../io/hook-install.js";
 import type { Json } from "../../io/payload.js";
+import { absolutePathsInCommand, absolutePathsProblem, packageDirInProject } from "../../io/project-package.js";
 import { environment, geminiHome } from "./env.js";
 
 export const GEMINI_HOOK_TIMEOUT_MS = 10_000;
@@ -46,7 +47,23 @@ export const GEMINI_EVENTS: Readonly<Record<string, string | undefined>> = {
 /** The shell command Gemini runs (hook commands go through a shell). */
 export const geminiCommand = (runtime: string, hookPath: string): string => hookCommand(runtime, hookPath);
 
-export const isSkillgateHook = (h: unknown, hookPath: string): boolean => runsHook(h, hookPath);
+/** Gemini runs a hook with GEMINI_PROJECT_DIR set to the project (e2e-gemini/FINDINGS.md 1; its docs' examples use it in `command`). */
+export const PROJECT_DIR_VAR = "$GEMINI_PROJECT_DIR";
+
+/**
+ * The command every clone can run: the runtime from PATH and the project's own
+ * skillgate by a path under $GEMINI_PROJECT_DIR (pkgDir: packageDirInProject).
+ */
+export function portableGeminiCommand(pkgDir: string, runtime: "node" | "bun" = "node"): string {
+  return `${runtime} "${PROJECT_DIR_VAR}/${pkgDir === "." ? "" : `${pkgDir}/`}dist/hook-gemini.cjs"`;
+}
+
+/** Ours: a command that runs this skillgate's hook (or an older install's), or the portable one under $GEMINI_PROJECT_DIR. */
+export const isSkillgateHook = (h: unknown, hookPath: string): boolean => {
+  if (runsHook(h, hookPath)) return true;
+  const c = h && typeof h === "object" ? (h as Json).command : undefined;
+  return typeof c === "string" && c.includes(`"${PROJECT_DIR_VAR}/`) && /dist\/hook-gemini\.[cm]js"/.test(c);
+};
 
 const groupsOf = (hooks: Json, event: string): Json[] => listOf(hooks, event, "settings.json") as Json[];
 const hooksObject = (settings: Json): Json => hooksOf(settings, "settings.json");
@@ -89,13 +106,13 @@ const runsSkillgate = (settings: Json, hookPath: string): boolean =>
   JSON.stringify(removeFromSettings(settings, hookPath).hooks) !== JSON.stringify(hooksObject(settings));
 
 /** The change that puts skillgate's hooks into Gemini CLI's settings.json. */
-export function geminiInstallChange(o: GeminiTarget & { runtime: string; hookPath: string }): FileChange {
+export function geminiInstallChange(o: GeminiTarget & { runtime: string; hookPath: string; command?: string }): FileChange {
   const file = settingsFileOf(o);
   const cur = readJson(file);
   return {
     file,
     before: readText(file),
-    after: jsonText(addToSettings(cur, geminiCommand(o.runtime, o.hookPath), o.hookPath)),
+    after: jsonText(addToSettings(cur, o.command ?? geminiCommand(o.runtime, o.hookPath), o.hookPath)),
     fresh: !runsSkillgate(cur, o.hookPath),
   };
 }
@@ -161,8 +178,13 @@ export function geminiPlan(verb: "install" | "uninstall", t: InstallTarget, root
         ]
       : [];
   const skills = geminiSkills({ ...targetOf(t), withSkills: t.withSkills }, root);
+  // A project's settings get the portable command when skillgate is the project's dependency.
+  const pkgDir = t.user || t.project === undefined ? undefined : packageDirInProject(t.project, root);
+  const command = pkgDir !== undefined ? portableGeminiCommand(pkgDir, t.runtimeGiven === "bun" ? "bun" : "node") : geminiCommand(t.runtime, hookPath);
+  const change = geminiInstallChange({ ...targetOf(t), runtime: t.runtime, hookPath, command });
+  const form = pkgDir !== undefined ? `portable: ${command}` : `absolute paths, this machine only: ${command}`;
   return {
-    changes: [geminiInstallChange({ ...targetOf(t), runtime: t.runtime, hookPath })],
+    changes: [{ ...change, says: `skillgate hooks installed for ${Object.keys(GEMINI_EVENTS).length} events (${form})` }],
     notes,
     skills: t.table ? { ...skills, tableFile: t.table } : skills,
   };
@@ -180,11 +202,18 @@ export function geminiDoctor(t: InstallTarget, root: string): DoctorCheck[] {
   } catch (e) {
     return [{ ok: false, text: (e as Error).message }];
   }
+  const commands = new Set<string>();
   for (const event of Object.keys(GEMINI_EVENTS)) {
-    const has =
-      Array.isArray(hooks[event]) &&
-      groupsOf(hooks, event).some((g) => Array.isArray(g.hooks) && (g.hooks as unknown[]).some((h) => isSkillgateHook(h, hookPath)));
-    if (!has) problems.push(`${file} does not run skillgate on ${event} (run skillgate install --host gemini)`);
+    const ours = (Array.isArray(hooks[event]) ? groupsOf(hooks, event) : []).flatMap((g) =>
+      Array.isArray(g.hooks) ? (g.hooks as Json[]).filter((h) => isSkillgateHook(h, hookPath)) : [],
+    );
+    if (!ours.length) problems.push(`${file} does not run skillgate on ${event} (run skillgate install --host gemini)`);
+    for (const h of ours) if (typeof h.command === "string") commands.add(h.command);
+  }
+  // The project's settings are committed: they must run on every clone.
+  if (!t.user) {
+    const abs = [...new Set([...commands].flatMap(absolutePathsInCommand))];
+    if (abs.length) problems.push(absolutePathsProblem(file, abs, "gemini"));
   }
   const start = {
     session_id: "skillgate-doctor",

@@ -1,12 +1,14 @@
 // `skillgate install | uninstall | doctor --host opencode`: opencode loads every
 // .js/.ts file in <project>/.opencode/plugins/ and ~/.config/opencode/plugins/
 // (1.18.33: "{plugin,plugins}/*.{ts,js}" in each config dir). We put one small
-// file there that re-exports the bundled plugin (dist/opencode-plugin.mjs) by
-// absolute URL, marked so uninstall removes only our own file.
+// file there that re-exports the bundled plugin (dist/opencode-plugin.mjs),
+// marked so uninstall removes only our own file: by a path relative to the file
+// when skillgate is the project's dependency (every clone has it there), else
+// by absolute URL.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { loadTable } from "../../io/table-load.js";
 import { tableFileOf } from "./paths.js";
 import { makeDir } from "../../io/make-dir.js";
@@ -19,6 +21,7 @@ import {
   type InstallTarget,
   type SkillsTarget,
 } from "../../io/hook-install.js";
+import { absolutePathsProblem, packageDirInProject } from "../../io/project-package.js";
 import { skillRootsOf } from "./adapter.js";
 
 export const PLUGIN_FILE = "skillgate.js";
@@ -48,9 +51,22 @@ export function bundleOf(packageRoot: string): string {
   return path.join(packageRoot, "dist", "opencode-plugin.mjs");
 }
 
-export function pluginSource(packageRoot: string): string {
-  return `${MARKER}\n// Remove with \`skillgate uninstall --host opencode\`.\nexport { SkillgatePlugin } from ${JSON.stringify(pathToFileURL(bundleOf(packageRoot)).href)};\n`;
+/**
+ * What the plugin file imports the bundle by: for a project with skillgate as its
+ * dependency a path relative to .opencode/plugins/ (portable), else the bundle's file URL.
+ */
+export function bundleSpecifier(t: OpencodeTarget, packageRoot: string): { specifier: string; portable: boolean } {
+  const pkgDir = t.user ? undefined : packageDirInProject(path.resolve(t.project ?? "."), packageRoot);
+  if (pkgDir === undefined) return { specifier: pathToFileURL(bundleOf(packageRoot)).href, portable: false };
+  return { specifier: path.posix.join(path.posix.relative(".opencode/plugins", pkgDir), "dist", "opencode-plugin.mjs"), portable: true };
 }
+
+export function pluginSource(packageRoot: string, specifier = pathToFileURL(bundleOf(packageRoot)).href): string {
+  return `${MARKER}\n// Remove with \`skillgate uninstall --host opencode\`.\nexport { SkillgatePlugin } from ${JSON.stringify(specifier)};\n`;
+}
+
+/** The plugin file's text for a target. */
+const pluginSourceFor = (t: OpencodeTarget, packageRoot: string): string => pluginSource(packageRoot, bundleSpecifier(t, packageRoot).specifier);
 
 export interface InstallResult {
   file: string;
@@ -61,7 +77,7 @@ export interface InstallResult {
 export function installOpencode(t: OpencodeTarget, packageRoot: string, dryRun = false): InstallResult {
   const file = pluginFileOf(t);
   if (!fs.existsSync(bundleOf(packageRoot))) throw new Error(`${bundleOf(packageRoot)} is missing: run \`npm run build\` in ${packageRoot} first`);
-  const text = pluginSource(packageRoot);
+  const text = pluginSourceFor(t, packageRoot);
   const old = readIfExists(file);
   if (old !== undefined && !old.startsWith(MARKER)) throw new Error(`${file} exists and was not written by skillgate; not touching it`);
   if (old === text) return { file, action: "unchanged" };
@@ -125,23 +141,27 @@ export async function doctorOpencode(t: OpencodeTarget, packageRoot: string): Pr
     const target = text.match(/from "([^"]+)"/)?.[1];
     if (!target) bad(`${file} names no bundle`);
     else {
-      const bundle = new URL(target);
-      if (!fs.existsSync(bundle)) bad(`bundle ${bundle.pathname} is missing (moved or not built)`);
+      // A relative specifier resolves against the plugin file, as opencode's import does.
+      const bundle = new URL(target, pathToFileURL(file));
+      const shown = fileURLToPath(bundle);
+      // A project's plugin file is committed: it must load on every clone.
+      if (!t.user && target.startsWith("file:")) bad(absolutePathsProblem(file, [shown], "opencode"));
+      if (!fs.existsSync(bundle)) bad(`bundle ${shown} is missing (moved or not built)`);
       else {
         try {
           const mod = (await import(bundle.href)) as Record<string, unknown>;
           const fns = Object.entries(mod)
             .filter(([, v]) => typeof v === "function")
             .map(([k]) => k);
-          if (fns.length === 1 && fns[0] === "SkillgatePlugin") lines.push(`✓ bundle ${bundle.pathname} exports the plugin`);
-          else bad(`bundle ${bundle.pathname} exports ${fns.join(", ") || "no function"}; opencode would run each as a plugin`);
+          if (fns.length === 1 && fns[0] === "SkillgatePlugin") lines.push(`✓ bundle ${shown} exports the plugin`);
+          else bad(`bundle ${shown} exports ${fns.join(", ") || "no function"}; opencode would run each as a plugin`);
         } catch (e) {
-          bad(`bundle ${bundle.pathname} does not load: ${(e as Error).message}`);
+          bad(`bundle ${shown} does not load: ${(e as Error).message}`);
         }
       }
     }
   }
-  if (text !== undefined && text !== pluginSource(packageRoot) && text.startsWith(MARKER))
+  if (text !== undefined && text !== pluginSourceFor(t, packageRoot) && text.startsWith(MARKER))
     lines.push(`! ${file} points at another skillgate install than ${packageRoot}`);
   // The table the plugin will load for this project (for --user: the one for the current directory).
   const env = t.env ?? process.env;
@@ -163,7 +183,9 @@ export function opencodePlan(verb: "install" | "uninstall", t: InstallTarget, ro
   if (verb === "uninstall") return { changes: old === null ? [] : [{ file, before: old, after: null }], notes: [] };
   if (!fs.existsSync(bundleOf(root))) throw new Error(`${bundleOf(root)} is missing: run \`npm run build\` in ${root} first`);
   const skills = opencodeSkillsTarget(targetOf(t), root, t.withSkills);
-  const change: FileChange = { file, before: old, after: pluginSource(root), fresh: old === null };
+  const { specifier, portable } = bundleSpecifier(targetOf(t), root);
+  const form = portable ? `portable: imports ${specifier}` : `absolute path, this machine only: imports ${specifier}`;
+  const change: FileChange = { file, before: old, after: pluginSource(root, specifier), fresh: old === null, says: `plugin written (${form})` };
   return { changes: [change], notes: [], skills: t.table ? { ...skills, tableFile: t.table } : skills };
 }
 
