@@ -164,6 +164,22 @@ export function sessionDone(b: BudgetResult, sb: SessionBudget): void {
   for (const p of sb.profiles) b.profiles[p].sessions++;
 }
 
+/** Add one session's figures (its own BudgetResult) into a tally. */
+export function addBudget(into: BudgetResult, from: BudgetResult): void {
+  into.noResponse += from.noResponse;
+  for (const name of PROFILE_NAMES) {
+    const a = into.profiles[name],
+      b = from.profiles[name];
+    a.sessions += b.sessions;
+    a.summarized += b.summarized;
+    a.capped += b.capped;
+    a.charsSaved += b.charsSaved;
+    a.pointers += b.pointers;
+    a.rawFallback += b.rawFallback;
+    for (const r of RAW_REASONS) a.raw[r] += b.raw[r];
+  }
+}
+
 /**
  * The shortest output any reachable profile summarizes, for the transcript
  * reader (outputs over it are replayed with their response): the cap row's

@@ -76,6 +76,10 @@ export interface Rec {
   /** Raw-file pointers (skillgate summaries and caps) in the tool results the model saw: [path, profile named]. */
   ptrs: [string, ProfileName | undefined][] | undefined;
   trigger: string | undefined;
+  /** An assistant line's usage: input, output, cache read, cache write tokens (undefined: none). */
+  usage: [number, number, number, number] | undefined;
+  /** A stop_hook_summary line: each hook's durationMs (the only hook timing Claude Code writes). */
+  hookMs: number[] | undefined;
 }
 
 function rec(t: Rec["t"], h: number, s: string, ag: string | undefined, cwd: string | undefined): Rec {
@@ -96,6 +100,8 @@ function rec(t: Rec["t"], h: number, s: string, ag: string | undefined, cwd: str
     sized: undefined,
     ptrs: undefined,
     trigger: undefined,
+    usage: undefined,
+    hookMs: undefined,
   };
 }
 
@@ -402,7 +408,10 @@ export class FileExtractor {
     a.mid = str(msg.id) ?? "";
     a.tools = tools;
     a.text = text;
-    if (u) a.size = num(u.input_tokens) + num(u.cache_read_input_tokens) + num(u.cache_creation_input_tokens);
+    if (u) {
+      a.size = num(u.input_tokens) + num(u.cache_read_input_tokens) + num(u.cache_creation_input_tokens);
+      a.usage = [num(u.input_tokens), num(u.output_tokens), num(u.cache_read_input_tokens), num(u.cache_creation_input_tokens)];
+    }
     a.stop = str(msg.stop_reason) || undefined;
     this.recs.push(a);
   }
@@ -461,6 +470,10 @@ export class FileExtractor {
     const sub = r.subtype;
     const x = rec(sub === "compact_boundary" ? "c" : sub === "turn_duration" || sub === "stop_hook_summary" ? "e" : "o", h, sid, ag, cwd);
     if (x.t === "c") x.trigger = str(obj(r.compactMetadata)?.trigger);
+    if (sub === "stop_hook_summary" && Array.isArray(r.hookInfos)) {
+      const ms = r.hookInfos.map((i) => obj(i)?.durationMs).filter((d): d is number => typeof d === "number" && Number.isFinite(d) && d >= 0);
+      if (ms.length) x.hookMs = ms;
+    }
     this.recs.push(x);
   }
 }

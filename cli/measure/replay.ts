@@ -18,7 +18,17 @@ import type { CompiledTable } from "../../hooks/core/table/compile.js";
 import { emptyState, type Event, type RowKind, type SessionState } from "../../hooks/core/types.js";
 import { sessionProfile } from "../../hooks/core/policies/budget-profile.js";
 import type { ProfileName } from "../../hooks/core/summaries/profiles.js";
-import { afterDecide, emptyBudget, newSessionBudget, notePointers, noteToolUse, sessionDone, type BudgetResult, type SessionBudget } from "./budget.js";
+import {
+  addBudget,
+  afterDecide,
+  emptyBudget,
+  newSessionBudget,
+  notePointers,
+  noteToolUse,
+  sessionDone,
+  type BudgetResult,
+  type SessionBudget,
+} from "./budget.js";
 
 export interface RowCount {
   id: string;
@@ -66,6 +76,8 @@ export interface SessionReplay {
   table?: CompiledTable;
   /** Budget profiles it was in, raw-file pointers it was shown. */
   budget: SessionBudget;
+  /** This session's budget figures (added to its kind's at finish; the report keeps them per session). */
+  budgetResult: BudgetResult;
   /** Rows (by index) that refused a call in this session. */
   refused: Set<number>;
 }
@@ -123,6 +135,7 @@ export class Replay {
       flags: new Uint8Array(this.table.rows.length),
       loadedEver: new Set(),
       budget: newSessionBudget(this.table),
+      budgetResult: emptyBudget(this.table),
       refused: new Set(),
     };
   }
@@ -134,7 +147,7 @@ export class Replay {
     const before = s.state;
     const out = decide(event, table, s.state, this.factsFor(event));
     s.state = out.state;
-    afterDecide(this.tally[s.kind].budget, s.budget, event, table, before, out.state, out.decision);
+    afterDecide(s.budgetResult, s.budget, event, table, before, out.state, out.decision);
     const fired = out.decision.rows.length ? [...new Set([...out.matched, ...out.decision.rows])] : out.matched;
     if (fired.length === 0) return;
     if (out.decision.verdict === "deny") for (const id of out.decision.rows) if (this.index.has(id)) s.refused.add(this.index.get(id)!);
@@ -158,17 +171,17 @@ export class Replay {
 
   /** A tool result showed the model skillgate's pointers to raw files ([path, the profile its summary names]). */
   pointers(s: SessionReplay, found: [string, ProfileName | undefined][]): void {
-    notePointers(this.tally[s.kind].budget, s.budget, found, sessionProfile(s.state, this.table.table).profile);
+    notePointers(s.budgetResult, s.budget, found, sessionProfile(s.state, this.table.table).profile);
   }
 
   /** A tool call (it may read a raw file a summary pointed to). */
   toolUse(s: SessionReplay, input: Record<string, unknown>): void {
-    noteToolUse(this.tally[s.kind].budget, s.budget, input);
+    noteToolUse(s.budgetResult, s.budget, input);
   }
 
   /** A long output the transcript holds no tool response for: the hook's edge cannot be re-decided. */
   noResponse(s: SessionReplay): void {
-    this.tally[s.kind].budget.noResponse++;
+    s.budgetResult.noResponse++;
   }
 
   /** Budget figures of this kind's sessions, per profile. */
@@ -179,7 +192,8 @@ export class Replay {
   /** The session is over: add it to the per-row counts. */
   finish(s: SessionReplay): void {
     const { counts, loads } = this.tally[s.kind];
-    sessionDone(this.tally[s.kind].budget, s.budget);
+    sessionDone(s.budgetResult, s.budget);
+    addBudget(this.tally[s.kind].budget, s.budgetResult);
     for (const skill of s.loadedEver) loads.set(skill, (loads.get(skill) ?? 0) + 1);
     for (let i = 0; i < counts.length; i++) {
       const f = s.flags[i]!;

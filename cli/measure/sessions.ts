@@ -40,6 +40,8 @@ import { isLoadCall, type FileDone, type LineCounts, type Rec, type ToolUse } fr
 import { MetricsAcc } from "./metrics.js";
 import type { Replay, SessionKind, SessionReplay, SessionRowOutcome } from "./replay.js";
 import { HashSet53 } from "./seen.js";
+import type { BudgetResult, ProfileBudget } from "./budget.js";
+import type { ProfileName } from "../../hooks/core/summaries/profiles.js";
 
 const RECENT_MESSAGES = 16;
 
@@ -67,9 +69,19 @@ interface Session {
   /** Prompt size of the latest request: the context size the hook would see next. */
   contextTokens?: number;
   /** Recent message ids → metrics handle (one response can span lines, interleaved with its tool results). */
-  recent: { id: string; handle: number; own: number }[];
+  recent: { id: string; handle: number; own: number; usage?: Usage }[];
   last?: Turn;
+  /** Token usage summed over messages (undefined: no assistant line carried usage). */
+  tokens?: Usage;
+  /** Hook durations the transcript recorded (stop_hook_summary), ms. */
+  hookMs: number[];
 }
+
+/** Input, output, cache read, cache write tokens. */
+type Usage = [number, number, number, number];
+
+/** Hook events a session record keeps: its slowest few (the report lists the slowest across sessions). */
+export const HOOKS_KEPT = 10;
 
 type Json = Record<string, unknown>;
 
@@ -208,6 +220,7 @@ export class History {
         s.metrics.compaction(r.trigger);
         return this.emit(s, { hook_event_name: "SessionStart", source: "compact" });
       case "e":
+        if (r.hookMs) s.hookMs.push(...r.hookMs);
         return this.endTurn(s);
       case "o":
         return;
@@ -231,6 +244,7 @@ export class History {
         own: new MetricsAcc(),
         day: new Date(this.fileTime || Date.now()).toISOString().slice(0, 10),
         recent: [],
+        hookMs: [],
       };
       this.sessions.set(key, s);
       this.kinds[kind]++;
@@ -275,6 +289,7 @@ export class History {
       seen.own = s.own.requestUsage(seen.own, r.size);
     }
     if (r.size >= 0) s.contextTokens = r.size;
+    if (r.usage) addUsage(s, seen, r.usage);
     const turn = s.last?.id === id ? s.last : undefined;
     let post: ToolUse | undefined;
     for (const t of r.tools!) {
@@ -321,6 +336,18 @@ export class History {
   }
 }
 
+/** A message's usage, once per message id: later lines of the same message add only what grew (streaming lines repeat it). */
+function addUsage(s: Session, m: Session["recent"][number], u: Usage): void {
+  const had = m.usage ?? [0, 0, 0, 0];
+  const t = (s.tokens ??= [0, 0, 0, 0]);
+  const now: Usage = [0, 0, 0, 0];
+  for (let i = 0; i < 4; i++) {
+    now[i] = Math.max(had[i]!, u[i]!);
+    t[i]! += now[i]! - had[i]!;
+  }
+  m.usage = now;
+}
+
 /**
  * What a session leaves for the team's report: ids, counts and a day, no
  * paths, no prompt text (docs/report.md says so; a team may commit these).
@@ -340,6 +367,24 @@ export interface SessionRecord {
   /** Shell and fetch outputs, and how many were over the size a cap row cuts. */
   outputs: number;
   outputsOver: number;
+  /** Tokens summed from the assistant messages' usage; absent: the host's files carry none. */
+  tokens?: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  /** Per budget profile with any: long outputs summarized and capped, characters kept out, raw-file pointers and reads back (cli/measure/budget.ts). */
+  budget?: Partial<Record<ProfileName, ProfileRecord>>;
+  /** The session's slowest hook events (up to HOOKS_KEPT), as the transcript timed them; absent: the host records none. */
+  hooks?: { event: string; tool?: string; ms: number }[];
+}
+
+export type ProfileRecord = Pick<ProfileBudget, "summarized" | "capped" | "charsSaved" | "pointers" | "rawFallback">;
+
+/** The profiles a session's budget figures touch, without the all-zero ones. */
+export function budgetRecord(b: BudgetResult): Partial<Record<ProfileName, ProfileRecord>> {
+  const out: Partial<Record<ProfileName, ProfileRecord>> = {};
+  for (const [name, p] of Object.entries(b.profiles) as [ProfileName, ProfileBudget][]) {
+    const r = { summarized: p.summarized, capped: p.capped, charsSaved: p.charsSaved, pointers: p.pointers, rawFallback: p.rawFallback };
+    if (Object.values(r).some((v) => v > 0)) out[name] = r;
+  }
+  return out;
 }
 
 function recordOf(s: Session, replay: Replay): SessionRecord {
@@ -359,5 +404,11 @@ function recordOf(s: Session, replay: Replay): SessionRecord {
     compactions: s.compactions,
     outputs: b.Bash.calls + b.WebFetch.calls,
     outputsOver: b.Bash.over + b.WebFetch.over,
+    ...(s.tokens ? { tokens: { input: s.tokens[0], output: s.tokens[1], cacheRead: s.tokens[2], cacheWrite: s.tokens[3] } } : {}),
+    budget: budgetRecord(s.replay.budgetResult),
+    hooks: s.hookMs
+      .sort((x, y) => y - x)
+      .slice(0, HOOKS_KEPT)
+      .map((ms) => ({ event: s.agent === undefined ? "Stop" : "SubagentStop", ms })),
   };
 }

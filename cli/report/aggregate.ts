@@ -43,7 +43,52 @@ export interface ReportData {
   rows: (SnapshotRow & { weeks: Record<string, { main: Cell; subagent: Cell }>; total: { main: Cell; subagent: Cell } })[];
   hosts: Record<string, { sessions: number; occasions: number; loadedBefore: number }>;
   budget: WeekBudget[];
+  /** Per week and host, main and subagent sessions: tokens summed from the messages' usage; null: no session of theirs recorded any. */
+  tokens: TokenRow[];
+  /** Per budget profile, main sessions: long outputs summarized or capped, characters kept out of context, raw files read back. */
+  profiles: Record<string, ProfileRow>;
+  /** The slowest hook events the transcripts timed, slowest first; `hosts`: the hosts whose files carried any timing. */
+  hooks: { hosts: string[]; slowest: SlowHook[] };
 }
+
+export interface TokenRow {
+  week: string;
+  host: string;
+  sessions: number;
+  /** Of those, sessions whose files carried usage. */
+  recorded: number;
+  input: number | null;
+  output: number | null;
+  cacheRead: number | null;
+  cacheWrite: number | null;
+}
+
+export interface ProfileRow {
+  /** Long outputs the hook would summarize or cap (summarized + capped). */
+  outputs: number;
+  summarized: number;
+  capped: number;
+  charsSaved: number;
+  /** charsSaved / 4, rounded: an estimate, not a tokenizer's count. */
+  tokensSaved: number;
+  /** Summaries or caps seen in the transcripts (skillgate ran), and how many of their raw files the model read back. */
+  pointers: number;
+  rawFallback: number;
+}
+
+export interface SlowHook {
+  event: string;
+  /** The tool the event was about (null: an event of no tool, like Stop). */
+  tool: string | null;
+  ms: number;
+  day: string;
+  host: string;
+}
+
+/** Slowest hook events listed. */
+export const SLOWEST = 10;
+/** Characters per token, for the estimate of tokens kept out of context. */
+export const CHARS_PER_TOKEN = 4;
 
 const cell = (): Cell => ({ sessions: 0, loadedBefore: 0, refused: 0, refusedThenLoaded: 0 });
 
@@ -107,6 +152,9 @@ export function aggregate(snapshots: Snapshot[], now = new Date()): ReportData {
     sessions: { main: sessions.filter((s) => s.kind === "main").length, subagent: sessions.filter((s) => s.kind === "subagent").length, duplicates },
     rows,
     hosts,
+    tokens: tokenRows(sessions, weeks),
+    profiles: profileRows(sessions.filter((s) => s.kind === "main")),
+    hooks: slowHooks(sessions),
     budget: weeks.map((w) =>
       weekBudget(
         w,
@@ -143,4 +191,58 @@ function weekBudget(week: string, s: SessionRecord[]): WeekBudget {
       capped: share === null ? null : share < TARGETS.cappedShare,
     },
   };
+}
+
+function tokenRows(sessions: SessionRecord[], weeks: string[]): TokenRow[] {
+  const out: TokenRow[] = [];
+  const hosts = [...new Set(sessions.map((s) => s.host))].sort();
+  for (const week of weeks)
+    for (const host of hosts) {
+      const here = sessions.filter((s) => s.host === host && weekOf(s.day) === week);
+      if (!here.length) continue;
+      const t = here.map((s) => s.tokens).filter((x): x is NonNullable<SessionRecord["tokens"]> => x !== undefined);
+      const sum = (k: keyof NonNullable<SessionRecord["tokens"]>) => (t.length ? t.reduce((a, x) => a + x[k], 0) : null);
+      out.push({
+        week,
+        host,
+        sessions: here.length,
+        recorded: t.length,
+        input: sum("input"),
+        output: sum("output"),
+        cacheRead: sum("cacheRead"),
+        cacheWrite: sum("cacheWrite"),
+      });
+    }
+  return out;
+}
+
+function profileRows(sessions: SessionRecord[]): Record<string, ProfileRow> {
+  const out: Record<string, ProfileRow> = {};
+  for (const s of sessions)
+    for (const [name, p] of Object.entries(s.budget ?? {})) {
+      if (!p) continue;
+      const r = (out[name] ??= { outputs: 0, summarized: 0, capped: 0, charsSaved: 0, tokensSaved: 0, pointers: 0, rawFallback: 0 });
+      r.summarized += p.summarized;
+      r.capped += p.capped;
+      r.charsSaved += p.charsSaved;
+      r.pointers += p.pointers;
+      r.rawFallback += p.rawFallback;
+    }
+  for (const r of Object.values(out)) {
+    r.outputs = r.summarized + r.capped;
+    r.tokensSaved = Math.round(r.charsSaved / CHARS_PER_TOKEN);
+  }
+  return out;
+}
+
+function slowHooks(sessions: SessionRecord[]): ReportData["hooks"] {
+  const all: SlowHook[] = [];
+  const hosts = new Set<string>();
+  for (const s of sessions)
+    for (const h of s.hooks ?? []) {
+      hosts.add(s.host);
+      all.push({ event: h.event, tool: h.tool ?? null, ms: h.ms, day: s.day, host: s.host });
+    }
+  all.sort((a, b) => b.ms - a.ms || a.day.localeCompare(b.day));
+  return { hosts: [...hosts].sort(), slowest: all.slice(0, SLOWEST) };
 }

@@ -1,7 +1,7 @@
 // The report as one self-contained HTML page: no script, no network; charts
 // are inline SVG; colours follow the reader's light or dark preference. Every
 // number carries a data-k key, so a test can read the page back against --json.
-import { TARGETS, weekOf, type Cell, type ReportData } from "./aggregate.js";
+import { CHARS_PER_TOKEN, TARGETS, weekOf, type Cell, type ReportData } from "./aggregate.js";
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const num = (k: string, v: number | null | string) => `<span data-k="${esc(k)}">${v === null ? "–" : esc(String(v))}</span>`;
@@ -59,8 +59,54 @@ ${Object.entries(d.hosts)
 ${d.budget.map((b) => `<tr><td>${esc(b.week)}</td><td>${num(`budget.${b.week}.sessions`, b.sessions)}</td><td>${num(`budget.${b.week}.prompt`, b.medianPromptTokens)} ${verdict(b.pass.prompt)}</td><td>${num(`budget.${b.week}.compactions`, b.maxCompactions)} ${verdict(b.pass.compactions)}</td><td>${num(`budget.${b.week}.toolCalls`, b.toolCallsPerRequest)} ${verdict(b.pass.toolCalls)}</td><td>${num(`budget.${b.week}.capped`, b.cappedShare === null ? null : `${Math.round(b.cappedShare * 1000) / 10}%`)} ${verdict(b.pass.capped)}</td></tr>`).join("\n")}
 </table>
 <p class="mute">Median prompt: the median of the sessions' median prompt sizes; compactions: the most any session of the week had.</p>
+
+${tokensSection(d)}
+
+${profilesSection(d)}
+
+${hooksSection(d)}
 </body></html>
 `;
+}
+
+const NOT_RECORDED = "not recorded";
+
+function tokensSection(d: ReportData): string {
+  const cols = ["input", "output", "cacheRead", "cacheWrite"] as const;
+  const rows = d.tokens.map(
+    (t) =>
+      `<tr><td>${esc(t.week)}</td><td>${esc(t.host)}</td><td>${num(`tokens.${t.week}.${t.host}.recorded`, t.recorded)} of ${num(`tokens.${t.week}.${t.host}.sessions`, t.sessions)}</td>${cols.map((c) => `<td>${num(`tokens.${t.week}.${t.host}.${c}`, t[c] ?? NOT_RECORDED)}</td>`).join("")}</tr>`,
+  );
+  return `<h2>Token usage, per week and host (main and subagent sessions)</h2>
+<table><tr><th>week</th><th>host</th><th>sessions with usage</th><th>input</th><th>output</th><th>cache read</th><th>cache write</th></tr>
+${rows.join("\n") || `<tr><td colspan="7" class="mute">no sessions</td></tr>`}
+</table>
+<p class="mute">Summed from each model response's usage, once per response. "${NOT_RECORDED}": the host's session files carry no usage.</p>`;
+}
+
+function profilesSection(d: ReportData): string {
+  const rows = Object.entries(d.profiles).map(([name, p]) => {
+    const k = (f: string) => `profile.${name}.${f}`;
+    return `<tr><td>${esc(name)}</td><td>${num(k("outputs"), p.outputs)}</td><td>${num(k("summarized"), p.summarized)}</td><td>${num(k("capped"), p.capped)}</td><td>${num(k("charsSaved"), p.charsSaved)}</td><td>${num(k("tokensSaved"), p.tokensSaved)}</td><td>${num(k("rawFallback"), p.rawFallback)} of ${num(k("pointers"), p.pointers)} (${pct(p.rawFallback, p.pointers)})</td></tr>`;
+  });
+  return `<h2>Long outputs summarized or capped, per budget profile (main sessions)</h2>
+<table><tr><th>profile</th><th>outputs</th><th>summarized</th><th>capped</th><th>characters kept out of context</th><th>≈ tokens (characters / ${CHARS_PER_TOKEN})</th><th>raw file read back</th></tr>
+${rows.join("\n") || `<tr><td colspan="7" class="mute">no long output a cap row cuts</td></tr>`}
+</table>
+<p class="mute">Re-decided from the transcripts as the hook would (the same summaries and caps as <code>measure</code>); tokens are an estimate at ${CHARS_PER_TOKEN} characters each. Read back: of the summaries and caps the transcripts show, how many raw files the model then read or named in a command.</p>`;
+}
+
+function hooksSection(d: ReportData): string {
+  if (!d.hooks.hosts.length) return `<h2>Slowest hook events</h2>\n<p class="mute" data-k="hooks.none">No host's session files record hook durations.</p>`;
+  const rows = d.hooks.slowest.map(
+    (h, i) =>
+      `<tr><td>${num(`hook.${i}.event`, h.event)}</td><td>${num(`hook.${i}.tool`, h.tool ?? "–")}</td><td>${num(`hook.${i}.ms`, h.ms)}</td><td>${num(`hook.${i}.day`, h.day)}</td><td>${esc(h.host)}</td></tr>`,
+  );
+  return `<h2>Slowest hook events</h2>
+<table><tr><th>event</th><th>tool</th><th>ms</th><th>session day</th><th>host</th></tr>
+${rows.join("\n")}
+</table>
+<p class="mute">Timed by ${esc(d.hooks.hosts.join(", "))}: Claude Code writes a duration only for Stop hooks (its stop_hook_summary line); other events and hosts carry none.</p>`;
 }
 
 const verdict = (p: boolean | null) =>

@@ -11,7 +11,7 @@ import { environment as geminiEnvironment } from "../../../hooks/hosts/gemini/en
 import { environment as copilotEnvironment } from "../../../hooks/hosts/copilot/env.js";
 import { skillRootsOf } from "../../../hooks/hosts/opencode/adapter.js";
 import { Replay, totalsOf, type RowCount, type Totals } from "../replay.js";
-import type { SessionRecord } from "../sessions.js";
+import { budgetRecord, type SessionRecord } from "../sessions.js";
 import type { HostSession } from "./session.js";
 import { readCodex } from "./codex.js";
 import { readGemini } from "./gemini.js";
@@ -182,7 +182,8 @@ export function measureHosts(o: HostsOptions): { hosts: Partial<Record<OtherHost
         m.toolCalls += s.toolCalls;
         m.compactions += s.compactions;
         m.leftOut.rejectedEvents += s.rejected;
-        if (o.records) records.push(recordOf(name, s, replay.outcomes(r), new Date(mtime).toISOString().slice(0, 10)));
+        if (o.records)
+          records.push({ ...recordOf(name, s, replay.outcomes(r), new Date(mtime).toISOString().slice(0, 10)), budget: budgetRecord(r.budgetResult) });
       }
     }
     m.rows = replay.rows("main");
