@@ -331,7 +331,13 @@ function handHome(): { home: string; table: string } {
   const gemini = path.join(home, ".gemini", "tmp", "project", "chats", "session-2026-12-02T11-59-204beb98.jsonl");
   fs.mkdirSync(path.dirname(gemini), { recursive: true });
   fs.copyFileSync(path.join(root, "test", "fixtures", "gemini", "session-commit-before-after-load.jsonl"), gemini);
-  for (const f of [claude, gemini]) fs.utimesSync(f, day, day);
+  const codex = path.join(home, ".codex", "sessions", "2026", "12", "02", "rollout-2026-12-02T11-58-01a23ec9-1e4d-7072-996b-fc6d8a8f2b4c.jsonl");
+  fs.mkdirSync(path.dirname(codex), { recursive: true });
+  fs.copyFileSync(path.join(root, "test", "fixtures", "codex", "rollout-commit-before-after-load.jsonl"), codex);
+  const copilot = path.join(home, ".copilot", "session-state", "57770201-9381-4742-a2df-0234f459d057", "events.jsonl");
+  fs.mkdirSync(path.dirname(copilot), { recursive: true });
+  fs.copyFileSync(path.join(root, "test", "fixtures", "copilot", "events-commit-before-after-load.jsonl"), copilot);
+  for (const f of [claude, gemini, codex, copilot]) fs.utimesSync(f, day, day);
   const table = path.join(home, "triggers.json");
   fs.writeFileSync(
     table,
@@ -353,6 +359,37 @@ test("token usage per week and host, long outputs per budget profile, the slowes
   assert.equal(claude.output, 40 + 25 + 15 + 12 + 30);
   assert.equal(claude.cacheRead, 5000 + 31000 + 32000 + 32500 + 33000);
   assert.equal(claude.cacheWrite, 200 + 100 + 50);
+  // Codex and Copilot CLI record each request's usage: summed straight from the fixture files here.
+  const lines = (f: string) =>
+    fs
+      .readFileSync(path.join(root, "test", "fixtures", f), "utf8")
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l));
+  const cx = lines("codex/rollout-commit-before-after-load.jsonl")
+    .filter((l) => l.type === "event_msg" && l.payload?.type === "token_count" && l.payload.info?.last_token_usage)
+    .map((l) => l.payload.info.last_token_usage);
+  const cp = lines("copilot/events-commit-before-after-load.jsonl")
+    .filter((l) => l.type === "session.usage_record")
+    .map((l) => l.data.usage);
+  assert.ok(cx.length > 0 && cp.length > 0, "the fixtures carry usage");
+  const sum = (xs: Record<string, number>[], f: (x: Record<string, number>) => number) => xs.reduce((a, x) => a + f(x), 0);
+  const codexT = d.tokens.filter((x) => x.host === "codex");
+  const copilotT = d.tokens.filter((x) => x.host === "copilot");
+  const total = (ts: typeof codexT, k: "input" | "output" | "cacheRead" | "cacheWrite") => ts.reduce((a, x) => a + (x[k] ?? 0), 0);
+  assert.deepEqual(
+    (["input", "output", "cacheRead", "cacheWrite"] as const).map((k) => total(codexT, k)),
+    [
+      sum(cx, (u) => u.input_tokens! - u.cached_input_tokens!),
+      sum(cx, (u) => u.output_tokens!),
+      sum(cx, (u) => u.cached_input_tokens!),
+      sum(cx, (u) => u.cache_write_input_tokens!),
+    ],
+  );
+  assert.deepEqual(
+    (["input", "output", "cacheRead", "cacheWrite"] as const).map((k) => total(copilotT, k)),
+    [sum(cp, (u) => u.inputTokens!), sum(cp, (u) => u.outputTokens!), sum(cp, (u) => u.cacheReadTokens!), sum(cp, (u) => u.cacheWriteTokens!)],
+  );
   const gemini = d.tokens.find((x) => x.host === "gemini")!;
   assert.deepEqual([gemini.sessions, gemini.recorded, gemini.input, gemini.output, gemini.cacheRead, gemini.cacheWrite], [1, 0, null, null, null, null]);
   // Balanced: the git log summarized, make's log capped to its 4,000-character head; one summary seen, its raw file read back.

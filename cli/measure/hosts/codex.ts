@@ -7,7 +7,7 @@
 // apply_patch, `function_call_output` by call_id), `compacted`.
 // A call the hook refused answers "Command blocked by PreToolUse hook": it never ran.
 import { normalize } from "../../../hooks/hosts/codex/adapter.js";
-import { add, jsonLines, newSession, num, obj, str, type HostSession, type Json } from "./session.js";
+import { add, addTokens, jsonLines, newSession, num, obj, str, type HostSession, type Json } from "./session.js";
 
 const REFUSED = "Command blocked by PreToolUse hook";
 
@@ -38,6 +38,14 @@ export function readCodex(text: string): { sessions: HostSession[]; malformed: n
         if (Object.keys(last).length) {
           s.requests++;
           s.promptSizes.push(num(last.input_tokens));
+          // OpenAI's input_tokens include the cached ones; the report counts input apart from cache reads, as Claude Code's usage does.
+          addTokens(
+            s,
+            num(last.input_tokens) - num(last.cached_input_tokens),
+            num(last.output_tokens),
+            num(last.cached_input_tokens),
+            num(last.cache_write_input_tokens),
+          );
         }
       } else if (kind === "task_complete" && str(p.last_agent_message)) {
         emit({ hook_event_name: "Stop", turn_id: str(p.turn_id), stop_hook_active: false, last_assistant_message: p.last_agent_message });

@@ -7,7 +7,7 @@
 // request's usage), `session.compaction_complete`. Every event of the file is
 // read as the main thread's (no capture here shows a subagent's events in it).
 import { normalize } from "../../../hooks/hosts/copilot/adapter.js";
-import { add, jsonLines, newSession, num, obj, str, type HostSession, type Json } from "./session.js";
+import { add, addTokens, jsonLines, newSession, num, obj, str, type HostSession, type Json } from "./session.js";
 
 export function readCopilot(text: string): { sessions: HostSession[]; malformed: number } {
   const { lines, malformed } = jsonLines(text);
@@ -50,6 +50,7 @@ export function readCopilot(text: string): { sessions: HostSession[]; malformed:
         const u = obj(d.usage);
         s.requests++;
         s.promptSizes.push(num(u.inputTokens) + num(u.cacheReadTokens) + num(u.cacheWriteTokens));
+        addTokens(s, num(u.inputTokens), num(u.outputTokens), num(u.cacheReadTokens), num(u.cacheWriteTokens));
         break;
       }
       case "session.compaction_complete":

@@ -210,5 +210,6 @@ function recordOf(host: string, s: HostSession, rows: SessionRecord["rows"], day
     compactions: s.compactions,
     outputs: 0,
     outputsOver: 0,
+    ...(s.tokens ? { tokens: { input: s.tokens[0], output: s.tokens[1], cacheRead: s.tokens[2], cacheWrite: s.tokens[3] } } : {}),
   };
 }

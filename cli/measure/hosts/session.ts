@@ -18,6 +18,17 @@ export interface HostSession {
   compactions: number;
   /** Payloads the host's adapter did not accept (counted, never fatal). */
   rejected: number;
+  /** Input (not read from the cache), output, cache read, cache write tokens, summed over requests; absent: the files carry none. */
+  tokens?: [number, number, number, number];
+}
+
+/** One request's usage added to the session's. */
+export function addTokens(s: HostSession, input: number, output: number, cacheRead: number, cacheWrite: number): void {
+  const t = (s.tokens ??= [0, 0, 0, 0]);
+  t[0] += Math.max(0, input);
+  t[1] += Math.max(0, output);
+  t[2] += Math.max(0, cacheRead);
+  t[3] += Math.max(0, cacheWrite);
 }
 
 export function newSession(id: string, cwd = ""): HostSession {
