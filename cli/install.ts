@@ -17,7 +17,8 @@ import { findBun, noBun } from "./install/runtime.js";
 
 export { findBun, GET_BUN, pickRuntime } from "./install/runtime.js";
 export { BACKUPS_KEPT, lineDiff } from "./install/apply.js";
-export { checkSkills, copySkills, isProjectDependency, readSettings, settingsFileOf, type SkillCheck, type Where } from "./install/claude-code.js";
+export { copySkills } from "../hooks/io/hook-install.js";
+export { checkSkills, isProjectDependency, readSettings, settingsFileOf, type SkillCheck, type Where } from "./install/claude-code.js";
 export {
   FAIL_CLOSED_EVENTS,
   HOOK_EVENTS,

@@ -290,10 +290,6 @@ const HOST_NAMES: readonly { name: string; re: RegExp }[] = [
 export const HOST_NAMES_ALLOWED: ReadonlyMap<string, string> = new Map<string, string>([
   ["hooks/runner/context.ts: .claude folder", "`.claude-plugin` is a folder of skillgate's own package (its plugin manifest), protected under every host"],
   ["hooks/core/table/schema.ts: tool name Bash", "the table schema's description quotes a tool name a user's table may hold, as an example"],
-  [
-    "hooks/io/tickets.ts: CLAUDE_ variable",
-    "the ticket keeps the variables the git hook's check needs to decide as the hook did; each host's should come from its Host",
-  ],
 ]);
 
 /** Host names in one source file's code (comments removed; string literals kept: they are what the code says). */

@@ -38,7 +38,6 @@ import {
 import { JsonTextError } from "../../hooks/hosts/claude-code/settings-text.js";
 import type { CompiledTable } from "../../hooks/core/table/compile.js";
 import type { FileChange, InstallPlan, InstallTarget } from "../../hooks/io/hook-install.js";
-import { makeDir } from "../../hooks/io/make-dir.js";
 import { packageDirInProject } from "../../hooks/io/project-package.js";
 import { gitHooksVerb } from "../git-hooks.js";
 import { pickRuntime } from "./runtime.js";
@@ -107,29 +106,6 @@ export function checkSkills(t: CompiledTable, projectDir: string | undefined): S
   const roots = clientSkillRoots(projectDir, home());
   const missing = t.rows.flatMap((r) => (r.row.skill && !clientSkillFile(r.row.skill, roots) ? [{ row: r.row.id, skill: r.row.skill }] : []));
   return { missing, roots };
-}
-
-/**
- * Copy skills into `dest` (never over the user's own): from the table's
- * skillsDir, else skillgate's own skills. Returns what was copied and what no
- * source has.
- */
-export function copySkills(names: string[], sources: string[], dest: string): { copied: string[]; unknown: string[] } {
-  const copied: string[] = [],
-    unknown: string[] = [];
-  for (const name of [...new Set(names)]) {
-    const to = path.join(dest, name);
-    if (fs.existsSync(path.join(to, "SKILL.md"))) continue;
-    const from = sources.map((s) => path.join(s, name)).find((d) => fs.existsSync(path.join(d, "SKILL.md")));
-    if (!from) {
-      unknown.push(name);
-      continue;
-    }
-    makeDir(dest);
-    fs.cpSync(from, to, { recursive: true, errorOnExist: false, force: false });
-    copied.push(name);
-  }
-  return { copied, unknown };
 }
 
 function tableFor(projectDir: string, root: string, flag?: string): TableResolution {

@@ -40,6 +40,8 @@ export interface HostCapabilities {
 
 export interface Host {
   name: string;
+  /** Variables that choose this host's table, skill roots and state folder: a shell call's ticket keeps them for the git hooks. */
+  configEnv?: RegExp;
   capabilities: HostCapabilities;
   normalize(payload: unknown): Normalized;
   /** The host's answer for a decision (undefined: print nothing). */

@@ -44,13 +44,13 @@ export const DONE = "done";
 export const RECENT_MS = 12 * 60 * 60 * 1000;
 
 /** Variables that choose the table, the skill roots and the state folder; none that holds a credential. */
-const TICKET_ENV =
-  /^(SKILLGATE_\w+|CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA|CLAUDE_CONFIG_DIR|CODEX_HOME|GEMINI_\w*DIR|COPILOT_HOME|XDG_CONFIG_HOME|XDG_STATE_HOME|HOME)$/;
+// skillgate's own and the shared ones; each host adds its own (Host.configEnv).
+const TICKET_ENV = /^(SKILLGATE_\w+|XDG_CONFIG_HOME|XDG_STATE_HOME|HOME)$/;
 const SECRET = /TOKEN|KEY|SECRET|PASSWORD|AUTH/i;
 
-export function ticketEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+export function ticketEnv(env: NodeJS.ProcessEnv, hostEnv?: RegExp): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && TICKET_ENV.test(k) && !SECRET.test(k)) out[k] = v;
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && (TICKET_ENV.test(k) || hostEnv?.test(k)) && !SECRET.test(k)) out[k] = v;
   return out;
 }
 
@@ -216,7 +216,7 @@ export function noteShellCall(
   e: ShellCallNote,
   refused: boolean,
   stateDir: string,
-  o: { host: string; packageRoot: string; env: NodeJS.ProcessEnv; tableFile?: string; client?: ProcessId },
+  o: { host: string; configEnv?: RegExp; packageRoot: string; env: NodeJS.ProcessEnv; tableFile?: string; client?: ProcessId },
 ): void {
   if (e.tool.kind !== "shell" || !e.toolUseId) return;
   if (e.kind === "tool-result" || e.kind === "tool-failure") return retireTicket(stateDir, e.sessionId, e.toolUseId);
@@ -235,6 +235,6 @@ export function noteShellCall(
     at: Date.now(),
     packageRoot: o.packageRoot,
     ...(o.tableFile ? { tableFile: o.tableFile } : {}),
-    env: ticketEnv(o.env),
+    env: ticketEnv(o.env, o.configEnv),
   });
 }

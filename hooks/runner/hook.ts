@@ -172,6 +172,7 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
       try {
         noteShellCall(given, false, stateDirOf({ ...h, ...optionalDataDir(he.dataDir) }), {
           host: fc.host.name,
+          ...(fc.host.configEnv ? { configEnv: fc.host.configEnv } : {}),
           packageRoot: h.packageRoot,
           env: h.env,
           ...(o.client ? { client: o.client } : {}),
@@ -296,6 +297,7 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
     try {
       noteShellCall(event, outcome.decision.verdict === "deny", stateDir, {
         host: host.name,
+        ...(host.configEnv ? { configEnv: host.configEnv } : {}),
         packageRoot: h.packageRoot,
         env: h.env,
         tableFile: ctx.tableFile,

@@ -233,6 +233,7 @@ export function renderFailure(message: string, refuseToolCall: boolean): Json {
 }
 
 export const claudeCode: Host = {
+  configEnv: /^(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA|CLAUDE_CONFIG_DIR)$/,
   name: "claude-code",
   // 2.1.328: a general-purpose subagent's tools include Skill (e2e/FINDINGS.md).
   capabilities: { subagentsLoadSkills: true, rewritesToolInput: true, reportsExitStatus: true },

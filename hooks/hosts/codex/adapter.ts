@@ -180,6 +180,7 @@ export function renderFailure(message: string, refuseToolCall: boolean): Json {
 }
 
 export const codex: Host = {
+  configEnv: /^CODEX_HOME$/,
   name: "codex",
   // Codex subagents have the same shell, so they can read a SKILL.md themselves.
   // No skill tool: a skill is loaded by printing its SKILL.md (or by the user's `$skill`).

@@ -174,6 +174,7 @@ export function renderFailure(message: string, refuseToolCall: boolean): Json {
 export function copilotHost(eventName: string): Host {
   return {
     name: "copilot",
+    configEnv: /^COPILOT_HOME$/,
     // Subagents (`task`) are offered the `skill` tool too (the tools list of 1.0.102's requests).
     capabilities: { subagentsLoadSkills: true },
     // 1.0.102's tools: `skill` ({skill}; install --with-skills puts the skills in .github/skills), `view` ({path,

@@ -149,6 +149,7 @@ export function renderFailure(message: string, refuseToolCall: boolean): Json {
 }
 
 export const gemini: Host = {
+  configEnv: /^GEMINI_\w*DIR$/,
   name: "gemini",
   // Gemini's subagents share the tool registry, activate_skill included; each gets its own context
   // (agentId from the entry's SUBAGENT mark), so the main thread's loads do not pass into it.
