@@ -370,7 +370,7 @@ test("a ticket: the PreToolUse of a shell call writes it (client by pid and star
   const repo = repoWith(state);
   await bashCall(repo, state, "node tools/commit.js", "toolu_t1");
   const live = path.join(state, "tickets", `${SESSION}--toolu_t1.json`);
-  const t = JSON.parse(fs.readFileSync(live, "utf8")) as Ticket;
+  const t = JSON.parse(fs.readFileSync(live, "utf8").split("\n")[1] ?? "") as Ticket;
   assert.equal(t.sessionId, SESSION);
   assert.equal(t.toolUseId, "toolu_t1");
   assert.equal(t.host, "claude-code");
@@ -404,6 +404,41 @@ test("an agent's commit, known by its ticket: refused with the PreToolUse gate's
   await hookEvent("post-tool-use-skill.json", repo, state, {});
   const ok = git(repo, ["commit", "-qam", "agent"], personEnv(state));
   assert.equal(ok.status, 0, ok.stderr);
+});
+
+test("a ticket that skillgate's hook did not write vouches for nothing: one naming another session where the skill is loaded is refused", async () => {
+  const state = tmp("state");
+  const repo = repoWith(state);
+  installGitHooks(repo, config(state));
+  // Session B has the commit skill loaded; this session (A) has not.
+  const OTHER = "0e6f7d1c-4b2a-4c1e-9d3f-2a1b0c9d8e7f";
+  await hookEvent("post-tool-use-skill.json", repo, state, { session_id: OTHER });
+  await bashCall(repo, state, "node tools/commit.js", "toolu_real");
+  const dir = path.join(state, "tickets");
+  const real = path.join(dir, `${SESSION}--toolu_real.json`);
+  const text = fs.readFileSync(real, "utf8");
+  assert.match(text, /^[0-9a-f]{16}\n\{/, "a ticket is signed on its first line");
+  const mine = JSON.parse(text.slice(17)) as Ticket;
+  // What a program the analysis cannot read could do in the call: take its own ticket away and leave one of B's.
+  fs.rmSync(real);
+  const forged: Ticket = { ...mine, sessionId: OTHER, toolUseId: "toolu_forged" };
+  const plant = (name: string, body: string) => fs.writeFileSync(path.join(dir, name), body);
+  edit(repo, "forged");
+  for (const body of [JSON.stringify(forged), `0123456789abcdef\n${JSON.stringify(forged)}`, `${text.slice(0, 16)}\n${JSON.stringify(forged)}`]) {
+    plant(`${OTHER}--toolu_forged.json`, body);
+    const r = git(repo, ["commit", "-qam", "forged"], personEnv(state));
+    assert.notEqual(r.status, 0, `a forged ticket let the commit through: ${body.slice(0, 40)}`);
+    assert.match(r.stderr, /toolu_forged\.json claims to be a shell call of this agent but its checksum does not match/);
+  }
+  // The same ticket as the hook writes it (signed) would pass: B has the skill. That is what the signature stands between.
+  fs.rmSync(path.join(dir, `${OTHER}--toolu_forged.json`));
+  writeTicket(state, forged);
+  gitOk(repo, ["commit", "-qam", "forged"], personEnv(state));
+  // A person's commit is not held up by a stray file that claims some other process.
+  plant(`${OTHER}--toolu_stray.json`, JSON.stringify({ ...forged, client: { pid: 1, start: 1 }, cwd: "/elsewhere" }));
+  fs.rmSync(path.join(dir, `${OTHER}--toolu_forged.json`));
+  edit(repo, "person");
+  gitOk(repo, ["commit", "-qam", "person"], { ...personEnv(state), SKILLGATE_STATE: state });
 });
 
 test("a subagent's commit is checked against the subagent's own context, not the main thread's", async () => {

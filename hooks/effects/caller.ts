@@ -8,9 +8,13 @@
 //      younger than RECENT_MS;
 //   4. the marker is set but no ticket is known → an agent we cannot place: refused;
 //   5. otherwise a person: passes.
+// Before all of these: a file in tickets/ that skillgate's hook did not write (its
+// checksum fails) and that claims an ancestor as its client, or sits among the
+// live calls of this repository while the marker is set → refused: something
+// wrote it to vouch for a commit, and what it says cannot be believed.
 import fs from "node:fs";
 import path from "node:path";
-import { ancestry, doneTickets, liveTickets, RECENT_MS, type ProcessId, type Ticket } from "../io/tickets.js";
+import { ancestry, type BadTicket, doneTickets, liveTickets, RECENT_MS, type ProcessId, type Ticket } from "../io/tickets.js";
 
 /** Variables a host puts into its shell tool's environment (captured from the real binaries, docs/git-hooks.md). */
 export const AGENT_MARKERS: Readonly<Record<string, string>> = {
@@ -29,7 +33,8 @@ export const SESSION_VARS = ["CLAUDE_CODE_SESSION_ID", "CODEX_SESSION_ID", "CODE
 export type Caller =
   | { kind: "person" }
   | { kind: "agent"; tickets: Found[]; how: "live call" | "background of a call" | "marker, recent call" }
-  | { kind: "unknown-agent"; marker: string };
+  | { kind: "unknown-agent"; marker: string }
+  | { kind: "forged-ticket"; bad: BadTicket };
 
 /** A ticket and the state folder it was found in (the session's state is there too). */
 export interface Found {
@@ -52,8 +57,8 @@ function real(p: string): string {
 }
 
 /** A ticket's cwd inside this repository's work tree (or its git folder, for a bare one). */
-function inRepo(t: Ticket, top: string): boolean {
-  const cwd = real(t.cwd);
+function inRepo(ticketCwd: string, top: string): boolean {
+  const cwd = real(ticketCwd);
   return cwd === top || cwd.startsWith(top + path.sep);
 }
 
@@ -71,8 +76,16 @@ export interface CallerInput {
 export function callerOf(i: CallerInput): Caller {
   const now = i.now ?? Date.now();
   const mine = ancestry(i.pid, i.proc);
-  const live = i.stateDirs.flatMap((d) => liveTickets(d).map((x) => ({ ticket: x.ticket, stateDir: d })));
-  const done = i.stateDirs.flatMap((d) => doneTickets(d).map((x) => ({ ticket: x.ticket, stateDir: d }))).filter((f) => now - f.ticket.at <= RECENT_MS);
+  const liveFiles = i.stateDirs.map((d) => ({ d, files: liveTickets(d) }));
+  const doneFiles = i.stateDirs.map((d) => ({ d, files: doneTickets(d) }));
+  const live = liveFiles.flatMap(({ d, files }) => files.good.map((x) => ({ ticket: x.ticket, stateDir: d })));
+  const done = doneFiles.flatMap(({ d, files }) => files.good.map((x) => ({ ticket: x.ticket, stateDir: d }))).filter((f) => now - f.ticket.at <= RECENT_MS);
+  const marker = markerOf(i.env);
+  const top = real(i.top);
+  const forged =
+    [...liveFiles, ...doneFiles].flatMap(({ files }) => files.bad).find((b) => mine.some((a) => same(a, b.client))) ??
+    (marker !== undefined ? liveFiles.flatMap(({ files }) => files.bad).find((b) => b.cwd !== undefined && inRepo(b.cwd, top)) : undefined);
+  if (forged) return { kind: "forged-ticket", bad: forged };
   const newest = (found: Found[]) => [...found].sort((a, b) => b.ticket.at - a.ticket.at).slice(0, 1);
   const byAncestor = (found: Found[]) => {
     // The nearest ancestor that is a client: a nested client (an agent started by an agent's shell) is its own caller.
@@ -86,14 +99,12 @@ export function callerOf(i: CallerInput): Caller {
   if (liveHit.length) return { kind: "agent", tickets: liveHit, how: "live call" };
   const doneHit = byAncestor(done);
   if (doneHit.length) return { kind: "agent", tickets: newest(doneHit), how: "background of a call" };
-  const marker = markerOf(i.env);
   if (marker === undefined) return { kind: "person" };
   // The session the environment names (Claude Code, Codex) and this repository's latest call: both are checked.
   // The environment is the agent's to forge, so what it names can only add a check, never replace one.
   const sessions = SESSION_VARS.map((k) => i.env[k]).filter((v): v is string => !!v);
   const ofSession = newest([...live, ...done].filter((f) => sessions.includes(f.ticket.sessionId)));
-  const top = real(i.top);
-  const here = newest([...live, ...done].filter((f) => inRepo(f.ticket, top)));
+  const here = newest([...live, ...done].filter((f) => inRepo(f.ticket.cwd, top)));
   const both = [...new Set([...ofSession, ...here])];
   if (both.length) return { kind: "agent", tickets: both, how: "marker, recent call" };
   return { kind: "unknown-agent", marker };

@@ -72,6 +72,13 @@ export async function runGitHook(r: GitHookRun): Promise<GitHookResult> {
     for (const p of pushes) commands.push(pushCommand(remote, p, lease));
     what = `a push to ${remote} (${pushes.map((p) => `${p.localRef} → ${p.remoteRef}${p.deletion ? ", a deletion" : p.force ? ", not a fast-forward" : ""}`).join("; ")})`;
   }
+  if (caller.kind === "forged-ticket") {
+    return refuse(
+      `skillgate: git refused ${what}: ${caller.bad.file} claims to be a shell call of this agent but ${caller.bad.why}. ` +
+        `Something other than skillgate's hook wrote it, so it cannot say which skills are loaded. ` +
+        `The user can remove it; then run the git command as a shell tool call of your session, in the foreground, after loading the skill the table asks for.`,
+    );
+  }
   if (caller.kind === "unknown-agent") {
     return refuse(
       `skillgate: git refused ${what}: it comes from an agent (${caller.marker} is set, ${AGENT_MARKERS[caller.marker]}'s shell) but from no shell call skillgate knows of, ` +

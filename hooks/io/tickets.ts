@@ -5,9 +5,14 @@
 // read them to tell an agent's commit or push from a person's, and whose it is
 // (docs/git-hooks.md). The git hook script only tests whether tickets/*.json
 // exists before it starts node, so a live ticket is a file directly in tickets/.
+// A ticket is signed with the state folder's key (io/state-key.ts) on its first
+// line: one that fails the check was not written by the hook, and the git hook
+// refuses the commit it would have vouched for (docs/git-hooks.md).
 import fs from "node:fs";
 import path from "node:path";
+import { fastHash } from "./fast-hash.js";
 import { makeDir } from "./make-dir.js";
+import { stateKey } from "./state-key.js";
 
 export interface ProcessId {
   pid: number;
@@ -111,11 +116,16 @@ export function isAlive(p: ProcessId, proc = "/proc"): boolean {
 
 // ─── write, retire, read ───────────────────────────────────────────
 
-/** The PreToolUse of a shell call: one small file. */
+// The keyed checksum the table cache uses too (io/fast-hash.ts says why not node:crypto on this path).
+const sign = (stateDir: string, body: string): string => fastHash(body, stateKey(stateDir).toString("hex"));
+
+/** The PreToolUse of a shell call: one small file, `<checksum>\n<json>`. */
 export function writeTicket(stateDir: string, t: Ticket): void {
   const dir = path.join(stateDir, TICKETS);
   const file = path.join(dir, ticketName(t.sessionId, t.toolUseId));
-  const text = JSON.stringify(t);
+  makeDir(stateDir, 0o700);
+  const body = JSON.stringify(t);
+  const text = `${sign(stateDir, body)}\n${body}`;
   try {
     fs.writeFileSync(file, text, { mode: 0o600 });
   } catch (e) {
@@ -135,28 +145,66 @@ export function retireTicket(stateDir: string, sessionId: string, toolUseId: str
   }
 }
 
-function readTickets(dir: string): { file: string; ticket: Ticket }[] {
+/** A file in tickets/ that skillgate's hook did not write as it is (bad checksum, wrong shape, a link, too big). */
+export interface BadTicket {
+  file: string;
+  why: string;
+  /** What it claims, unverified: the client it names, to tell whose call it pretends to be. */
+  client?: ProcessId;
+  cwd?: string;
+}
+
+export interface TicketFiles {
+  good: { file: string; ticket: Ticket }[];
+  bad: BadTicket[];
+}
+
+function readTickets(stateDir: string, dir: string): TicketFiles {
+  const out: TicketFiles = { good: [], bad: [] };
   let names: string[];
   try {
     names = fs.readdirSync(dir).filter((n) => n.endsWith(".json"));
   } catch {
-    return [];
+    return out;
   }
-  const out: { file: string; ticket: Ticket }[] = [];
   for (const n of names) {
     const file = path.join(dir, n);
+    let text: string;
     try {
       const st = fs.lstatSync(file);
       // Only what skillgate writes: a small regular file.
-      if (!st.isFile() || st.size > 64 * 1024) continue;
-      const t = JSON.parse(fs.readFileSync(file, "utf8")) as Ticket;
-      if (isTicket(t)) out.push({ file, ticket: t });
+      if (!st.isFile() || st.size > 64 * 1024) {
+        out.bad.push({ file, why: st.isFile() ? "larger than a ticket" : "not a regular file" });
+        continue;
+      }
+      text = fs.readFileSync(file, "utf8");
     } catch {
-      /* removed in between, or not a ticket */
+      continue; // removed in between (retired)
+    }
+    const nl = text.indexOf("\n");
+    const body = text.slice(nl + 1);
+    let claimed: Partial<Ticket> | undefined;
+    try {
+      claimed = JSON.parse(body) as Partial<Ticket>;
+    } catch {
+      claimed = undefined;
+    }
+    const ok = nl === 16 && text.slice(0, nl) === sign(stateDir, body);
+    if (ok && isTicket(claimed)) out.good.push({ file, ticket: claimed });
+    else {
+      const client = claimed && isProcessId(claimed.client) ? claimed.client : undefined;
+      out.bad.push({
+        file,
+        why: ok ? "not in a ticket's shape" : "its checksum does not match (not written by skillgate's hook, or altered)",
+        ...(client ? { client } : {}),
+        ...(claimed && typeof claimed.cwd === "string" ? { cwd: claimed.cwd } : {}),
+      });
     }
   }
   return out;
 }
+
+const isProcessId = (p: unknown): p is ProcessId => !!p && typeof (p as ProcessId).pid === "number" && typeof (p as ProcessId).start === "number";
 
 function isTicket(t: unknown): t is Ticket {
   const o = t as Partial<Ticket> | null;
@@ -174,17 +222,17 @@ function isTicket(t: unknown): t is Ticket {
   );
 }
 
-/** Calls running now. */
-export const liveTickets = (stateDir: string) => readTickets(path.join(stateDir, TICKETS));
+/** Calls running now (and files there that skillgate did not write). */
+export const liveTickets = (stateDir: string): TicketFiles => readTickets(stateDir, path.join(stateDir, TICKETS));
 /** Calls that finished (their background work may still run). */
-export const doneTickets = (stateDir: string) => readTickets(path.join(stateDir, TICKETS, DONE));
+export const doneTickets = (stateDir: string): TicketFiles => readTickets(stateDir, path.join(stateDir, TICKETS, DONE));
 
 /**
  * Housekeeping the git hook does (never the tool-call hook): a live ticket
  * whose client is gone is retired, a retired one past RECENT_MS removed.
  */
 export function cleanTickets(stateDir: string, now = Date.now(), proc = "/proc"): void {
-  for (const { file, ticket } of liveTickets(stateDir)) {
+  for (const { file, ticket } of liveTickets(stateDir).good) {
     if (ticket.client && !isAlive(ticket.client, proc)) {
       try {
         fs.renameSync(file, path.join(stateDir, TICKETS, DONE, path.basename(file)));
@@ -193,8 +241,17 @@ export function cleanTickets(stateDir: string, now = Date.now(), proc = "/proc")
       }
     }
   }
-  for (const { file, ticket } of doneTickets(stateDir)) {
+  const done = doneTickets(stateDir);
+  for (const { file, ticket } of done.good) {
     if (now - ticket.at > RECENT_MS) fs.rmSync(file, { force: true });
+  }
+  // What it claims is not to be believed, its age by the file system is.
+  for (const { file } of done.bad) {
+    try {
+      if (now - fs.lstatSync(file).mtimeMs > RECENT_MS) fs.rmSync(file, { force: true });
+    } catch {
+      /* gone already */
+    }
   }
 }
 
