@@ -22,6 +22,10 @@ import {
   type RunOptions,
   type RunResult,
 } from "./harness.ts";
+import { hostTest, recordResults } from "../e2e-shared/scenarios.ts";
+import { opencodeDriver } from "./driver.ts";
+
+recordResults(opencodeDriver, import.meta.filename);
 
 if (!existsSync(OPENCODE_BIN)) throw new Error(`opencode binary missing at ${OPENCODE_BIN}: run (cd e2e-opencode && npm install)`);
 // opencode's skill tool lists the skill's files with ripgrep: without `rg` on PATH it downloads one, which fails offline
@@ -179,37 +183,41 @@ test("a keyword in the prompt adds a hint to the user message the model reads (c
   assert.equal(text.split("skillgate[logs-hint]").length - 1, 1);
 });
 
-test("opencode's own compaction (context overflow) forgets the loaded skill: the commit is refused again, and the handoff reminder follows", async () => {
-  const p = installed();
-  const r = await play(p, {
-    prompt: "commit after a long session",
-    // A small context window: the first answer reports 50,000 input tokens, so opencode compacts before the next turn.
-    limit: { context: 20_000, output: 2_000 },
-    script: [
-      { toolUse: { name: "skill", input: { name: "commit" } }, usage: { input_tokens: 50_000 } },
-      { toolUse: { name: "bash", input: { command: 'git commit --allow-empty -m "e2e: after compaction"', description: "commit" } } },
-      { toolUse: { name: "bash", input: { command: "echo next", description: "echo" } } },
-      { text: "ok" },
-    ],
-  });
-  assert.ok(
-    r.requests.some((q) => q.kind === "side" && bodyText(q).includes("<conversation>")),
-    "opencode sent a compaction request",
-  );
-  // The compaction summarizes the load's result away: the JSON stream still has it.
-  const load = toolParts(r).find((t) => t.tool === "skill");
-  assert.equal(load?.state?.["status"], "completed", `the skill loaded before the compaction: ${JSON.stringify(load?.state).slice(0, 300)}`);
-  const refused = resultFor(r, "toolu_e2e_2");
-  assert.equal(refused.isError, true);
-  assert.match(refused.text, /skillgate\[commit-gate\]/);
-  assert.deepEqual(commits(p.repo), ["init"]);
-  assert.match(resultFor(r, "toolu_e2e_3").text, /skillgate\[handoff-after-compaction\]: this session has been compacted 1 time/);
-  const state = JSON.parse(readFileSync(join(p.state, `${r.sessionId}.json`), "utf8"));
-  assert.equal(state.compactions, 1);
-  assert.deepEqual(state.loaded, []);
-});
+hostTest(
+  "compaction",
+  "opencode's own compaction (context overflow) forgets the loaded skill: the commit is refused again, and the handoff reminder follows",
+  async () => {
+    const p = installed();
+    const r = await play(p, {
+      prompt: "commit after a long session",
+      // A small context window: the first answer reports 50,000 input tokens, so opencode compacts before the next turn.
+      limit: { context: 20_000, output: 2_000 },
+      script: [
+        { toolUse: { name: "skill", input: { name: "commit" } }, usage: { input_tokens: 50_000 } },
+        { toolUse: { name: "bash", input: { command: 'git commit --allow-empty -m "e2e: after compaction"', description: "commit" } } },
+        { toolUse: { name: "bash", input: { command: "echo next", description: "echo" } } },
+        { text: "ok" },
+      ],
+    });
+    assert.ok(
+      r.requests.some((q) => q.kind === "side" && bodyText(q).includes("<conversation>")),
+      "opencode sent a compaction request",
+    );
+    // The compaction summarizes the load's result away: the JSON stream still has it.
+    const load = toolParts(r).find((t) => t.tool === "skill");
+    assert.equal(load?.state?.["status"], "completed", `the skill loaded before the compaction: ${JSON.stringify(load?.state).slice(0, 300)}`);
+    const refused = resultFor(r, "toolu_e2e_2");
+    assert.equal(refused.isError, true);
+    assert.match(refused.text, /skillgate\[commit-gate\]/);
+    assert.deepEqual(commits(p.repo), ["init"]);
+    assert.match(resultFor(r, "toolu_e2e_3").text, /skillgate\[handoff-after-compaction\]: this session has been compacted 1 time/);
+    const state = JSON.parse(readFileSync(join(p.state, `${r.sessionId}.json`), "utf8"));
+    assert.equal(state.compactions, 1);
+    assert.deepEqual(state.loaded, []);
+  },
+);
 
-test("a long bash output is capped: the model gets a summary and a pointer, the whole output is in a 0600 file", async () => {
+hostTest("cap", "a long bash output is capped: the model gets a summary and a pointer, the whole output is in a 0600 file", async () => {
   const p = installed();
   const r = await play(p, {
     prompt: "make noise",

@@ -11,7 +11,7 @@ import { installed, play } from "./project.ts";
 
 const bash = (command: string, id: string) => ({ toolUse: { name: "Bash", input: { command, description: "e2e" }, id } });
 
-test("a commit neither the analysis nor git's hooks saw is reported to the model in the next request", async () => {
+test("a commit neither the analysis nor git's hooks saw is taken back after the call and reported to the model in the next request", async () => {
   const p = installed(["commit"]);
   // git's own hooks would abort this commit (e2e/git-hooks.test.ts); without them — a program that writes refs
   // through libgit2 skips them — the audit after the call is what is left.
@@ -22,14 +22,15 @@ test("a commit neither the analysis nor git's hooks saw is reported to the model
     join(p.repo, "tools", "release.js"),
     "const v = ['com', 'mit'].join('');\nrequire('child_process').execFileSync('git', [v, '--allow-empty', '-m', 'chore: via tool']);\nconsole.log('released');\n",
   );
+  const head = () => execFileSync("git", ["rev-parse", "HEAD"], { cwd: p.repo, encoding: "utf8" }).trim();
+  const before = head();
   const r = await play(p, { prompt: "release it", script: [bash("node tools/release.js", "toolu_rel"), { text: "ok" }] });
-  assert.deepEqual(
-    execFileSync("git", ["log", "--format=%s"], { cwd: p.repo, encoding: "utf8" }).trim().split("\n")[0],
-    "chore: via tool",
-    "the program did commit (the analysis let it run)",
-  );
+  const reflog = execFileSync("git", ["reflog", "--format=%gs", "main"], { cwd: p.repo, encoding: "utf8" });
+  assert.match(reflog, /commit: chore: via tool/, "the program did commit (the analysis let it run)");
+  assert.equal(head(), before, "the audit took the commit back: main is where it was before the call");
   const next = JSON.stringify(mainRequests(r)[1]?.body ?? {});
   assert.match(next, /skillgate\[effects-audit\]: a commit \(main: \\?"commit: chore: via tool\\?"\)/);
+  assert.match(next, /skillgate moved main back to [0-9a-f]{12}/);
   assert.match(next, /Load skill \\?"commit\\?" now/);
   assert.ok(contentText(mainRequests(r)[1]?.body?.messages?.at(-1)?.content).length > 0);
 });

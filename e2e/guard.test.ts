@@ -26,6 +26,10 @@ import {
 } from "./harness.ts";
 
 import { CLI, installed, play, type Project } from "./project.ts";
+import { hostTest, recordResults } from "../e2e-shared/scenarios.ts";
+import { claudeDriver } from "./driver.ts";
+
+recordResults(claudeDriver, import.meta.filename);
 
 const bash = (command: string, id: string, usage?: Usage): Turn => ({
   toolUse: { name: "Bash", input: { command, description: "e2e" }, id },
@@ -77,7 +81,7 @@ function assertSavedPrivately(file: string, p: Project, full: string): void {
   );
 }
 
-test("a 30,000-line seq output is capped: the model gets the head and the path, the whole output is in a private file", async () => {
+hostTest("cap", "a 30,000-line seq output is capped: the model gets the head and the path, the whole output is in a private file", async () => {
   const p = installed();
   const full = execFileSync("seq", ["1", "30000"], { encoding: "utf8" });
   assert.equal(full.length, 168_894);

@@ -13,6 +13,10 @@ import { join } from "node:path";
 import { compact, contentText, mainRequests, makeTempRepo, tempDir, toolResults, type ContentBlock, type RunResult, type StreamEvent } from "./harness.ts";
 
 import { installed, play, ROOT, type Project } from "./project.ts";
+import { hostTest, recordResults } from "../e2e-shared/scenarios.ts";
+import { claudeDriver } from "./driver.ts";
+
+recordResults(claudeDriver, import.meta.filename);
 
 const bash = (command: string, id: string) => ({ toolUse: { name: "Bash", input: { command, description: "e2e" }, id } });
 const skill = (name: string, id: string) => ({ toolUse: { name: "Skill", input: { skill: name }, id } });
@@ -74,7 +78,7 @@ test("Skill tool call, then git commit is allowed and actually runs", async () =
   assert.deepEqual(gitLog(p.repo), ["feat: after skill", "init"]);
 });
 
-test("/compact forgets the loaded skill: the next commit is denied again", async () => {
+hostTest("compaction", "/compact forgets the loaded skill: the next commit is denied again", async () => {
   const p = installed(["commit"]);
   const r1 = await play(p, {
     prompt: "commit it",
@@ -196,7 +200,7 @@ test("a subagent's git commit is denied until the subagent loads the skill itsel
   assert.match(contentText(resultOf(r, "toolu_agent").content), /sub done/);
 });
 
-test('a "✅ Готово" final answer is blocked once with the reason, then the session ends', async () => {
+hostTest("stop", 'a "✅ Готово" final answer is blocked once with the reason, then the session ends', async () => {
   const p = installed(["done-check"]);
   const r = await play(p, { prompt: "finish up", script: [{ text: "✅ Готово" }, { text: "✅ Готово: checked git log and the tests" }] });
   const main = mainRequests(r);

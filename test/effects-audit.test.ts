@@ -46,11 +46,14 @@ test("a commit made behind the analysis's back is found; a checkout is not", () 
     git(work, "checkout", "-qb", "feature");
     assert.deepEqual(compare(before, work), [], "a new branch is no commit");
     const mid = snapshot(work);
+    const from = git(work, "rev-parse", "HEAD").trim();
     git(work, "commit", "-q", "--allow-empty", "-m", "sneaky");
+    const to = git(work, "rev-parse", "HEAD").trim();
     const found = compare(mid, work);
     assert.equal(found.length, 1);
     assert.equal(found[0]!.kind, "commit");
-    assert.deepEqual(found[0], { kind: "commit", ref: "refs/heads/feature", message: "commit: sneaky" });
+    // Where the branch was before and after: what the runner needs to take the commit back.
+    assert.deepEqual(found[0], { kind: "commit", ref: "refs/heads/feature", message: "commit: sneaky", from, to });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -543,3 +543,35 @@ test("the script carries what install computed, quoted", () => {
   assert.match(s, /^sg_state='\/tmp\/it'\\''s here'$/m);
   assert.match(s, /\$\{CLAUDECODE-\}/);
 });
+
+test("git's hooks switched off in the agent's shell (as Gemini CLI does): the unallowed commit is taken back after the call, its changes kept; with the skill it stands", async () => {
+  const state = tmp("state");
+  const repo = repoWith(state);
+  installGitHooks(repo, config(state));
+  // Gemini CLI 0.61's shell tool sets core.hooksPath to empty through GIT_CONFIG_*: git runs no hook at all.
+  const hooksOff = personEnv(state, { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.hooksPath", GIT_CONFIG_VALUE_0: "" });
+  const before = gitOk(repo, ["rev-parse", "HEAD"], hooksOff).trim();
+  const call = (id: string) => bashCall(repo, state, "node tools/commit.js", id);
+  const result = (id: string) =>
+    hookEvent("post-tool-use-bash.json", repo, state, { tool_use_id: id, tool_input: { command: "node tools/commit.js", description: "t" } });
+
+  await call("toolu_off1");
+  edit(repo, "agent");
+  const made = git(repo, ["commit", "-qam", "agent"], hooksOff);
+  assert.equal(made.status, 0, "no hook ran, so git made the commit");
+  const commit = gitOk(repo, ["rev-parse", "HEAD"], hooksOff).trim();
+  assert.notEqual(commit, before);
+  const told = (await result("toolu_off1")).stdout;
+  assert.match(told, /skillgate\[effects-audit\]: a commit \(main: \\"commit: agent\\"\)/);
+  assert.match(told, new RegExp(`moved main back to ${before.slice(0, 12)}: the commit ${commit.slice(0, 12)} stays in the reflog`));
+  assert.equal(gitOk(repo, ["rev-parse", "HEAD"], hooksOff).trim(), before, "the branch is where it was before the call");
+  assert.equal(gitOk(repo, ["diff", "--cached", "--name-only"], hooksOff).trim(), "a.txt", "the commit's change is still staged");
+
+  // The skill loaded: the same commit stands and nothing is said.
+  await hookEvent("post-tool-use-skill.json", repo, state, {});
+  await call("toolu_off2");
+  assert.equal(git(repo, ["commit", "-qm", "agent again"], hooksOff).status, 0);
+  const after = gitOk(repo, ["rev-parse", "HEAD"], hooksOff).trim();
+  assert.doesNotMatch((await result("toolu_off2")).stdout, /effects-audit/);
+  assert.equal(gitOk(repo, ["rev-parse", "HEAD"], hooksOff).trim(), after);
+});

@@ -98,7 +98,19 @@ export type CompactionSignal = "before" | "after" | "start";
 export type EventOf<K extends EventKind> = Extract<Event, { kind: K }>;
 
 /** What the effects audit saw happen during a shell call: a new commit, a moved remote-tracking ref, a changed file. */
-export type AuditFinding = { kind: "commit"; ref: string; message: string } | { kind: "push"; ref: string } | { kind: "write"; path: string };
+export type AuditFinding =
+  | {
+      kind: "commit";
+      ref: string;
+      message: string;
+      /** The branch before and after the call (its reflog), when known. */
+      from?: string;
+      to?: string;
+      /** The runner moved the branch back (git's hooks did not stop the commit), or says why it could not. */
+      takenBack?: { done: true } | { done: false; why: string };
+    }
+  | { kind: "push"; ref: string }
+  | { kind: "write"; path: string };
 
 /**
  * A guarded file that changed during a shell call the analysis could not

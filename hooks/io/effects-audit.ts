@@ -25,7 +25,8 @@ export interface EffectsSnapshot {
 }
 
 export type Finding =
-  | { kind: "commit"; ref: string; message: string }
+  /** from/to: the branch before the call and after it (from its reflog), so the runner can take an unskilled commit back. */
+  | { kind: "commit"; ref: string; message: string; from?: string; to?: string }
   | { kind: "push"; ref: string; from?: string; to?: string }
   | { kind: "write"; path: string };
 
@@ -58,8 +59,11 @@ export function compare(before: EffectsSnapshot, cwd: string, after: EffectsSnap
     for (const [rel, size] of Object.entries(after.reflogs)) {
       const was = before.reflogs[rel] ?? 0;
       if (size <= was || !rel.startsWith("refs/heads/")) continue;
-      for (const message of newMessages(path.join(before.gitDir, "logs", rel), was, size)) {
-        if (COMMIT_MESSAGE.test(message)) found.push({ kind: "commit", ref: rel, message });
+      const lines = newLines(path.join(before.gitDir, "logs", rel), was, size);
+      const from = lines[0]?.from;
+      const to = lines.at(-1)?.to;
+      for (const { message } of lines) {
+        if (COMMIT_MESSAGE.test(message)) found.push({ kind: "commit", ref: rel, message, ...(from && to ? { from, to } : {}) });
       }
     }
     for (const [ref, id] of Object.entries(after.remotes)) {
@@ -108,7 +112,8 @@ function stamp(p: string): FileStamp | null {
 }
 
 /** The messages of reflog lines appended between two sizes (`old new who when tz\tmessage`). */
-function newMessages(file: string, from: number, to: number): string[] {
+/** Reflog lines are `<old> <new> <who> <when>\t<message>`. */
+function newLines(file: string, from: number, to: number): { from?: string; to?: string; message: string }[] {
   const start = Math.max(from, to - MAX_TAIL);
   let fd: number | undefined;
   try {
@@ -119,7 +124,10 @@ function newMessages(file: string, from: number, to: number): string[] {
       .toString("utf8")
       .split("\n")
       .filter((l) => l.includes("\t"))
-      .map((l) => l.slice(l.indexOf("\t") + 1));
+      .map((l) => {
+        const m = /^([0-9a-f]{40,64}) ([0-9a-f]{40,64}) /.exec(l);
+        return { ...(m ? { from: m[1], to: m[2] } : {}), message: l.slice(l.indexOf("\t") + 1) };
+      });
   } catch {
     return [];
   } finally {

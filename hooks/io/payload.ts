@@ -1,6 +1,7 @@
 // Reading a host's JSON payload field by field, the same way in every adapter:
 // a field of the wrong type reads as absent, never as a crash.
 import type { Normalized } from "../core/host.js";
+import { fastHash } from "./fast-hash.js";
 
 export type Json = Record<string, unknown>;
 
@@ -29,4 +30,15 @@ export function payloadHead(p: Json, events: ReadonlySet<string>): { name: strin
   const sessionId = str(p.session_id);
   if (sessionId === undefined) return { ok: false, ignored: false, error: `${name} event has no session_id` };
   return { name, sessionId };
+}
+
+/**
+ * For a host whose hook payloads carry no tool call id (Gemini CLI 0.61, Copilot CLI 1.0.102): an id made
+ * from what a call's before and after events both carry, so the after event finds what the before event
+ * left for it (the effects audit's snapshot, the git hooks' ticket, the evidence record). Two identical
+ * calls running at the same time share it: the first to finish takes the snapshot, the other is audited
+ * at the next event (docs/git-hooks.md).
+ */
+export function contentCallId(sessionId: string, agentId: string | undefined, tool: string, input: unknown): string {
+  return `k${fastHash(JSON.stringify([sessionId, agentId ?? "", tool, input ?? null]))}`;
 }

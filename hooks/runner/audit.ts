@@ -98,6 +98,46 @@ export async function afterShellCall(event: Event, stateDir: string): Promise<Ev
   return audit.length ? { ...event, audit } : event;
 }
 
+/**
+ * A commit the audit found that the table does not allow (git's hooks did not stop it: the host switches them
+ * off in its shell, as Gemini CLI does, or a program wrote the ref itself) is taken back: the branch moves back
+ * to where it was before the call, only if it still points where the call left it (`git update-ref <ref> <new>
+ * <old>`). Nothing is lost: the commit stays in the reflog, its changes stay in the index and work tree.
+ */
+export async function takeBackCommits(event: Event, table: CompiledTable, state: SessionState): Promise<Event> {
+  if ((event.kind !== "tool-result" && event.kind !== "tool-failure") || !event.audit?.some((f) => f.kind === "commit")) return event;
+  const { unallowedRow } = await import("../core/policies/effects-audit.js");
+  const { spawnSync } = await import("node:child_process");
+  const done = new Map<string, NonNullable<Extract<AuditFinding, { kind: "commit" }>["takenBack"]>>();
+  const audit = event.audit.map((f): AuditFinding => {
+    if (f.kind !== "commit" || !f.from || !f.to || /^0+$/.test(f.from) || !unallowedRow(f, event, table, state)) return f;
+    let back = done.get(f.ref);
+    if (!back) {
+      back = moveBack(spawnSync, event.cwd || "/", f.ref, f.from, f.to);
+      done.set(f.ref, back);
+    }
+    return { ...f, takenBack: back };
+  });
+  return { ...event, audit };
+}
+
+function moveBack(
+  spawnSync: typeof import("node:child_process").spawnSync,
+  cwd: string,
+  ref: string,
+  from: string,
+  to: string,
+): { done: true } | { done: false; why: string } {
+  const r = spawnSync("git", ["update-ref", "-m", "skillgate: a commit the trigger table does not allow, taken back", ref, from, to], {
+    cwd,
+    encoding: "utf8",
+    timeout: 5_000,
+    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+  });
+  if (r.status === 0) return { done: true };
+  return { done: false, why: (r.stderr || r.error?.message || `git update-ref exited ${r.status}`).trim().split("\n")[0] ?? "git update-ref failed" };
+}
+
 function snapshotFile(stateDir: string, sessionId: string, toolUseId: string): string | undefined {
   if (!isSafeSessionId(sessionId) || !/^[A-Za-z0-9_-]{1,128}$/.test(toolUseId)) return undefined;
   return path.join(stateDir, "audit", `${sessionId}-${toolUseId}.json`);

@@ -22,7 +22,7 @@ import { carriesBudgetReminder } from "../core/policies/budget.js";
 import { isSafeSessionId, StateStore } from "../io/state-store.js";
 import { stateDirOf } from "../io/state-dir.js";
 import { loadContext, type HookEnv } from "./context.js";
-import { afterShellCall, beforeShellCall, cleanAuditSnapshots, mayWrite, noteStateWrite, restorePending } from "./audit.js";
+import { afterShellCall, beforeShellCall, cleanAuditSnapshots, mayWrite, noteStateWrite, restorePending, takeBackCommits } from "./audit.js";
 import { needsWriteGlobs, shellFactsBeforeTable, shellFactsWithTable } from "./call-facts.js";
 import { plainCommands } from "../core/shell-prefilter.js";
 import { EFFECTS_AUDIT_ROW, EFFECTS_RESTORE_ROW } from "../core/policies/effects-audit.js";
@@ -211,9 +211,13 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
   if (!store) notices.push(`skillgate: session id ${JSON.stringify(given.sessionId.slice(0, 40))} is not a safe file name; state is not kept for it`);
   const current = store ? store.read(given.sessionId) : { state: emptyState() };
   const event = withSkillFiles(
-    await afterShellCall(
-      withLinkTargets(withSettingsFacts(await withContextTokens(given, table, transcriptPath), host, he, current.state, h.packageRoot)),
-      stateDir,
+    await takeBackCommits(
+      await afterShellCall(
+        withLinkTargets(withSettingsFacts(await withContextTokens(given, table, transcriptPath), host, he, current.state, h.packageRoot)),
+        stateDir,
+      ),
+      table,
+      current.state,
     ),
     table,
     current.state,

@@ -61,19 +61,33 @@ function restoreLine(f: RestoreFinding, table: CompiledTable): string {
 
 function auditReminders({ event, table, state }: PolicyInput): Reminder[] {
   if ((event.kind !== "tool-result" && event.kind !== "tool-failure") || !event.audit?.length) return [];
-  const context = contextOf(state, ownAgent(event, table));
   const remind: Reminder[] = [];
   for (const f of event.audit) {
-    for (const row of concerned(f, table)) {
-      if (row.kind === "gate" && (row.skill === undefined || isLoaded(context, row.skill))) continue;
-      remind.push({
-        row: EFFECTS_AUDIT_ROW,
-        text: `skillgate[${EFFECTS_AUDIT_ROW}]: ${what(f)} happened in that command although rule ${row.id} governs it and skillgate did not see it coming. ${advice(row)}`,
-      });
-      break;
-    }
+    const row = unallowedRow(f, event, table, state);
+    if (!row) continue;
+    const back = f.kind === "commit" ? takenBack(f) : "";
+    remind.push({
+      row: EFFECTS_AUDIT_ROW,
+      text: `skillgate[${EFFECTS_AUDIT_ROW}]: ${what(f)} happened in that command although rule ${row.id} governs it and skillgate did not see it coming.${back} ${advice(row)}`,
+    });
   }
   return remind;
+}
+
+/**
+ * The first rule an effect found after a call breaks: a gate whose skill is not loaded in the caller's
+ * context, or a block. The runner asks it too, before it takes a commit back (runner/audit.ts).
+ */
+export function unallowedRow(f: AuditFinding, event: PolicyInput["event"], table: CompiledTable, state: PolicyInput["state"]): Row | undefined {
+  const context = contextOf(state, ownAgent(event, table));
+  return concerned(f, table).find((row) => !(row.kind === "gate" && (row.skill === undefined || isLoaded(context, row.skill))));
+}
+
+function takenBack(f: Extract<AuditFinding, { kind: "commit" }>): string {
+  const branch = clip(f.ref.replace(/^refs\/heads\//, ""), 60);
+  if (!f.takenBack) return "";
+  if (!f.takenBack.done) return ` skillgate could not move ${branch} back (${clip(f.takenBack.why, 120)}): tell the user.`;
+  return ` git's own hooks did not run for it, so skillgate moved ${branch} back to ${f.from?.slice(0, 12)}: the commit ${f.to?.slice(0, 12)} stays in the reflog and its changes stay in the index.`;
 }
 
 /** Gate rows an effect falls under (a block's effect cannot be told from an allowed one after the fact). */

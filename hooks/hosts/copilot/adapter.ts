@@ -21,7 +21,7 @@ import type { Decision, Effects, Event, ToolCall, ToolOutput } from "../../core/
 import type { Host, Normalized } from "../../core/host.js";
 import { patchPaths } from "../../core/apply-patch.js";
 import { environment } from "./env.js";
-import { str, obj, optional, type Json } from "../../io/payload.js";
+import { str, obj, optional, type Json, contentCallId } from "../../io/payload.js";
 import { mcpToolCall, mcpToolPart } from "../../core/mcp-tools.js";
 
 /** The events skillgate registers (install.ts) and handles. */
@@ -48,17 +48,19 @@ export function normalize(eventName: string, payload: unknown): Normalized {
   if (sessionId === undefined) return { ok: false, ignored: false, error: `${eventName} event has no sessionId` };
   const base = { sessionId, cwd: str(p.cwd) ?? str(p.workingDirectory) ?? "", ...optional("agentId", str(p.agentId)) };
   const ok = (event: Event): Normalized => ({ ok: true, event });
+  // Copilot's hook payloads carry no tool call id: one from what before and after share.
+  const call = { ...base, toolUseId: contentCallId(sessionId, base.agentId, str(p.toolName) ?? "", p.toolArgs) };
 
   switch (eventName) {
     case "preToolUse":
-      return ok({ ...base, kind: "tool-call", tool: toolOf(p) });
+      return ok({ ...call, kind: "tool-call", tool: toolOf(p) });
     case "postToolUse": {
       const tool = toolOf(p);
       const result = obj(p.toolResult);
-      return ok({ ...base, kind: "tool-result", tool, loads: skillLoads(tool, result), ...optional("output", outputOf(result)) });
+      return ok({ ...call, kind: "tool-result", tool, loads: skillLoads(tool, result), ...optional("output", outputOf(result)) });
     }
     case "postToolUseFailure":
-      return ok({ ...base, kind: "tool-failure", tool: toolOf(p) });
+      return ok({ ...call, kind: "tool-failure", tool: toolOf(p) });
     case "userPromptSubmitted":
       return ok({ ...base, kind: "prompt", prompt: str(p.prompt) ?? "" });
     case "sessionStart":

@@ -17,7 +17,7 @@
 import type { Decision, Effects, Event, SessionSource, ToolCall, ToolOutput } from "../../core/types.js";
 import type { Host, Normalized } from "../../core/host.js";
 import { environment } from "./env.js";
-import { str, obj, optional, payloadHead, type Json } from "../../io/payload.js";
+import { contentCallId, str, obj, optional, payloadHead, type Json } from "../../io/payload.js";
 import { mcpToolCall, mcpToolPart } from "../../core/mcp-tools.js";
 import { SUBAGENT } from "./subagents.js";
 
@@ -46,15 +46,17 @@ export function normalize(payload: unknown): Normalized {
   const base = { sessionId, cwd: str(p.cwd) ?? "", ...optional("agentId", str(p[SUBAGENT])) };
   const transcriptPath = str(p.transcript_path) || undefined;
   const ok = (event: Event): Normalized => ({ ok: true, event, ...optional("transcriptPath", transcriptPath) });
+  // Gemini's hook payloads carry no tool call id: one from what BeforeTool and AfterTool share.
+  const call = { ...base, toolUseId: contentCallId(sessionId, base.agentId, str(p.tool_name) ?? "", p.tool_input) };
 
   switch (name) {
     case "BeforeTool":
-      return ok({ ...base, kind: "tool-call", tool: toolOf(p) });
+      return ok({ ...call, kind: "tool-call", tool: toolOf(p) });
     case "AfterTool": {
       const tool = toolOf(p);
       const response = obj(p.tool_response);
       const output = outputOf(response);
-      return ok({ ...base, kind: "tool-result", tool, loads: skillLoads(tool, response), ...optional("output", output) });
+      return ok({ ...call, kind: "tool-result", tool, loads: skillLoads(tool, response), ...optional("output", output) });
     }
     case "BeforeAgent":
       return ok({ ...base, kind: "prompt", prompt: str(p.prompt) ?? "" });

@@ -1,0 +1,47 @@
+// Copilot CLI's driver for the shared scenarios (e2e-shared/scenarios.ts).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { initRepo } from "../e2e-shared/harness.ts";
+import { addBareOrigin, installAsUser, pinnedVersion, type Driver, type Step } from "../e2e-shared/scenarios.ts";
+import { buildHook, callOutput, ROOT, run, tempDir, type Project } from "./harness.ts";
+
+function call(s: Step, id: string) {
+  if ("shell" in s) return { name: "bash", arguments: { command: s.shell, description: "run" }, callId: id };
+  if ("load" in s) return { name: "skill", arguments: { skill: s.load }, callId: id };
+  return {
+    name: "apply_patch",
+    input: `*** Begin Patch\n*** Add File: ${s.write.file}\n${s.write.text.replace(/^/gm, "+").replace(/\+$/, "")}*** End Patch\n`,
+    callId: id,
+  };
+}
+
+export const copilotDriver: Driver<Project> = {
+  host: "copilot",
+  gitHooks: "run",
+  version: pinnedVersion("e2e-copilot", "@github/copilot"),
+  limits: {
+    cap: { partial: "Copilot spills outputs over ~9–23 KB itself, so the shipped 20,000-character row never fires; proven with a 2,000-character row" },
+  },
+  async project() {
+    await buildHook();
+    const repo = tempDir("repo");
+    initRepo(repo, { "README.md": readFileSync(join(ROOT, "README.md"), "utf8") });
+    addBareOrigin(repo, tempDir("origin"));
+    const state = tempDir("state");
+    installAsUser("copilot", repo, { SKILLGATE_STATE: state });
+    return { repo, state };
+  },
+  async play(p, prompt, steps) {
+    const ids = steps.map((_, i) => `c${i}`);
+    const r = await run(p, { prompt, script: [...steps.map((s, i) => ({ calls: call(s, ids[i]!) })), { text: "done" }] });
+    if (r.timedOut || r.exitCode !== 0) throw new Error(`copilot exited ${r.exitCode}${r.timedOut ? " (timed out)" : ""}: ${r.stderr.slice(-800)}`);
+    const outputs = ids.map((id) => {
+      for (const q of r.requests) {
+        const out = callOutput(q.body, id);
+        if (out !== undefined) return out;
+      }
+      throw new Error(`no output for ${id} reached the model`);
+    });
+    return { outputs, fed: r.requests.map((q) => JSON.stringify(q.body)).join("\n") };
+  },
+};
