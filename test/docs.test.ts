@@ -53,9 +53,10 @@ test("docs/README.md links every page in docs/", () => {
   assert.deepEqual(missing, [], "pages the index does not list");
 });
 
-test("no history words in the README, docs/, triggers.json, skills/ and templates/", () => {
+test("no history words in the README, docs/, triggers.json, skills/, templates/ and the corpus", () => {
   const found: string[] = [];
-  for (const f of [...markdown(), ...filesUnder(path.join(root, "skills"), [".md"]), ...filesUnder(path.join(root, "templates"), [".md", ".json"])])
+  const corpus = filesUnder(path.join(root, "test/corpus"), [".jsonl"]);
+  for (const f of [...markdown(), ...filesUnder(path.join(root, "skills"), [".md"]), ...filesUnder(path.join(root, "templates"), [".md", ".json"]), ...corpus])
     for (const w of historyWords(read(f))) found.push(`${rel(f)} ${w}`);
   for (const s of jsonStrings(JSON.parse(read(path.join(root, "triggers.json")))))
     for (const w of historyWords(s)) found.push(`triggers.json: ${w.replace(/^line 1: /, "")} in "${s}"`);
