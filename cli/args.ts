@@ -184,10 +184,21 @@ export const SPECS = {
     findings: "a case failed or is malformed",
   },
   mutate: {
-    summary: "remove each table row in turn and show which cases turn red; fails if a row turns none red",
-    options: { cases: CASES_DIR_OPT, dir: { type: "string", value: "DIR", help: "the same as --cases" }, table: TABLE_OPT, json: JSON_OPT },
+    summary: "remove each table row in turn and show which cases turn red on each host; fails if a row turns none red on a host that can run its cases",
+    options: {
+      cases: CASES_DIR_OPT,
+      dir: { type: "string", value: "DIR", help: "the same as --cases" },
+      table: TABLE_OPT,
+      host: {
+        type: "list",
+        value: "HOST,...",
+        help: "mutate on these hosts only (default: every host: claude-code, codex, gemini, copilot, opencode, cursor)",
+        comma: true,
+      },
+      json: JSON_OPT,
+    },
     exclusive: [["cases", "dir"]],
-    examples: ["skillgate mutate", "skillgate mutate --cases my-cases --table .claude/triggers.json --json"],
+    examples: ["skillgate mutate", "skillgate mutate --host claude-code", "skillgate mutate --cases my-cases --table .claude/triggers.json --json"],
     findings: "a row no case pins, a case already red on the unmutated table, or a malformed case",
   },
   demo: {

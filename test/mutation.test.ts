@@ -6,7 +6,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { inProcessInvoker } from "../cli/cases/runner.ts";
-import { formatMutation, mutate } from "../cli/cases/mutate.ts";
+import { formatMutation, mutate, unpinned } from "../cli/cases/mutate.ts";
+import { CASE_HOSTS, caseHost } from "../cli/cases/hosts/index.ts";
 import { resolveSuite, suiteCases } from "../cli/cases/suite.ts";
 import { loadEngine } from "../scripts/fuzz.ts";
 import { casesDir, defaultTable, root } from "./helpers.ts";
@@ -16,14 +17,27 @@ const engine = await loadEngine("bundle");
 const invoke = inProcessInvoker(root, engine.runHook);
 process.on("exit", engine.cleanup);
 
-test("removing any row of the default table turns at least one case red", async (t) => {
+test("removing any row of the default table turns at least one case red, on every host that can run its cases", async (t) => {
   const suite = await resolveSuite({ packageRoot: root, table: defaultTable, cases: casesDir });
-  const report = await mutate(suiteCases(suite), { compiled: suite.compiled, table: suite.table, invoke });
-  t.diagnostic(`\n${formatMutation(report.rows)}\n${report.rows.length} mutants in ${(report.ms / 1000).toFixed(1)} s`);
-  assert.deepEqual(report.baseline, [], "cases red before any mutation");
-  assert.equal(report.rows.length, suite.compiled.rows.length);
-  const dead = report.rows.filter((r) => r.red.length === 0).map((r) => r.row);
-  assert.deepEqual(dead, [], `rows no case pins: ${dead}`);
+  const report = await mutate(suiteCases(suite), { compiled: suite.compiled, table: suite.table, invoke, hosts: CASE_HOSTS });
+  for (const h of report.hosts) t.diagnostic(`\n${h.host}:\n${formatMutation(h.rows)}\n${h.rows.length} mutants in ${(h.ms / 1000).toFixed(1)} s`);
+  assert.deepEqual(
+    report.hosts.map((h) => h.host),
+    CASE_HOSTS.map((h) => h.name),
+  );
+  for (const h of report.hosts) {
+    assert.deepEqual(h.baseline, [], `cases red on ${h.host} before any mutation`);
+    assert.equal(h.rows.length, suite.compiled.rows.length);
+    assert.deepEqual(unpinned(h), [], `rows no case pins on ${h.host}`);
+  }
+  // Claude Code runs every case; only what a host cannot send or cannot answer may go unpinned there.
+  assert.deepEqual(
+    report.hosts[0]?.rows.filter((r) => r.cannot),
+    [],
+  );
+  const cannot = Object.fromEntries(report.hosts.map((h) => [h.host, h.rows.filter((r) => r.cannot).map((r) => r.row)]));
+  assert.deepEqual(cannot.codex, ["delegate-executor", "output-cap", "context-budget"]);
+  assert.deepEqual(cannot.opencode, ["context-budget"]);
   // The blog's figure: the commit row is the most pinned.
   assert.ok((report.rows.find((r) => r.row === "commit-gate")?.red.length ?? 0) >= 5);
 });
@@ -39,10 +53,17 @@ test("the mutation tester does report a row no case pins", async () => {
     fs.writeFileSync(file, JSON.stringify(table));
     const suite = await resolveSuite({ packageRoot: root, table: file, cases: casesDir });
     const cases = suiteCases(suite).filter((c) => c.id.startsWith("gate-commit") || c.id.startsWith("hint-logs"));
-    const report = await mutate(cases, { compiled: suite.compiled, table: file, invoke });
+    const hosts = [caseHost("claude-code"), caseHost("gemini")].flatMap((h) => (h ? [h] : []));
+    const report = await mutate(cases, { compiled: suite.compiled, table: file, invoke, hosts });
     assert.deepEqual(report.rows.find((r) => r.row === "unpinned-row")?.red, []);
     assert.ok((report.rows.find((r) => r.row === "commit-gate")?.red.length ?? 0) > 0);
     assert.match(formatMutation(report.rows), /unpinned-row\s+gate\s+0\s+NONE/);
+    // A later host, searched for one witness, reports it too.
+    assert.deepEqual(
+      report.hosts.map((h) => unpinned(h).includes("unpinned-row")),
+      [true, true],
+    );
+    assert.ok((report.hosts[1]?.rows.find((r) => r.row === "commit-gate")?.red.length ?? 0) > 0);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -8,7 +8,7 @@ import { tableHeader, tableJson } from "../table-file.js";
 import { findBun } from "../install.js";
 import { CaseFormatError } from "./format.js";
 import { inProcessInvoker, processInvoker, runCases, type Invoke } from "./runner.js";
-import { formatMutation, mutate } from "./mutate.js";
+import { formatMutation, mutate, unpinned } from "./mutate.js";
 import { resolveSuite, suiteCases, type Suite } from "./suite.js";
 import { writeStarterCases } from "./new-case.js";
 import { CASE_HOSTS, caseHost } from "./hosts/index.js";
@@ -137,22 +137,30 @@ export async function mutateMain(args: string[], root: string): Promise<number> 
   return reportingFormat(json, async () => {
     const suite = await resolveSuite({ packageRoot: root, table: f.get("table"), cases: casesDirOf(f) });
     const cases = suiteCases(suite);
-    const report = await mutate(cases, { compiled: suite.compiled, table: suite.table, invoke: inProcessInvoker(root) });
-    const dead = report.rows.filter((r) => r.red.length === 0);
+    const hosts = selectHosts(f.get("host"), undefined);
+    const report = await mutate(cases, { compiled: suite.compiled, table: suite.table, invoke: inProcessInvoker(root), hosts });
+    const dead = report.hosts.map((h) => ({ host: h.host, rows: unpinned(h) }));
+    const findings = dead.some((d) => d.rows.length) || report.hosts.some((h) => h.baseline.length);
     if (json) {
       const table = tableJson(suite.table, suite.compiled.rows.length);
-      console.log(JSON.stringify({ table, casesDir: suite.casesDir, ...report, ms: Math.round(report.ms), unpinned: dead.map((r) => r.row) }, null, 2));
+      const perHost = report.hosts.map((h) => ({ ...h, ms: Math.round(h.ms), unpinned: unpinned(h) }));
+      console.log(JSON.stringify({ table, casesDir: suite.casesDir, ...perHost[0], hosts: perHost }, null, 2));
     } else {
       console.log(header(suite));
-      console.log(formatMutation(report.rows));
-      if (report.baseline.length) console.log(`cases already red on the unmutated table: ${report.baseline.join(", ")}`);
-      console.log(
-        dead.length
-          ? `rows that turn no case red: ${dead.map((r) => r.row).join(", ")}`
-          : `every one of ${report.rows.length} rows turns at least one case red`,
-      );
-      console.log(`${cases.length} cases × ${report.rows.length + 1} tables in ${(report.ms / 1000).toFixed(1)} s`);
+      for (const h of report.hosts) {
+        console.log(`\n${h.host}:`);
+        console.log(formatMutation(h.rows));
+        if (h.baseline.length) console.log(`cases already red on the unmutated table: ${h.baseline.join(", ")}`);
+        const rows = unpinned(h);
+        const cannot = h.rows.filter((r) => r.cannot).length;
+        console.log(
+          rows.length
+            ? `rows that turn no case red on ${h.host}: ${rows.join(", ")}`
+            : `on ${h.host}, every one of ${h.rows.length - cannot} rows its cases can reach turns at least one case red${cannot ? ` (${cannot} it cannot run)` : ""}`,
+        );
+        console.log(`${cases.length} cases × ${h.rows.length + 1} tables in ${(h.ms / 1000).toFixed(1)} s`);
+      }
     }
-    return dead.length || report.baseline.length ? EXIT.findings : EXIT.ok;
+    return findings ? EXIT.findings : EXIT.ok;
   });
 }
