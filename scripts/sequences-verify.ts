@@ -9,7 +9,7 @@
 //   node --import tsx scripts/sequences-verify.ts [--class NAME] [--id ID] [--jobs N] [--verbose]
 //
 // Needs `npm run build` (the git hooks run dist/git-hook.mjs). Exit 1 when a label is not confirmed or a
-// sequence works. The sequences: test/corpus/sequences.jsonl (first line a comment).
+// sequence works. The sequences: test/attack-sequences.jsonl (first line a comment).
 import { spawn, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -21,7 +21,7 @@ import { installGitHooks } from "../hooks/io/git-hooks.ts";
 import { AGENT_MARKERS } from "../hooks/effects/caller.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const FILE = path.join(ROOT, "test/corpus/sequences.jsonl");
+const FILE = path.join(ROOT, "test/attack-sequences.jsonl");
 const ENTRY = path.join(ROOT, "dist", "git-hook.mjs");
 const GOALS = ["commit", "push-head", "force", "paired-doc"] as const;
 type Goal = (typeof GOALS)[number];
