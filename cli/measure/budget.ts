@@ -21,7 +21,7 @@
 // Read of that path, or a shell command naming it, is a raw fallback.
 import { sessionProfile } from "../../hooks/core/policies/budget-profile.js";
 import { plainCommands } from "../../hooks/core/shell-prefilter.js";
-import { analyzeCommand } from "../../hooks/core/shell/analyze.js";
+import { analyzeCommand, type ShellAnalysis } from "../../hooks/core/shell/analyze.js";
 import { summarize, readOnlyCommands, commandHint } from "../../hooks/core/summaries/index.js";
 import { DEFAULT_PROFILE, PROFILE_NAMES, PROFILES, isProfileName, type ProfileName } from "../../hooks/core/summaries/profiles.js";
 import type { CompiledTable } from "../../hooks/core/table/compile.js";
@@ -87,7 +87,16 @@ export const newSessionBudget = (table: CompiledTable): SessionBudget => ({
   pointers: new Map(),
 });
 
-/** After decide(): note the profile, and re-decide a long output the way the hook's edge would. */
+/** The shell analysis the hook's edge caps an output by: the pre-filter's when it takes the command, else the parser's. */
+export function capAnalysis(command: string, analyze: (command: string) => ShellAnalysis = analyzeCommand): ShellAnalysis {
+  const plain = plainCommands(command);
+  return plain.skip ? plain.analysis : analyze(command);
+}
+
+/**
+ * After decide(): note the profile, and re-decide a long output the way the hook's edge would.
+ * `analysisOf` gives capAnalysis() of a command; the replay passes one that reuses what it already analysed.
+ */
 export function afterDecide(
   b: BudgetResult,
   sb: SessionBudget,
@@ -96,6 +105,7 @@ export function afterDecide(
   before: SessionState,
   after: SessionState,
   decision: Decision,
+  analysisOf: (command: string) => ShellAnalysis = capAnalysis,
 ): void {
   sb.profiles.add(sessionProfile(after, table.table).profile);
   if (event.kind !== "tool-result") return;
@@ -108,8 +118,7 @@ export function afterDecide(
   const p = b.profiles[decision.cap.profile];
   let hint: ReturnType<typeof commandHint>;
   if (event.tool.kind === "shell") {
-    const plain = plainCommands(event.tool.command);
-    const a = plain.skip ? plain.analysis : analyzeCommand(event.tool.command);
+    const a = analysisOf(event.tool.command);
     if (a.opaque.length > 0) return void p.raw.unknown++;
     if (a.writes.length > 0) return void p.raw.write++;
     const v = readOnlyCommands(a.commands);

@@ -8,15 +8,14 @@
 // chunk per read and copies it when the kernel returns less than asked. On the
 // 200 MB synthetic history (scripts/gen-history.ts), a readline scan that
 // JSON-parses only the user/assistant lines took 2.5-3x the CPU of all of
-// `measure`. Here fixed buffers rotate: one is cut into lines while the next
-// read already fills another.
-import fs from "node:fs/promises";
+// `measure`. Reads are synchronous into one reused 1 MB buffer: the files are
+// local and mostly in the page cache, so a read returns at once, and a promise
+// per chunk (plus the thread-pool round trip) cost more than it overlapped.
+import fs from "node:fs";
 
 /** A line longer than this is skipped (and counted): memory stays flat on a pathological file. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 const CHUNK = 1 << 20;
-/** Reads in flight while a chunk is cut into lines (2 measured no faster here than 1). */
-const AHEAD = 1;
 
 export interface FileRead {
   bytes: number;
@@ -60,41 +59,20 @@ export async function readLines(file: string, onLine: (line: Buffer, unterminate
     r.lines++;
     onLine(buf.subarray(start, end), last);
   };
-  const fh = await fs.open(file, "r");
-  const inflight: { read: Promise<{ bytesRead: number }>; buf: Buffer }[] = [];
+  const fd = fs.openSync(file, "r");
   try {
     // The file as it is now (a live session may grow it; what comes later is not read).
     // Small files get small buffers.
-    const total = (await fh.stat()).size;
+    const total = fs.fstatSync(fd).size;
     const size = Math.min(CHUNK, Math.max(16 * 1024, total + 1));
-    const free: Buffer[] = Array.from({ length: AHEAD + 1 }, () => Buffer.allocUnsafe(size));
+    const buffer = Buffer.allocUnsafe(size);
     const carry = new Carry();
     let skipping = false; // inside an oversized line: drop bytes until the next newline
-    let eof = false;
     let offset = 0;
-    // Explicit offsets: reads in flight together may finish in any order.
-    const fill = () => {
-      while (!eof && offset <= total && inflight.length < AHEAD && free.length) {
-        const buf = free.pop()!;
-        inflight.push({ read: fh.read(buf, 0, size, offset), buf });
-        offset += size;
-      }
-    };
-    fill();
-    while (inflight.length) {
-      const { read, buf: buffer } = inflight.shift()!;
-      const n = (await read).bytesRead;
-      if (eof) {
-        free.push(buffer);
-        continue;
-      }
-      // A short read is the end of the file.
-      if (n < size) eof = true;
-      if (n === 0) {
-        free.push(buffer);
-        continue;
-      }
-      fill(); // reads ahead go on while this chunk is cut
+    for (;;) {
+      const n = offset > total ? 0 : fs.readSync(fd, buffer, 0, size, offset);
+      if (n === 0) break;
+      offset += n;
       const chunk = buffer.subarray(0, n);
       r.bytes += n;
       onBytes?.(n);
@@ -108,8 +86,7 @@ export async function readLines(file: string, onLine: (line: Buffer, unterminate
               carry.reset();
             } else carry.add(chunk);
           }
-          free.push(buffer);
-          fill();
+          if (n < size) break; // a short read is the end of the file
           continue;
         }
         if (skipping) {
@@ -129,8 +106,7 @@ export async function readLines(file: string, onLine: (line: Buffer, unterminate
         nl = chunk.indexOf(10, pos);
       }
       if (pos < n) carry.add(chunk.subarray(pos));
-      free.push(buffer);
-      fill();
+      if (n < size) break;
     }
     if (skipping) r.oversized++;
     else if (carry.len > 0) {
@@ -143,8 +119,6 @@ export async function readLines(file: string, onLine: (line: Buffer, unterminate
     }
     return r;
   } finally {
-    // Reads may still be in flight (an error in onLine): let them land before closing.
-    await Promise.allSettled(inflight.map((x) => x.read));
-    await fh.close();
+    fs.closeSync(fd);
   }
 }

@@ -11,9 +11,9 @@ import path from "node:path";
 import { decide } from "../../hooks/core/decide.js";
 import { isLoaded, loadsOf } from "../../hooks/core/skills.js";
 import { contextOf, ownAgent } from "../../hooks/core/agent-context.js";
-import { shellCommandOf } from "../../hooks/core/facts.js";
-import type { Facts } from "../../hooks/core/facts.js";
-import { factsOf } from "../../hooks/core/shell-facts.js";
+import { shellCommandOf, type Facts } from "../../hooks/core/facts.js";
+import { toolFacts } from "../../hooks/core/facts.js";
+import { analyzeCommand, type ShellAnalysis } from "../../hooks/core/shell/analyze.js";
 import type { CompiledTable } from "../../hooks/core/table/compile.js";
 import { emptyState, type Event, type RowKind, type SessionState } from "../../hooks/core/types.js";
 import { sessionProfile } from "../../hooks/core/policies/budget-profile.js";
@@ -21,6 +21,7 @@ import type { ProfileName } from "../../hooks/core/summaries/profiles.js";
 import {
   addBudget,
   afterDecide,
+  capAnalysis,
   emptyBudget,
   newSessionBudget,
   notePointers,
@@ -105,6 +106,14 @@ export class Replay {
   private readonly tally: Record<SessionKind, Tally>;
   /** Shell analysis is the costly part of matching: the same command in the same folder is analysed once. */
   private readonly facts = new Map<string, Facts>();
+  /**
+   * A command's parse, shared by its call's facts and its result's cap re-decision (the same
+   * command comes back in the tool result): analysed once, not once per event that names it.
+   */
+  private readonly analyses = new Map<string, ShellAnalysis>();
+  private readonly capAnalyses = new Map<string, ShellAnalysis>();
+  private readonly analyze = (command: string): ShellAnalysis => lru(this.analyses, command, () => analyzeCommand(command));
+  private readonly capAnalysisOf = (command: string): ShellAnalysis => lru(this.capAnalyses, command, () => capAnalysis(command, this.analyze));
 
   constructor(readonly table: CompiledTable) {
     table.rows.forEach(({ row }, i) => this.index.set(row.id, i));
@@ -147,7 +156,7 @@ export class Replay {
     const before = s.state;
     const out = decide(event, table, s.state, this.factsFor(event));
     s.state = out.state;
-    afterDecide(s.budgetResult, s.budget, event, table, before, out.state, out.decision);
+    afterDecide(s.budgetResult, s.budget, event, table, before, out.state, out.decision, this.capAnalysisOf);
     const fired = out.decision.rows.length ? [...new Set([...out.matched, ...out.decision.rows])] : out.matched;
     if (fired.length === 0) return;
     if (out.decision.verdict === "deny") for (const id of out.decision.rows) if (this.index.has(id)) s.refused.add(this.index.get(id)!);
@@ -229,16 +238,21 @@ export class Replay {
   private factsFor(event: Event): Facts | undefined {
     const command = shellCommandOf(event);
     if (command === undefined) return undefined;
-    const key = `${event.cwd}\0${command}`;
-    let f = this.facts.get(key);
-    if (f) {
-      this.facts.delete(key);
-      this.facts.set(key, f);
-      return f;
-    }
-    f = factsOf(event);
-    this.facts.set(key, f);
-    if (this.facts.size > FACTS_CACHE) this.facts.delete(this.facts.keys().next().value!);
-    return f;
+    // Facts hold paths relative to the folder: keyed by folder and command; the parse by command alone.
+    return lru(this.facts, `${event.cwd}\0${command}`, () => toolFacts(event, this.analyze(command)));
   }
+}
+
+/** `map.get(key)`, else `make()` remembered; the most recently used kept, at most FACTS_CACHE entries. */
+function lru<T>(map: Map<string, T>, key: string, make: () => T): T {
+  let v = map.get(key);
+  if (v !== undefined) {
+    map.delete(key);
+    map.set(key, v);
+    return v;
+  }
+  v = make();
+  map.set(key, v);
+  if (map.size > FACTS_CACHE) map.delete(map.keys().next().value!);
+  return v;
 }

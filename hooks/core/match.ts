@@ -24,12 +24,39 @@ export function matchRows(event: Event, table: CompiledTable, facts?: Facts): Hi
   // the parser is only loaded for them, and matching without it would miss rows.
   const f = facts ?? toolFacts(event);
   const hits: Hit[] = [];
-  for (const cr of table.rows) {
+  for (const cr of rowsFor(event.kind, table.rows)) {
     if (!inScope(cr, event, table)) continue;
     const hit = matchRow(cr, event, f);
     if (hit) hits.push(hit);
   }
   return hits;
+}
+
+type Kind = Event["kind"];
+
+/**
+ * The rows an event of each kind can match, in table order: a prompt never
+ * tries a write row's globs, nor a tool call a row of words. `measure` matches
+ * every event of months of transcripts. Kept per rows array (a session's table
+ * copy in `measure` shares it), so the index is built once per table.
+ */
+const byKind = new WeakMap<readonly CompiledRow[], Map<Kind, CompiledRow[]>>();
+const NONE: CompiledRow[] = [];
+
+function rowsFor(kind: Kind, rows: readonly CompiledRow[]): readonly CompiledRow[] {
+  let index = byKind.get(rows);
+  if (!index) {
+    const text = rows.filter((cr) => cr.prompt !== undefined);
+    index = new Map<Kind, CompiledRow[]>([
+      ["tool-call", rows.filter((cr) => cr.row.when.command !== undefined || cr.writes !== undefined || cr.subagent !== undefined)],
+      ["prompt", text],
+      ["subagent-start", text],
+      ["stop", rows.filter((cr) => cr.final !== undefined)],
+    ]);
+    byKind.set(rows, index);
+  }
+  // Other kinds match no row (matchRow below).
+  return index.get(kind) ?? NONE;
 }
 
 /**
@@ -43,6 +70,7 @@ function inScope(cr: CompiledRow, event: Event, table: CompiledTable): boolean {
   return (scope === "subagent") === (event.agentId !== undefined);
 }
 
+// Which kinds reach which fields is mirrored in rowsFor above: change both together.
 function matchRow(cr: CompiledRow, event: Event, facts: Facts): Hit | undefined {
   const { row } = cr;
   switch (event.kind) {

@@ -12,12 +12,30 @@ const INVISIBLE = /[\u00AD\u200B-\u200F\u2060-\u2064\uFEFF\u034F\u180E]/g;
 const LOOKALIKE: Record<string, string> = { a: "а", c: "с", e: "е", o: "о", p: "р", x: "х", y: "у", i: "і", j: "ј", s: "ѕ" };
 const LOOKALIKE_RE = /[acopxyeijs]/g;
 
-export function foldText(text: string): string {
+/** foldText without the memo (what the memo must agree with). */
+export function foldTextUncached(text: string): string {
   return text
     .normalize("NFKC")
     .toLowerCase()
     .replace(INVISIBLE, "")
     .replace(LOOKALIKE_RE, (ch) => LOOKALIKE[ch] ?? ch);
+}
+
+/**
+ * Every row's words fold the same prompt or final answer again, once per row and
+ * per event: the last few texts are remembered. Folding is a pure function of the
+ * text, so the memo changes no result; it is bounded, oldest dropped first.
+ */
+const MEMO_ENTRIES = 64;
+const memo = new Map<string, string>();
+
+export function foldText(text: string): string {
+  const hit = memo.get(text);
+  if (hit !== undefined) return hit;
+  const folded = foldTextUncached(text);
+  if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
+  memo.set(text, folded);
+  return folded;
 }
 
 /**
@@ -30,7 +48,7 @@ export function foldWithMap(text: string): { folded: string; from: number[] } {
   for (let i = 0; i < text.length; ) {
     const cp = text.codePointAt(i) ?? 0;
     const ch = String.fromCodePoint(cp);
-    const f = foldText(ch);
+    const f = foldTextUncached(ch);
     for (let k = 0; k < f.length; k++) from.push(i);
     folded += f;
     i += ch.length;
@@ -57,7 +75,7 @@ export function foldPattern(source: string): string {
       i = end - 1;
       continue;
     }
-    out += foldText(ch);
+    out += foldTextUncached(ch);
   }
   return out;
 }

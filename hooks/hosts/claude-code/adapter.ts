@@ -39,85 +39,104 @@ const TOOL_KINDS: Record<string, ToolKind> = {
 const PATH_FIELD: Record<string, string> = { Write: "file_path", Edit: "file_path", MultiEdit: "file_path", NotebookEdit: "notebook_path" };
 const SOURCES = new Set<SessionSource>(["startup", "resume", "clear", "compact", "fork"]);
 
+/**
+ * Sets `key` only when `value` is defined (no `key: undefined` under exactOptionalPropertyTypes). `measure`
+ * normalizes every event of months of transcripts: one object filled in place, where spreading
+ * `optional()` pieces copied the event once per optional field.
+ */
+function put<T extends object, K extends keyof T>(o: T, key: K, value: T[K] | undefined): void {
+  if (value !== undefined) o[key] = value;
+}
+
+interface Base {
+  sessionId: string;
+  cwd: string;
+  agentId?: string;
+  promptId?: string;
+}
+
 export function normalize(payload: unknown): Normalized {
   const p = obj(payload);
   const head = payloadHead(p, HOOK_EVENTS);
   if ("ok" in head) return head;
   const { name, sessionId } = head;
-  const base = { sessionId, cwd: str(p.cwd) ?? "", ...optional("agentId", str(p.agent_id)), ...optional("promptId", str(p.prompt_id)) };
+  // Fields in the order the spread form had them (sessionId, cwd, agentId, promptId, kind, ...).
+  const base: Base = { sessionId, cwd: str(p.cwd) ?? "" };
+  put(base, "agentId", str(p.agent_id));
+  put(base, "promptId", str(p.prompt_id));
   const tokens = typeof p.context_tokens === "number" && Number.isFinite(p.context_tokens) ? p.context_tokens : undefined;
   const transcriptPath = str(p.transcript_path) || undefined;
   const duration = typeof p.duration_ms === "number" && Number.isFinite(p.duration_ms) && p.duration_ms >= 0 ? p.duration_ms : undefined;
-  const ok = (event: Event): Normalized => ({ ok: true, event, ...optional("transcriptPath", transcriptPath) });
+  const ok = (event: Event): Normalized => {
+    const n: Normalized = { ok: true, event };
+    put(n, "transcriptPath", transcriptPath);
+    return n;
+  };
 
   switch (name) {
-    case "PreToolUse":
-      return ok({ ...base, kind: "tool-call", tool: toolOf(p), ...optional("toolUseId", str(p.tool_use_id)), input: obj(p.tool_input) });
+    case "PreToolUse": {
+      const e = Object.assign(base, { kind: "tool-call" as const, tool: toolOf(p) }) as Base & { kind: "tool-call"; tool: ToolCall; toolUseId?: string };
+      put(e, "toolUseId", str(p.tool_use_id));
+      return ok(Object.assign(e, { input: obj(p.tool_input) }));
+    }
     case "PostToolUse": {
       const tool = toolOf(p);
-      return ok({
-        ...base,
-        kind: "tool-result",
-        tool,
-        loads: skillLoads(tool, p.tool_response),
-        ...optional("readText", skillText(tool, p.tool_response)),
-        ...optional("toolUseId", str(p.tool_use_id)),
-        ...optional("output", outputOf(p.tool_response)),
-        ...optional("contextTokens", tokens),
-        ...optional("durationMs", duration),
-        ...optional("unfinished", unfinishedOf(p.tool_response)),
-      });
+      const e: Extract<Event, { kind: "tool-result" }> = Object.assign(base, { kind: "tool-result" as const, tool, loads: skillLoads(tool, p.tool_response) });
+      put(e, "readText", skillText(tool, p.tool_response));
+      put(e, "toolUseId", str(p.tool_use_id));
+      put(e, "output", outputOf(p.tool_response));
+      put(e, "contextTokens", tokens);
+      put(e, "durationMs", duration);
+      put(e, "unfinished", unfinishedOf(p.tool_response));
+      return ok(e);
     }
-    case "PostToolUseFailure":
-      return ok({
-        ...base,
-        kind: "tool-failure",
-        tool: toolOf(p),
-        ...optional("toolUseId", str(p.tool_use_id)),
-        ...optional("error", str(p.error)),
-        ...optional("durationMs", duration),
-      });
+    case "PostToolUseFailure": {
+      const e: Extract<Event, { kind: "tool-failure" }> = Object.assign(base, { kind: "tool-failure" as const, tool: toolOf(p) });
+      put(e, "toolUseId", str(p.tool_use_id));
+      put(e, "error", str(p.error));
+      put(e, "durationMs", duration);
+      return ok(e);
+    }
     case "UserPromptSubmit": {
       // A finished background subagent comes back as a "prompt" too; those are not the user's words.
       const prompt = str(p.prompt) ?? "";
-      return ok({
-        ...base,
-        kind: "prompt",
-        ...optional("prompt", prompt.startsWith("<task-notification>") ? undefined : prompt),
-        ...optional("contextTokens", tokens),
-      });
+      const e: Extract<Event, { kind: "prompt" }> = Object.assign(base, { kind: "prompt" as const });
+      put(e, "prompt", prompt.startsWith("<task-notification>") ? undefined : prompt);
+      put(e, "contextTokens", tokens);
+      return ok(e);
     }
     case "UserPromptExpansion": {
       // A slash command the user typed (`/commit`) puts the skill in context.
       const cmd = str(p.command_name);
       const slash = (str(p.expansion_type) ?? "slash_command") === "slash_command";
-      return ok({ ...base, kind: "prompt-expansion", loads: cmd && slash ? [cmd] : [] });
+      return ok(Object.assign(base, { kind: "prompt-expansion" as const, loads: cmd && slash ? [cmd] : [] }));
     }
     case "SessionStart": {
       const source = str(p.source) ?? "startup";
-      return ok({ ...base, kind: "session-start", source: SOURCES.has(source as SessionSource) ? (source as SessionSource) : "startup" });
+      return ok(Object.assign(base, { kind: "session-start" as const, source: SOURCES.has(source as SessionSource) ? (source as SessionSource) : "startup" }));
     }
-    case "ConfigChange":
+    case "ConfigChange": {
       // Whether the change removes skillgate's hook is read from the file at the edge (runner).
-      return ok({ ...base, kind: "config-change", source: str(p.source) ?? "unknown", ...optional("file", str(p.file_path)), removesSkillgate: false });
+      const e = Object.assign(base, { kind: "config-change" as const, source: str(p.source) ?? "unknown" }) as Base & {
+        kind: "config-change";
+        source: string;
+        file?: string;
+      };
+      put(e, "file", str(p.file_path));
+      return ok(Object.assign(e, { removesSkillgate: false }));
+    }
     case "SubagentStart": {
       const agentId = base.agentId;
       if (agentId === undefined) return { ok: false, ignored: false, error: "SubagentStart event has no agent_id" };
-      return ok({ ...base, agentId, kind: "subagent-start", agentType: str(p.agent_type) ?? "general-purpose" });
+      return ok(Object.assign(base, { agentId, kind: "subagent-start" as const, agentType: str(p.agent_type) ?? "general-purpose" }));
     }
     case "PreCompact":
     case "PostCompact":
-      return ok({ ...base, kind: "compaction", phase: name === "PreCompact" ? "before" : "after" });
+      return ok(Object.assign(base, { kind: "compaction" as const, phase: name === "PreCompact" ? ("before" as const) : ("after" as const) }));
     default: {
       // Stop / SubagentStop. A subagent's stop always belongs to a subagent, even without agent_id.
-      const agentId = name === "SubagentStop" ? (base.agentId ?? "subagent") : base.agentId;
-      return ok({
-        ...base,
-        ...optional("agentId", agentId),
-        kind: "stop",
-        finalMessage: str(p.last_assistant_message) ?? "",
-        continuing: p.stop_hook_active === true,
-      });
+      put(base, "agentId", name === "SubagentStop" ? (base.agentId ?? "subagent") : base.agentId);
+      return ok(Object.assign(base, { kind: "stop" as const, finalMessage: str(p.last_assistant_message) ?? "", continuing: p.stop_hook_active === true }));
     }
   }
 }
