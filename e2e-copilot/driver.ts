@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { initRepo } from "../e2e-shared/harness.ts";
-import { addBareOrigin, installAsUser, pinnedVersion, type Driver, type Step } from "../e2e-shared/scenarios.ts";
+import { firstOutput, played, addBareOrigin, installAsUser, pinnedVersion, type Driver, type Step } from "../e2e-shared/scenarios.ts";
 import { buildHook, callOutput, ROOT, run, tempDir, type Project } from "./harness.ts";
 
 function call(s: Step, id: string) {
@@ -34,14 +34,6 @@ export const copilotDriver: Driver<Project> = {
   async play(p, prompt, steps) {
     const ids = steps.map((_, i) => `c${i}`);
     const r = await run(p, { prompt, script: [...steps.map((s, i) => ({ calls: call(s, ids[i]!) })), { text: "done" }] });
-    if (r.timedOut || r.exitCode !== 0) throw new Error(`copilot exited ${r.exitCode}${r.timedOut ? " (timed out)" : ""}: ${r.stderr.slice(-800)}`);
-    const outputs = ids.map((id) => {
-      for (const q of r.requests) {
-        const out = callOutput(q.body, id);
-        if (out !== undefined) return out;
-      }
-      throw new Error(`no output for ${id} reached the model`);
-    });
-    return { outputs, fed: r.requests.map((q) => JSON.stringify(q.body)).join("\n") };
+    return played("copilot", r, steps.length, (requests, i) => firstOutput(requests, (body) => callOutput(body, ids[i] ?? "")));
   },
 };

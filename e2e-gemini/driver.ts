@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { initRepo } from "../e2e-shared/harness.ts";
-import { addBareOrigin, installAsUser, pinnedVersion, type Driver, type Step } from "../e2e-shared/scenarios.ts";
+import { played, addBareOrigin, installAsUser, pinnedVersion, type Driver, type Step } from "../e2e-shared/scenarios.ts";
 import { buildHook, functionResponses, run, tempDir, type Project } from "./harness.ts";
 
 function call(s: Step, repo: string) {
@@ -32,14 +32,8 @@ export const geminiDriver: Driver<Project> = {
   },
   async play(p, prompt, steps) {
     const r = await run(p, { prompt, script: [...steps.map((s) => ({ calls: call(s, p.repo) })), { text: "done" }] });
-    if (r.timedOut || r.exitCode !== 0) throw new Error(`gemini exited ${r.exitCode}${r.timedOut ? " (timed out)" : ""}: ${r.stderr.slice(-800)}`);
     // Gemini sends the whole history each time: the last request holds every function response, in call order.
     const all = functionResponses(r.main.at(-1)?.body);
-    const outputs = steps.map((_, n) => {
-      const got = all[n];
-      if (!got) throw new Error(`no function response #${n} reached the model (${all.length} seen)`);
-      return got.response;
-    });
-    return { outputs, fed: r.requests.map((q) => JSON.stringify(q.body)).join("\n") };
+    return played("gemini", r, steps.length, (_, i) => all[i]?.response);
   },
 };

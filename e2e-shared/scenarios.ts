@@ -31,6 +31,37 @@ export interface Played {
   fed: string;
 }
 
+/** A client's run as the scripted model saw it: every request's body, and how the client exited. */
+export interface ClientRun<B = unknown> {
+  exitCode: number | null;
+  timedOut: boolean;
+  stderr: string;
+  requests: { body?: B }[];
+}
+
+/**
+ * What a driver's play returns: the client must have exited 0, and step i's output is the first one
+ * `outputOf(requests, i)` finds (each host puts tool results in its own request shape).
+ */
+export function played<B>(client: string, r: ClientRun<B>, steps: number, outputOf: (requests: { body?: B }[], i: number) => string | undefined): Played {
+  if (r.timedOut || r.exitCode !== 0) throw new Error(`${client} exited ${r.exitCode}${r.timedOut ? " (timed out)" : ""}: ${r.stderr.slice(-1500)}`);
+  const outputs = Array.from({ length: steps }, (_, i) => {
+    const out = outputOf(r.requests, i);
+    if (out === undefined) throw new Error(`${client}: no output for step ${i + 1} reached the model`);
+    return out;
+  });
+  return { outputs, fed: r.requests.map((q) => JSON.stringify(q.body)).join("\n") };
+}
+
+/** The first output a request body holds for `id`, in request order. */
+export function firstOutput<B>(requests: { body?: B }[], find: (body: B | undefined) => string | undefined): string | undefined {
+  for (const q of requests) {
+    const out = find(q.body);
+    if (out !== undefined) return out;
+  }
+  return undefined;
+}
+
 export interface Driver<P extends DriverProject = DriverProject> {
   /** The host id as `--host` spells it. */
   host: string;

@@ -1,6 +1,6 @@
 // Claude Code's driver for the shared scenarios (e2e-shared/scenarios.ts).
 import { join } from "node:path";
-import { addBareOrigin, installAsUser, pinnedVersion, type Driver, type Step } from "../e2e-shared/scenarios.ts";
+import { firstOutput, played, addBareOrigin, installAsUser, pinnedVersion, type Driver, type Step } from "../e2e-shared/scenarios.ts";
 import { contentText, makeTempRepo, runClaude, tempDir, toolResults } from "./harness.ts";
 
 interface Project {
@@ -14,6 +14,11 @@ function toolUse(s: Step, repo: string) {
   return { name: "Write", input: { file_path: join(repo, s.write.file), content: s.write.text } };
 }
 
+/** The text of the tool_result for `id` in an Anthropic-shaped request body. */
+const toolResultText = (body: Parameters<typeof toolResults>[0], id: string): string | undefined => {
+  const b = toolResults(body).find((x) => x.tool_use_id === id);
+  return b ? contentText(b.content) : undefined;
+};
 export const claudeDriver: Driver<Project> = {
   host: "claude-code",
   gitHooks: "run",
@@ -32,14 +37,6 @@ export const claudeDriver: Driver<Project> = {
       env: { SKILLGATE_STATE: p.state },
       script: [...steps.map((s, i) => ({ toolUse: { ...toolUse(s, p.repo), id: `toolu_c${i}` } })), { text: "done" }],
     });
-    if (r.timedOut || r.exitCode !== 0) throw new Error(`claude exited ${r.exitCode}${r.timedOut ? " (timed out)" : ""}: ${r.stderr.slice(-800)}`);
-    const outputs = steps.map((_, i) => {
-      for (const q of r.requests) {
-        const b = toolResults(q.body).find((x) => x.tool_use_id === `toolu_c${i}`);
-        if (b) return contentText(b.content);
-      }
-      throw new Error(`no tool_result for toolu_c${i} reached the model`);
-    });
-    return { outputs, fed: r.requests.map((q) => JSON.stringify(q.body)).join("\n") };
+    return played("claude", r, steps.length, (requests, i) => firstOutput(requests, (body) => toolResultText(body, `toolu_c${i}`)));
   },
 };
