@@ -415,10 +415,26 @@ function visitCommand(cmd: Command, source: string, piped: boolean, at: Where, o
   for (const r of redirects) redirectEffect(r, clip(argv[0]?.text ?? "redirect", 40), index, argv, span, out, stdin);
   if (argv.length === 0) return; // assignments and redirects only
   const stdinFile = redirects.find((r): r is Extract<Redirection, { type: "Redirect" }> => r.type === "Redirect" && r.operator === "<" && !!r.target);
+  // stdin given once, by a redirect: `< /dev/null` or a literal here-string (a later redirect of fd 0 would win)
+  const toStdin = redirects.filter(
+    (r) => (!r.descriptor || (r.descriptor.type === "FileDescriptor" && r.descriptor.value === 0)) && (r.type !== "Redirect" || r.operator.startsWith("<")),
+  );
+  const only = toStdin.length === 1 ? toStdin[0] : undefined;
+  const givenStdin =
+    only?.type === "Redirect" &&
+    only.operator === "<" &&
+    only.target &&
+    !evalWord(only.target, argCtx).dynamic &&
+    evalWord(only.target, argCtx).text === "/dev/null"
+      ? ""
+      : (only?.type === "HereString" || only?.type === "HereDoc") && stdin && !stdin.dynamic
+        ? stdin.text
+        : undefined;
   visitArgv(argv, at, out, {
     span,
     text,
     piped,
+    givenStdin,
     stdin,
     local,
     stdinFile: stdinFile?.target ? evalWord(stdinFile.target, argCtx) : undefined,
@@ -444,6 +460,8 @@ interface CommandSite {
   /** Text given to descriptors of this command (`3<<<'…'`). */
   fds?: Map<number, Arg>;
   piped: boolean;
+  /** All that stdin holds, when a redirect of this command gives it whole (`< /dev/null`: ""). */
+  givenStdin?: string;
   stdin?: Arg;
   stdinFile?: Arg;
   local: Map<string, WordValue>;
@@ -479,6 +497,13 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
     return analyzeScript(line, { ...at, depth: at.depth + 1, via: [...at.via, `alias ${head.text}`], anchor: site.span }, out);
   }
   argv = [renamed(head, out), ...argv.slice(1)];
+  const fed = site.givenStdin !== undefined && basename(nth(argv, 0).text) === "xargs" ? xargsFed(argv, site.givenStdin) : undefined;
+  if (fed) {
+    out.commands.push(commandRecord(argv.slice(0, 1), -1, at.via, site.span, at.parent));
+    const inner: Where = { depth: at.depth, via: [...at.via, "xargs"], anchor: at.anchor, parent: out.commands.length - 1 };
+    for (const run of fed) visitArgv(run, inner, out, { ...site, givenStdin: undefined, stdin: undefined, stdinFile: undefined, piped: false }, aliasDepth);
+    return;
+  }
 
   const u = unwrap(argv);
   const via = [...at.via, ...u.via];
@@ -551,6 +576,40 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
   const args = prog.slice(1);
   if (progName === "find") return visitFind(args, here, out, site);
   effects(progName, prog, here, out, site);
+}
+
+/**
+ * What `xargs [-r] [-L1] PROG ARGS` runs when its whole input is known (`< /dev/null`, `<<< 'log -1'`): PROG
+ * ARGS and the words read, once or once per line. Input with quotes, backslashes or a `_` word (an end-of-file
+ * mark for some xargs), a line continued by a trailing blank, or any other option: undefined (read at run time).
+ */
+function xargsFed(argv: Arg[], input: string): Arg[][] | undefined {
+  let i = 1;
+  let empty = true;
+  let perLine = false;
+  for (; i < argv.length; i++) {
+    const a = nth(argv, i);
+    if (a.dynamic) return undefined;
+    if (a.text === "-r" || a.text === "--no-run-if-empty") empty = false;
+    else if (a.text === "-L1" || a.text === "--max-lines=1") perLine = true;
+    else if (a.text === "-L" && argv[i + 1]?.text === "1" && !argv[i + 1]?.dynamic) {
+      perLine = true;
+      i++;
+    } else if (a.text === "--") {
+      i++;
+      break;
+    } else if (a.text.startsWith("-")) return undefined;
+    else break;
+  }
+  const prog = argv.slice(i);
+  if (prog.length === 0 || !/^[\w.,:=/@%+\- \t\n]*$/.test(input)) return undefined;
+  const lines = input.split("\n").filter((l) => l.trim() !== "");
+  if (lines.some((l) => /[ \t]$/.test(l))) return undefined;
+  const words = lines.map((l) => l.trim().split(/[ \t]+/));
+  if (words.some((w) => w.includes("_"))) return undefined;
+  const arg = (text: string): Arg => ({ text, dynamic: false });
+  if (words.length === 0) return empty ? [prog] : [];
+  return perLine ? words.map((w) => [...prog, ...w.map(arg)]) : [[...prog, ...words.flat().map(arg)]];
 }
 
 /** A name that is git in disguise: `hash -p`, a link made earlier, or a path that resolves to git. */
@@ -1681,7 +1740,7 @@ function pushWrites(paths: PathArg[], by: string, out: Work): void {
       );
       markUnknownEffects(out);
     }
-    if (!p.dynamic) {
+    if (!p.dynamic && !p.noFollow) {
       // a write through a symlink changes its target: `ln -s a_RU.md x; echo > x`, or a link already on disk
       const key = normalize(p.path, out);
       const linked = out.programs.get(`link:${key}`);

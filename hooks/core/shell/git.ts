@@ -156,6 +156,13 @@ export interface GitResolved {
 
 const MAX_ALIAS_DEPTH = 10;
 
+/** log, show and whatchanged run diff.external only with --ext-diff (git diff runs it unasked). */
+function externalDiffUnused(key: string, argv: Arg[], verb: number): boolean {
+  const sub = verb >= 0 ? argv[verb] : undefined;
+  if (key.toLowerCase() !== "diff.external" || !sub || sub.dynamic || sub.pattern || !/^(log|show|whatchanged)$/.test(sub.text)) return false;
+  return !argv.slice(verb + 1).some((a) => a.dynamic || a.pattern || a.text.startsWith("--ext"));
+}
+
 export function resolveGit(argv: Arg[], ctx: GitContext): GitResolved {
   const out: GitResolved = { argv, verb: -1, verbUnknown: false, via: [], scripts: [], argvs: [], implied: [], acts: [], inert: false };
   let cur = argv;
@@ -166,7 +173,8 @@ export function resolveGit(argv: Arg[], ctx: GitContext): GitResolved {
     out.argv = cur;
     out.verb = g.verb;
     for (const { key, value } of g.config)
-      if (isShellKey(key, value.text) || (value.dynamic && SHELL_KEYS.test(key.toLowerCase()))) out.scripts.push(keyScript(key, value, `git -c ${key}`));
+      if (!externalDiffUnused(key, cur, g.verb) && (isShellKey(key, value.text) || (value.dynamic && SHELL_KEYS.test(key.toLowerCase()))))
+        out.scripts.push(keyScript(key, value, `git -c ${key}`));
     // `git clone 'ext::sh -c …'`: the ext transport runs its command
     for (const a of cur) if (a.text.startsWith("ext::")) out.scripts.push({ text: extCommand(a.text.slice(5)), dynamic: a.dynamic, label: "git ext::" });
     // configuration from the environment is read now: it may name commands git runs

@@ -86,6 +86,8 @@ function inPlace(args: Arg[], takesRest: string): boolean {
 const PERL_VALUE_LETTERS = "MmIxlC0dDVF";
 /** GNU sed's --in-place and every abbreviation getopt accepts for it (no other sed option starts with --i). */
 const SED_IN_PLACE = /^--i(n(-(p(l(a(c(e)?)?)?)?)?)?)?(=|$)/;
+/** GNU sed's --follow-symlinks and the abbreviations getopt accepts (`--f` alone could be --file). */
+const SED_FOLLOW = /^--fo(l(l(o(w(-(s(y(m(l(i(n(k(s)?)?)?)?)?)?)?)?)?)?)?)?)?$/;
 const RUBY_VALUE_LETTERS = "rIECxKTW0F";
 
 const PATHLIKE = /(^|\/)[^/\s]+\.[A-Za-z0-9]{1,8}$/;
@@ -745,8 +747,11 @@ export function writesOf(program: string, args: Arg[], inline?: string, kind?: K
   const name = basename(program);
   const rule = lookup(RULES, name);
   const named = outputOptionWrites(name, args).map(toPath);
-  if (inline !== undefined) return [...named, ...(rule ? rule(args, kind).map(toPath) : []), ...inlineWrites(inline)];
-  if (rule) return [...named, ...rule(args, kind).map(toPath)];
+  // GNU sed -i writes a new file and renames it over the name: a symlink is replaced, its target left alone
+  const replaced = name === "sed" && !args.some((a) => a.dynamic || SED_FOLLOW.test(a.text));
+  const ruled = (): PathArg[] => (rule ? rule(args, kind).map((o) => (replaced ? { ...toPath(o), noFollow: true } : toPath(o))) : []);
+  if (inline !== undefined) return [...named, ...ruled(), ...inlineWrites(inline)];
+  if (rule) return [...named, ...ruled()];
   if (named.length) return [...named, ...(isInterpreter(name) ? scriptArgs(args, true) : [])];
   if (scriptPure) return [];
   if (isInterpreter(name) || SHELLS.has(name)) return scriptArgs(args, true);
