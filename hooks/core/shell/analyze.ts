@@ -9,7 +9,7 @@ import { posix as path } from "node:path";
 import { parse, forEachChild, type Assignment, type Command, type SyntaxNode, type Redirection, type ParsedScript, type Word } from "unbash";
 import { evalWord, expandWord, globEscape, printfText, type WordContext, type WordValue } from "./words.js";
 import { basename, clip, verbIndex, isProgramFlag, isInterpreter, SHELLS, STDIN_ARGS, STDIN_PATH, type Arg } from "./wrappers.js";
-import { unwrap, type Script } from "./launchers.js";
+import { printfOutput, unwrap, type Script } from "./launchers.js";
 import { resolveGit, dashedGit, fileConfig, GIT_COMMANDS, GIT_HOOK, GIT_SHELL_ENV, isShellKey, keyScript, type GitSetting } from "./git.js";
 import { parseConfig } from "./gitconfig.js";
 import { writesOf, isRealFile, patchWrites, optionShells } from "./writes.js";
@@ -101,12 +101,16 @@ interface Work extends ShellAnalysis {
   world: ShellWorld;
   /** Characters parsed a second time so far (see MAX_REPARSE_BYTES). */
   reparsed: number;
+  /** printf may not be the builtin: a function or alias of that name is defined somewhere in the command. */
+  printfShadowed: boolean;
   limited: boolean;
   invalid: boolean;
   /** Variables assigned earlier in this command; undefined value: assigned more than once, differently. */
   vars: Map<string, WordValue | undefined>;
   /** `alias g='git commit'` earlier in this command. */
   aliases: Map<string, string>;
+  /** An alias first defined by a top-level command applies from the next line on (bash reads a line before running it). */
+  aliasFrom: Map<string, { from: number; prior: string | undefined }>;
   /** Names that run git under another name (`hash -p /usr/bin/git g`, `ln -s $(which git) g`). */
   programs: Map<string, string>;
   /** `git config k v` earlier in this command. */
@@ -162,10 +166,12 @@ function run(source: string, world: ShellWorld): Work {
     status: "complete",
     world,
     reparsed: 0,
+    printfShadowed: false,
     limited: false,
     invalid: false,
     vars: new Map(),
     aliases: new Map(),
+    aliasFrom: new Map(),
     programs: new Map(),
     gitEarlier: [],
     files: new Map(),
@@ -246,6 +252,7 @@ function analyzeScript(source: string, at: Where, out: Work): void {
   }
   if (at.depth > 0 && !reparse(source.length, source, span, out)) return;
   if (!step(out, 1 + (source.length >> 12))) return;
+  if (/printf\s*\(|function\s+printf|printf=/.test(source)) out.printfShadowed = true;
   let script: ParsedScript;
   try {
     script = parse(source);
@@ -488,7 +495,8 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
     }
   }
   // `alias gc='git commit'` earlier in the command: the alias text replaces the word.
-  const alias = !head.dynamic ? out.aliases.get(head.text) : undefined;
+  const later = at.depth === 0 ? out.aliasFrom.get(head.text) : undefined;
+  const alias = head.dynamic ? undefined : later && site.span.start < later.from ? later.prior : out.aliases.get(head.text);
   if (alias !== undefined && aliasDepth < MAX_ALIAS_EXPANSIONS) {
     const line = `${alias} ${argv
       .slice(1)
@@ -497,6 +505,11 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
     return analyzeScript(line, { ...at, depth: at.depth + 1, via: [...at.via, `alias ${head.text}`], anchor: site.span }, out);
   }
   argv = [renamed(head, out), ...argv.slice(1)];
+  // `eval "$(printf 'git %s -1' log)"`: the string is known when printf is the builtin
+  if (argv[0]?.text === "eval" && !argv[0].dynamic && !out.printfShadowed && argv.some((a) => a.dynamic)) {
+    const known = argv.map((a) => (a.dynamic ? printfOutput(a.text) : a.text));
+    if (known.every((t) => t !== undefined)) argv = known.map((text) => ({ text, dynamic: false }));
+  }
   const fed = site.givenStdin !== undefined && basename(nth(argv, 0).text) === "xargs" ? xargsFed(argv, site.givenStdin) : undefined;
   if (fed) {
     out.commands.push(commandRecord(argv.slice(0, 1), -1, at.via, site.span, at.parent));
@@ -1173,9 +1186,23 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
     );
   }
   if (name === "hash") hashEffect(args, out);
-  if (name === "alias") aliasEffect(args, out, site);
+  if (name === "alias") aliasEffect(args, out, site, at.depth === 1 && at.via.length === 1);
   if (name === "export" || name === "declare" || name === "typeset" || name === "local" || name === "readonly") exportEffect(args, at, out, site);
   if ((name === "ln" || name === "cp" || name === "install") && args.length >= 2) linkEffect(name, args, out);
+  // `dd if=/usr/bin/git of=g`: a whole copy, as cp makes (a count, seek or conv would not be one)
+  if (name === "dd" && args.every((a) => !a.dynamic && /^(if|of|bs|ibs|obs|status)=/.test(a.text))) {
+    const src = args.find((a) => a.text.startsWith("if="));
+    const dst = args.find((a) => a.text.startsWith("of="));
+    if (src && dst)
+      linkEffect(
+        "cp",
+        [
+          { ...src, text: src.text.slice(3) },
+          { ...dst, text: dst.text.slice(3) },
+        ],
+        out,
+      );
+  }
   if ((name === "source" || name === ".") && args[0]) runFile(args[0], "shell", at, out, site);
 
   if (name === "npm" || name === "pnpm" || name === "yarn" || name === "bun") packageScriptEffect(name, args, at, out);
@@ -1460,7 +1487,7 @@ function linkEffect(name: string, args: Arg[], out: Work): void {
 }
 
 /** `alias g=git`, `alias gc='git commit'`: later words `g`/`gc` are replaced (aliases are on in the agent's shell). */
-function aliasEffect(args: Arg[], out: Work, site: CommandSite): void {
+function aliasEffect(args: Arg[], out: Work, site: CommandSite, topLevel: boolean): void {
   for (const a of args) {
     const eq = a.text.indexOf("=");
     if (eq <= 0) continue;
@@ -1469,7 +1496,13 @@ function aliasEffect(args: Arg[], out: Work, site: CommandSite): void {
       markUnknownEffects(out);
       continue;
     }
-    if (out.aliases.size < MAX_REMEMBERED) out.aliases.set(a.text.slice(0, eq), a.text.slice(eq + 1));
+    const name = a.text.slice(0, eq);
+    if (out.aliases.size >= MAX_REMEMBERED) continue;
+    // the words of the defining line were read before the alias existed: `alias g=git; g commit` runs `g`
+    const eol = out.source.indexOf("\n", site.span.end);
+    if (topLevel) out.aliasFrom.set(name, { from: eol < 0 ? out.source.length : eol, prior: out.aliases.get(name) });
+    else out.aliasFrom.delete(name);
+    out.aliases.set(name, a.text.slice(eq + 1));
   }
 }
 
