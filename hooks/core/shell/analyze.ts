@@ -1074,6 +1074,18 @@ function normalize(p: string, out: Work): string {
 }
 
 /** An absolute path for the world, or undefined when the directory is not known. */
+/**
+ * What a path is on disk, unless this command may already have changed it (written, removed, or a write
+ * named only at run time): then a file there is "other", for a directory may have taken its place.
+ */
+function kindNow(p: string, out: Work): ReturnType<ShellWorld["kind"]> {
+  const abs = resolvePath(p, out);
+  const k = abs ? out.world.kind(abs) : out.world.kind(p);
+  if (k !== "file") return k;
+  const key = normalize(p, out);
+  return out.writes.some((w) => w.dynamic || normalize(w.path, out) === key) || out.opaque.length > 0 ? "other" : k;
+}
+
 function resolvePath(p: string, out: Work): string | undefined {
   if (p.startsWith("/")) return p;
   if (p.startsWith("~/")) {
@@ -1125,7 +1137,7 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
       }
   }
   const pure = scriptFile !== undefined && !scriptFile.dynamic && out.scriptsRead.get(normalize(scriptFile.path, out))?.wrote === false;
-  const written = writesOf(nth(argv, 0).text, args, program?.text, out.world.kind.bind(out.world), pure);
+  const written = writesOf(nth(argv, 0).text, args, program?.text, (p) => kindNow(p, out), pure);
   pushWrites(written, name, out);
   // a file this program writes has a content we know only for `tee f <<EOF` (and a copy of a known file)
   for (const w of written) {

@@ -108,6 +108,8 @@ function destination(a: Arg[], valued: string[], kind?: Kind): Out[] {
   const noTarget = a.some((x) => x.text === "-T" || x.text === "--no-target-directory");
   const intoDir = !noTarget && (t !== undefined || dest.text.endsWith("/") || sources.length > 1 || (!dest.dynamic && kind?.(dest.text) === "dir"));
   if (!intoDir) return [dest];
+  // several sources and a file as the last operand: cp, mv and install refuse and write nothing
+  if (t === undefined && sources.length > 1 && !dest.dynamic && !dest.text.endsWith("/") && kind?.(dest.text) === "file") return [];
   return sources.map((s) => ({
     text: path.join(dest.text, basename(s.text.replace(/\/+$/, ""))),
     dynamic: dest.dynamic || s.dynamic,
