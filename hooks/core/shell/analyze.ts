@@ -39,6 +39,8 @@ export interface ShellCommand {
   parent: number;
   /** Words that say what the command does beyond its literal words (git push: `--force` for `+main`, `HEAD` for `@`). */
   implied: string[];
+  /** Indices in argv of words that are no argument a row is about (a push's repository name). */
+  notArgs?: number[];
   /**
    * Subcommands whose effect this command has although it is not named so: `git send-pack` pushes,
    * `git fast-import` commits, `git commit-tree` whose commit the same line puts on a branch commits.
@@ -764,6 +766,7 @@ function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
   const rec = commandRecord(r.argv, r.verb, [...at.via, ...r.via], site.span, at.parent);
   if (r.verbUnknown && r.verb >= 0) rec.dynamic[r.verb] = true;
   rec.implied = r.implied;
+  if (r.remote && r.argv.indexOf(r.remote) > 0) rec.notArgs = [r.argv.indexOf(r.remote)];
   // delete a remote branch, then push it again: its history is replaced without --force
   const pushes = r.verb >= 0 && (nth(r.argv, r.verb).text === "push" || nth(r.argv, r.verb).text === "send-pack") && !r.inert;
   if (pushes && r.deletes) out.pushDeleted = true;
@@ -1202,7 +1205,7 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
   if (name === "export" || name === "declare" || name === "typeset" || name === "local" || name === "readonly") exportEffect(args, at, out, site);
   if ((name === "ln" || name === "cp" || name === "install") && args.length >= 2) linkEffect(name, args, out);
   // `dd if=/usr/bin/git of=g`: a whole copy, as cp makes (a count, seek or conv would not be one)
-  if (name === "dd" && args.every((a) => !a.dynamic && /^(if|of|bs|ibs|obs|status)=/.test(a.text))) {
+  if (name === "dd" && args.every((a) => (!a.dynamic || a.text.startsWith("if=")) && /^(if|of|bs|ibs|obs|status)=/.test(a.text))) {
     const src = args.find((a) => a.text.startsWith("if="));
     const dst = args.find((a) => a.text.startsWith("of="));
     if (src && dst)

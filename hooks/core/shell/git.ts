@@ -147,6 +147,8 @@ export interface GitResolved {
   implied: string[];
   /** A push that deletes a remote branch (`--delete`, `-d`, `:dst`): a later push in the same command replaces it. */
   deletes?: boolean;
+  /** The repository word of a push (`git push --repo=origin HEAD`: HEAD names the remote, it is no refspec). */
+  remote?: Arg;
   /** Subcommands whose effect this one has (`send-pack` pushes, `fast-import` commits). */
   acts: string[];
   /** As written it changes nothing (`push --dry-run`, `commit --dry-run`). */
@@ -544,6 +546,10 @@ function pushEffects(args: Arg[], cfg: Config, out: GitResolved, sendPack = fals
     ops.push(nth(args, i));
   }
   let refspecs = ops.slice(1);
+  // the first operand names the repository, even after --repo (git: "the command-line argument takes precedence");
+  // --signed and --recurse-submodules take a value only after `=`, so a separate word after them is unsure
+  const unsure = args.some((a) => a.dynamic || a.text === "--signed" || a.text === "--recurse-submodules");
+  if (!sendPack && !unsure && ops[0] && !ops[0].pattern) out.remote = ops[0];
   if (refspecs.length === 0 && !sendPack) {
     // `git push [remote]` pushes the configured refspecs of that remote
     const remote = ops[0]?.text ?? cfg.value("branch.main.remote")?.text ?? "origin";
