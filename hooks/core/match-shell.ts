@@ -43,10 +43,11 @@ export function matchCommand(cr: CompiledRow, facts: Facts): Hit | undefined {
  */
 function argMatch(c: ShellCommand, wants: string[]): "yes" | "no" | "maybe" {
   const words = cancelled(c.argv.slice(1));
+  for (const i of c.notArgs ?? []) words[i - 1] = undefined;
   const literal = [...words.filter((w, i) => w !== undefined && !c.dynamic[i + 1] && !isPatternWord(c, i + 1)).map((w) => w as string), ...(c.implied ?? [])];
   if (wants.some((w) => hasArg(literal, w))) return "yes";
   for (let i = 1; i < c.argv.length; i++) {
-    if (!c.dynamic[i] && !isPatternWord(c, i)) continue;
+    if ((!c.dynamic[i] && !isPatternWord(c, i)) || c.notArgs?.includes(i)) continue;
     const shape: ValueShape = c.words?.[i]?.shape ?? { kind: "any" };
     if (wants.some((w) => couldBe(shape, w))) return "maybe";
   }

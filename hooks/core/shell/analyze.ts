@@ -9,7 +9,7 @@ import { posix as path } from "node:path";
 import { parse, forEachChild, type Assignment, type Command, type SyntaxNode, type Redirection, type ParsedScript, type Word } from "unbash";
 import { evalWord, expandWord, globEscape, printfText, type WordContext, type WordValue } from "./words.js";
 import { basename, clip, verbIndex, isProgramFlag, isInterpreter, SHELLS, STDIN_ARGS, STDIN_PATH, type Arg } from "./wrappers.js";
-import { unwrap, type Script } from "./launchers.js";
+import { printfOutput, unwrap, type Script } from "./launchers.js";
 import { resolveGit, dashedGit, fileConfig, GIT_COMMANDS, GIT_HOOK, GIT_SHELL_ENV, isShellKey, keyScript, type GitSetting } from "./git.js";
 import { parseConfig } from "./gitconfig.js";
 import { writesOf, isRealFile, patchWrites, optionShells } from "./writes.js";
@@ -39,6 +39,8 @@ export interface ShellCommand {
   parent: number;
   /** Words that say what the command does beyond its literal words (git push: `--force` for `+main`, `HEAD` for `@`). */
   implied: string[];
+  /** Indices in argv of words that are no argument a row is about (a push's repository name). */
+  notArgs?: number[];
   /**
    * Subcommands whose effect this command has although it is not named so: `git send-pack` pushes,
    * `git fast-import` commits, `git commit-tree` whose commit the same line puts on a branch commits.
@@ -101,12 +103,16 @@ interface Work extends ShellAnalysis {
   world: ShellWorld;
   /** Characters parsed a second time so far (see MAX_REPARSE_BYTES). */
   reparsed: number;
+  /** printf may not be the builtin: a function or alias of that name is defined somewhere in the command. */
+  printfShadowed: boolean;
   limited: boolean;
   invalid: boolean;
   /** Variables assigned earlier in this command; undefined value: assigned more than once, differently. */
   vars: Map<string, WordValue | undefined>;
   /** `alias g='git commit'` earlier in this command. */
   aliases: Map<string, string>;
+  /** An alias first defined by a top-level command applies from the next line on (bash reads a line before running it). */
+  aliasFrom: Map<string, { from: number; prior: string | undefined }>;
   /** Names that run git under another name (`hash -p /usr/bin/git g`, `ln -s $(which git) g`). */
   programs: Map<string, string>;
   /** `git config k v` earlier in this command. */
@@ -162,10 +168,12 @@ function run(source: string, world: ShellWorld): Work {
     status: "complete",
     world,
     reparsed: 0,
+    printfShadowed: false,
     limited: false,
     invalid: false,
     vars: new Map(),
     aliases: new Map(),
+    aliasFrom: new Map(),
     programs: new Map(),
     gitEarlier: [],
     files: new Map(),
@@ -246,6 +254,7 @@ function analyzeScript(source: string, at: Where, out: Work): void {
   }
   if (at.depth > 0 && !reparse(source.length, source, span, out)) return;
   if (!step(out, 1 + (source.length >> 12))) return;
+  if (/printf\s*\(|function\s+printf|printf=/.test(source)) out.printfShadowed = true;
   let script: ParsedScript;
   try {
     script = parse(source);
@@ -415,10 +424,26 @@ function visitCommand(cmd: Command, source: string, piped: boolean, at: Where, o
   for (const r of redirects) redirectEffect(r, clip(argv[0]?.text ?? "redirect", 40), index, argv, span, out, stdin);
   if (argv.length === 0) return; // assignments and redirects only
   const stdinFile = redirects.find((r): r is Extract<Redirection, { type: "Redirect" }> => r.type === "Redirect" && r.operator === "<" && !!r.target);
+  // stdin given once, by a redirect: `< /dev/null` or a literal here-string (a later redirect of fd 0 would win)
+  const toStdin = redirects.filter(
+    (r) => (!r.descriptor || (r.descriptor.type === "FileDescriptor" && r.descriptor.value === 0)) && (r.type !== "Redirect" || r.operator.startsWith("<")),
+  );
+  const only = toStdin.length === 1 ? toStdin[0] : undefined;
+  const givenStdin =
+    only?.type === "Redirect" &&
+    only.operator === "<" &&
+    only.target &&
+    !evalWord(only.target, argCtx).dynamic &&
+    evalWord(only.target, argCtx).text === "/dev/null"
+      ? ""
+      : (only?.type === "HereString" || only?.type === "HereDoc") && stdin && !stdin.dynamic
+        ? stdin.text
+        : undefined;
   visitArgv(argv, at, out, {
     span,
     text,
     piped,
+    givenStdin,
     stdin,
     local,
     stdinFile: stdinFile?.target ? evalWord(stdinFile.target, argCtx) : undefined,
@@ -444,6 +469,8 @@ interface CommandSite {
   /** Text given to descriptors of this command (`3<<<'…'`). */
   fds?: Map<number, Arg>;
   piped: boolean;
+  /** All that stdin holds, when a redirect of this command gives it whole (`< /dev/null`: ""). */
+  givenStdin?: string;
   stdin?: Arg;
   stdinFile?: Arg;
   local: Map<string, WordValue>;
@@ -470,7 +497,8 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
     }
   }
   // `alias gc='git commit'` earlier in the command: the alias text replaces the word.
-  const alias = !head.dynamic ? out.aliases.get(head.text) : undefined;
+  const later = at.depth === 0 ? out.aliasFrom.get(head.text) : undefined;
+  const alias = head.dynamic ? undefined : later && site.span.start < later.from ? later.prior : out.aliases.get(head.text);
   if (alias !== undefined && aliasDepth < MAX_ALIAS_EXPANSIONS) {
     const line = `${alias} ${argv
       .slice(1)
@@ -479,6 +507,18 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
     return analyzeScript(line, { ...at, depth: at.depth + 1, via: [...at.via, `alias ${head.text}`], anchor: site.span }, out);
   }
   argv = [renamed(head, out), ...argv.slice(1)];
+  // `eval "$(printf 'git %s -1' log)"`: the string is known when printf is the builtin
+  if (argv[0]?.text === "eval" && !argv[0].dynamic && !out.printfShadowed && argv.some((a) => a.dynamic)) {
+    const known = argv.map((a) => (a.dynamic ? printfOutput(a.text) : a.text));
+    if (known.every((t) => t !== undefined)) argv = known.map((text) => ({ text, dynamic: false }));
+  }
+  const fed = site.givenStdin !== undefined && basename(nth(argv, 0).text) === "xargs" ? xargsFed(argv, site.givenStdin) : undefined;
+  if (fed) {
+    out.commands.push(commandRecord(argv.slice(0, 1), -1, at.via, site.span, at.parent));
+    const inner: Where = { depth: at.depth, via: [...at.via, "xargs"], anchor: at.anchor, parent: out.commands.length - 1 };
+    for (const run of fed) visitArgv(run, inner, out, { ...site, givenStdin: undefined, stdin: undefined, stdinFile: undefined, piped: false }, aliasDepth);
+    return;
+  }
 
   const u = unwrap(argv);
   const via = [...at.via, ...u.via];
@@ -551,6 +591,40 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
   const args = prog.slice(1);
   if (progName === "find") return visitFind(args, here, out, site);
   effects(progName, prog, here, out, site);
+}
+
+/**
+ * What `xargs [-r] [-L1] PROG ARGS` runs when its whole input is known (`< /dev/null`, `<<< 'log -1'`): PROG
+ * ARGS and the words read, once or once per line. Input with quotes, backslashes or a `_` word (an end-of-file
+ * mark for some xargs), a line continued by a trailing blank, or any other option: undefined (read at run time).
+ */
+function xargsFed(argv: Arg[], input: string): Arg[][] | undefined {
+  let i = 1;
+  let empty = true;
+  let perLine = false;
+  for (; i < argv.length; i++) {
+    const a = nth(argv, i);
+    if (a.dynamic) return undefined;
+    if (a.text === "-r" || a.text === "--no-run-if-empty") empty = false;
+    else if (a.text === "-L1" || a.text === "--max-lines=1") perLine = true;
+    else if (a.text === "-L" && argv[i + 1]?.text === "1" && !argv[i + 1]?.dynamic) {
+      perLine = true;
+      i++;
+    } else if (a.text === "--") {
+      i++;
+      break;
+    } else if (a.text.startsWith("-")) return undefined;
+    else break;
+  }
+  const prog = argv.slice(i);
+  if (prog.length === 0 || !/^[\w.,:=/@%+\- \t\n]*$/.test(input)) return undefined;
+  const lines = input.split("\n").filter((l) => l.trim() !== "");
+  if (lines.some((l) => /[ \t]$/.test(l))) return undefined;
+  const words = lines.map((l) => l.trim().split(/[ \t]+/));
+  if (words.some((w) => w.includes("_"))) return undefined;
+  const arg = (text: string): Arg => ({ text, dynamic: false });
+  if (words.length === 0) return empty ? [prog] : [];
+  return perLine ? words.map((w) => [...prog, ...w.map(arg)]) : [[...prog, ...words.flat().map(arg)]];
 }
 
 /** A name that is git in disguise: `hash -p`, a link made earlier, or a path that resolves to git. */
@@ -692,6 +766,7 @@ function visitGit(argv: Arg[], at: Where, out: Work, site: CommandSite): void {
   const rec = commandRecord(r.argv, r.verb, [...at.via, ...r.via], site.span, at.parent);
   if (r.verbUnknown && r.verb >= 0) rec.dynamic[r.verb] = true;
   rec.implied = r.implied;
+  if (r.remote && r.argv.indexOf(r.remote) > 0) rec.notArgs = [r.argv.indexOf(r.remote)];
   // delete a remote branch, then push it again: its history is replaced without --force
   const pushes = r.verb >= 0 && (nth(r.argv, r.verb).text === "push" || nth(r.argv, r.verb).text === "send-pack") && !r.inert;
   if (pushes && r.deletes) out.pushDeleted = true;
@@ -1002,6 +1077,18 @@ function normalize(p: string, out: Work): string {
 }
 
 /** An absolute path for the world, or undefined when the directory is not known. */
+/**
+ * What a path is on disk, unless this command may already have changed it (written, removed, or a write
+ * named only at run time): then a file there is "other", for a directory may have taken its place.
+ */
+function kindNow(p: string, out: Work): ReturnType<ShellWorld["kind"]> {
+  const abs = resolvePath(p, out);
+  const k = abs ? out.world.kind(abs) : out.world.kind(p);
+  if (k !== "file") return k;
+  const key = normalize(p, out);
+  return out.writes.some((w) => w.dynamic || normalize(w.path, out) === key) || out.opaque.length > 0 ? "other" : k;
+}
+
 function resolvePath(p: string, out: Work): string | undefined {
   if (p.startsWith("/")) return p;
   if (p.startsWith("~/")) {
@@ -1053,7 +1140,7 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
       }
   }
   const pure = scriptFile !== undefined && !scriptFile.dynamic && out.scriptsRead.get(normalize(scriptFile.path, out))?.wrote === false;
-  const written = writesOf(nth(argv, 0).text, args, program?.text, out.world.kind.bind(out.world), pure);
+  const written = writesOf(nth(argv, 0).text, args, program?.text, (p) => kindNow(p, out), pure);
   pushWrites(written, name, out);
   // a file this program writes has a content we know only for `tee f <<EOF` (and a copy of a known file)
   for (const w of written) {
@@ -1114,9 +1201,23 @@ function effects(name: string, argv: Arg[], at: Where, out: Work, site: CommandS
     );
   }
   if (name === "hash") hashEffect(args, out);
-  if (name === "alias") aliasEffect(args, out, site);
+  if (name === "alias") aliasEffect(args, out, site, at.depth === 1 && at.via.length === 1);
   if (name === "export" || name === "declare" || name === "typeset" || name === "local" || name === "readonly") exportEffect(args, at, out, site);
   if ((name === "ln" || name === "cp" || name === "install") && args.length >= 2) linkEffect(name, args, out);
+  // `dd if=/usr/bin/git of=g`: a whole copy, as cp makes (a count, seek or conv would not be one)
+  if (name === "dd" && args.every((a) => (!a.dynamic || a.text.startsWith("if=")) && /^(if|of|bs|ibs|obs|status)=/.test(a.text))) {
+    const src = args.find((a) => a.text.startsWith("if="));
+    const dst = args.find((a) => a.text.startsWith("of="));
+    if (src && dst)
+      linkEffect(
+        "cp",
+        [
+          { ...src, text: src.text.slice(3) },
+          { ...dst, text: dst.text.slice(3) },
+        ],
+        out,
+      );
+  }
   if ((name === "source" || name === ".") && args[0]) runFile(args[0], "shell", at, out, site);
 
   if (name === "npm" || name === "pnpm" || name === "yarn" || name === "bun") packageScriptEffect(name, args, at, out);
@@ -1401,7 +1502,7 @@ function linkEffect(name: string, args: Arg[], out: Work): void {
 }
 
 /** `alias g=git`, `alias gc='git commit'`: later words `g`/`gc` are replaced (aliases are on in the agent's shell). */
-function aliasEffect(args: Arg[], out: Work, site: CommandSite): void {
+function aliasEffect(args: Arg[], out: Work, site: CommandSite, topLevel: boolean): void {
   for (const a of args) {
     const eq = a.text.indexOf("=");
     if (eq <= 0) continue;
@@ -1410,7 +1511,13 @@ function aliasEffect(args: Arg[], out: Work, site: CommandSite): void {
       markUnknownEffects(out);
       continue;
     }
-    if (out.aliases.size < MAX_REMEMBERED) out.aliases.set(a.text.slice(0, eq), a.text.slice(eq + 1));
+    const name = a.text.slice(0, eq);
+    if (out.aliases.size >= MAX_REMEMBERED) continue;
+    // the words of the defining line were read before the alias existed: `alias g=git; g commit` runs `g`
+    const eol = out.source.indexOf("\n", site.span.end);
+    if (topLevel) out.aliasFrom.set(name, { from: eol < 0 ? out.source.length : eol, prior: out.aliases.get(name) });
+    else out.aliasFrom.delete(name);
+    out.aliases.set(name, a.text.slice(eq + 1));
   }
 }
 
@@ -1681,7 +1788,7 @@ function pushWrites(paths: PathArg[], by: string, out: Work): void {
       );
       markUnknownEffects(out);
     }
-    if (!p.dynamic) {
+    if (!p.dynamic && !p.noFollow) {
       // a write through a symlink changes its target: `ln -s a_RU.md x; echo > x`, or a link already on disk
       const key = normalize(p.path, out);
       const linked = out.programs.get(`link:${key}`);

@@ -147,6 +147,8 @@ export interface GitResolved {
   implied: string[];
   /** A push that deletes a remote branch (`--delete`, `-d`, `:dst`): a later push in the same command replaces it. */
   deletes?: boolean;
+  /** The repository word of a push (`git push --repo=origin HEAD`: HEAD names the remote, it is no refspec). */
+  remote?: Arg;
   /** Subcommands whose effect this one has (`send-pack` pushes, `fast-import` commits). */
   acts: string[];
   /** As written it changes nothing (`push --dry-run`, `commit --dry-run`). */
@@ -155,6 +157,13 @@ export interface GitResolved {
 }
 
 const MAX_ALIAS_DEPTH = 10;
+
+/** log, show and whatchanged run diff.external only with --ext-diff (git diff runs it unasked). */
+function externalDiffUnused(key: string, argv: Arg[], verb: number): boolean {
+  const sub = verb >= 0 ? argv[verb] : undefined;
+  if (key.toLowerCase() !== "diff.external" || !sub || sub.dynamic || sub.pattern || !/^(log|show|whatchanged)$/.test(sub.text)) return false;
+  return !argv.slice(verb + 1).some((a) => a.dynamic || a.pattern || a.text.startsWith("--ext"));
+}
 
 export function resolveGit(argv: Arg[], ctx: GitContext): GitResolved {
   const out: GitResolved = { argv, verb: -1, verbUnknown: false, via: [], scripts: [], argvs: [], implied: [], acts: [], inert: false };
@@ -166,7 +175,8 @@ export function resolveGit(argv: Arg[], ctx: GitContext): GitResolved {
     out.argv = cur;
     out.verb = g.verb;
     for (const { key, value } of g.config)
-      if (isShellKey(key, value.text) || (value.dynamic && SHELL_KEYS.test(key.toLowerCase()))) out.scripts.push(keyScript(key, value, `git -c ${key}`));
+      if (!externalDiffUnused(key, cur, g.verb) && (isShellKey(key, value.text) || (value.dynamic && SHELL_KEYS.test(key.toLowerCase()))))
+        out.scripts.push(keyScript(key, value, `git -c ${key}`));
     // `git clone 'ext::sh -c …'`: the ext transport runs its command
     for (const a of cur) if (a.text.startsWith("ext::")) out.scripts.push({ text: extCommand(a.text.slice(5)), dynamic: a.dynamic, label: "git ext::" });
     // configuration from the environment is read now: it may name commands git runs
@@ -536,6 +546,10 @@ function pushEffects(args: Arg[], cfg: Config, out: GitResolved, sendPack = fals
     ops.push(nth(args, i));
   }
   let refspecs = ops.slice(1);
+  // the first operand names the repository, even after --repo (git: "the command-line argument takes precedence");
+  // --signed and --recurse-submodules take a value only after `=`, so a separate word after them is unsure
+  const unsure = args.some((a) => a.dynamic || a.text === "--signed" || a.text === "--recurse-submodules");
+  if (!sendPack && !unsure && ops[0] && !ops[0].pattern) out.remote = ops[0];
   if (refspecs.length === 0 && !sendPack) {
     // `git push [remote]` pushes the configured refspecs of that remote
     const remote = ops[0]?.text ?? cfg.value("branch.main.remote")?.text ?? "origin";

@@ -444,6 +444,26 @@ interface Step {
 const final = (r: Partial<Unwrapped>, via: string[] = []): Step => ({ done: true, result: { ...r, via }, next: [] });
 const peel = (next: Arg[], r: Partial<Unwrapped> = {}): Step => ({ done: false, result: { ...r, via: [] }, next });
 
+/**
+ * What `$(printf 'git %s -1' log)` prints: a quoted format of plain text and `%s` (used again while
+ * arguments remain), plain or single-quoted arguments. Anything else (escapes, other conversions,
+ * glob characters, more than one line): undefined.
+ */
+export function printfOutput(word: string): string | undefined {
+  const m = /^"?\$\(\s*printf\s+'([^'\\%]*(?:%s[^'\\%]*)*)'((?:\s+(?:'[^']*'|[\w.,:=/@+-]+))*)\s*\)"?$/.exec(word);
+  if (!m || !m[1]) return undefined;
+  const format = m[1];
+  const args = [...(m[2] ?? "").matchAll(/'([^']*)'|([\w.,:=/@+-]+)/g)].map((x) => x[1] ?? x[2] ?? "");
+  const slots = format.split("%s").length - 1;
+  let text = "";
+  let i = 0;
+  do {
+    text += format.replace(/%s/g, () => args[i++] ?? "");
+  } while (slots > 0 && i < args.length);
+  text = text.replace(/\n+$/, "");
+  return /[*?[\]\n\\$`"';|&<>(){}]/.test(text) ? undefined : text;
+}
+
 /** Launchers whose grammar is not "options, then a program". */
 function special(name: string, argv: Arg[]): Step | undefined {
   const args = argv.slice(1);

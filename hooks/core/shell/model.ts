@@ -32,6 +32,8 @@ export interface PathArg {
   dynamic: boolean;
   /** For a run-time path: a glob of the names it can take (`*` where the value is unknown). */
   pattern?: string;
+  /** The program replaces the name itself (a new file renamed over it), so a symlink there is not followed. */
+  noFollow?: boolean;
 }
 
 /** Why part of a command cannot be seen through. Code branches on these, never on `reason` text. */

@@ -86,6 +86,8 @@ function inPlace(args: Arg[], takesRest: string): boolean {
 const PERL_VALUE_LETTERS = "MmIxlC0dDVF";
 /** GNU sed's --in-place and every abbreviation getopt accepts for it (no other sed option starts with --i). */
 const SED_IN_PLACE = /^--i(n(-(p(l(a(c(e)?)?)?)?)?)?)?(=|$)/;
+/** GNU sed's --follow-symlinks and the abbreviations getopt accepts (`--f` alone could be --file). */
+const SED_FOLLOW = /^--fo(l(l(o(w(-(s(y(m(l(i(n(k(s)?)?)?)?)?)?)?)?)?)?)?)?)?$/;
 const RUBY_VALUE_LETTERS = "rIECxKTW0F";
 
 const PATHLIKE = /(^|\/)[^/\s]+\.[A-Za-z0-9]{1,8}$/;
@@ -106,6 +108,8 @@ function destination(a: Arg[], valued: string[], kind?: Kind): Out[] {
   const noTarget = a.some((x) => x.text === "-T" || x.text === "--no-target-directory");
   const intoDir = !noTarget && (t !== undefined || dest.text.endsWith("/") || sources.length > 1 || (!dest.dynamic && kind?.(dest.text) === "dir"));
   if (!intoDir) return [dest];
+  // several sources and a file as the last operand: cp, mv and install refuse and write nothing
+  if (t === undefined && sources.length > 1 && !dest.dynamic && !dest.text.endsWith("/") && kind?.(dest.text) === "file") return [];
   return sources.map((s) => ({
     text: path.join(dest.text, basename(s.text.replace(/\/+$/, ""))),
     dynamic: dest.dynamic || s.dynamic,
@@ -745,8 +749,11 @@ export function writesOf(program: string, args: Arg[], inline?: string, kind?: K
   const name = basename(program);
   const rule = lookup(RULES, name);
   const named = outputOptionWrites(name, args).map(toPath);
-  if (inline !== undefined) return [...named, ...(rule ? rule(args, kind).map(toPath) : []), ...inlineWrites(inline)];
-  if (rule) return [...named, ...rule(args, kind).map(toPath)];
+  // GNU sed -i writes a new file and renames it over the name: a symlink is replaced, its target left alone
+  const replaced = name === "sed" && !args.some((a) => a.dynamic || SED_FOLLOW.test(a.text));
+  const ruled = (): PathArg[] => (rule ? rule(args, kind).map((o) => (replaced ? { ...toPath(o), noFollow: true } : toPath(o))) : []);
+  if (inline !== undefined) return [...named, ...ruled(), ...inlineWrites(inline)];
+  if (rule) return [...named, ...ruled()];
   if (named.length) return [...named, ...(isInterpreter(name) ? scriptArgs(args, true) : [])];
   if (scriptPure) return [];
   if (isInterpreter(name) || SHELLS.has(name)) return scriptArgs(args, true);
