@@ -10,14 +10,14 @@
 // analysis (hooks/core/shell/**, another helper's area) does not see the
 // write; each is asserted to STILL work, so the test turns red when the
 // analysis learns it — then move it into the refused list.
-import { describe, test } from "node:test";
+import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { runHook } from "../hooks/entries/claude-code.ts";
-import { casesDir, root } from "./helpers.ts";
+import { casesDir, hookBundle, root } from "./helpers.ts";
 
 interface World {
   base: string;
@@ -30,8 +30,14 @@ interface World {
 }
 
 /** A fresh world; `stateFrom` chooses how the state folder is found (explicit, XDG, or under $HOME). */
+const worlds: string[] = [];
+after(() => {
+  for (const d of worlds) fs.rmSync(d, { recursive: true, force: true });
+});
+
 function world(stateFrom: "env" | "xdg" | "home" = "env"): World {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "sg-attack2-")));
+  worlds.push(base);
   const home = path.join(base, "home");
   const project = path.join(base, "project");
   const elsewhere = path.join(base, "elsewhere");
@@ -820,14 +826,20 @@ describe("the environment the agent controls", () => {
     const fifo = path.join(w.elsewhere, "fifo");
     const { execFileSync } = await import("node:child_process");
     execFileSync("mkfifo", [fifo]);
+    const runs: Promise<void>[] = [];
     for (const t of [w.elsewhere, "/dev/null", fifo, path.join(w.elsewhere, "missing.jsonl"), "/dev/zero"]) {
       for (const name of ["user-prompt-submit", "post-tool-use-bash"]) {
-        // In a child process: a read blocking on a FIFO would freeze this test process too.
-        const r = await runEntry(w, JSON.stringify({ ...fixture(name), session_id: w.session, cwd: w.project, transcript_path: t, prompt: "hello" }), 8_000);
-        assert.equal(r.code, 0, `${name} with ${t}`);
-        if (r.stdout.trim()) JSON.parse(r.stdout);
+        // In a child process: a read blocking on a FIFO would freeze this test process too. Side by side: each only waits.
+        const payload = JSON.stringify({ ...fixture(name), session_id: w.session, cwd: w.project, transcript_path: t, prompt: "hello" });
+        runs.push(
+          runEntry(w, payload, 8_000).then((r) => {
+            assert.equal(r.code, 0, `${name} with ${t}`);
+            if (r.stdout.trim()) JSON.parse(r.stdout);
+          }),
+        );
       }
     }
+    await Promise.all(runs);
     await commitRefused(w);
   });
 });
@@ -1010,10 +1022,10 @@ describe("expected still open (shell analysis gaps, routed to the shell helper)"
 
 // ─── helpers: the hook executable, timeouts ───────────────────────────────
 
-/** Run the hook executable (source entry under tsx) with the payload on stdin. */
+/** Run the hook executable (dist/hook.cjs, as install writes it; npm run build first) with the payload on stdin. */
 function runEntry(w: World, input: string, timeoutMs = 30_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), path.join(root, "hooks", "skillgate.ts")], {
+    const child = spawn(process.execPath, [hookBundle], {
       env: w.env,
       cwd: w.project,
       stdio: ["pipe", "pipe", "pipe"],

@@ -6,7 +6,6 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
-import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { caseJsonSchema, CaseFormatError, fixturesIn, loadCases, type Case } from "../cli/cases/format.ts";
 import { inProcessInvoker, processInvoker, runCase, runCases, type Invoke } from "../cli/cases/runner.ts";
@@ -14,7 +13,7 @@ import { resolveSuite, rowIds, suiteCases } from "../cli/cases/suite.ts";
 import { CASE_HOSTS } from "../cli/cases/hosts/index.ts";
 import { HOST_NAMES } from "../cli/cases/format.ts";
 import { findBun } from "../cli/install.ts";
-import { bunHookBundle, casesDir, defaultTable, hookBundle, legacyHookBundle, root } from "./helpers.ts";
+import { bunHookBundle, casesDir, cliRun, defaultTable, hookBundle, legacyHookBundle, root } from "./helpers.ts";
 
 const suite = await resolveSuite({ packageRoot: root, table: defaultTable, cases: casesDir });
 const cases = suiteCases(suite);
@@ -330,7 +329,6 @@ describe("expectations are checked against the trace", () => {
 
 // One project, the tests in order: each builds on the cases the one before wrote.
 describe("a project's own cases: skillgate cases / --new / mutate from the project root", () => {
-  const bin = path.join(root, "bin", "skillgate.mjs");
   const project = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-project-"));
   const claude = path.join(project, ".claude");
   const own = path.join(claude, "skillgate", "cases");
@@ -359,25 +357,23 @@ describe("a project's own cases: skillgate cases / --new / mutate from the proje
   }
   const env = { ...process.env };
   for (const k of ["SKILLGATE_TABLE", "CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "SKILLGATE_STATE"]) delete env[k];
-  const sg = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [bin, ...args], { cwd: project, env, encoding: "utf8" });
-    return { code: r.status, out: r.stdout, err: r.stderr };
-  };
+  // In-process: the verbs' output and exit codes are what is tested, not the process (cli.test.ts runs the binary).
+  const sg = (...args: string[]) => cliRun(args, { cwd: project, env });
   process.on("exit", () => fs.rmSync(project, { recursive: true, force: true }));
 
-  test("no cases yet: a one-line setup error (exit 3) that says how to start", () => {
-    const r = sg("cases");
+  test("no cases yet: a one-line setup error (exit 3) that says how to start", async () => {
+    const r = await sg("cases");
     assert.equal(r.code, 3, r.out + r.err);
     assert.match(r.err, /^skillgate cases: no cases folder .*\.claude\/skillgate\/cases: write a first case with `skillgate cases --new <row id>`/);
     assert.equal(r.err.trim().split("\n").length, 1);
   });
 
-  test("--new ROW writes a starter case that passes for gate, block, hint, judgment, cap, budget and compaction rows", () => {
+  test("--new ROW writes a starter case that passes for gate, block, hint, judgment, cap, budget and compaction rows", async () => {
     const passing = table.rows.filter((r) => r.id !== "odd-pattern-hint");
-    const r = sg("cases", "--new", passing[0]?.id ?? "");
+    const r = await sg("cases", "--new", passing[0]?.id ?? "");
     assert.equal(r.code, 0, r.out + r.err);
     // --new takes a list too (and `all`: every row without a case of its name).
-    const rest = sg(
+    const rest = await sg(
       "cases",
       "--new",
       passing
@@ -397,29 +393,29 @@ describe("a project's own cases: skillgate cases / --new / mutate from the proje
       // The $schema reference resolves to the package's schema.
       assert.ok(fs.existsSync(path.resolve(own, c.$schema)), c.$schema);
     }
-    const again = sg("cases", "--new", "deploy-gate");
+    const again = await sg("cases", "--new", "deploy-gate");
     assert.equal(again.code, 1, "an existing case is never overwritten");
     assert.match(again.err, /deploy-gate\.json already exists; it is left as it is/);
-    assert.match(sg("cases", "--new", "no-such-row").err, /no row "no-such-row" in .*triggers\.json/);
+    assert.match((await sg("cases", "--new", "no-such-row")).err, /no row "no-such-row" in .*triggers\.json/);
   });
 
-  test("a row no event can be generated for gets a TODO case that fails until filled in", () => {
-    const r = sg("cases", "--new", "all");
+  test("a row no event can be generated for gets a TODO case that fails until filled in", async () => {
+    const r = await sg("cases", "--new", "all");
     assert.equal(r.code, 0, r.err);
     assert.equal((r.out.match(/^wrote /gm) ?? []).length, 1, r.out);
     assert.match(r.out, /it FAILS until you fill it in \(no matching event could be made/);
     assert.match(JSON.parse(fs.readFileSync(path.join(own, "odd-pattern-hint.json"), "utf8")).description, /^TODO/);
-    const all = sg("cases");
+    const all = await sg("cases");
     assert.equal(all.code, 1, all.out);
     assert.match(all.out, /^table: .*\.claude\/triggers\.json \(10 rows\)\ncases: .*\.claude\/skillgate\/cases\n/);
     assert.match(all.out, /FAIL odd-pattern-hint/);
     assert.match(all.out, /9\/10 cases pass/);
   });
 
-  test("mutate runs the project's cases against the project's table and names the unpinned row", () => {
+  test("mutate runs the project's cases against the project's table and names the unpinned row", async () => {
     fs.rmSync(path.join(own, "odd-pattern-hint.json"));
-    assert.equal(sg("cases").code, 0);
-    const r = sg("mutate", "--json");
+    assert.equal((await sg("cases")).code, 0);
+    const r = await sg("mutate", "--json");
     assert.equal(r.code, 1, r.out + r.err);
     const report = JSON.parse(r.out);
     assert.deepEqual(report.table, { path: path.join(claude, "triggers.json"), rows: table.rows.length });
@@ -428,16 +424,16 @@ describe("a project's own cases: skillgate cases / --new / mutate from the proje
     for (const row of report.rows) if (row.row !== "odd-pattern-hint") assert.ok(row.red.length > 0, row.row);
   });
 
-  test("--cases DIR and --table FILE point elsewhere; a typo in a case is a one-line error per problem (exit 1)", () => {
+  test("--cases DIR and --table FILE point elsewhere; a typo in a case is a one-line error per problem (exit 1)", async () => {
     const dir = path.join(project, "other-cases");
     fs.mkdirSync(dir);
     const c = JSON.parse(fs.readFileSync(path.join(own, "rm-rf-block.json"), "utf8"));
     c.steps[0].say = c.steps[0].expect;
     fs.writeFileSync(path.join(dir, "rm-rf-block.json"), JSON.stringify(c));
-    const r = sg("cases", "--cases", dir, "--table", path.join(claude, "triggers.json"));
+    const r = await sg("cases", "--cases", dir, "--table", path.join(claude, "triggers.json"));
     assert.equal(r.code, 1);
     assert.match(r.err, /rm-rf-block\.json: step 1 \(tool-call shell\), unknown key "say"/);
-    const json = sg("cases", "--cases", dir, "--json");
+    const json = await sg("cases", "--cases", dir, "--json");
     assert.equal(json.code, 1);
     assert.deepEqual(JSON.parse(json.out), { ok: false, problems: [`${path.join(dir, "rm-rf-block.json")}: step 1 (tool-call shell), unknown key "say"`] });
   });

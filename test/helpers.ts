@@ -32,3 +32,32 @@ export function gitProject(prefix: string, o: { readme?: boolean } = {}): { ws: 
   if (o.readme !== false) fs.writeFileSync(path.join(ws, "README.md"), "readme\n");
   return { ws, git };
 }
+
+/**
+ * `skillgate <argv>` run in this process as a user runs the command: cli() with `env` as the
+ * whole environment, `cwd` as the current folder and the console captured; all put back after.
+ * For verbs whose process adds nothing to what is tested (one node start each is ~0.3 s).
+ */
+export async function cliRun(argv: string[], o: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number; out: string; err: string }> {
+  const { cli } = await import("../cli/main.ts");
+  const saved = { ...process.env };
+  const cwd = process.cwd();
+  const { log, error } = console;
+  const out: string[] = [];
+  const err: string[] = [];
+  for (const k of Object.keys(process.env)) if (o.env[k] === undefined) delete process.env[k];
+  for (const [k, v] of Object.entries(o.env)) if (v !== undefined) process.env[k] = v;
+  process.chdir(o.cwd);
+  console.log = (...a: unknown[]) => void out.push(a.join(" "));
+  console.error = (...a: unknown[]) => void err.push(a.join(" "));
+  try {
+    const code = await cli(argv);
+    return { code, out: out.length ? `${out.join("\n")}\n` : "", err: err.length ? `${err.join("\n")}\n` : "" };
+  } finally {
+    console.log = log;
+    console.error = error;
+    process.chdir(cwd);
+    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    Object.assign(process.env, saved);
+  }
+}
