@@ -56,6 +56,8 @@ export interface VerbSpec {
     readonly help: string;
     /** Set: at least one word is required, and this is the error without it. */
     readonly missing?: string;
+    /** An option that stands in for the words (fingerprint --previous brings back its roots). */
+    readonly orOption?: string;
     /** The first free word starts the operand and everything after it is taken as given, options included. */
     readonly verbatim?: boolean;
   };
@@ -348,7 +350,8 @@ export const SPECS = {
     operand: {
       name: "ROOT",
       help: "workspace-relative folders or paths to fingerprint",
-      missing: "give at least one ROOT, e.g. skillgate fingerprint src test",
+      missing: "give at least one ROOT, e.g. skillgate fingerprint src test (or --previous FILE for its roots)",
+      orOption: "previous",
     },
     examples: ["skillgate fingerprint src test package.json", "skillgate fingerprint --json --previous fp.json src > fp2.json"],
   },
@@ -465,7 +468,8 @@ export function parseWith<const S extends VerbSpec>(spec: S, argv: readonly stri
       const both = group.filter((n) => given.has(n));
       if (both.length > 1) throw new UsageError(`${both.map((n) => `--${n}`).join(" and ")} cannot be used together`);
     }
-    if (spec.operand?.missing && rest.length === 0) throw new UsageError(spec.operand.missing);
+    const stands = spec.operand?.orOption !== undefined && given.has(spec.operand.orOption);
+    if (spec.operand?.missing && rest.length === 0 && !stands) throw new UsageError(spec.operand.missing);
   }
   return {
     help,

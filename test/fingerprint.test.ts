@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import { fingerprint, FingerprintError, linkDigest, MAX_LINKED_FOLDER_ENTRIES, normalizeTasks } from "../hooks/io/fingerprint.ts";
 import { StatCache, isRacy } from "../hooks/io/stat-cache.ts";
 import { byUtf8 } from "../hooks/core/evidence.ts";
-import { root } from "./helpers.ts";
+import { cliRun, root } from "./helpers.ts";
 
 const tmp = (p = "sg-fp-") => fs.mkdtempSync(path.join(os.tmpdir(), p));
 const git = (cwd: string, ...args: string[]) => {
@@ -323,31 +323,15 @@ test("stat cache: a warm run reads only changed files; a racy file is not cached
 
 // ---- the CLI ------------------------------------------------------------------------
 
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): { code: number | null; out: string; err: string } {
-  const r = spawnSync(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "--input-type=module",
-      "-e",
-      `const m = await import("./cli/fingerprint.ts"); process.exitCode = await m.main(JSON.parse(process.env.SG_ARGS), process.cwd());`,
-    ],
-    {
-      cwd: root,
-      encoding: "utf8",
-      env: { ...process.env, SG_ARGS: JSON.stringify(args), SKILLGATE_STATE: tmp("sg-fp-state-"), ...env },
-    },
-  );
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+/** The verb in-process (its own main, as `skillgate fingerprint` runs it), with a fresh state folder. */
+const cli = (args: string[]) => cliRun(["fingerprint", ...args], { cwd: root, env: { ...process.env, SKILLGATE_STATE: tmp("sg-fp-state-") } });
 
-test("CLI: prints the fingerprint, --json the inventory, --previous brings back vanished paths", () => {
+test("CLI: prints the fingerprint, --json the inventory, --previous brings back vanished paths", async () => {
   const d = treeV1();
-  const plain = cli(["--cwd", d, ".", "ignored.txt"]);
+  const plain = await cli(["--cwd", d, ".", "ignored.txt"]);
   assert.equal(plain.code, 0, plain.err);
   assert.equal(plain.out, "sha256:9216a4ee03635bed62483bb1572d11be6f5edeb5908ff36f984da77d38d6050b\n");
-  const j = cli(["--cwd", d, "--json", "ignored.txt", "."]);
+  const j = await cli(["--cwd", d, "--json", "ignored.txt", "."]);
   const inv = JSON.parse(j.out) as { fingerprint: string; entries: unknown[]; roots: string[]; cwd: string };
   assert.deepEqual(Object.keys(inv), ["fingerprint", "entries", "roots", "cwd"]);
   assert.equal(inv.fingerprint, "sha256:9216a4ee03635bed62483bb1572d11be6f5edeb5908ff36f984da77d38d6050b");
@@ -355,7 +339,9 @@ test("CLI: prints the fingerprint, --json the inventory, --previous brings back 
   const prev = path.join(tmp(), "prev.json");
   fs.writeFileSync(prev, j.out);
   fs.rmSync(path.join(d, "ignored.txt"));
-  const after = JSON.parse(cli(["--cwd", d, "--json", "--previous", prev]).out) as { entries: { path: string; kind: string }[] };
+  const again = await cli(["--cwd", d, "--json", "--previous", prev]);
+  assert.equal(again.code, 0, again.err);
+  const after = JSON.parse(again.out) as { entries: { path: string; kind: string }[] };
   assert.deepEqual(
     after.entries.find((e) => e.path === "ignored.txt"),
     { path: "ignored.txt", kind: "missing", mode: "-", digest: "-" },
@@ -363,20 +349,20 @@ test("CLI: prints the fingerprint, --json the inventory, --previous brings back 
   );
 });
 
-test("CLI: exit 3 names the path; exit 2 for usage", () => {
+test("CLI: exit 3 names the path; exit 2 for usage", async () => {
   const d = tmp();
   git(d, "init", "-q", ".");
   spawnSync("mkfifo", [path.join(d, "pipe")]);
-  const bad = cli(["--cwd", d, "pipe"]);
+  const bad = await cli(["--cwd", d, "pipe"]);
   assert.equal(bad.code, 3);
   assert.match(bad.err, /pipe: is a special file \(FIFO\)/);
   assert.equal(bad.out, "", "no approximate fingerprint is printed");
-  assert.equal(cli(["--cwd", d]).code, 2);
-  assert.equal(cli(["--cwd", d, "--bogus", "."]).code, 2);
-  assert.equal(cli(["--cwd", d, "--previous"]).code, 2);
+  assert.equal((await cli(["--cwd", d])).code, 2);
+  assert.equal((await cli(["--cwd", d, "--bogus", "."])).code, 2);
+  assert.equal((await cli(["--cwd", d, "--previous"])).code, 2);
   const p = path.join(d, "prev.json");
   fs.writeFileSync(p, "{}");
-  const badPrev = cli(["--cwd", d, "--previous", p, "x"]);
+  const badPrev = await cli(["--cwd", d, "--previous", p, "x"]);
   assert.equal(badPrev.code, 3);
   assert.match(badPrev.err, /prev\.json: --previous is not the output of fingerprint --json/);
 });
