@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import type { TestContext } from "node:test";
 import { cli } from "../cli/main.ts";
 import { parseWith, usageLine, UsageError } from "../cli/args.ts";
+import { cliRun } from "./helpers.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = path.join(ROOT, "bin", "skillgate.mjs");
@@ -70,28 +71,8 @@ function bin(args: string[], opts: { cwd?: string; env?: Record<string, string |
  */
 async function sg(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string } = {}): Promise<Run> {
   if (args[0] === "hook") return bin(args, opts);
-  const saved = { ...process.env };
-  const cwd = process.cwd();
-  const log = console.log,
-    error = console.error;
-  const out: string[] = [],
-    err: string[] = [];
-  const env = envFor(opts);
-  for (const k of Object.keys(process.env)) if (!(k in env) || env[k] === undefined) delete process.env[k];
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) process.env[k] = v;
-  process.chdir(opts.cwd ?? project);
-  console.log = (...a: unknown[]) => void out.push(a.join(" "));
-  console.error = (...a: unknown[]) => void err.push(a.join(" "));
-  try {
-    const code = await cli(args);
-    return { code, stdout: out.length ? out.join("\n") + "\n" : "", stderr: err.length ? err.join("\n") + "\n" : "" };
-  } finally {
-    console.log = log;
-    console.error = error;
-    process.chdir(cwd);
-    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
-    Object.assign(process.env, saved);
-  }
+  const r = await cliRun(args, { cwd: opts.cwd ?? project, env: envFor(opts) });
+  return { code: r.code, stdout: r.out, stderr: r.err };
 }
 
 /** cli(argv) in this process, console captured. */
