@@ -59,16 +59,35 @@ test("old capped outputs are cleaned, fresh ones kept", () => {
   assert.deepEqual(fs.readdirSync(dir), ["new.txt"]);
 });
 
-test("the prompt size comes from the last main-thread assistant usage, reading only the tail", () => {
-  assert.equal(contextTokensFromTranscript(path.join(casesDir, "fixtures/transcript-120k.jsonl")), 120_000);
+test("the prompt size comes from the last main-thread assistant usage, reading only the tail", async () => {
+  assert.equal(await contextTokensFromTranscript(path.join(casesDir, "fixtures/transcript-120k.jsonl")), 120_000);
   const dir = tmp();
   const file = path.join(dir, "t.jsonl");
   const line = (tokens: number, side = false) =>
     JSON.stringify({ type: "assistant", isSidechain: side, message: { usage: { input_tokens: tokens, output_tokens: 0 } } });
   // A huge head the reader must not need, then a main line, then a sidechain line that must be skipped.
   fs.writeFileSync(file, `${"x".repeat(TAIL_BYTES * 4)}\n${line(5000)}\n${line(99, true)}\n`);
-  assert.equal(contextTokensFromTranscript(file), 5000);
-  assert.equal(contextTokensFromTranscript(path.join(dir, "missing.jsonl")), undefined);
+  assert.equal(await contextTokensFromTranscript(file), 5000);
+  assert.equal(await contextTokensFromTranscript(path.join(dir, "missing.jsonl")), undefined);
+});
+
+test("a PostToolUse read before the client wrote the call's message waits for it (the size of that message counts)", async () => {
+  const dir = tmp();
+  const file = path.join(dir, "t.jsonl");
+  const line = (tokens: number, id: string) =>
+    JSON.stringify({ type: "assistant", message: { content: [{ type: "tool_use", id }], usage: { input_tokens: tokens } } });
+  fs.writeFileSync(file, `${line(120, "toolu_a")}\n`);
+  // The client's write lands 60 ms after the hook starts reading.
+  const late = new Promise<void>((r) => setTimeout(() => (fs.appendFileSync(file, `${line(105_030, "toolu_b")}\n`), r()), 60));
+  assert.equal(await contextTokensFromTranscript(file, "toolu_b"), 105_030);
+  await late;
+  // Already on file: no wait; never written: the last size on file, after the bounded wait.
+  assert.equal(await contextTokensFromTranscript(file, "toolu_a"), 105_030);
+  assert.equal(await contextTokensFromTranscript(file, "toolu_never"), 105_030);
+  // Another host's format (no assistant sizes at all): nothing to wait for.
+  const other = path.join(dir, "other.jsonl");
+  fs.writeFileSync(other, `${JSON.stringify({ type: "response_item", payload: {} })}\n`);
+  assert.equal(await contextTokensFromTranscript(other, "call_1"), undefined);
 });
 
 /** A Claude Code PostToolUse Bash with this tool_response, normalized: its ToolOutput. */

@@ -5,7 +5,29 @@ import fs from "node:fs";
 
 export const TAIL_BYTES = 256 * 1024;
 
-export function contextTokensFromTranscript(file: string): number | undefined {
+/**
+ * With `callId`, the tail should already hold the assistant message that made
+ * that call: Claude Code writes its transcript asynchronously, and a PostToolUse
+ * hook that reads before the write sees the previous message's size (a crossing
+ * missed). So while the tail has assistant sizes but not that call, the read is
+ * retried for a short while; after that, the last size on file counts. A tail
+ * with no size at all (another host's format) is not waited for.
+ */
+export async function contextTokensFromTranscript(file: string, callId?: string): Promise<number | undefined> {
+  const needle = callId ? `"id":${JSON.stringify(callId)}` : undefined;
+  for (let waited = 0; ; waited += RETRY_MS) {
+    const tail = readTail(file);
+    if (tail === undefined) return undefined;
+    const tokens = lastUsage(tail.split("\n"));
+    if (tokens === undefined || !needle || tail.includes(needle) || waited >= MAX_WAIT_MS) return tokens;
+    await new Promise((r) => setTimeout(r, RETRY_MS));
+  }
+}
+
+const RETRY_MS = 20;
+const MAX_WAIT_MS = 400;
+
+function readTail(file: string): string | undefined {
   let fd: number | undefined;
   try {
     // Only a regular file: a FIFO would block the hook forever, a folder throws.
@@ -16,7 +38,7 @@ export function contextTokensFromTranscript(file: string): number | undefined {
     const len = Math.min(st.size, TAIL_BYTES);
     const buf = Buffer.alloc(len);
     fs.readSync(fd, buf, 0, len, st.size - len);
-    return lastUsage(buf.toString("utf8").split("\n"));
+    return buf.toString("utf8");
   } catch {
     return undefined; // an unreadable transcript only means no budget reminder this time
   } finally {

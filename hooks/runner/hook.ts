@@ -420,7 +420,8 @@ function sessionNotices(tableFile: string, isDefault: boolean, table: CompiledTa
 async function withContextTokens(event: Event, table: CompiledTable, transcriptPath: string | undefined): Promise<Event> {
   if ((event.kind !== "prompt" && event.kind !== "tool-result") || event.contextTokens !== undefined || !transcriptPath) return event;
   if (!carriesBudgetReminder(event) || !table.rows.some((r) => r.row.kind === "budget")) return event;
-  const tokens = (await import("../io/transcript-tail.js")).contextTokensFromTranscript(transcriptPath);
+  const callId = event.kind === "tool-result" ? event.toolUseId : undefined;
+  const tokens = await (await import("../io/transcript-tail.js")).contextTokensFromTranscript(transcriptPath, callId);
   return tokens === undefined ? event : { ...event, contextTokens: tokens };
 }
 
