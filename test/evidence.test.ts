@@ -207,6 +207,13 @@ test("store: record then pointer; sequential runs advance; overlapping runs publ
   const r5 = store.writeRecord(body);
   assert.deepEqual(store.unpublished("tests"), [r5.id]);
   assert.equal(store.latest("tests").record?.id, r4.id);
+  // Written in the same millisecond as the published one: still listed (the random tail does not order them).
+  const t = new Date("2026-12-05T00:00:00.000Z");
+  const s2 = new EvidenceStore(tmp(), "/w");
+  const p1 = s2.writeRecord(body, t);
+  assert.deepEqual(s2.publish("tests", p1.id, 0), { ok: true, seq: 1 });
+  const same = Array.from({ length: 12 }, () => s2.writeRecord(body, t).id);
+  assert.deepEqual(s2.unpublished("tests"), same.sort());
 });
 
 test("store: files are 0600, records are never overwritten, an edited record is not believed", () => {

@@ -32,9 +32,10 @@ import {
 } from "../scripts/fuzz.ts";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_006) >>> 0;
-const EVENTS = Number(process.env.FUZZ_EVENTS ?? 2_000);
-// Each run starts node (~0.2 s of CPU on a small VM): 20 of them fit in the time the in-process events take.
-const PROCESS_RUNS = Number(process.env.FUZZ_PROCESS ?? 20);
+const EVENTS = Number(process.env.FUZZ_EVENTS ?? 1_000);
+// Each run starts node (~0.2 s of CPU on a small VM): 10 of them fit in the time the in-process events take.
+// npm test keeps these small; .ci/run adds a long run with a new seed (npm run fuzz).
+const PROCESS_RUNS = Number(process.env.FUZZ_PROCESS ?? 10);
 const JOBS = Number(process.env.FUZZ_JOBS ?? Math.max(1, Math.min(2, os.availableParallelism() - 1)));
 
 /** Asserts, when called, that no run of this kind failed since now (and shows the first 10 that did). */

@@ -221,8 +221,11 @@ export class EvidenceStore {
       if (typeof p?.record === "string") named.add(p.record);
       if (typeof p?.conflictRecord === "string") named.add(p.conflictRecord);
     }
+    // Ids start with the write time to the millisecond; the random tail after it does not
+    // order two records of the same millisecond, so only the time part is compared.
     const newest = l.pointer?.record ?? "";
-    return names.filter((n) => !named.has(n) && n > newest).sort();
+    const at = (id: string) => id.split("-")[0] ?? "";
+    return names.filter((n) => !named.has(n) && n !== newest && at(n) >= at(newest)).sort();
   }
 
   private prune(check: string, seq: number): void {
