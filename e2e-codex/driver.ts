@@ -1,8 +1,7 @@
 // Codex CLI's driver for the shared scenarios (e2e-shared/scenarios.ts).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { initRepo } from "../e2e-shared/harness.ts";
-import { firstOutput, played, addBareOrigin, installAsUser, pinnedVersion, type Driver, type Step } from "../e2e-shared/scenarios.ts";
+import { firstOutput, played, repoWithOrigin, installAsUser, pinnedVersion, type Driver, type Step } from "../e2e-shared/scenarios.ts";
 import { buildHook, callOutput, run, tempDir, type Project } from "./harness.ts";
 
 function call(s: Step, id: string) {
@@ -23,9 +22,7 @@ export const codexDriver: Driver<Project> = {
   limits: { cap: { cannot: "Codex ignores a hook's replacement output (e2e-codex/FINDINGS.md)" } },
   async project() {
     await buildHook();
-    const repo = tempDir("repo");
-    initRepo(repo, { "README.md": "old\n" });
-    addBareOrigin(repo, tempDir("origin"));
+    const repo = repoWithOrigin(tempDir);
     const home = tempDir("home");
     const codexHome = join(home, ".codex");
     mkdirSync(codexHome, { recursive: true });

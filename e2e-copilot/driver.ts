@@ -1,8 +1,7 @@
 // Copilot CLI's driver for the shared scenarios (e2e-shared/scenarios.ts).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { initRepo } from "../e2e-shared/harness.ts";
-import { firstOutput, played, addBareOrigin, installAsUser, pinnedVersion, type Driver, type Step } from "../e2e-shared/scenarios.ts";
+import { firstOutput, played, repoWithOrigin, installAsUser, pinnedVersion, type Driver, type Step } from "../e2e-shared/scenarios.ts";
 import { buildHook, callOutput, ROOT, run, tempDir, type Project } from "./harness.ts";
 
 function call(s: Step, id: string) {
@@ -24,9 +23,7 @@ export const copilotDriver: Driver<Project> = {
   },
   async project() {
     await buildHook();
-    const repo = tempDir("repo");
-    initRepo(repo, { "README.md": readFileSync(join(ROOT, "README.md"), "utf8") });
-    addBareOrigin(repo, tempDir("origin"));
+    const repo = repoWithOrigin(tempDir, readFileSync(join(ROOT, "README.md"), "utf8"));
     const state = tempDir("state");
     installAsUser("copilot", repo, { SKILLGATE_STATE: state });
     return { repo, state };

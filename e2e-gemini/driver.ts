@@ -1,8 +1,7 @@
 // Gemini CLI's driver for the shared scenarios (e2e-shared/scenarios.ts).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { initRepo } from "../e2e-shared/harness.ts";
-import { played, addBareOrigin, installAsUser, pinnedVersion, type Driver, type Step } from "../e2e-shared/scenarios.ts";
+import { played, repoWithOrigin, installAsUser, pinnedVersion, type Driver, type Step } from "../e2e-shared/scenarios.ts";
 import { buildHook, functionResponses, run, tempDir, type Project } from "./harness.ts";
 
 function call(s: Step, repo: string) {
@@ -20,9 +19,7 @@ export const geminiDriver: Driver<Project> = {
   },
   async project() {
     await buildHook();
-    const repo = tempDir("repo");
-    initRepo(repo, { "README.md": "old\n" });
-    addBareOrigin(repo, tempDir("origin"));
+    const repo = repoWithOrigin(tempDir);
     const home = tempDir("home");
     mkdirSync(join(home, ".gemini"), { recursive: true });
     writeFileSync(join(home, ".gemini", "settings.json"), JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }, null, 2));

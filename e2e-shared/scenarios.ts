@@ -12,6 +12,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { after, test } from "node:test";
+import { initRepo } from "./harness.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 export const RESULTS_DIR = join(ROOT, "e2e-results");
@@ -270,6 +271,14 @@ export function runScenarios(d: Driver, testFile: string): void {
 export function addBareOrigin(repo: string, bare: string): void {
   execFileSync("git", ["init", "-q", "--bare", bare]);
   execFileSync("git", ["remote", "add", "origin", bare], { cwd: repo });
+}
+
+/** A fresh repo with one committed README and a bare origin; `tempDir` is the suite's own (its cleanup). */
+export function repoWithOrigin(tempDir: (label: string) => string, readme = "old\n"): string {
+  const repo = tempDir("repo");
+  initRepo(repo, { "README.md": readme });
+  addBareOrigin(repo, tempDir("origin"));
+  return repo;
 }
 
 /** `skillgate install --host H --project <repo> --with-skills …` through the CLI a user runs (bin/skillgate.mjs). */
