@@ -1493,10 +1493,11 @@ export function checkSandbox(sb: Sandbox, sentIds: Set<string>, corruptedIds: Se
     problems.push(`the inputs folder changed: ${inputsNow.filter((x) => !sb.inputs.includes(x)).join(", ")}`);
   for (const entry of listTree(sb.base)) {
     if (allowedDirs.has(entry) || entry.startsWith(inRel)) continue;
+    // saveRaw clips the call id to 120 characters and adds -N when that name is taken (hooks/io/output-store.ts).
     if (entry.startsWith(outRel)) {
       const name = entry.slice(outRel.length);
       const st = fs.lstatSync(path.join(sb.outputDir, name));
-      if (!st.isFile() || !/^[A-Za-z0-9_-]{1,120}\.txt$/.test(name)) problems.push(`unexpected entry in the output folder: ${JSON.stringify(name)}`);
+      if (!st.isFile() || !/^[A-Za-z0-9_-]{1,120}(-[0-9]+)?\.txt$/.test(name)) problems.push(`unexpected entry in the output folder: ${JSON.stringify(name)}`);
       if ((st.mode & 0o077) !== 0) problems.push(`capped output readable by others (mode ${(st.mode & 0o777).toString(8)}): ${name}`);
       continue;
     }
