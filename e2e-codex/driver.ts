@@ -33,7 +33,10 @@ export const codexDriver: Driver<Project> = {
   },
   async play(p, prompt, steps) {
     const ids = steps.map((_, i) => `c${i}`);
-    const r = await run(p, { prompt, script: [...steps.map((s, i) => ({ calls: call(s, ids[i]!) })), { text: "done" }] });
+    const r = await run(p, {
+      prompt,
+      script: [...steps.map((s, i) => ({ calls: call(s, ids[i]!), ...(s.promptTokens ? { inputTokens: s.promptTokens } : {}) })), { text: "done" }],
+    });
     return played("codex", r, steps.length, (requests, i) => firstOutput(requests, (body) => callOutput(body, ids[i] ?? "")));
   },
 };

@@ -28,7 +28,10 @@ export const geminiDriver: Driver<Project> = {
     return { repo, home, state };
   },
   async play(p, prompt, steps) {
-    const r = await run(p, { prompt, script: [...steps.map((s) => ({ calls: call(s, p.repo) })), { text: "done" }] });
+    const r = await run(p, {
+      prompt,
+      script: [...steps.map((s) => ({ calls: call(s, p.repo), ...(s.promptTokens ? { promptTokens: s.promptTokens } : {}) })), { text: "done" }],
+    });
     // Gemini sends the whole history each time: the last request holds every function response, in call order.
     const all = functionResponses(r.main.at(-1)?.body);
     return played("gemini", r, steps.length, (_, i) => all[i]?.response);

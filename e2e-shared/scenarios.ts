@@ -17,8 +17,11 @@ import { initRepo } from "./harness.ts";
 const ROOT = resolve(import.meta.dirname, "..");
 export const RESULTS_DIR = join(ROOT, "e2e-results");
 
-/** One step of the scripted model: the host's shell tool, the host's own way to load a skill, or its file-writing tool. */
-export type Step = { shell: string } | { load: string } | { write: { file: string; text: string } };
+/**
+ * One step of the scripted model: the host's shell tool, the host's own way to load a skill, or its file-writing
+ * tool. `promptTokens`: the prompt size the model's answer that makes this call reports (its usage; default small).
+ */
+export type Step = ({ shell: string } | { load: string } | { write: { file: string; text: string } }) & { promptTokens?: number };
 
 export interface DriverProject {
   repo: string;
@@ -199,6 +202,21 @@ export const SCENARIOS: Scenario[] = [
       assert.match(r.fed, /skillgate\[effects-restore\]: that shell command created [^"]*docs\/x_RU\.md/);
     },
   },
+  {
+    column: "budget",
+    title: "a prompt past 100,000 tokens (the size the host's transcript records) adds the context-budget reminder, once",
+    async run(d) {
+      const p = await d.project();
+      // The command takes a second, as a model call does: a host that writes its transcript late (Copilot
+      // buffers events.jsonl) has it on disk when the tool's result is handled.
+      const big = { shell: "sleep 1 && git status --short", promptTokens: 120_000 };
+      const r = await d.play(p, "look around", [big, big, big]);
+      assert.match(r.fed, /skillgate\[context-budget\]: the context is past 100,000 tokens/);
+      // Once per level: the reminder first reaches the model with one output, and no later output carries another.
+      const carrying = r.outputs.map((o, i) => (/skillgate\[context-budget\]/.test(o) ? i : -1)).filter((i) => i >= 0);
+      assert.ok(carrying.length <= 1, `the reminder rode on ${carrying.length} outputs`);
+    },
+  },
 ];
 
 /** The host matrix's columns (docs/host-support.md): each is proven by a shared scenario or by tagged host tests. */
@@ -210,6 +228,7 @@ export const COLUMNS = [
   { id: "write-gate", label: "file-write gate" },
   { id: "git-hook", label: "commit effect" },
   { id: "restore", label: "write effect" },
+  { id: "budget", label: "budget reminder" },
   { id: "compaction", label: "reset on compaction" },
   { id: "stop", label: "stop gate" },
   { id: "cap", label: "output cap" },

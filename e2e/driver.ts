@@ -35,7 +35,13 @@ export const claudeDriver: Driver<Project> = {
       cwd: p.repo,
       prompt,
       env: { SKILLGATE_STATE: p.state },
-      script: [...steps.map((s, i) => ({ toolUse: { ...toolUse(s, p.repo), id: `toolu_c${i}` } })), { text: "done" }],
+      script: [
+        ...steps.map((s, i) => ({
+          toolUse: { ...toolUse(s, p.repo), id: `toolu_c${i}` },
+          ...(s.promptTokens ? { usage: { input_tokens: s.promptTokens } } : {}),
+        })),
+        { text: "done" },
+      ],
     });
     return played("claude", r, steps.length, (requests, i) => firstOutput(requests, (body) => toolResultText(body, `toolu_c${i}`)));
   },

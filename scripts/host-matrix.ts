@@ -22,6 +22,7 @@ const CURSOR: Partial<Record<ColumnId, Limit>> = {
   "write-gate": UNIT,
   "git-hook": UNIT,
   restore: UNIT,
+  budget: { cannot: "its transcript format is not documented, so the prompt size is unknown" },
   compaction: { unitOnly: "preCompact" },
   stop: { cannot: "its stop event carries no final answer" },
   cap: { cannot: "postToolUse replaces MCP output only" },

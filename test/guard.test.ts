@@ -6,6 +6,10 @@ import os from "node:os";
 import path from "node:path";
 import { cleanOldOutputs, outputRoot, saveCapped } from "../hooks/io/output-store.ts";
 import { contextTokensFromTranscript, TAIL_BYTES } from "../hooks/io/transcript-tail.ts";
+import { claudePromptSize } from "../hooks/hosts/claude-code/prompt-size.ts";
+import { codexPromptSize } from "../hooks/hosts/codex/prompt-size.ts";
+import { geminiPromptSize } from "../hooks/hosts/gemini/prompt-size.ts";
+import { copilotPromptSize } from "../hooks/hosts/copilot/prompt-size.ts";
 import { casesDir } from "./helpers.ts";
 import { claudeCode } from "../hooks/hosts/claude-code/adapter.ts";
 import type { ToolOutput } from "../hooks/core/types.ts";
@@ -60,15 +64,15 @@ test("old capped outputs are cleaned, fresh ones kept", () => {
 });
 
 test("the prompt size comes from the last main-thread assistant usage, reading only the tail", async () => {
-  assert.equal(await contextTokensFromTranscript(path.join(casesDir, "fixtures/transcript-120k.jsonl")), 120_000);
+  assert.equal(await contextTokensFromTranscript(path.join(casesDir, "fixtures/transcript-120k.jsonl"), claudePromptSize), 120_000);
   const dir = tmp();
   const file = path.join(dir, "t.jsonl");
   const line = (tokens: number, side = false) =>
     JSON.stringify({ type: "assistant", isSidechain: side, message: { usage: { input_tokens: tokens, output_tokens: 0 } } });
   // A huge head the reader must not need, then a main line, then a sidechain line that must be skipped.
   fs.writeFileSync(file, `${"x".repeat(TAIL_BYTES * 4)}\n${line(5000)}\n${line(99, true)}\n`);
-  assert.equal(await contextTokensFromTranscript(file), 5000);
-  assert.equal(await contextTokensFromTranscript(path.join(dir, "missing.jsonl")), undefined);
+  assert.equal(await contextTokensFromTranscript(file, claudePromptSize), 5000);
+  assert.equal(await contextTokensFromTranscript(path.join(dir, "missing.jsonl"), claudePromptSize), undefined);
 });
 
 test("a PostToolUse read before the client wrote the call's message waits for it (the size of that message counts)", async () => {
@@ -79,15 +83,68 @@ test("a PostToolUse read before the client wrote the call's message waits for it
   fs.writeFileSync(file, `${line(120, "toolu_a")}\n`);
   // The client's write lands 60 ms after the hook starts reading.
   const late = new Promise<void>((r) => setTimeout(() => (fs.appendFileSync(file, `${line(105_030, "toolu_b")}\n`), r()), 60));
-  assert.equal(await contextTokensFromTranscript(file, "toolu_b"), 105_030);
+  assert.equal(await contextTokensFromTranscript(file, claudePromptSize, "toolu_b"), 105_030);
   await late;
   // Already on file: no wait; never written: the last size on file, after the bounded wait.
-  assert.equal(await contextTokensFromTranscript(file, "toolu_a"), 105_030);
-  assert.equal(await contextTokensFromTranscript(file, "toolu_never"), 105_030);
+  assert.equal(await contextTokensFromTranscript(file, claudePromptSize, "toolu_a"), 105_030);
+  assert.equal(await contextTokensFromTranscript(file, claudePromptSize, "toolu_never"), 105_030);
   // Another host's format (no assistant sizes at all): nothing to wait for.
   const other = path.join(dir, "other.jsonl");
   fs.writeFileSync(other, `${JSON.stringify({ type: "response_item", payload: {} })}\n`);
-  assert.equal(await contextTokensFromTranscript(other, "call_1"), undefined);
+  assert.equal(await contextTokensFromTranscript(other, claudePromptSize, "call_1"), undefined);
+});
+
+test("each host's transcript gives the prompt size its own way: Codex's token_count, Gemini's tokens, Copilot's usage_record", async () => {
+  const dir = tmp();
+  const write = (name: string, lines: unknown[]) => {
+    const f = path.join(dir, name);
+    fs.writeFileSync(f, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+    return f;
+  };
+  // Codex: input (cached included) + output of the last response; other event_msg lines and a cut first line skipped.
+  const tokenCount = (input: number, output: number) => ({
+    type: "event_msg",
+    payload: {
+      type: "token_count",
+      info: {
+        total_token_usage: { input_tokens: 1, output_tokens: 1 },
+        last_token_usage: { input_tokens: input, cached_input_tokens: 90_000, output_tokens: output },
+      },
+    },
+  });
+  const codexFile = write("rollout.jsonl", [
+    tokenCount(50, 5),
+    tokenCount(120_000, 300),
+    { type: "event_msg", payload: { type: "agent_message", message: "x" } },
+  ]);
+  assert.equal(await contextTokensFromTranscript(codexFile, codexPromptSize, "call_1"), 120_300);
+  // Gemini: the last gemini message with tokens (a user message and a message without tokens skipped).
+  const geminiFile = write("session.jsonl", [
+    { sessionId: "s" },
+    { id: "m1", type: "gemini", content: "", tokens: { input: 130_000, output: 200, cached: 129_000, total: 130_200 } },
+    { id: "m2", type: "user", content: [{ text: "go on" }] },
+    { id: "m3", type: "gemini", content: "" },
+  ]);
+  assert.equal(await contextTokensFromTranscript(geminiFile, geminiPromptSize), 130_200);
+  // Copilot: input, cache read and write, and output of the last usage record.
+  const copilotFile = write("events.jsonl", [
+    { type: "session.usage_record", data: { usage: { inputTokens: 1000, outputTokens: 50, cacheReadTokens: 150_000, cacheWriteTokens: 10 } } },
+    { type: "assistant.message", data: { content: "x" } },
+  ]);
+  assert.equal(await contextTokensFromTranscript(copilotFile, copilotPromptSize), 151_060);
+  // Each reader ignores the others' formats (a host never takes another's line for a size).
+  for (const [reader, file] of [
+    [codexPromptSize, geminiFile],
+    [geminiPromptSize, copilotFile],
+    [copilotPromptSize, codexFile],
+    [claudePromptSize, codexFile],
+  ] as const)
+    assert.equal(await contextTokensFromTranscript(file, reader), undefined);
+  // The files the real binaries wrote (test/fixtures): the mock model reported 100 in, 10 out.
+  const fixtures = path.join(casesDir, "..", "test", "fixtures");
+  assert.equal(await contextTokensFromTranscript(path.join(fixtures, "codex/rollout-commit-before-after-load.jsonl"), codexPromptSize), 110);
+  assert.equal(await contextTokensFromTranscript(path.join(fixtures, "gemini/session-commit-before-after-load.jsonl"), geminiPromptSize), 110);
+  assert.equal(await contextTokensFromTranscript(path.join(fixtures, "copilot/events-commit-before-after-load.jsonl"), copilotPromptSize), 110);
 });
 
 /** A Claude Code PostToolUse Bash with this tool_response, normalized: its ToolOutput. */

@@ -37,7 +37,10 @@ test("removing any row of the default table turns at least one case red, on ever
     [],
   );
   const cannot = Object.fromEntries(report.hosts.map((h) => [h.host, h.rows.filter((r) => r.cannot).map((r) => r.row)]));
-  assert.deepEqual(cannot.codex, ["delegate-executor", "output-cap", "context-budget"]);
+  assert.deepEqual(cannot.codex, ["delegate-executor", "output-cap"]);
+  // Budget rows are pinned wherever the prompt size comes from the host's transcript (Codex, Gemini, Copilot in
+  // their own formats); opencode's comes from its message events, which cases do not play.
+  for (const h of ["codex", "gemini", "copilot"]) assert.ok(!cannot[h]?.includes("context-budget"), `context-budget unpinned on ${h}`);
   assert.deepEqual(cannot.opencode, ["context-budget"]);
   // The blog's figure: the commit row is the most pinned.
   assert.ok((report.rows.find((r) => r.row === "commit-gate")?.red.length ?? 0) >= 5);

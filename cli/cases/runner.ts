@@ -13,6 +13,7 @@ import { runHook } from "../../hooks/entries/claude-code.js";
 import { emptyState, type Event } from "../../hooks/core/types.js";
 import type { Host } from "../../hooks/core/host.js";
 import { claudeCode, normalize as claudeNormalize } from "../../hooks/hosts/claude-code/adapter.js";
+import { claudePromptSize } from "../../hooks/hosts/claude-code/prompt-size.js";
 import { skillName } from "../../hooks/core/match.js";
 import { STATE_KEYS, type Case, type Verdict } from "./format.js";
 import { claudeCodeCases } from "./hosts/claude-code.js";
@@ -147,22 +148,37 @@ type Play = { payload: Record<string, unknown>; host: Host; event?: Event } | { 
 
 /**
  * The engine event of a step (read by Claude Code's adapter from the step's payload), then the host's
- * payload for it. Details only Claude Code's payloads carry make the step unplayable elsewhere.
+ * payload for it. Details only Claude Code's payloads carry make the step unplayable elsewhere. A step whose
+ * prompt size comes from a transcript gets one in the host's own format, with the same size (scratch: where).
  */
-function play(host: CaseHost, payload: Record<string, unknown>, skillsDir: string): Play {
+function play(host: CaseHost, payload: Record<string, unknown>, skillsDir: string, scratch: string): Play {
   if (host.native) return { payload, host: host.adapter };
   const n = claudeNormalize(payload);
   if (!n.ok) return n.ignored ? { ignored: true } : { unplayable: `not an event: ${n.error}` };
   const e = n.event;
-  const only = claudeCodeOnly(e, n.transcriptPath);
+  const transcript = n.transcriptPath && fs.existsSync(n.transcriptPath) ? hostTranscript(host, n.transcriptPath, scratch) : undefined;
+  if (typeof transcript === "string") return { unplayable: transcript };
+  const only = claudeCodeOnly(e);
   if (only) return { unplayable: only };
   const encoded = host.encode(e, { skillsDir });
-  return "unplayable" in encoded ? encoded : { ...encoded, event: e };
+  if ("unplayable" in encoded) return encoded;
+  return { ...encoded, payload: transcript ? { ...encoded.payload, [transcript.field]: transcript.file } : encoded.payload, event: e };
+}
+
+/** The case's Claude Code transcript as this host writes its own: a file with one line of the same prompt size (or why not). */
+function hostTranscript(host: CaseHost, claudeFile: string, scratch: string): { field: string; file: string } | string {
+  if (!host.transcript) return `${host.name}'s prompt size does not come from a transcript`;
+  const lines = fs.readFileSync(claudeFile, "utf8").split("\n");
+  let tokens: number | undefined;
+  for (let i = lines.length - 1; i >= 0 && tokens === undefined; i--) tokens = claudePromptSize.fromLine(lines[i] ?? "");
+  if (tokens === undefined) return "the case's transcript carries no prompt size";
+  const file = path.join(scratch, `transcript-${host.name}-${tokens}.jsonl`);
+  if (!fs.existsSync(file)) fs.writeFileSync(file, `${host.transcript.line(tokens)}\n`, { mode: 0o600 });
+  return { field: host.transcript.field, file };
 }
 
 /** What an engine event says that only Claude Code's payloads say. */
-function claudeCodeOnly(e: Event, transcriptPath: string | undefined): string | undefined {
-  if (transcriptPath && fs.existsSync(transcriptPath)) return "the context size comes from a Claude Code transcript";
+function claudeCodeOnly(e: Event): string | undefined {
   if ("tool" in e && e.tool.kind === "shell" && e.tool.background) return "a shell call run in the background (Claude Code's run_in_background)";
   if (e.kind === "tool-result" && e.unfinished)
     return `a tool result that says the call was ${e.unfinished === "background" ? "moved to the background" : "interrupted"} (Claude Code's)`;
@@ -225,7 +241,7 @@ export async function runCase(c: Case, opts: RunOptions): Promise<CaseResult> {
     const plays: Exclude<Play, { unplayable: string }>[] = [];
     for (const [i, step] of c.steps.entries()) {
       const payload: Record<string, unknown> = step.ownSession ? step.payload : { ...step.payload, session_id: sessionId };
-      const p = play(host, payload, opts.skillsDir ?? "");
+      const p = play(host, payload, opts.skillsDir ?? "", stateDir);
       if ("unplayable" in p) return { id: c.id, host: host.name, ok: true, failures, unchecked, skipped: `step ${i + 1} (${step.label}): ${p.unplayable}` };
       plays.push(p);
     }

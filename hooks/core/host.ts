@@ -38,6 +38,20 @@ export interface HostCapabilities {
   reportsExitStatus?: boolean;
 }
 
+/**
+ * How a host's transcript tells the prompt size of the main thread's latest model request (budget rows read
+ * it when the event does not carry it). The runner reads the transcript's tail and asks about each line, last first.
+ */
+export interface PromptSizeReader {
+  /** The size one transcript line reports, if it is a main-thread model response that carries one (tokens). */
+  fromLine(line: string): number | undefined;
+  /**
+   * A text the transcript holds once the response that made this tool call is on file. A host that writes its
+   * transcript after the hook may already run says so: the read waits, briefly, for it.
+   */
+  callMarker?(callId: string): string;
+}
+
 export interface Host {
   name: string;
   /** Variables that choose this host's table, skill roots and state folder: a shell call's ticket keeps them for the git hooks. */
@@ -56,6 +70,8 @@ export interface Host {
    * `skill` as the skill tool knows it (plugin-namespaced where that applies), `skillFile` its SKILL.md.
    */
   howToLoad(skill: string, skillFile: string): string;
+  /** Where this host's transcript says how large the prompt is (absent: budget rows need the event to carry it). */
+  promptSize?: PromptSizeReader;
   /** The client's command that removes or disables a plugin, if it has one (self-protection refuses it for skillgate). */
   pluginCommand?: PluginCommand;
   /** Whether a settings file (one of environment().settingsFiles) registers skillgate's hook. */

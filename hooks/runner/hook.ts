@@ -213,7 +213,7 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
   const event = withSkillFiles(
     await takeBackCommits(
       await afterShellCall(
-        withLinkTargets(withSettingsFacts(await withContextTokens(given, table, transcriptPath), host, he, current.state, h.packageRoot)),
+        withLinkTargets(withSettingsFacts(await withContextTokens(given, table, transcriptPath, host), host, he, current.state, h.packageRoot)),
         stateDir,
       ),
       table,
@@ -417,11 +417,11 @@ function sessionNotices(tableFile: string, isDefault: boolean, table: CompiledTa
 }
 
 /** Budget rows need the prompt size: read it from the transcript's tail when the event does not carry it. */
-async function withContextTokens(event: Event, table: CompiledTable, transcriptPath: string | undefined): Promise<Event> {
-  if ((event.kind !== "prompt" && event.kind !== "tool-result") || event.contextTokens !== undefined || !transcriptPath) return event;
+async function withContextTokens(event: Event, table: CompiledTable, transcriptPath: string | undefined, host: Host): Promise<Event> {
+  if ((event.kind !== "prompt" && event.kind !== "tool-result") || event.contextTokens !== undefined || !transcriptPath || !host.promptSize) return event;
   if (!carriesBudgetReminder(event) || !table.rows.some((r) => r.row.kind === "budget")) return event;
   const callId = event.kind === "tool-result" ? event.toolUseId : undefined;
-  const tokens = await (await import("../io/transcript-tail.js")).contextTokensFromTranscript(transcriptPath, callId);
+  const tokens = await (await import("../io/transcript-tail.js")).contextTokensFromTranscript(transcriptPath, host.promptSize, callId);
   return tokens === undefined ? event : { ...event, contextTokens: tokens };
 }
 

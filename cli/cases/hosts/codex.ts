@@ -29,6 +29,15 @@ function patch(kind: "write" | "edit", paths: string[]): string {
 export const codexCases: CaseHost = {
   name: "codex",
   adapter: codex,
+  // A rollout's token_count (the shape of test/fixtures/codex/rollout-*.jsonl).
+  transcript: {
+    field: "transcript_path",
+    line: (tokens) =>
+      JSON.stringify({
+        type: "event_msg",
+        payload: { type: "token_count", info: { last_token_usage: { input_tokens: tokens, cached_input_tokens: 0, output_tokens: 0 } } },
+      }),
+  },
   encode(e, ctx) {
     switch (e.kind) {
       case "tool-call": {

@@ -50,6 +50,12 @@ function toolOf(
 export const copilotCases: CaseHost = {
   name: "copilot",
   adapter: copilotHost("preToolUse"),
+  // An events.jsonl usage record (the shape of test/fixtures/copilot/events-*.jsonl).
+  transcript: {
+    field: "transcriptPath",
+    line: (tokens) =>
+      JSON.stringify({ type: "session.usage_record", data: { usage: { inputTokens: tokens, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 } } }),
+  },
   encode(e) {
     switch (e.kind) {
       case "tool-call": {

@@ -46,6 +46,11 @@ function toolOf(e: Extract<Event, { kind: "tool-call" | "tool-result" }>): { too
 export const geminiCases: CaseHost = {
   name: "gemini",
   adapter: gemini,
+  // A session file's gemini message (the shape of test/fixtures/gemini/session-*.jsonl).
+  transcript: {
+    field: "transcript_path",
+    line: (tokens) => JSON.stringify({ id: "m1", type: "gemini", content: "", tokens: { input: tokens, output: 0, cached: 0, total: tokens } }),
+  },
   encode(e) {
     switch (e.kind) {
       case "tool-call": {

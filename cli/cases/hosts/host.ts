@@ -39,6 +39,11 @@ export interface CaseHost {
   encode(e: Event, ctx: EncodeContext): Encoded;
   /** `e`: the event the answer is for (undefined for a host that plays the step's own payload). */
   answer(stdout: string, e?: Event): Answer;
+  /**
+   * Where this host's events name their transcript, and one line of it that reports a prompt size of `tokens`
+   * (as the host's Host.promptSize reads it): budget cases run on the host with their size in its own format.
+   */
+  transcript?: { field: string; line(tokens: number): string };
   /** What a step expects that this host cannot do (undefined: it can do all of it). */
   cannot?(verdict: Verdict, e: Event): string | undefined;
 }

@@ -8,6 +8,7 @@ import { environment } from "./env.js";
 import { registersSkillgate, settingsDeficits, settingsWeakenings, weakensSkillgate } from "./settings.js";
 import { str, obj, own, optional, payloadHead, type Json } from "../../io/payload.js";
 import { mcpToolCall, mcpToolPart } from "../../core/mcp-tools.js";
+import { claudePromptSize } from "./prompt-size.js";
 
 const HOOK_EVENTS = new Set([
   "PreToolUse",
@@ -264,6 +265,7 @@ export const claudeCode: Host = {
   renderFailure,
   looksLikeToolCall: (raw) => /"hook_event_name"\s*:\s*"PreToolUse"/.test(raw.slice(0, 65_536)),
   environment,
+  promptSize: claudePromptSize,
   registersSkillgate,
   weakensSkillgate,
   settingsDeficits,

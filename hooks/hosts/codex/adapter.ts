@@ -21,6 +21,7 @@ import { patchPaths } from "../../core/apply-patch.js";
 import { str, obj, optional, payloadHead, type Json } from "../../io/payload.js";
 import { mcpToolCall, mcpToolPart } from "../../core/mcp-tools.js";
 import { INJECTS } from "./mentions.js";
+import { codexPromptSize } from "./prompt-size.js";
 
 const HOOK_EVENTS = new Set(["PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "PreCompact", "PostCompact", "Stop", "SubagentStop"]);
 const SOURCES = new Set<SessionSource>(["startup", "resume", "clear", "compact", "fork"]);
@@ -192,4 +193,5 @@ export const codex: Host = {
   renderFailure,
   looksLikeToolCall: (raw) => /"hook_event_name"\s*:\s*"PreToolUse"/.test(raw.slice(0, 65_536)),
   environment,
+  promptSize: codexPromptSize,
 };

@@ -23,6 +23,7 @@ import { patchPaths } from "../../core/apply-patch.js";
 import { environment } from "./env.js";
 import { str, obj, optional, type Json, contentCallId } from "../../io/payload.js";
 import { mcpToolCall, mcpToolPart } from "../../core/mcp-tools.js";
+import { copilotPromptSize } from "./prompt-size.js";
 
 /** The events skillgate registers (install.ts) and handles. */
 export const COPILOT_EVENTS = [
@@ -47,7 +48,8 @@ export function normalize(eventName: string, payload: unknown): Normalized {
   const sessionId = str(p.parentAgentId) ?? str(p.sessionId);
   if (sessionId === undefined) return { ok: false, ignored: false, error: `${eventName} event has no sessionId` };
   const base = { sessionId, cwd: str(p.cwd) ?? str(p.workingDirectory) ?? "", ...optional("agentId", str(p.agentId)) };
-  const ok = (event: Event): Normalized => ({ ok: true, event });
+  // The session's events.jsonl: agentStop names it; for other events the hook process adds it (hook.ts).
+  const ok = (event: Event): Normalized => ({ ok: true, event, ...optional("transcriptPath", str(p.transcriptPath)) });
   // Copilot's hook payloads carry no tool call id: one from what before and after share.
   const call = { ...base, toolUseId: contentCallId(sessionId, base.agentId, str(p.toolName) ?? "", p.toolArgs) };
 
@@ -189,5 +191,6 @@ export function copilotHost(eventName: string): Host {
     renderFailure,
     looksLikeToolCall: () => eventName === "preToolUse",
     environment,
+    promptSize: copilotPromptSize,
   };
 }

@@ -20,6 +20,7 @@ import { environment } from "./env.js";
 import { contentCallId, str, obj, optional, payloadHead, type Json } from "../../io/payload.js";
 import { mcpToolCall, mcpToolPart } from "../../core/mcp-tools.js";
 import { SUBAGENT } from "./subagents.js";
+import { geminiPromptSize } from "./prompt-size.js";
 
 /** Set by the entry on an `auto` PreCompress that will compress (compression.ts). */
 export const COMPRESSES = "skillgate_compresses";
@@ -166,4 +167,5 @@ export const gemini: Host = {
   renderFailure,
   looksLikeToolCall: (raw) => /"hook_event_name"\s*:\s*"BeforeTool"/.test(raw.slice(0, 65_536)),
   environment,
+  promptSize: geminiPromptSize,
 };

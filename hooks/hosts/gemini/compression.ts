@@ -10,40 +10,24 @@
 // summarize, an earlier failed summary); a spurious reset costs one refusal.
 import fs from "node:fs";
 import path from "node:path";
+import { jsonLineWith } from "../../core/transcript-line.js";
+import { readTail } from "../../io/transcript-tail.js";
 
-const TAIL_BYTES = 256 * 1024;
 const DEFAULT_THRESHOLD = 0.5;
 
 export function tokenLimit(model: string | undefined): number {
   return model && /^gemma-4/.test(model) ? 256_000 : 1_048_576;
 }
 
-/** The last model response's prompt size and model, from the transcript's tail. */
+/** The last model response's prompt size (tokens.input) and model, from the transcript's tail. */
 export function lastPrompt(file: string): { tokens: number; model?: string } | undefined {
-  let fd: number | undefined;
-  try {
-    if (!fs.statSync(file).isFile()) return undefined;
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-    const size = fs.fstatSync(fd).size;
-    const len = Math.min(size, TAIL_BYTES);
-    const buf = Buffer.alloc(len);
-    fs.readSync(fd, buf, 0, len, size - len);
-    const lines = buf.toString("utf8").split("\n");
-    for (let i = lines.length - 1; i >= 0; i--) {
-      const line = lines[i] ?? "";
-      if (!line.includes('"gemini"') || !line.includes('"tokens"')) continue;
-      try {
-        const rec = JSON.parse(line) as { type?: string; model?: unknown; tokens?: { input?: unknown } };
-        if (rec.type !== "gemini" || typeof rec.tokens?.input !== "number") continue;
-        return { tokens: rec.tokens.input, ...(typeof rec.model === "string" ? { model: rec.model } : {}) };
-      } catch {}
-    }
-    return undefined;
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
+  const lines = (readTail(file) ?? "").split("\n");
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const rec = jsonLineWith(lines[i] ?? "", ['"gemini"', '"tokens"']) as { type?: string; model?: unknown; tokens?: { input?: unknown } } | undefined;
+    if (rec?.type !== "gemini" || typeof rec.tokens?.input !== "number") continue;
+    return { tokens: rec.tokens.input, ...(typeof rec.model === "string" ? { model: rec.model } : {}) };
   }
+  return undefined;
 }
 
 /** `model.compressionThreshold` from the project's, else the user's settings.json (comments not supported: default then). */
