@@ -119,3 +119,22 @@ test("Windows-style paths are matched like their forward-slash form", () => {
   assert.deepEqual(decide(w("C:\\docs\\notes_RU.md"), c, emptyState()).decision.rows, ["mig"]);
   assert.equal(decide(w("C:\\repo\\src\\app.ts"), c, emptyState()).decision.verdict, "allow");
 });
+
+test("a refused call still tells what already happened: a guarded file put back rides with the refusal", async () => {
+  const { merge } = await import("../hooks/core/merge.ts");
+  const event: Event = { kind: "tool-call", sessionId: "s", cwd: "/w", tool: { kind: "edit", name: "Edit", paths: ["/w/a_RU.md"] } };
+  let counted = 0;
+  const r = merge(
+    event,
+    [
+      { refuse: [{ row: "paired-docs-write", line: "skillgate[paired-docs-write]: load skill first" }] },
+      { remind: [{ row: "logs-hint", text: "skillgate[logs-hint]: a hint" }] },
+      { remind: [{ row: "effects-restore", text: "skillgate[effects-restore]: put back", evenWhenRefused: true }], mark: (s) => (counted++, s) },
+    ],
+    emptyState(),
+  );
+  assert.equal(r.decision.verdict, "deny");
+  assert.deepEqual(r.decision.rows, ["paired-docs-write", "effects-restore"]);
+  assert.equal("message" in r.decision && r.decision.message, "skillgate[paired-docs-write]: load skill first\nskillgate[effects-restore]: put back");
+  assert.equal(counted, 1, "the telling proposal's state change is kept");
+});

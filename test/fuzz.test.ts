@@ -29,6 +29,7 @@ import {
   specialRuns,
   specials,
   type Failure,
+  makeEvent,
 } from "../scripts/fuzz.ts";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_006) >>> 0;
@@ -131,4 +132,19 @@ test("npm run fuzz: a new seed each run, printed, and --seed replays the same ru
   assert.ok(outcomes(first));
   assert.equal(outcomes(again), outcomes(first));
   assert.doesNotMatch(again, /new each run/);
+});
+
+test("found by a long run (seed 1963240071): a state file broken while a shell call is held is put back, and the refusal of the next call says so", async (t) => {
+  const engine = await loadEngine();
+  t.after(engine.cleanup);
+  const fz = new Fuzzer(1963240071, engine.runHook, { save: false });
+  const noFailures = since(fz, "in-process");
+  // A Bash call that stays held (no PostToolUse), then garbage in the state file and a refused Edit of the session.
+  for (const i of [14201, 14340]) {
+    const ev = makeEvent(1963240071, i);
+    await fz.inProcess({ ...ev, input: String(ev.input), index: i });
+  }
+  assert.match(fz.last.stdout, /skillgate\[effects-restore\]: .*state of this session/);
+  noFailures();
+  fz.finish();
 });

@@ -29,6 +29,23 @@ test("a corrupt state file is moved aside and the session continues empty, with 
   assert.equal(fs.readdirSync(dir).filter((f) => f.includes(".corrupt-")).length, 1, "the broken file is kept for inspection");
 });
 
+test("peek (the git hook's and the restore's read) leaves a corrupt file for the decision's read, which moves it aside and warns", () => {
+  const dir = tmp();
+  fs.writeFileSync(path.join(dir, "s1.json"), "{");
+  const store = new StateStore(dir);
+  assert.deepEqual(store.peek("s1"), emptyState());
+  assert.deepEqual(fs.readdirSync(dir), ["s1.json"], "peek moved nothing");
+  assert.match(store.read("s1").warning ?? "", /unreadable; moved to/);
+  let ran = false;
+  store.locked("s1", () => (ran = true));
+  assert.ok(ran);
+  assert.deepEqual(
+    fs.readdirSync(dir).filter((f) => f.endsWith(".lock")),
+    [],
+    "the lock is released",
+  );
+});
+
 test("state files are created 0600 in a 0700 folder", () => {
   const dir = path.join(tmp(), "state");
   new StateStore(dir).update("s2", (s) => ({ ...s, loaded: ["commit"] }));

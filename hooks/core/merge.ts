@@ -8,13 +8,16 @@ export function merge(event: Event, proposals: Proposal[], state: SessionState):
   const refusing = proposals.filter((p) => p.refuse?.length);
   if (refusing.length > 0) {
     const refusals = refusing.flatMap((p) => p.refuse ?? []);
+    // What already happened (a guarded file put back) is told with the refusal, not dropped by it.
+    const telling = proposals.filter((p) => !p.refuse?.length && p.remind?.some((r) => r.evenWhenRefused));
+    const facts = telling.flatMap((p) => (p.remind ?? []).filter((r) => r.evenWhenRefused));
     const decision: Decision = {
       // A refused tool call is denied; a refused stop or settings change is blocked.
       verdict: event.kind === "tool-call" ? "deny" : "block",
-      rows: refusals.map((r) => r.row),
-      message: refusals.map((r) => r.line).join("\n"),
+      rows: [...refusals.map((r) => r.row), ...facts.map((r) => r.row)],
+      message: [...refusals.map((r) => r.line), ...facts.map((r) => r.text)].join("\n"),
     };
-    return { decision, state: applyMarks(refusing, state) };
+    return { decision, state: applyMarks([...refusing, ...telling], state) };
   }
   const reminders = proposals.flatMap((p) => p.remind ?? []);
   const cap = proposals.find((p) => p.cap)?.cap;

@@ -49,7 +49,7 @@ export async function check(t: Ticket, stateDir: string, command: string): Promi
   // The same facts the PreToolUse decides with: the shell analysis, and the freshness of any evidence a gate requires.
   const shell = (await shellFactsBeforeTable(event, env)).facts;
   const facts = (await withEvidence(event, ctx.table, shell, evidenceWhere(event, stateDir, host.environment(env).projectDir))).facts;
-  const state = isSafeSessionId(t.sessionId) ? new StateStore(path.resolve(stateDir)).read(t.sessionId).state : undefined;
+  const state = isSafeSessionId(t.sessionId) ? new StateStore(path.resolve(stateDir)).peek(t.sessionId) : undefined;
   if (!state) return { refused: true, message: `skillgate: session id ${JSON.stringify(t.sessionId.slice(0, 40))} is not a safe file name`, rows: [] };
   const d = decide(event, ctx.table, state, facts).decision;
   return d.verdict === "deny" ? { refused: true, message: d.message, rows: d.rows } : { refused: false };

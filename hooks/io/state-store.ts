@@ -102,6 +102,27 @@ export class StateStore {
     return out;
   }
 
+  /**
+   * The state as it is on disk, with no side effect: a file that is not what skillgate writes reads as empty and
+   * stays where it is, so the decision's own read() moves it aside and tells the user (a second reader must not
+   * take that warning away).
+   */
+  peek(sessionId: string): SessionState {
+    const r = readRegularFile(this.file(sessionId), MAX_STATE_BYTES);
+    return (r.ok ? parseState(r.text) : undefined) ?? emptyState();
+  }
+
+  /** Run fn under the session's lock, without reading the state. */
+  locked(sessionId: string, fn: () => void): void {
+    makeDir(this.dir, 0o700);
+    const release = acquireLock(`${this.file(sessionId)}.lock`);
+    try {
+      fn();
+    } finally {
+      release();
+    }
+  }
+
   /** Read, transform, write, all under the session's lock. */
   update(sessionId: string, fn: (s: SessionState) => SessionState): { state: SessionState; warning?: string } {
     makeDir(this.dir, 0o700);

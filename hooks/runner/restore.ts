@@ -310,7 +310,7 @@ function checkRows(
 ): RestoreFinding[] {
   const rows = table.rows.filter((cr) => cr.writes && base.rows.includes(cr.row.id));
   if (rows.length === 0 || base.rows.length === 0) return [];
-  const state = new StateStore(r.stateDir).read(event.sessionId).state;
+  const state = new StateStore(r.stateDir).peek(event.sessionId);
   // Lifted when loaded in the context of any call holding the baseline (the writer is not known).
   const loaded = (skill: string) => agents.some((a) => isLoaded(contextOf(state, a === "" ? undefined : a), skill));
   const now = listGuarded(base.root, rows, r);
@@ -420,10 +420,7 @@ function readState(stateDir: string, sessionId: string): string | undefined {
 
 /** The session's state lock (the state store's), held while fn runs. */
 function underLock(stateDir: string, sessionId: string, fn: () => void): void {
-  new StateStore(stateDir).update(sessionId, (s) => {
-    fn();
-    return s;
-  });
+  new StateStore(stateDir).locked(sessionId, fn);
 }
 
 function readBaseline(key: Buffer, file: string): Baseline | undefined {

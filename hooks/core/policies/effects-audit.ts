@@ -32,9 +32,15 @@ const HOW = "the user changes these by hand or with `skillgate` verbs; no skill 
 
 function restoreReminders({ event, table }: PolicyInput): Reminder[] {
   const told = (event.restored ?? []).filter((f) => f.outcome !== "left");
-  const lines = told.slice(0, MAX_LINES).map((f) => ({ row: EFFECTS_RESTORE_ROW, text: `skillgate[${EFFECTS_RESTORE_ROW}]: ${restoreLine(f, table)}` }));
+  const lines: Reminder[] = told
+    .slice(0, MAX_LINES)
+    .map((f) => ({ row: EFFECTS_RESTORE_ROW, text: `skillgate[${EFFECTS_RESTORE_ROW}]: ${restoreLine(f, table)}`, evenWhenRefused: true }));
   if (told.length > MAX_LINES)
-    lines.push({ row: EFFECTS_RESTORE_ROW, text: `skillgate[${EFFECTS_RESTORE_ROW}]: …and ${told.length - MAX_LINES} more guarded files the same way.` });
+    lines.push({
+      row: EFFECTS_RESTORE_ROW,
+      text: `skillgate[${EFFECTS_RESTORE_ROW}]: …and ${told.length - MAX_LINES} more guarded files the same way.`,
+      evenWhenRefused: true,
+    });
   return lines;
 }
 

@@ -24,6 +24,8 @@ export interface Refusal {
 export interface Reminder {
   row: string;
   text: string;
+  /** A fact about what already happened (a file put back): said even when the event itself is refused. */
+  evenWhenRefused?: true;
 }
 
 export interface Proposal {
