@@ -29,8 +29,7 @@ export const evidenceGate: Policy = ({ event, table, state, hits, facts }) => {
   if (gated.length === 0) return undefined;
   const agent = ownAgent(event, table);
   // The same loop guard as skill gates: after our refusal of this turn's stop, the next one passes.
-  if (event.kind === "stop" && event.continuing && (event.promptId === undefined || contextOf(state, agent).stopBlockedPrompt === event.promptId))
-    return undefined;
+  if (event.kind === "stop" && event.continuing && (!event.promptId || contextOf(state, agent).stopBlockedPrompt === event.promptId)) return undefined;
   const refuse: Refusal[] = [];
   for (const h of gated) {
     const id = h.row.require?.evidence ?? "";
@@ -48,7 +47,7 @@ export const evidenceGate: Policy = ({ event, table, state, hits, facts }) => {
       for (const r of refuse) denials = bump(denials, r.row);
       const counted = { ...s, denials };
       if (event.kind !== "stop") return counted;
-      return withContext(counted, agent, (c) => (event.promptId === undefined ? c : { ...c, stopBlockedPrompt: event.promptId }));
+      return withContext(counted, agent, (c) => (!event.promptId ? c : { ...c, stopBlockedPrompt: event.promptId }));
     },
   };
 };

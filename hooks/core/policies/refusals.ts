@@ -16,8 +16,9 @@ export const refusals: Policy = ({ event, table, state, hits }) => {
   if (event.kind === "stop") {
     // The host goes on after a refused stop and says so (`continuing`) — maybe
     // because of another hook. Letting the stop through only after *we* refused
-    // in this turn (of this agent) prevents a loop without letting others open our gate.
-    const weRefusedThisTurn = event.continuing && (event.promptId === undefined || context.stopBlockedPrompt === event.promptId);
+    // in this turn (of this agent) prevents a loop without letting others open our gate. A stop that names
+    // no turn (no id, or an empty one) cannot be told apart: it passes.
+    const weRefusedThisTurn = event.continuing && (!event.promptId || context.stopBlockedPrompt === event.promptId);
     if (weRefusedThisTurn) return undefined;
   }
   const rows = refused.map((h) => h.row.id);
@@ -28,7 +29,7 @@ export const refusals: Policy = ({ event, table, state, hits }) => {
       for (const r of rows) denials = bump(denials, r);
       const counted = { ...s, denials };
       if (event.kind !== "stop") return counted;
-      return withContext(counted, agent, (c) => (event.promptId === undefined ? c : { ...c, stopBlockedPrompt: event.promptId }));
+      return withContext(counted, agent, (c) => (!event.promptId ? c : { ...c, stopBlockedPrompt: event.promptId }));
     },
   };
 };
