@@ -147,6 +147,16 @@ interface Work extends ShellAnalysis {
   pushDeleted?: boolean;
   /** The session's environment variables read so far (envOf). */
   envRead: Map<string, string | undefined>;
+  /** `g() { …; }` defined so far: every body a name was given (a branch may define it twice). */
+  functions: Map<string, string[]>;
+  /** Functions whose bodies were analysed at a call with that call's words. */
+  functionsCalled: Set<string>;
+  /** Command names run while no function of that name was defined (a trap, an earlier line: maybe the function later). */
+  namesCalled: Set<string>;
+  /** "$1", "$@", "$#" of the function body being analysed; undefined: not known (the top level, a new shell). */
+  positional: WordValue[] | undefined;
+  /** `a=(git log -1)`, `read -ra a <<< '…'` earlier in this command; null: changed in a way not followed. */
+  arrays: Map<string, WordValue[] | null>;
 }
 
 /** The analysis steps a command takes (MAX_ANALYSIS_STEPS bounds them): for tests and the bench. */
@@ -189,6 +199,11 @@ function run(source: string, world: ShellWorld): Work {
     traceVars: new Set(),
     steps: 0,
     source,
+    functions: new Map(),
+    functionsCalled: new Set(),
+    namesCalled: new Set(),
+    positional: undefined,
+    arrays: new Map(),
   };
   const all = { start: 0, end: source.length };
   if (source.length > MAX_COMMAND_BYTES) {
@@ -198,7 +213,30 @@ function run(source: string, world: ShellWorld): Work {
     return work;
   }
   analyzeScript(source, { depth: 0, via: [], parent: -1 }, work);
+  uncalledFunctions(work);
   return work;
+}
+
+/**
+ * A function is analysed where it is called, with the call's words as "$@". One never called that way — not called,
+ * or its name also run before it was defined (a trap set earlier runs it at exit, with words we did not see) — is
+ * analysed with unknown arguments, as its text alone says: the call we did not follow may be any.
+ */
+function uncalledFunctions(w: Work): void {
+  const done = new Set<string>();
+  for (let again = true; again && !w.limited; ) {
+    again = false;
+    for (const [name, bodies] of w.functions) {
+      if (w.functionsCalled.has(name) && !w.namesCalled.has(name) && w.namesCalled.size < MAX_REMEMBERED) continue;
+      for (const body of bodies) {
+        const key = `${name}\0${body}`;
+        if (done.has(key)) continue;
+        done.add(key);
+        again = true;
+        analyzeScript(body, { depth: 1, via: [`function ${name}`], parent: -1 }, w);
+      }
+    }
+  }
 }
 
 function finish(w: Work): ShellAnalysis {
@@ -245,7 +283,18 @@ function reparse(length: number, text: string, span: Span, out: Work): boolean {
   return false;
 }
 
-function analyzeScript(source: string, at: Where, out: Work): void {
+/** A shell string, in a new shell unless `positional` says whose "$@" it sees (a function body, eval, an alias). */
+function analyzeScript(source: string, at: Where, out: Work, positional?: WordValue[]): void {
+  const outer = out.positional;
+  out.positional = positional;
+  try {
+    parseAndWalk(source, at, out);
+  } finally {
+    out.positional = outer;
+  }
+}
+
+function parseAndWalk(source: string, at: Where, out: Work): void {
   const span = at.anchor ?? { start: 0, end: source.length };
   if (at.depth > MAX_SCRIPT_DEPTH) {
     opaque(out, "nesting-depth", "shell strings nested too deep to follow", source, span);
@@ -287,6 +336,8 @@ function walk(root: SyntaxNode, source: string, at: Where, out: Work): void {
     if (node.type === "Command") visitCommand(node, source, piped.has(node), at, out);
     if (node.type === "Redirected") for (const r of node.redirects) redirectEffect(r, "redirect", -1, undefined, spanOf(node, at), out);
     if (node.type === "For") forLoop(node.name, node.wordlist, out);
+    // a function's body runs where it is called (visitArgv), with that call's words
+    if (node.type === "Function" && defineFunction(node, source, out)) continue;
     // unbash parses a substitution's body when first asked for it: charge it first.
     const nested = node.type === "CommandExpansion" || node.type === "ProcessSubstitution" || node.type === "ArithmeticCommandExpansion";
     if (nested && !reparse(node.text.length, node.text, spanOf(node, at), out)) continue;
@@ -295,6 +346,35 @@ function walk(root: SyntaxNode, source: string, at: Where, out: Work): void {
     children.length = 0;
     forEachChild(node, collect);
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as SyntaxNode);
+  }
+}
+
+/** `g() { git "$@"; }`: remembered for its calls; false (walk the body now) when the name is not a plain word. */
+function defineFunction(node: Extract<SyntaxNode, { type: "Function" }>, source: string, out: Work): boolean {
+  const name = node.name.value;
+  if (node.name.parts?.some((p) => p.type !== "Literal") || !/^[^\s$`'"\\=]+$/.test(name) || node.body.type === "CompoundList") return false;
+  const bodies = out.functions.get(name) ?? [];
+  if (!out.functions.has(name) && out.functions.size >= MAX_REMEMBERED) return false;
+  const body = source.slice(node.body.pos, node.body.end);
+  if (!bodies.includes(body)) bodies.push(body);
+  out.functions.set(name, bodies);
+  return true;
+}
+
+/**
+ * `shift`, `set -- …`, `set x` and `getopts` move or replace "$@": after one, the words are not the call's.
+ * (`set -e`, `set -o pipefail` and other options only leave them as they are.)
+ */
+const CHANGES_ARGS = /\b(shift|getopts)\b|\bset((\s+[-+][a-zA-Z]+|\s+-o\s+\w+)*)\s+(--?(\s|$)|[^-+\s;&|)])/;
+
+/** A call of a function defined earlier: each body it may have, with the call's words as "$@". */
+function callFunction(name: string, bodies: readonly string[], argv: Arg[], at: Where, out: Work, site: CommandSite): void {
+  out.functionsCalled.add(name);
+  out.commands.push(commandRecord(argv, -1, at.via, site.span, at.parent, name));
+  const inner: Where = { depth: at.depth + 1, via: [...at.via, `function ${name}`], anchor: site.span, parent: out.commands.length - 1 };
+  for (const body of bodies) {
+    const words = CHANGES_ARGS.test(body) ? undefined : argv.slice(1);
+    analyzeScript(body, inner, out, words);
   }
 }
 
@@ -321,7 +401,7 @@ function feedsShell(text: string, span: Span, out: Work): void {
 const spanOf = (n: { pos: number; end: number }, at: Where): Span => at.anchor ?? { start: n.pos, end: n.end };
 
 function context(out: Work, local?: Map<string, WordValue>): WordContext {
-  return { lookup: (name) => lookupVar(out, name, local) };
+  return { lookup: (name) => lookupVar(out, name, local), positional: out.positional, array: (name) => out.arrays.get(name) ?? undefined };
 }
 
 const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -341,10 +421,65 @@ function envOf(out: Work, name: string): string | undefined {
 function lookupVar(out: Work, name: string, local?: Map<string, WordValue>): WordValue | undefined {
   const l = local?.get(name);
   if (l) return l;
+  if (out.positional && /^([1-9]\d*|[#@*])$/.test(name)) return positionalValue(out.positional, name);
   if (out.vars.has(name)) return out.vars.get(name);
   if (name === "PWD" && out.cwd) return { text: out.cwd, dynamic: false, shape: { kind: "exact", text: out.cwd } };
   const env = VAR_NAME.test(name) && !VOLATILE.has(name) ? envOf(out, name) : undefined;
   return env !== undefined ? { text: env, dynamic: false, shape: { kind: "exact", text: env } } : undefined;
+}
+
+/** "$1", "$#", "$*" of known words; "$@" inside a longer word (`"x$@"` is several words) is left to run time. */
+function positionalValue(args: readonly WordValue[], name: string): WordValue | undefined {
+  const exact = (text: string): WordValue => ({ text, dynamic: false, shape: { kind: "exact", text } });
+  if (name === "#") return exact(String(args.length));
+  if (name === "@" || name === "*") {
+    if (args.some((a) => a.dynamic || a.pattern) || (name === "@" && args.length > 1)) return undefined;
+    return exact(args.map((a) => a.text).join(" "));
+  }
+  const a = args[Number(name) - 1];
+  return a ? a : exact("");
+}
+
+/**
+ * `a=(…)`, `a+=(…)`: the words, as for a command's arguments; `a[1]=x` or a scalar assigned to the name: not followed.
+ * Assigned twice with different words (a branch, a loop): we cannot tell which holds.
+ */
+function setArray(out: Work, p: Assignment, ctx: WordContext): void {
+  const old = out.arrays.get(p.name);
+  if (p.value.type !== "ArrayValue" || p.index || (p.append && !old)) return void out.arrays.set(p.name, null);
+  if (!out.arrays.has(p.name) && out.arrays.size >= MAX_REMEMBERED) return;
+  const words = p.value.elements.flatMap((w) => expandWord(w, ctx));
+  const value = p.append && old ? [...old, ...words] : words;
+  const same = (a: WordValue[], b: WordValue[]) => a.length === b.length && a.every((w, i) => w.text === b[i]?.text && w.dynamic === b[i]?.dynamic);
+  out.arrays.set(p.name, p.append || old === undefined || (old && same(old, value)) ? value : null);
+}
+
+/** Builtins that change variables named by their arguments: an array they name is no longer followed. */
+const SETS_NAMES = new Set(["read", "mapfile", "readarray", "declare", "typeset", "local", "unset", "printf", "getopts", "export", "readonly", "let", "wait"]);
+
+/**
+ * `read -ra a <<< 'git log -1'`: the words of the here-string's first line, split by the default IFS
+ * (-r: backslashes stay). Any other option, a changed IFS, a pipe (read runs in a subshell) or input not known: not
+ * followed.
+ */
+function readArray(args: Arg[], site: CommandSite, out: Work): void {
+  const words = args.map((a) => a.text);
+  const name = /^-r?ar?$/.test(words[0] ?? "") ? words[1] : words[0] === "-r" && words[1] === "-a" ? words[2] : undefined;
+  const rest = words.slice(words[0] === "-r" ? 3 : 2);
+  if (!name || args.some((a) => a.dynamic)) return;
+  const input = site.givenStdin;
+  const ifs = site.local.has("IFS") || lookupVar(out, "IFS") !== undefined;
+  const raw = words[0]?.includes("r") || words.includes("-r");
+  if (!VAR_NAME.test(name) || rest.length > 0 || input === undefined || ifs || site.piped || (!raw && input.includes("\\"))) return;
+  if (out.arrays.size >= MAX_REMEMBERED) return;
+  const line = input.split("\n")[0] ?? "";
+  out.arrays.set(
+    name,
+    line
+      .split(/[ \t]+/)
+      .filter(Boolean)
+      .map((text) => ({ text, dynamic: false, shape: { kind: "exact", text } })),
+  );
 }
 
 /** Shell variables that change by themselves. */
@@ -389,6 +524,7 @@ function visitCommand(cmd: Command, source: string, piped: boolean, at: Where, o
     const v = assignmentValue(p, ctx);
     if (cmd.name) local.set(p.name, v);
     else setVar(out, p.name, v);
+    if (!cmd.name && (p.value.type === "ArrayValue" || p.index || out.arrays.has(p.name))) setArray(out, p, ctx);
     if (GIT_SHELL_ENV.has(p.name)) shellValue(v, p.name, text, span, at, out);
     if (PROMPTS.has(p.name)) promptValue(v, p.name, text, span, at, out);
     // a non-interactive bash sources $BASH_ENV (sh: $ENV) before running anything
@@ -504,8 +640,19 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
       .slice(1)
       .map((a) => (a.dynamic ? a.text : shellQuote(a.text)))
       .join(" ")}`;
-    return analyzeScript(line, { ...at, depth: at.depth + 1, via: [...at.via, `alias ${head.text}`], anchor: site.span }, out);
+    return analyzeScript(line, { ...at, depth: at.depth + 1, via: [...at.via, `alias ${head.text}`], anchor: site.span }, out, out.positional);
   }
+  // a function runs before any builtin or program of its name; `X=1 g` (its environment) is not followed: its text alone
+  const bodies = head.dynamic ? undefined : out.functions.get(head.text);
+  if (bodies && site.local.size === 0) return callFunction(head.text, bodies, argv, at, out, site);
+  if (!head.dynamic && out.namesCalled.size < MAX_REMEMBERED) out.namesCalled.add(head.text);
+  if (out.arrays.size > 0 && SETS_NAMES.has(head.text))
+    for (const a of argv.slice(1)) {
+      const m = /^[A-Za-z_]\w*/.exec(a.text);
+      if (a.dynamic) for (const k of out.arrays.keys()) out.arrays.set(k, null);
+      else if (m && out.arrays.has(m[0])) out.arrays.set(m[0], null);
+    }
+  if (head.text === "read" && !head.dynamic) readArray(argv.slice(1), site, out);
   argv = [renamed(head, out), ...argv.slice(1)];
   // `eval "$(printf 'git %s -1' log)"`: the string is known when printf is the builtin
   if (argv[0]?.text === "eval" && !argv[0].dynamic && !out.printfShadowed && argv.some((a) => a.dynamic)) {
@@ -906,7 +1053,8 @@ function runScript(s: Script, at: Where, out: Work, site: CommandSite): void {
     opaque(out, "shell-string-dynamic", `${s.label.replace(/ -c$/, "")} runs a string computed at run time`, site.text, site.span);
     return markUnknownEffects(out);
   }
-  analyzeScript(s.text, { ...at, via: [...at.via, s.label] }, out);
+  // eval runs in this shell (the same "$@"); every other string in a new one
+  analyzeScript(s.text, { ...at, via: [...at.via, s.label] }, out, s.label === "eval" ? out.positional : undefined);
 }
 
 /** Prompt strings bash expands later (PS4 under `set -x`, PS1/PS2/PS0 in an interactive shell); PROMPT_COMMAND runs. */

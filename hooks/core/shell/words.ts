@@ -22,6 +22,10 @@ export interface WordValue {
 /** Variables whose value we know: from an assignment earlier in the same command, a `for` list, or the environment. */
 export interface WordContext {
   lookup(name: string): WordValue | undefined;
+  /** The words of "$@" where they are known (a function body analysed at its call). */
+  positional?: readonly WordValue[];
+  /** The words of an array assigned earlier (`a=(…)`), where they are known. */
+  array?(name: string): readonly WordValue[] | undefined;
 }
 
 const NO_VARS: WordContext = { lookup: () => undefined };
@@ -48,6 +52,9 @@ export function evalWord(word: Word, ctx: WordContext = NO_VARS): WordValue {
 
 /** The words one shell word becomes after brace expansion (empty unquoted results vanish, as in bash). */
 export function expandWord(word: Word, ctx: WordContext = NO_VARS): WordValue[] {
+  // `"$@"`: one word per argument, as given (unquoted: the same when no argument splits or matches files)
+  const list = allWords(word, ctx);
+  if (list) return list.map((a) => ({ ...a, span: { start: word.pos, end: word.end } }));
   // `cmd="git commit"; $cmd -m x`: an unquoted variable with a known value splits into words
   const only = word.parts?.length === 1 ? word.parts[0] : undefined;
   if (
@@ -88,6 +95,28 @@ export function expandWord(word: Word, ctx: WordContext = NO_VARS): WordValue[] 
   }
   const quoted = ps.some((p) => p.quoted);
   return combos.map((c) => join(c, word)).filter((w) => quoted || w.text !== "" || w.dynamic);
+}
+
+/**
+ * `"$@"`, `"${a[@]}"`: one word per element, as given; unquoted `$@`, `$*`, `${a[*]}`: the same when no element
+ * would split or match files. Undefined when the word is not one of those or the elements are not known.
+ */
+function allWords(word: Word, ctx: WordContext): readonly WordValue[] | undefined {
+  const only = word.parts?.length === 1 ? word.parts[0] : undefined;
+  const quoted = only?.type === "DoubleQuoted";
+  const part = quoted ? (only.parts.length === 1 ? only.parts[0] : undefined) : only;
+  const star = (w: Word | undefined) => w?.value === "@" || (!quoted && w?.value === "*");
+  let list: readonly WordValue[] | undefined;
+  if (part?.type === "SimpleExpansion" && (part.text === "$@" || (!quoted && part.text === "$*"))) list = ctx.positional;
+  else if (part?.type === "ParameterExpansion" && !part.prefix && !part.operation)
+    list =
+      !part.index && (part.parameter === "@" || (!quoted && part.parameter === "*"))
+        ? ctx.positional
+        : star(part.index)
+          ? ctx.array?.(part.parameter)
+          : undefined;
+  if (!list) return undefined;
+  return quoted || list.every((a) => !a.dynamic && !a.pattern && !/[\s*?[]/.test(a.text)) ? list : undefined;
 }
 
 function pieces(word: Word, ctx: WordContext): Piece[] {
@@ -181,6 +210,14 @@ function evalPart(part: WordPart | DoubleQuotedChild, ctx: WordContext, quoted =
           provenance: "variable",
           special: known.dynamic ? shape : undefined,
         };
+      }
+      // `${a[1]}`, `${#a[@]}` of an array we know
+      if (part.type === "ParameterExpansion" && part.index && !part.operation) {
+        const list = ctx.array?.(part.parameter);
+        const i = part.index.value;
+        if (list && part.prefix === "#" && (i === "@" || i === "*")) return lit(String(list.length), quoted, "variable");
+        const el = list && !part.prefix && /^\d+$/.test(i) ? (list[Number(i)] ?? { text: "", dynamic: false }) : undefined;
+        if (el && !el.dynamic && !el.pattern && !(!quoted && /\s/.test(el.text))) return lit(el.text, quoted, "variable");
       }
       // `${x:1:3}`, `${x,,}`, `${x/X/o}` of a value we know: computed as bash does
       if (part.type === "ParameterExpansion" && part.operation && !part.prefix && !part.index) {
