@@ -16,6 +16,7 @@ import { writesOf, isRealFile, patchWrites, optionShells } from "./writes.js";
 import { inlineWrites, inlineCommands, awkProgram, sedProgram, vimCommands } from "./inline.js";
 import { readsOf } from "./reads.js";
 import { packageScripts, scriptRun, makeRecipes, tclCommands, shebang, LIFECYCLE, LIFECYCLE_ALIASES } from "./scripts.js";
+import { finiteMatches } from "./glob.js";
 import { NO_WORLD, MAX_FILE_BYTES, MAX_FILES_READ, type ShellWorld } from "./world.js";
 import type { Opaque, OpaqueCode, ParseStatus, PathArg, Provenance, RedirectRecord, ShellWord, Span } from "./model.js";
 
@@ -401,7 +402,12 @@ function feedsShell(text: string, span: Span, out: Work): void {
 const spanOf = (n: { pos: number; end: number }, at: Where): Span => at.anchor ?? { start: n.pos, end: n.end };
 
 function context(out: Work, local?: Map<string, WordValue>): WordContext {
-  return { lookup: (name) => lookupVar(out, name, local), positional: out.positional, array: (name) => out.arrays.get(name) ?? undefined };
+  return {
+    lookup: (name) => lookupVar(out, name, local),
+    positional: out.positional,
+    array: (name) => out.arrays.get(name) ?? undefined,
+    shadowed: (name) => out.functions.has(name) || out.aliases.has(name),
+  };
 }
 
 const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -575,7 +581,7 @@ function visitCommand(cmd: Command, source: string, piped: boolean, at: Where, o
       : (only?.type === "HereString" || only?.type === "HereDoc") && stdin && !stdin.dynamic
         ? stdin.text
         : undefined;
-  visitArgv(argv, at, out, {
+  const site: CommandSite = {
     span,
     text,
     piped,
@@ -584,7 +590,35 @@ function visitCommand(cmd: Command, source: string, piped: boolean, at: Where, o
     local,
     stdinFile: stdinFile?.target ? evalWord(stdinFile.target, argCtx) : undefined,
     fds,
-  });
+  };
+  for (const words of globbed(argv, out)) visitArgv(words, at, out, site);
+}
+
+/**
+ * `git comm[i]t`, `push origin HEA[D]`: a glob that can match only a few names is what bash makes of it against the
+ * folder now — the names that exist, or, when none does, the word as written (or no word, under nullglob: both are
+ * followed). Only names in the working folder (no `/`, no leading dot), and not when this command wrote anything
+ * before the word (a file may have appeared). A file made between the decision and the run is git's hooks' to catch.
+ */
+function globbed(argv: Arg[], out: Work): Arg[][] {
+  if (!out.cwd || out.writes.length > 0 || !argv.some((a) => a.pattern && !a.dynamic)) return [argv];
+  let literal: Arg[] = [];
+  let nullglob: Arg[] = [];
+  let missing = false;
+  for (const a of argv) {
+    const names = a.pattern && !a.dynamic && a.shape?.kind === "glob" ? finiteMatches(a.shape.glob) : undefined;
+    if (!names || names.some((n) => n.startsWith(".") || n.includes("/"))) {
+      literal.push(a);
+      nullglob.push(a);
+      continue;
+    }
+    const found = names.filter((n) => kindNow(n, out) !== undefined).sort();
+    const words = found.map((text): Arg => ({ text, dynamic: false, provenance: "glob", shape: { kind: "exact", text } }));
+    if (found.length === 0) missing = true;
+    literal = literal.concat(found.length ? words : [{ ...a, pattern: false, shape: { kind: "exact", text: a.text } }]);
+    nullglob = nullglob.concat(words);
+  }
+  return missing ? [literal, nullglob] : [literal];
 }
 
 /** Here-docs and here-strings given to a descriptor other than stdin (`3<<<'…'`, `4<<EOF`). */
@@ -689,8 +723,9 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
     out.commands.push(commandRecord([{ text: clip(site.text), dynamic: true }], -1, via, site.span, parent, "<dynamic>"));
     return markUnknownEffects(out);
   }
+  const scripts = basename(head.text) === "trap" && trapClearedNext(argv, at, site, out) ? [] : u.scripts;
   const launched = (w: Where) => {
-    for (const s of u.scripts) runScript(s, w, out, site);
+    for (const s of scripts) runScript(s, w, out, site);
     for (const a of u.argvs) if (a.length) visitArgv(a, w, out, { ...site, stdin: undefined, piped: false });
     for (const t of u.tcl) runTcl(t, w, out, site);
   };
@@ -738,6 +773,16 @@ function visitArgv(argv0: Arg[], at: Where, out: Work, site: CommandSite, aliasD
   const args = prog.slice(1);
   if (progName === "find") return visitFind(args, here, out, site);
   effects(progName, prog, here, out, site);
+}
+
+/**
+ * `trap '…' EXIT; trap - EXIT`: the exit trap removed by the very next top-level command, before anything else could
+ * end the shell, never runs. Any command between, another signal, a pipe or a subshell around either: it may run.
+ */
+function trapClearedNext(argv: Arg[], at: Where, site: CommandSite, out: Work): boolean {
+  if (at.depth !== 0 || at.anchor || argv.length !== 3 || argv.some((a) => a.dynamic) || !/^(EXIT|0)$/.test(nth(argv, 2).text)) return false;
+  const rest = out.source.slice(site.span.end);
+  return /^[ \t]*(?:;|&&|\n)[ \t\n]*trap[ \t]+(?:-|''|"")[ \t]+(?:EXIT|0)[ \t]*(?:$|;|\n|&&|\|\|)/.test(rest);
 }
 
 /**

@@ -106,3 +106,36 @@ function intersects(a: Token[], b: Token[]): boolean {
   };
   return go(0, 0);
 }
+
+/**
+ * Every string a glob without stars or `?` can match (`comm[i]t` → commit; `[ab]x` → ax, bx), or undefined when
+ * it can match endlessly many, uses a negated set, or more than `max` strings.
+ */
+export function finiteMatches(glob: string, max = 64): string[] | undefined {
+  let out = [""];
+  for (let i = 0; i < glob.length; i++) {
+    const c = nth(glob, i);
+    let alts: string[];
+    if (c === "\\" && i + 1 < glob.length) alts = [nth(glob, ++i)];
+    else if (c === "*" || c === "?") return undefined;
+    else if (c === "[") {
+      const end = glob.indexOf("]", i + 2);
+      if (end < 0) alts = [c];
+      else {
+        const body = glob.slice(i + 1, end);
+        if (body.startsWith("!") || body.startsWith("^") || body.includes("[") || body.includes("\\")) return undefined;
+        alts = [];
+        for (let j = 0; j < body.length; j++) {
+          const from = nth(body, j);
+          const to = body[j + 1] === "-" && j + 2 < body.length ? nth(body, (j += 2)) : from;
+          for (let k = from.charCodeAt(0); k <= to.charCodeAt(0); k++) if (!alts.includes(String.fromCharCode(k))) alts.push(String.fromCharCode(k));
+          if (alts.length > max) return undefined;
+        }
+        i = end;
+      }
+    } else alts = [c];
+    out = out.flatMap((s) => alts.map((a) => s + a));
+    if (out.length > max) return undefined;
+  }
+  return out;
+}

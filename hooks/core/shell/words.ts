@@ -26,6 +26,8 @@ export interface WordContext {
   positional?: readonly WordValue[];
   /** The words of an array assigned earlier (`a=(…)`), where they are known. */
   array?(name: string): readonly WordValue[] | undefined;
+  /** A function or alias of this name was defined earlier: `$(date +%s)` may print anything. */
+  shadowed?(name: string): boolean;
 }
 
 const NO_VARS: WordContext = { lookup: () => undefined };
@@ -229,7 +231,7 @@ function evalPart(part: WordPart | DoubleQuotedChild, ctx: WordContext, quoted =
       return dyn(part.text, "variable");
     }
     case "CommandExpansion":
-      return substitution(part.text);
+      return substitution(part.text, ctx);
     case "ArithmeticExpansion":
       return dyn(part.text, "arithmetic", "[0-9-]*");
     default:
@@ -300,8 +302,9 @@ function operate(value: string, op: NonNullable<Extract<WordPart, { type: "Param
 }
 
 /** Substitutions whose output we can describe: a branch name, a fresh temp file. */
-function substitution(text: string): Piece {
+function substitution(text: string, ctx: WordContext): Piece {
   const body = text.replace(/^\$\(\s*|\s*\)$|^`\s*|\s*`$/g, "");
+  if (ctx.shadowed?.(body.split(/\s/, 1)[0] ?? "")) return dyn(text, "command-substitution");
   // `git branch --show-current` prints a branch name (never HEAD, never an option) or nothing.
   if (/^git\s+branch\s+--show-current$|^git\s+symbolic-ref\s+(--short\s+HEAD|HEAD\s+--short)$|^git\s+rev-parse\s+--abbrev-ref\s+HEAD$/.test(body)) {
     return dyn(text, "command-substitution", "**", { kind: "branch" });
@@ -310,6 +313,14 @@ function substitution(text: string): Piece {
   const echoed = /^(?:echo|printf\s+%s)\s+([\w./:@+-]+)$/.exec(body);
   if (echoed)
     return { text: nth(echoed, 1), glob: globEscape(nth(echoed, 1)), dynamic: false, pattern: false, quoted: false, provenance: "command-substitution" };
+  // `date +%s`, `date -u +%Y%m%d-%H%M%S`: digits, with the format's own letters; never a slash
+  const date = /^date\s+(?:(?:-u|--utc)\s+)?\+([-\w:.%]+)$/.exec(body);
+  if (date && /^(?:%[sYmdHMSNjyFT]|[-\w:.])+$/.test(nth(date, 1)))
+    return dyn(
+      text,
+      "command-substitution",
+      nth(date, 1).replace(/%[sYmdHMSNjyFT]|[^%]/g, (c) => (c.startsWith("%") ? "[0-9]*" : globEscape(c))),
+    );
   // mktemp: $TMPDIR/tmp.XXXXXXXXXX, ten letters or digits.
   if (/^mktemp(\s+-[dqtu]+)*$/.test(body)) return dyn(text, "command-substitution", `**/tmp.${"[A-Za-z0-9]".repeat(10)}`);
   return dyn(text, "command-substitution");
