@@ -59,7 +59,7 @@ function rank(f) {
 }
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : plan();
-const concurrency = Math.max(1, Math.min(2, os.availableParallelism()));
+const concurrency = Number(process.env.SKILLGATE_TEST_JOBS) || Math.max(1, Math.min(2, os.availableParallelism()));
 const stream = run({ files, concurrency });
 stream.on("test:fail", () => {
   process.exitCode = 1;

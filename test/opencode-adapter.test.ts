@@ -410,6 +410,11 @@ test("plugin: session state is written behind the calls, and at once before a sh
   assert.equal(fs.existsSync(file), false, "a skill load is kept in memory first");
   await hooks["tool.execute.before"]({ tool: "bash", sessionID: s, callID: "c1" }, { args: { command: "git commit -m x" } });
   assert.deepEqual(new StateStore(state).read(s).state.loaded, ["commit"], "on disk before the allowed commit runs");
+  // That write is the hook's own, made after the call's restore noted the state: after the call the load stands, nothing is put back.
+  const after = { output: "[main 1234567] x\n" as unknown, metadata: { exit: 0 } };
+  await hooks["tool.execute.after"]({ tool: "bash", sessionID: s, callID: "c1", args: { command: "git commit -m x" } }, after);
+  assert.doesNotMatch(String(after.output), /effects-restore/);
+  assert.deepEqual(new StateStore(state).read(s).state.loaded, ["commit"], "the load is still on disk");
 });
 
 test("plugin budget rows: the prompt size from opencode's assistant message tokens; one reminder per level on the next tool result", async () => {

@@ -5,7 +5,7 @@
 import { opencodePlugin } from "../hosts/opencode/plugin.js";
 import { ContextCache, loadContext } from "../runner/context.js";
 import { runEvent } from "../runner/hook.js";
-import { restorePending } from "../runner/audit.js";
+import { noteStateWrite, restorePending } from "../runner/audit.js";
 import { StateCache } from "../io/state-cache.js";
 import { StateStore } from "../io/state-store.js";
 
@@ -16,8 +16,13 @@ export const SkillgatePlugin = opencodePlugin({
     const ctx = await loadContext({ ...w, contexts }, { protect: false, realPaths: false });
     const failClosed = (ctx.ok ? ctx.table.table.failMode : ctx.failMode) === "closed";
     const stateDir = ctx.stateDir;
-    // While a restore is pending the state file is compared with what the hook wrote (runner/restore.ts): write at once.
-    const states = new StateCache(new StateStore(stateDir), { writeThrough: (id) => restorePending(stateDir, id), onError: warn });
+    // While a restore is pending the state file is compared with what the hook wrote (runner/restore.ts): write at once,
+    // and every write (the one a shell call's flush makes after its restore noted the state, too) becomes that record.
+    const states = new StateCache(new StateStore(stateDir), {
+      writeThrough: (id) => restorePending(stateDir, id),
+      onWrite: (id, text) => noteStateWrite(stateDir, id, text),
+      onError: warn,
+    });
     return {
       table: ctx.ok ? { ok: true, skillsDir: ctx.table.skillsDir, failClosed } : { ok: false, error: ctx.error, failClosed },
       run: (event, o) => runEvent(event, { ...w, contexts }, { ...o, store: () => states }),

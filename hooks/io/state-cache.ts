@@ -14,6 +14,8 @@ export interface StateCacheOptions {
   delayMs?: number;
   /** A session whose changes must reach the disk at once (another process compares the file with them). */
   writeThrough?: (sessionId: string) => boolean;
+  /** Called under the session's lock with the text about to be written (the restore's witness: runner/audit.ts noteStateWrite). */
+  onWrite?: (sessionId: string, text: string) => void;
   /** A write that failed: say so (the state stays in memory, and is written again with the next change). */
   onError?: (message: string) => void;
 }
@@ -70,7 +72,11 @@ export class StateCache {
   private write(sessionId: string): void {
     try {
       const state = this.states.get(sessionId);
-      if (state && this.changed.has(sessionId)) this.file.update(sessionId, () => state);
+      if (state && this.changed.has(sessionId))
+        this.file.update(sessionId, () => {
+          this.o.onWrite?.(sessionId, JSON.stringify(state));
+          return state;
+        });
       this.changed.delete(sessionId);
       const counts = this.counts.get(sessionId);
       if (counts?.length) this.file.count(sessionId, counts);
