@@ -11,28 +11,50 @@
 // (cachedDataRejected), so a stale cache costs time, never correctness. Both
 // files sit in dist/, which self-protection keeps the agent from writing.
 "use strict";
-const loadStartedAt = performance.now();
+// performance.now() would load perf_hooks on every start: only for SKILLGATE_TIMINGS.
+const loadStartedAt = process.env.SKILLGATE_TIMINGS === "1" ? performance.now() : undefined;
 const fs = require("node:fs");
 const vm = require("node:vm");
 
-const file = `${__dirname}/hook.node.cjs`;
+/**
+ * The scripts loaded so far, by name (the code-cache build serializes each). The shell
+ * parser is a second script, dist/hook.node-shell.cjs (scripts/build.mjs): most events
+ * never need it, and each script's cost is reading and deserializing it.
+ */
+const scripts = new Map();
+const APART = "./hook.node-shell.cjs";
+let apart;
 
-/** Load the hook bundle; returns its exports and the script (the code-cache build serializes it). */
-function load() {
+/** Run dist/<name>.cjs from its code cache (dist/<name>.cache); returns its exports. */
+function loadScript(name) {
+  const file = `${__dirname}/${name}.cjs`;
   let cachedData;
   try {
-    cachedData = fs.readFileSync(`${__dirname}/hook.node.cache`);
+    cachedData = fs.readFileSync(`${__dirname}/${name}.cache`);
   } catch {
     /* no cache built: compile */
   }
   // The build writes it in ASCII (scripts/build.mjs): latin1 skips UTF-8 decoding.
   const source = fs.readFileSync(file, "latin1");
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  scripts.set(name, script);
   const mod = { exports: {} };
-  // This file's own require: the bundle sits beside it (built-ins and ./hook.node-schema.cjs resolve the same),
-  // and node:module's createRequire would cost a start 0.3 ms.
-  script.runInThisContext()(mod.exports, require, mod, file, __dirname);
-  return { hook: mod.exports, script };
+  // This file's own require (the bundles sit beside it; node:module's createRequire would cost
+  // a start 0.3 ms), but the shell script also from its code cache. Required as a plain module
+  // instead (as Bun's build does), it runs the same, only compiled.
+  script.runInThisContext()(mod.exports, requireBeside, mod, file, __dirname);
+  return mod.exports;
+}
+
+function requireBeside(id) {
+  if (id !== APART) return require(id);
+  apart ??= loadScript("hook.node-shell");
+  return apart;
+}
+
+/** Load the hook bundle; returns its exports and the scripts loaded (the code-cache build serializes them). */
+function load() {
+  return { hook: loadScript("hook.node"), scripts };
 }
 
 /** The host a copy of this loader runs, from its file name: hook-codex.cjs → "codex"; hook.cjs (Claude Code) → undefined. */
@@ -58,7 +80,7 @@ function cannotStart(e) {
   // The bundle is missing or broken: never exit non-zero, never leave the user uninformed.
   process.stderr.write(`skillgate: ${(e && e.stack) || e}\n`);
   process.stdout.write(
-    `${JSON.stringify({ systemMessage: `skillgate: cannot start the hook (${file}): ${(e && e.message) || e}. Run npm run build in skillgate's folder.` })}\n`,
+    `${JSON.stringify({ systemMessage: `skillgate: cannot start the hook (${__dirname}/hook.node.cjs): ${(e && e.message) || e}. Run npm run build in skillgate's folder.` })}\n`,
   );
   process.exitCode = 0;
 }

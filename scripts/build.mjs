@@ -18,6 +18,15 @@ import path from "node:path";
 
 /** The hook executables besides Claude Code's: dist/hook-<host>.cjs runs hooks/entries/<host>.ts's `main`. */
 const NODE_HOSTS = ["codex", "gemini", "copilot", "cursor"];
+/**
+ * What the Node route keeps out of dist/hook.node.cjs: the shell parser and the modules only a
+ * shell call the pre-filter cannot vouch for, or a check's run, need. Each is imported
+ * dynamically by the runner; these imports load dist/hook.node-shell.cjs instead (its own
+ * code cache), so a Write, a Read or a prompt reads and deserializes half as much.
+ * Bun's build keeps one bundle: a second bytecode file loaded later cost Bun more than it saved.
+ */
+const SHELL_MODULES = ["hooks/core/shell-facts.ts", "hooks/io/shell-files.ts", "hooks/core/shell/analyze.ts", "hooks/io/evidence-run.ts"];
+const SHELL_APART = new RegExp(`[/\\\\](${SHELL_MODULES.map((m) => path.basename(m, ".ts").replace(/[.-]/g, "\\$&")).join("|")})\\.js$`);
 
 const tmp = `dist.tmp-${process.pid}`;
 const common = {
@@ -113,8 +122,26 @@ async function buildForNode(outdir) {
       );
     },
   };
-  await build({ ...cjs, entryPoints: [entry], outfile: path.join(outdir, "hook.node.cjs"), plugins: [schemaApart, builtinsOnce()] });
-  asciiOnly(path.join(outdir, "hook.node.cjs"));
+  // The shell parser and what only a shell call or a check's run needs: a second script, loaded only then.
+  const shellApart = {
+    name: "shell-apart",
+    setup(b) {
+      b.onResolve({ filter: SHELL_APART }, (a) => (a.kind === "dynamic-import" ? { path: "./hook.node-shell.cjs", external: true } : undefined));
+    },
+  };
+  const shellEntry = path.resolve(outdir, "hook-node-shell-entry.ts");
+  writeFileSync(shellEntry, SHELL_MODULES.map((m) => `export * from ${from(m)};`).join("\n"));
+  const main = await build({
+    ...cjs,
+    entryPoints: [entry],
+    outfile: path.join(outdir, "hook.node.cjs"),
+    plugins: [schemaApart, shellApart, builtinsOnce()],
+    metafile: true,
+  });
+  await build({ ...cjs, entryPoints: [shellEntry], outfile: path.join(outdir, "hook.node-shell.cjs"), plugins: [builtinsOnce()] });
+  await checkShellApart(main.metafile, shellEntry, cjs);
+  rmSync(shellEntry, { force: true });
+  for (const f of ["hook.node.cjs", "hook.node-shell.cjs"]) asciiOnly(path.join(outdir, f));
   await build({ ...cjs, entryPoints: ["hooks/core/table/schema.ts"], outfile: path.join(outdir, "hook.node-schema.cjs") });
   rmSync(entry, { force: true });
   for (const name of ["hook", ...NODE_HOSTS.map((h) => `hook-${h}`)]) {
@@ -124,6 +151,27 @@ async function buildForNode(outdir) {
   const r = spawnSync(process.execPath, ["scripts/node-code-cache.mjs", outdir], { encoding: "utf8" });
   // Without the cache the hook still runs (it compiles): warn, do not fail `npm ci`.
   if (r.status !== 0) console.warn(`build: the Node code cache was not made (dist/hook.node.cache):\n${r.stderr || r.stdout}`);
+}
+
+/**
+ * The split must not lose anything: dist/hook.node-shell.cjs exports every name of every
+ * module in SHELL_MODULES (two `export *` of one name would drop it silently), and
+ * dist/hook.node.cjs no longer holds the parser (a static import would pull it back in).
+ */
+async function checkShellApart(mainMeta, shellEntry, cjs) {
+  // esbuild lists an output's exports for ES modules only.
+  const exportsOf = async (entry) => {
+    const r = await build({ ...cjs, format: "esm", entryPoints: [entry], write: false, metafile: true, outdir: "/nonexistent" });
+    return Object.values(r.metafile.outputs)[0].exports;
+  };
+  const have = new Set(await exportsOf(shellEntry));
+  for (const m of SHELL_MODULES) {
+    const missing = (await exportsOf(m)).filter((n) => !have.has(n));
+    if (missing.length) throw new Error(`build: dist/hook.node-shell.cjs lacks ${missing.join(", ")} of ${m} (a name exported by two of its modules?)`);
+  }
+  const inMain = Object.keys(Object.values(mainMeta.outputs)[0].inputs);
+  const parser = inMain.filter((f) => /node_modules[/\\]unbash[/\\]|hooks[/\\]core[/\\]shell[/\\]analyze\.ts$/.test(f));
+  if (parser.length) throw new Error(`build: dist/hook.node.cjs holds the shell parser again (${parser.join(", ")}): a static import of it?`);
 }
 
 /**

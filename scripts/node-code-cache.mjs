@@ -1,5 +1,5 @@
-// Build step (scripts/build.mjs): dist/hook.node.cache, the V8 code cache the
-// Node route starts from (hooks/node-loader.cjs says why). The hook is loaded
+// Build step (scripts/build.mjs): dist/hook.node.cache and dist/hook.node-shell.cache,
+// the V8 code caches the Node route starts from (hooks/node-loader.cjs says why). The hook is loaded
 // the way dist/hook.cjs loads it, then run in-process on one event of each
 // kind the hook sees most, so the functions those events compile are in the
 // cache too (V8 compiles a function on its first call). Then one shell
@@ -41,7 +41,7 @@ const state = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-code-cache-"));
 const env = { ...process.env, SKILLGATE_STATE: state, SKILLGATE_TABLE: path.join(root, "triggers.json") };
 delete env.CLAUDE_PROJECT_DIR;
 try {
-  const { hook, script } = createRequire(import.meta.url)(path.join(dist, "hook.cjs")).load();
+  const { hook, scripts } = createRequire(import.meta.url)(path.join(dist, "hook.cjs")).load();
   for (const e of events) await hook.runHook(e, { env, packageRoot: root });
   for (const [host, h] of Object.entries(hostEvents)) {
     const file = path.join(root, "test", "fixtures", host, h.file);
@@ -51,7 +51,9 @@ try {
     const text = JSON.stringify(h.patch(JSON.parse(fs.readFileSync(file, "utf8"))));
     await hook.runHook(o.input ? o.input(text, env) : text, { env, packageRoot: root, host: o.host });
   }
-  fs.writeFileSync(path.join(dist, "hook.node.cache"), script.createCachedData());
+  // Each script the events loaded: the hook and the shell parser's (dist/hook.node-shell.cjs).
+  for (const [name, script] of scripts) fs.writeFileSync(path.join(dist, `${name}.cache`), script.createCachedData());
+  if (!scripts.has("hook.node-shell")) throw new Error("no event loaded dist/hook.node-shell.cjs: its code cache was not made");
 } finally {
   fs.rmSync(state, { recursive: true, force: true });
 }

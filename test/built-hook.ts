@@ -5,8 +5,17 @@ import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
-/** The files dist/hook-<host>.cjs needs: the shared loader copy named for the host, its .mjs shim, the one bundle, its cache and zod's part. */
-const filesFor = (host: string): string[] => [`hook-${host}.cjs`, `hook-${host}.mjs`, "hook.cjs", "hook.node.cjs", "hook.node-schema.cjs", "hook.node.cache"];
+/** The files dist/hook-<host>.cjs needs: the shared loader copy named for the host, its .mjs shim, the one bundle, its cache, the shell parser's script and cache, and zod's part. */
+const filesFor = (host: string): string[] => [
+  `hook-${host}.cjs`,
+  `hook-${host}.mjs`,
+  "hook.cjs",
+  "hook.node.cjs",
+  "hook.node-schema.cjs",
+  "hook.node.cache",
+  "hook.node-shell.cjs",
+  "hook.node-shell.cache",
+];
 
 /** Copy the built hook of `host` into `<root>/dist/`; returns the path of dist/hook-<host>.cjs there. */
 export function copyBuiltHook(root: string, host: string): string {

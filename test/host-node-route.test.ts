@@ -127,20 +127,35 @@ test("a loader copy named for no host says so in a systemMessage and exits 0", (
   assert.match(answer.systemMessage, /no host "nope" \(it has codex, gemini, copilot, cursor\)/);
 });
 
-test("the loader names hosts by file name; the bundle holds every host; the code cache is accepted", () => {
+test("the loader names hosts by file name; the bundle holds every host; both code caches are accepted", async () => {
   const loader = createRequire(import.meta.url)(path.join(DIST, "hook.cjs")) as {
     hostOf: (f: string) => string | undefined;
-    load: () => { hook: { hosts: Record<string, { main: unknown; hookOptions: unknown }> }; script: { cachedDataRejected?: boolean } };
+    load: () => {
+      hook: { hosts: Record<string, { main: unknown; hookOptions: unknown }>; runHook: (input: string, o: object) => Promise<{ stdout: string }> };
+      scripts: Map<string, { cachedDataRejected?: boolean }>;
+    };
   };
   assert.equal(loader.hostOf("hook-codex.cjs"), "codex");
   assert.equal(loader.hostOf("hook-gemini.mjs"), "gemini");
   assert.equal(loader.hostOf("hook.cjs"), undefined);
   assert.equal(loader.hostOf("hook.mjs"), undefined);
-  const { hook, script } = loader.load();
+  const { hook, scripts } = loader.load();
   assert.deepEqual(Object.keys(hook.hosts).sort(), Object.keys(HOSTS).sort());
   for (const h of Object.values(hook.hosts)) assert.equal(typeof h.main, "function");
-  assert.ok(fs.existsSync(path.join(DIST, "hook.node.cache")), "the build made the code cache");
-  assert.equal(script.cachedDataRejected, false, "V8 accepts the cache for this bundle");
+  assert.deepEqual([...scripts.keys()], ["hook.node"], "the shell parser's script is not loaded before a shell call needs it");
+  // A shell call the pre-filter cannot vouch for loads the parser's script, from its own cache.
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-node-route-"));
+  const bash = JSON.parse(fs.readFileSync(path.join(ROOT, "cases", "fixtures", "pre-tool-use-bash.json"), "utf8")) as Record<string, unknown>;
+  const r = await hook.runHook(JSON.stringify({ ...bash, tool_input: { command: "git commit -m x" } }), {
+    env: { ...process.env, SKILLGATE_STATE: state, SKILLGATE_TABLE: path.join(ROOT, "triggers.json") },
+    packageRoot: ROOT,
+  });
+  assert.match(r.stdout, /commit-gate/, "the parser's script decided the commit");
+  assert.deepEqual([...scripts.keys()], ["hook.node", "hook.node-shell"]);
+  for (const [name, script] of scripts) {
+    assert.ok(fs.existsSync(path.join(DIST, `${name}.cache`)), `the build made ${name}.cache`);
+    assert.equal(script.cachedDataRejected, false, `V8 accepts ${name}.cache for its script`);
+  }
 });
 
 test("hookPathsOf: a .cjs hook path also owns the .mjs an older install wrote; nothing else", () => {
