@@ -280,3 +280,26 @@ test("ConfigChange recognises skillgate's hook in every form install writes (Nod
   );
   assert.equal(registersSkillgate(file), false);
 });
+
+describe("git's own files through a file tool", () => {
+  test("Write, Edit and an MCP write on .git/hooks, .git/config or .git/refs are refused whatever is loaded; .gitignore is not", async () => {
+    const w = world();
+    const hooks = path.join(w.project, ".git", "hooks");
+    fs.mkdirSync(hooks, { recursive: true });
+    await send(w, "post-tool-use-skill", { tool_input: { skill: "commit" }, tool_response: { success: true, commandName: "commit" } });
+    const why = /one of git's own files .*git hooks that check commits and pushes/;
+    await refusedBySelfProtection(write(w, path.join(hooks, "pre-push")), why);
+    await refusedBySelfProtection(write(w, ".git/hooks/post-checkout"), why);
+    await refusedBySelfProtection(write(w, path.join(w.project, ".git", "config")), why);
+    await refusedBySelfProtection(write(w, ".git/refs/heads/main"), why);
+    await refusedBySelfProtection(write(w, "sub/../.git/packed-refs"), why);
+    await refusedBySelfProtection(
+      send(w, "pre-tool-use-write", { tool_name: "mcp__filesystem__write_file", tool_input: { path: path.join(hooks, "pre-push"), content: "exit 0" } }),
+      why,
+    );
+    for (const ok of [".gitignore", "deploy/config", ".github/hooks/x.yml"]) {
+      const r = await write(w, ok);
+      assert.equal(r.verdict, "allow", `${ok}: ${r.message}`);
+    }
+  });
+});

@@ -322,7 +322,8 @@ describe("the listing cache", () => {
 });
 
 describe("git's own work-tree commands", () => {
-  test("files a checkout brings are git's and stay; a program run after it is still watched", () => {
+  /** A repository whose branch `other` has another docs/a_RU.md; on main, with a guarded file's baseline. */
+  function branches(): World {
     const w = world();
     const git = (...a: string[]) =>
       assert.equal(spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...a], { cwd: w.project }).status, 0, a.join(" "));
@@ -334,14 +335,42 @@ describe("git's own work-tree commands", () => {
     fs.writeFileSync(path.join(w.project, "docs", "a_RU.md"), "другая ветка\n");
     git("commit", "-qam", "two");
     git("checkout", "-q", "main");
+    return w;
+  }
+  const doc = (w: World) => fs.readFileSync(path.join(w.project, "docs", "a_RU.md"), "utf8");
+
+  test("a branch switch that changes a guarded file is put back like any write, and the model is told", () => {
+    const w = branches();
+    const before = doc(w);
+    const { post } = bash(w, "git checkout -q other");
+    assert.equal(doc(w), before, "the guarded file is as it was before the call");
+    assert.ok(post.rows.includes("effects-restore"), `rows: ${post.rows}`);
+    assert.match(post.context, /skillgate\[effects-restore\]: .*a_RU\.md.*"paired-docs"/);
+  });
+
+  test("a read-only git command next to a write does not shield it (stash list, worktree list)", () => {
+    for (const tail of ["git stash list", "git worktree list", "git log -1"]) {
+      const w = branches();
+      const before = doc(w);
+      const cmd = program(w, "gen.js", ["docs/a_RU.md"], "require('fs').writeFileSync(T[0], 'unseen');");
+      bash(w, `${cmd}; ${tail}`);
+      assert.equal(doc(w), before, `${tail}: the file written by the program is put back`);
+    }
+  });
+
+  test("git apply and a cherry-pick without a commit are writes too", () => {
+    for (const cmd of ["git diff main other | git apply", "git diff main other > p.patch && git apply p.patch", "git cherry-pick -n other"]) {
+      const w = branches();
+      const before = doc(w);
+      bash(w, cmd);
+      assert.equal(doc(w), before, `${cmd}: put back`);
+    }
+  });
+
+  test("with the skill loaded, the branch's version stays", () => {
+    const w = branches();
+    hook(w, "post-tool-use-skill", { tool_input: { skill: "paired-docs" }, tool_response: { success: true, commandName: "paired-docs" } });
     bash(w, "git checkout -q other");
-    assert.equal(fs.readFileSync(path.join(w.project, "docs", "a_RU.md"), "utf8"), "другая ветка\n", "the branch's version stays");
-    const cmd = program(w, "gen.js", ["docs/a_RU.md"], "require('fs').writeFileSync(T[0], 'unseen');");
-    bash(w, `git checkout -q main && ${cmd}`);
-    assert.equal(
-      fs.readFileSync(path.join(w.project, "docs", "a_RU.md"), "utf8"),
-      "другая ветка\n",
-      "with another program in the command, the file is put back as it was before the call",
-    );
+    assert.equal(doc(w), "другая ветка\n");
   });
 });

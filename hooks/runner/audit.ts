@@ -8,10 +8,9 @@ import fs from "node:fs";
 import path from "node:path";
 import type { AuditFinding, Event, SessionState } from "../core/types.js";
 import type { CompiledTable } from "../core/table/compile.js";
-import type { Facts } from "../core/facts.js";
 import { contextOf, ownAgent } from "../core/agent-context.js";
 import { isLoaded } from "../core/skills.js";
-import { PROGRAMS, plainCommands } from "../core/shell-prefilter.js";
+import { plainCommands } from "../core/shell-prefilter.js";
 import { isSafeSessionId } from "../io/state-store.js";
 import { removeOlderThan } from "../io/clean.js";
 import { makeDir } from "../io/make-dir.js";
@@ -24,37 +23,9 @@ export function mayWrite(event: Event): boolean {
   return event.kind === "tool-call" && event.tool.kind === "shell" && !plainCommands(event.tool.command).skip;
 }
 
-/** git subcommands that rewrite the work tree from what git holds: the files they bring are git's, not the agent's writes. */
-const TREE_OPS = new Set([
-  "checkout",
-  "switch",
-  "pull",
-  "merge",
-  "rebase",
-  "reset",
-  "stash",
-  "restore",
-  "cherry-pick",
-  "revert",
-  "am",
-  "clone",
-  "worktree",
-  "bisect",
-]);
-
-/** Only git (and read-only programs) run, and one of them is such a git command: `git checkout x && node gen.js` is not. */
-function changesWorkTree(facts: Facts | undefined): boolean {
-  const commands = facts?.analysis?.commands ?? [];
-  return (
-    commands.some((c) => c.name === "git" && c.verb >= 0 && TREE_OPS.has(c.argv[c.verb] ?? "")) &&
-    commands.every((c) => c.name === "git" || Object.hasOwn(PROGRAMS, c.name))
-  );
-}
-
 /** Called for a shell call that will run. Writes the snapshot when something gated could happen unseen. */
 export async function beforeShellCall(
   event: Event,
-  facts: Facts | undefined,
   table: CompiledTable,
   state: SessionState,
   stateDir: string,
@@ -65,7 +36,7 @@ export async function beforeShellCall(
   if (!file) return;
   const agent = ownAgent(event, table);
   const context = contextOf(state, agent);
-  if (restore) (await import("./restore.js")).holdForCall(event, event.toolUseId, state, agent, { ...restore, table }, changesWorkTree(facts));
+  if (restore) (await import("./restore.js")).holdForCall(event, event.toolUseId, state, agent, { ...restore, table });
   // Gates only: a block's effect (a push of HEAD, a forced push) cannot be told from a plain push after the fact.
   const gitGated = table.rows.some(
     ({ row }) =>

@@ -291,7 +291,7 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
   }
   if (outcome.decision.verdict !== "deny") {
     try {
-      await beforeShellCall(event, facts, table, outcome.state, stateDir, { stateDir, host, env: h.env, packageRoot: h.packageRoot, tableFile: ctx.tableFile });
+      await beforeShellCall(event, table, outcome.state, stateDir, { stateDir, host, env: h.env, packageRoot: h.packageRoot, tableFile: ctx.tableFile });
     } catch (e) {
       notices.push(`skillgate: effects audit snapshot not taken (${(e as Error).message})`);
     }

@@ -81,7 +81,6 @@ export function holdForCall(
   state: SessionState,
   agent: string | undefined,
   r: RestoreInput,
-  treeOp = false,
 ): void {
   const dir = sessionFolder(r.stateDir, event.sessionId);
   if (!dir || !/^[A-Za-z0-9_-]{1,128}$/.test(toolUseId)) return;
@@ -101,7 +100,7 @@ export function holdForCall(
       const next = snapshot(base, root, base ? missingRows : rows, r);
       writeAtomic(file, signed(key, JSON.stringify(next)));
     }
-    fs.writeFileSync(path.join(dir, `hold-${toolUseId}`), `${agent ?? ""}\n${treeOp ? "tree" : ""}`, { mode: 0o600 });
+    fs.writeFileSync(path.join(dir, `hold-${toolUseId}`), `${agent ?? ""}\n`, { mode: 0o600 });
   });
 }
 
@@ -249,8 +248,6 @@ export async function checkSession(event: Event, r: RestoreInput, reloaded: () =
 
   const holders = [...(ownHeld && own ? [own] : []), ...lingers].map((n) => readSmall(path.join(dir, n)).split("\n"));
   const agents = holders.map((h) => h[0] ?? "");
-  // A git command that changes the work tree (checkout, pull, merge…) brings files git has: those are not put back.
-  const treeOp = holders.some((h) => h[1] === "tree");
   const base = readBaseline(key, path.join(dir, "baseline.json"));
   const keepDir = path.join(r.stateDir, "restore", "found", event.sessionId);
   const blobs = blobDir(r.stateDir);
@@ -286,7 +283,7 @@ export async function checkSession(event: Event, r: RestoreInput, reloaded: () =
       }
     }
     const table = (out.reload ? await reloaded() : undefined) ?? r.table;
-    out.findings.push(...checkRows(base, table, agents, event, r, blobs, keepDir, late, treeOp));
+    out.findings.push(...checkRows(base, table, agents, event, r, blobs, keepDir, late));
   }
   // This event was the lingering calls' next event; the call that just ended lingers until the next one.
   underLock(r.stateDir, event.sessionId, () => {
@@ -306,7 +303,6 @@ function checkRows(
   blobs: string,
   keepDir: string,
   late: boolean,
-  treeOp: boolean,
 ): RestoreFinding[] {
   const rows = table.rows.filter((cr) => cr.writes && base.rows.includes(cr.row.id));
   if (rows.length === 0 || base.rows.length === 0) return [];
@@ -324,7 +320,9 @@ function checkRows(
     const by = rows.filter((cr) => cr.writes?.(rel));
     const undo = by.filter((cr) => cr.row.kind !== "risk" && guards(cr, loaded));
     const risk = by.filter((cr) => cr.row.kind === "risk");
-    if (undo.length > 0 && !treeOp)
+    // Whatever changed it: a program, a patch, a git hook, or git's own checkout, merge or stash (the row
+    // guards the file, not a way of writing it; a branch switch that changes a paired document changes it).
+    if (undo.length > 0)
       out.push(
         finding(
           file,

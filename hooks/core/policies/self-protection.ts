@@ -9,6 +9,7 @@ import type { Facts } from "../facts.js";
 import type { Event } from "../types.js";
 import type { Policy, Refusal } from "./proposal.js";
 import { clip } from "../clip.js";
+import { isGitInternal } from "../git-internals.js";
 
 export const SELF_PROTECTION_ROW = "self-protection";
 
@@ -19,6 +20,7 @@ export const selfProtection: Policy = ({ event, table, facts }) => {
     protectedWrite(facts, event.cwd, table) ??
     hardLinkOfProtected(facts, event.cwd, table) ??
     otherToolWrite(event, table) ??
+    gitInternalsWrite(event, facts) ??
     runsSkillgate(facts, event.cwd, table);
   if (hit) refuse.push({ row: SELF_PROTECTION_ROW, line: `skillgate[${SELF_PROTECTION_ROW}]: ${hit}` });
   const alias = shadowingAlias(facts, table);
@@ -225,6 +227,20 @@ function otherToolWrite(event: Extract<Event, { kind: "tool-call" }>, table: Com
     }
   }
   return undefined;
+}
+
+/**
+ * A file tool (Write, Edit, an MCP write) on git's hooks, config or refs: a hook replaced or
+ * core.hooksPath moved switches off the git hooks that check commits and pushes, whatever the
+ * skill. (A shell write to them is the shell analysis's door: analyze.ts.)
+ */
+function gitInternalsWrite(event: Extract<Event, { kind: "tool-call" }>, facts: Facts): string | undefined {
+  if (event.tool.kind === "shell") return undefined;
+  const candidates = event.tool.kind === "other" && event.input && WRITING_TOOL.test(event.tool.name) ? pathLikeStrings(event.input) : facts.writes;
+  const hit = candidates.find((w) => w.length <= MAX_PATH && isGitInternal(path.resolve(event.cwd || "/", w)));
+  return hit
+    ? `writing ${clip(hit, 120)} is refused: it is one of git's own files (hooks, config, refs), and changing it could switch off the git hooks that check commits and pushes; git changes these itself (git config, git commit); no skill lifts this.`
+    : undefined;
 }
 
 /** String values that look like paths, from an input of any shape (bounded: depth 4, 256 strings). */

@@ -4,6 +4,7 @@
 // and the scripts a command runs (read at decision time through the
 // ShellWorld). Anything the walk cannot see through is reported as opaque,
 // with a code: never silently "no match".
+import { isGitInternal } from "../git-internals.js";
 import { nth } from "./nth.js";
 import { posix as path } from "node:path";
 import { parse, forEachChild, type Assignment, type Command, type SyntaxNode, type Redirection, type ParsedScript, type Word } from "unbash";
@@ -868,8 +869,17 @@ function gitHookDoors(argv: Arg[], verb: number, out: Work, site: CommandSite): 
   }
   for (let i = 1; i < argv.length && (verb < 0 || i < verb); i++) {
     const a = nth(argv, i);
-    const kv = a.text === "-c" ? argv[i + 1] : a.text.startsWith("-c") && a.text.length > 2 ? { ...a, text: a.text.slice(2) } : undefined;
-    if (kv && (kv.dynamic || /^core\.hookspath(=|$)/i.test(kv.text))) return "-c core.hooksPath switches git's hooks off";
+    // `-c k=v`, `-ck=v`, `--config-env k=ENV`, `--config-env=k=ENV`
+    const kv =
+      a.text === "-c" || a.text === "--config-env"
+        ? argv[i + 1]
+        : a.text.startsWith("--config-env=")
+          ? { ...a, text: a.text.slice(13) }
+          : a.text.startsWith("-c") && a.text.length > 2 && !a.text.startsWith("--")
+            ? { ...a, text: a.text.slice(2) }
+            : undefined;
+    const how = a.text.startsWith("--config-env") ? "--config-env" : "-c";
+    if (kv && (kv.dynamic || /^core\.hookspath(=|$)/i.test(kv.text))) return `${how} core.hooksPath switches git's hooks off`;
   }
   const sub = verb >= 0 ? nth(argv, verb).text : "";
   const rest = verb >= 0 ? argv.slice(verb + 1) : [];
@@ -1962,16 +1972,13 @@ function visitFind(args: Arg[], at: Where, out: Work, site: CommandSite): void {
   }
 }
 
-/** git's own files that switch its hooks off or move its refs without them: written by anything but git. */
-const GIT_INTERNALS = /(^|\/)\.git\/(hooks(\/|$)|config$|refs(\/|$)|packed-refs$)/;
-
 function pushWrites(paths: PathArg[], by: string, out: Work): void {
   for (const p of paths) {
     // `tee >(gzip > out.gz)`: the process substitution is a pipe; its own redirect is recorded when walked.
     if (p.dynamic && /^[<>]\(/.test(p.path)) continue;
     if (!p.dynamic && !isRealFile(p.path)) continue;
     out.writes.push({ ...p, by });
-    if (!p.dynamic && by !== "git" && !by.startsWith("git ") && GIT_INTERNALS.test(path.normalize(p.path))) {
+    if (!p.dynamic && by !== "git" && !by.startsWith("git ") && isGitInternal(p.path)) {
       opaque(
         out,
         "git-hooks-door",

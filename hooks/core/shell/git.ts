@@ -485,7 +485,45 @@ function subcommandEffects(sub: string, args: Arg[], cfg: Config, out: GitResolv
       args.some((a, i) => (a.text === "-t" && args[i + 1]?.text === "commit") || a.text === "--type=commit"))
   )
     out.acts.push("commit");
-  if (sub === "commit") out.inert = lastFlag(args, ["--dry-run"], ["--no-dry-run"]);
+  if (sub === "commit") out.inert = lastFlag(args, ["--dry-run"], ["--no-dry-run"]) || asksForHelp(args, COMMIT_VALUED);
+}
+
+/** `git commit`'s options whose value is the next word (`-m -h` is a message "-h"; `-am -h` too). */
+const COMMIT_VALUED = {
+  short: "mFCct",
+  long: new Set([
+    "--message",
+    "--file",
+    "--reuse-message",
+    "--reedit-message",
+    "--template",
+    "--author",
+    "--date",
+    "--cleanup",
+    "--fixup",
+    "--squash",
+    "--trailer",
+    "--pathspec-from-file",
+  ]),
+};
+
+/**
+ * `-h` or `--help` as an option of its own: git prints the usage (or the manual) and exits
+ * without acting. Not when a word before it could be an option that takes it as a value (a
+ * word known only at run time, `-m`, `-am`), nor after `--` (a path).
+ */
+function asksForHelp(args: Arg[], valued: { short: string; long: Set<string> }): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const a = nth(args, i);
+    if (a.dynamic || a.text === "--") return false;
+    if (a.text === "-h" || a.text === "--help") return true;
+    if (
+      valued.long.has(a.text) ||
+      (/^-[A-Za-z]+$/.test(a.text) && valued.short.includes(a.text.slice(-1)) && !/[A-Za-z]*[mFCct][A-Za-z]/.test(a.text.slice(1)))
+    )
+      i++;
+  }
+  return false;
 }
 
 /** Did a flag stay on: its last mention wins over its negation (`--dry-run … --no-dry-run`). */
