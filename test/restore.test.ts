@@ -374,3 +374,31 @@ describe("git's own work-tree commands", () => {
     assert.equal(doc(w), "другая ветка\n");
   });
 });
+
+describe("git's hooks and config", () => {
+  test("a program that writes a git hook or moves core.hooksPath is undone; git's own config writes stay", () => {
+    const w = world();
+    const git = (...a: string[]) => assert.equal(spawnSync("git", a, { cwd: w.project }).status, 0, a.join(" "));
+    fs.rmSync(path.join(w.project, ".git"), { recursive: true });
+    git("init", "-q", "-b", "main");
+    const hook = path.join(w.project, ".git", "hooks", "pre-push");
+    const config = path.join(w.project, ".git", "config");
+    fs.writeFileSync(hook, '#!/bin/sh\nexec check-push "$@"\n', { mode: 0o755 });
+    const before = { hook: fs.readFileSync(hook, "utf8"), config: fs.readFileSync(config, "utf8") };
+    const cmd = program(
+      w,
+      "doors.js",
+      [".git/hooks/pre-push", ".git/config", ".git/hooks/post-checkout"],
+      "const fs = require('fs'); fs.writeFileSync(T[0], 'exit 0'); fs.appendFileSync(T[1], '[core]\\n\\thooksPath = /dev/null\\n'); fs.writeFileSync(T[2], 'echo x > docs/h_RU.md', { mode: 0o755 });",
+    );
+    const { post } = bash(w, cmd);
+    assert.equal(fs.readFileSync(hook, "utf8"), before.hook, "the hook is put back");
+    assert.equal(fs.readFileSync(config, "utf8"), before.config, "core.hooksPath is taken out again");
+    assert.equal(fs.existsSync(path.join(w.project, ".git", "hooks", "post-checkout")), false, "a new hook is removed");
+    assert.match(post.context, /git's hooks folder/);
+    assert.match(post.context, /git's config/);
+    // git's own writes to its config (an identity, a remote) are not a door: they stay.
+    bash(w, "git config user.email me@example.com && git remote add origin ../elsewhere.git");
+    assert.match(fs.readFileSync(config, "utf8"), /me@example\.com[\s\S]*elsewhere\.git/);
+  });
+});

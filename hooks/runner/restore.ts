@@ -31,12 +31,15 @@ import { listMatching, filesUnder } from "../io/guarded-files.js";
 import { blobDir, differs, entryOf, putBack, type Entry, type Keeper } from "../io/restore-store.js";
 import { makeDir } from "../io/make-dir.js";
 import { sha256hex } from "../io/sha256.js";
+import { parseConfig } from "../core/shell/gitconfig.js";
 
 interface Protected {
   what: string;
   entry: Entry;
   /** A settings file (JSON): a change that keeps skillgate registered and does not weaken it is the user's (a permission granted). */
   settings?: { registers: boolean };
+  /** git's config: only a change to what decides whether git's hooks run (core.hooksPath, an include) is undone. */
+  gitConfig?: true;
 }
 
 interface Baseline {
@@ -131,11 +134,11 @@ function snapshot(base: Baseline | undefined, root: string, rows: CompiledRow[],
     }
     out.rows.push(...rows.map((cr) => cr.row.id).filter((id) => !out.rows.includes(id)));
   }
-  const p = protectedFiles(r);
+  const p = protectedFiles(r, root);
   for (const [file, what] of p.files) {
     if (file in out.protected) continue;
     const settings = p.settings.has(file) && file.endsWith(".json") ? { registers: r.host.registersSkillgate?.(file) === true } : undefined;
-    out.protected[file] = { what, entry: entryOf(file, keeper), ...(settings ? { settings } : {}) };
+    out.protected[file] = { what, entry: entryOf(file, keeper), ...(settings ? { settings } : {}), ...(p.gitConfigs.has(file) ? { gitConfig: true } : {}) };
   }
   for (const [dir, what] of p.skillDirs) {
     if (dir in out.skillDirs) continue;
@@ -147,12 +150,19 @@ function snapshot(base: Baseline | undefined, root: string, rows: CompiledRow[],
 }
 
 function sameProtected(base: Baseline, r: RestoreInput): boolean {
-  const p = protectedFiles(r);
+  const p = protectedFiles(r, base.root);
   return [...p.files.keys()].every((f) => f in base.protected) && [...p.skillDirs.keys()].every((d) => d in base.skillDirs);
 }
 
-/** Tables, settings, the key that signs skillgate's files, and the folders of the skills the table names. */
-function protectedFiles(r: RestoreInput): { files: Map<string, string>; settings: Set<string>; skillDirs: Map<string, string> } {
+/**
+ * Tables, settings, the key that signs skillgate's files, the folders of the skills the table names, and the
+ * repository's git hooks and config: a program that writes a hook or moves core.hooksPath switches off the
+ * git hooks that check commits and pushes (the shell analysis refuses the writes it can see).
+ */
+function protectedFiles(
+  r: RestoreInput,
+  root: string,
+): { files: Map<string, string>; settings: Set<string>; skillDirs: Map<string, string>; gitConfigs: Set<string> } {
   const he = r.host.environment(r.env);
   const files = new Map<string, string>();
   for (const t of [r.tableFile, r.env.SKILLGATE_TABLE, he.projectTable, path.join(r.packageRoot, "triggers.json")])
@@ -166,7 +176,15 @@ function protectedFiles(r: RestoreInput): { files: Map<string, string>; settings
   const skillDirs = new Map<string, string>();
   for (const root of r.table.skillRoots)
     for (const s of skills) skillDirs.set(path.join(path.resolve(root), s), `the text of skill "${s}", which the gate trusts`);
-  return { files, settings, skillDirs };
+  const gitConfigs = new Set<string>();
+  const gitDir = path.join(root, ".git");
+  if (fs.lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) {
+    const config = path.join(gitDir, "config");
+    files.set(config, "git's config (its core.hooksPath decides whether git's hooks run)");
+    gitConfigs.add(config);
+    skillDirs.set(path.join(gitDir, "hooks"), "git's hooks folder (skillgate's commit and push checks run from it)");
+  }
+  return { files, settings, skillDirs, gitConfigs };
 }
 
 function listGuarded(root: string, rows: CompiledRow[], r: RestoreInput): { files: string[]; partial: boolean } {
@@ -265,6 +283,8 @@ export async function checkSession(event: Event, r: RestoreInput, reloaded: () =
     for (const [file, p] of Object.entries(base.protected)) {
       const { now, changed } = differs(p.entry, file);
       if (!changed) continue;
+      // git writes its config itself (a remote, an upstream): only a change to where its hooks come from is undone.
+      if (p.gitConfig && now.kind === "file" && !hooksSourceChanged(p.entry, file, blobs)) continue;
       if (
         p.settings &&
         now.kind !== "missing" &&
@@ -292,6 +312,20 @@ export async function checkSession(event: Event, r: RestoreInput, reloaded: () =
     if (!fs.readdirSync(dir).some((n) => n.startsWith("hold-") || n.startsWith("linger-"))) fs.rmSync(dir, { recursive: true, force: true });
   });
   return out;
+}
+
+/** Did core.hooksPath or an include of git's config change (or can the old text not be read to tell)? */
+function hooksSourceChanged(was: Entry, file: string, blobs: string): boolean {
+  if (was.kind !== "file" || !was.kept || !was.sha) return was.kind === "file";
+  try {
+    return hooksSource(fs.readFileSync(path.join(blobs, was.sha), "utf8")) !== hooksSource(fs.readFileSync(file, "utf8"));
+  } catch {
+    return true;
+  }
+}
+
+function hooksSource(text: string): string {
+  return JSON.stringify(parseConfig(text).filter(([k]) => /^core\.hookspath$|^include(if\..*)?\.path$/i.test(k)));
 }
 
 function checkRows(
