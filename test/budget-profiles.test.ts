@@ -6,12 +6,11 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
 import { runHook } from "../hooks/entries/claude-code.ts";
 import { StateStore } from "../hooks/io/state-store.ts";
 import { emptyState } from "../hooks/core/types.ts";
 import { normalize, render } from "../hooks/hosts/claude-code/adapter.ts";
-import { casesDir, defaultTable, root } from "./helpers.ts";
+import { casesDir, cliRun, defaultTable, root } from "./helpers.ts";
 
 const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(casesDir, "fixtures", `${name}.json`), "utf8")) as Record<string, unknown>;
 
@@ -68,14 +67,13 @@ test("the session's profile and raw passes are kept in state and shown by stats"
   assert.deepEqual(state?.stats.summarized, { fast: 1 });
   assert.deepEqual(state?.stats.rawPasses, { write: 1, risk: 1 });
 
-  const out = spawnSync(process.execPath, [path.join(root, "bin", "skillgate.mjs"), "stats", "--session", "budget-s"], { env: s.env, encoding: "utf8" });
-  assert.equal(out.status, 0, out.stderr);
-  assert.match(out.stdout, /budget profile\s+audit \(raised to audit by risk row high-risk-writes; fast before\)/);
-  assert.match(out.stdout, /summarized\s+1: fast 1/);
-  assert.match(out.stdout, /passed raw\s+2: (write 1, risk 1|risk 1, write 1)/);
-  const json = JSON.parse(
-    spawnSync(process.execPath, [path.join(root, "bin", "skillgate.mjs"), "stats", "--session", "budget-s", "--json"], { env: s.env, encoding: "utf8" }).stdout,
-  );
+  // `skillgate stats` in this process, with the session's environment as its whole environment (measure-budget.test.ts runs the built command's stats).
+  const out = await cliRun(["stats", "--session", "budget-s"], { cwd: root, env: s.env });
+  assert.equal(out.code, 0, out.err);
+  assert.match(out.out, /budget profile\s+audit \(raised to audit by risk row high-risk-writes; fast before\)/);
+  assert.match(out.out, /summarized\s+1: fast 1/);
+  assert.match(out.out, /passed raw\s+2: (write 1, risk 1|risk 1, write 1)/);
+  const json = JSON.parse((await cliRun(["stats", "--session", "budget-s", "--json"], { cwd: root, env: s.env })).out);
   assert.equal(json.budgetProfile, "audit");
 });
 

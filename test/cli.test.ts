@@ -75,17 +75,19 @@ async function sg(args: string[], opts: { cwd?: string; env?: Record<string, str
   return { code: r.code, stdout: r.out, stderr: r.err };
 }
 
-/** cli(argv) in this process, console captured. */
-async function inProcess(t: TestContext, argv: string[]): Promise<Run> {
+/** cli(argv) in this process, console captured (and put back, so this file can share a test process). */
+async function inProcess(_t: TestContext, argv: string[]): Promise<Run> {
   const out: string[] = [];
   const err: string[] = [];
-  t.mock.method(console, "log", (...a: unknown[]) => out.push(a.join(" ")));
-  t.mock.method(console, "error", (...a: unknown[]) => err.push(a.join(" ")));
+  const { log, error } = console;
+  console.log = (...a: unknown[]) => void out.push(a.join(" "));
+  console.error = (...a: unknown[]) => void err.push(a.join(" "));
   try {
     const code = await cli(argv);
     return { code, stdout: out.join("\n") + "\n", stderr: err.join("\n") + "\n" };
   } finally {
-    t.mock.restoreAll();
+    console.log = log;
+    console.error = error;
   }
 }
 

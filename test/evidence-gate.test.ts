@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { runHook } from "../hooks/entries/claude-code.ts";
-import { casesDir, gitProject, root } from "./helpers.ts";
+import { casesDir, cliRun, gitProject, root } from "./helpers.ts";
 
 const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(casesDir, "fixtures", `${name}.json`), "utf8")) as Record<string, unknown>;
 const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), p));
@@ -104,23 +104,13 @@ test("a commit and a ✅ are refused before any test run, allowed after a green 
 test("skillgate evidence reads the table's `paths` and reports the check fresh after the green run", async () => {
   const p = project();
   await npmTest(p, true);
-  const r = spawnSync(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "--input-type=module",
-      "-e",
-      `const m = await import("./cli/evidence.ts"); process.exitCode = await m.main(JSON.parse(process.env.SG_ARGS), process.cwd());`,
-    ],
-    {
-      cwd: root,
-      encoding: "utf8",
-      env: { ...process.env, SG_ARGS: JSON.stringify(["--json", "--cwd", p.ws, "--table", p.env.SKILLGATE_TABLE]), SKILLGATE_STATE: p.stateDir },
-    },
-  );
-  assert.equal(r.status, 0, r.stderr);
-  const checks = (JSON.parse(r.stdout) as { checks: { check: string; status: string; inTable?: boolean }[] }).checks;
+  // The verb in this process (cli(): its --json and exit code are what is tested, not a process start).
+  const r = await cliRun(["evidence", "--json", "--cwd", p.ws, "--table", p.env.SKILLGATE_TABLE ?? ""], {
+    cwd: root,
+    env: { ...process.env, SKILLGATE_STATE: p.stateDir },
+  });
+  assert.equal(r.code, 0, r.err);
+  const checks = (JSON.parse(r.out) as { checks: { check: string; status: string; inTable?: boolean }[] }).checks;
   assert.deepEqual(
     checks.map((c) => [c.check, c.status]),
     [["tests", "fresh"]],

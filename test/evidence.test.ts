@@ -25,7 +25,7 @@ import {
 } from "../hooks/core/evidence.ts";
 import { EvidenceStore } from "../hooks/io/evidence-store.ts";
 import { currentFreshness, envFacts, finishCheck, reuseOrBegin, type CheckSpec, type Where } from "../hooks/io/evidence-run.ts";
-import { gitProject, root } from "./helpers.ts";
+import { cliRun, gitProject, root } from "./helpers.ts";
 
 const tmp = (p = "sg-ev-") => fs.mkdtempSync(path.join(os.tmpdir(), p));
 const H = (c: string) => c.repeat(64);
@@ -337,7 +337,7 @@ test("scenario: a scope that cannot be fingerprinted is said so, not guessed", (
   assert.match(b.kind === "not-recorded" ? b.why : "", /src\/pipe: is a special file/);
 });
 
-test("CLI: skillgate evidence --json lists the table's checks with their freshness", () => {
+test("CLI: skillgate evidence --json lists the table's checks with their freshness", async () => {
   const w = workspace();
   run(w, TESTS, true);
   const table = path.join(tmp(), "triggers.json");
@@ -350,34 +350,21 @@ test("CLI: skillgate evidence --json lists the table's checks with their freshne
       ],
     }),
   );
-  const cli = () => {
-    const r = spawnSync(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "--input-type=module",
-        "-e",
-        `const m = await import("./cli/evidence.ts"); process.exitCode = await m.main(JSON.parse(process.env.SG_ARGS), process.cwd());`,
-      ],
-      {
-        cwd: root,
-        encoding: "utf8",
-        env: { ...process.env, SG_ARGS: JSON.stringify(["--json", "--cwd", w.ws, "--table", table]), SKILLGATE_STATE: w.stateDir },
-      },
-    );
-    assert.equal(r.status, 0, r.stderr);
-    return JSON.parse(r.stdout) as { checks: { check: string; status: string; reason?: string }[] };
+  // The verb in this process (cli(): its --json and exit code are what is tested, not a process start).
+  const cli = async () => {
+    const r = await cliRun(["evidence", "--json", "--cwd", w.ws, "--table", table], { cwd: root, env: { ...process.env, SKILLGATE_STATE: w.stateDir } });
+    assert.equal(r.code, 0, r.err);
+    return JSON.parse(r.out) as { checks: { check: string; status: string; reason?: string }[] };
   };
   assert.deepEqual(
-    cli().checks.map((c) => [c.check, c.status]),
+    (await cli()).checks.map((c) => [c.check, c.status]),
     [
       ["tests", "fresh"],
       ["lint", "missing"],
     ],
   );
   fs.writeFileSync(path.join(w.ws, "src/a.ts"), "x\n");
-  const c = cli().checks[0];
+  const c = (await cli()).checks[0];
   assert.equal(c?.status, "stale");
   assert.match(c?.reason ?? "", /src\/a\.ts \(modified\).*Run: npm test/);
 });

@@ -16,6 +16,7 @@ import { installGitHooks, inspectGitHooks, uninstallGitHooks, hookScript, CHAINE
 import { AGENT_MARKERS, callerOf } from "../hooks/effects/caller.js";
 import { isHeadRef, parsePushUpdates, parseRefUpdates } from "../hooks/effects/refs.js";
 import { procStat, writeTicket, type Ticket } from "../hooks/io/tickets.js";
+import { cliRun } from "./helpers.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ENTRY = path.join(ROOT, "dist", "git-hook.mjs");
@@ -41,16 +42,26 @@ function gitOk(repo: string, args: string[], env: NodeJS.ProcessEnv): string {
   return r.stdout.trim();
 }
 
+let template: string | undefined;
+/**
+ * A repository of its own for a test: main with one commit of a.txt, no hook. git makes it once (init, config,
+ * add, commit: six runs) and each test gets a copy of that folder, which git reads as the same repository.
+ */
 function repoWith(state: string): string {
+  if (!template) {
+    const t = tmp("template");
+    const env = personEnv(state);
+    gitOk(t, ["init", "-q", "-b", "main"], env);
+    gitOk(t, ["config", "user.name", "T"], env);
+    gitOk(t, ["config", "user.email", "t@example.invalid"], env);
+    gitOk(t, ["config", "commit.gpgsign", "false"], env);
+    fs.writeFileSync(path.join(t, "a.txt"), "a\n");
+    gitOk(t, ["add", "."], env);
+    gitOk(t, ["commit", "-qm", "init"], env);
+    template = t;
+  }
   const repo = tmp("repo");
-  const env = personEnv(state);
-  gitOk(repo, ["init", "-q", "-b", "main"], env);
-  gitOk(repo, ["config", "user.name", "T"], env);
-  gitOk(repo, ["config", "user.email", "t@example.invalid"], env);
-  gitOk(repo, ["config", "commit.gpgsign", "false"], env);
-  fs.writeFileSync(path.join(repo, "a.txt"), "a\n");
-  gitOk(repo, ["add", "."], env);
-  gitOk(repo, ["commit", "-qm", "init"], env);
+  fs.cpSync(template, repo, { recursive: true });
   return repo;
 }
 
@@ -209,44 +220,37 @@ test("a file skillgate did not write is never overwritten when a chained one is 
   assert.equal(snapshot(hooks)["pre-push"], before["pre-push"]);
 });
 
-test("the CLI: install, doctor and uninstall of a Claude Code project carry the git hooks; no repository is a note, not a failure", () => {
+test("the CLI: install, doctor and uninstall of a Claude Code project carry the git hooks; no repository is a note, not a failure", async () => {
   const state = tmp("state");
   const repo = repoWith(state);
   const home = tmp("home");
   const env = { ...personEnv(state), HOME: home };
-  const cli = (...a: string[]) => spawnSync(process.execPath, [path.join(ROOT, "bin", "skillgate.mjs"), ...a], { encoding: "utf8", env, cwd: repo });
-  const i = cli("install", "--project", repo, "--with-skills", "--runtime", "node");
+  // The verbs in this process (cli(), the code the binary bundles; pack.test.ts runs the installed command's install,
+  // doctor and uninstall): what is tested is what they do to the repository's hooks and what they say.
+  const cli = async (a: string[], o: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) => {
+    const r = await cliRun(a, { env: o.env ?? env, cwd: o.cwd ?? repo });
+    return { status: r.code, stdout: r.out, stderr: r.err };
+  };
+  const i = await cli(["install", "--project", repo, "--with-skills", "--runtime", "node"]);
   assert.equal(i.status, 0, i.stderr);
   assert.match(i.stdout, /git hook reference-transaction: installed/);
-  const d = cli("doctor", "--project", repo);
+  const d = await cli(["doctor", "--project", repo]);
   assert.match(d.stdout, /git hook reference-transaction: installed in /);
   assert.match(d.stdout, /git hook pre-push: installed in /);
-  const u = cli("uninstall", "--project", repo);
+  const u = await cli(["uninstall", "--project", repo]);
   assert.equal(u.status, 0, u.stderr);
   assert.match(u.stdout, /git hook pre-push: removed/);
-  const d2 = cli("doctor", "--project", repo);
+  const d2 = await cli(["doctor", "--project", repo]);
   assert.match(d2.stdout, /git hook reference-transaction: missing/);
   // Another host goes through the same call (cli/install.ts, after the host's own install).
   const codexHome = path.join(home, ".codex");
-  const cx = spawnSync(process.execPath, [path.join(ROOT, "bin", "skillgate.mjs"), "install", "--host", "codex", "--project", repo, "--with-skills"], {
-    encoding: "utf8",
-    env: { ...env, CODEX_HOME: codexHome },
-    cwd: repo,
-  });
+  const cx = await cli(["install", "--host", "codex", "--project", repo, "--with-skills"], { env: { ...env, CODEX_HOME: codexHome } });
   assert.equal(cx.status, 0, cx.stderr + cx.stdout);
   assert.match(cx.stdout, /git hook reference-transaction: installed/);
-  const cxu = spawnSync(process.execPath, [path.join(ROOT, "bin", "skillgate.mjs"), "uninstall", "--host", "codex", "--project", repo], {
-    encoding: "utf8",
-    env: { ...env, CODEX_HOME: codexHome },
-    cwd: repo,
-  });
+  const cxu = await cli(["uninstall", "--host", "codex", "--project", repo], { env: { ...env, CODEX_HOME: codexHome } });
   assert.match(cxu.stdout, /git hook reference-transaction: removed/);
   const plain = tmp("plain");
-  const n = spawnSync(process.execPath, [path.join(ROOT, "bin", "skillgate.mjs"), "install", "--project", plain, "--with-skills", "--runtime", "node"], {
-    encoding: "utf8",
-    env,
-    cwd: plain,
-  });
+  const n = await cli(["install", "--project", plain, "--with-skills", "--runtime", "node"], { cwd: plain });
   assert.equal(n.status, 0, n.stderr);
   assert.match(n.stdout, /git hooks: not installed \(.* is not in a git repository\)/);
 });

@@ -14,7 +14,7 @@ import { compiledTable } from "../cli/table-file.ts";
 import { measure, type MeasureResult } from "../cli/measure/run.ts";
 import { renderText } from "../cli/measure/report.ts";
 import { pointersIn } from "../cli/measure/budget.ts";
-import { root } from "./helpers.ts";
+import { cliRun, root } from "./helpers.ts";
 
 const CWD = "/home/dev/project";
 let n = 0;
@@ -188,19 +188,15 @@ test("pointersIn reads the evidence header and the plain cap line, nothing else"
 });
 
 test("the CLI's --json carries budget (main) and subagents.budget", async () => {
-  assert.ok(fs.existsSync(path.join(root, "dist", "cli.mjs")), "dist/cli.mjs is missing: npm test builds it first");
   const { projects, table } = await setUp();
   const state = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-measure-budget-state-"));
-  const out = execFileSync(
-    process.execPath,
-    [path.join(root, "bin", "skillgate.mjs"), "measure", "--projects", projects, "--since", "100000d", "--table", table, "--json"],
-    {
-      env: { ...process.env, SKILLGATE_STATE: state },
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  const r = JSON.parse(out) as MeasureResult;
+  // The verb in this process (measure.test.ts runs the built command's measure).
+  const run = await cliRun(["measure", "--projects", projects, "--since", "100000d", "--table", table, "--json"], {
+    cwd: process.cwd(),
+    env: { ...process.env, SKILLGATE_STATE: state },
+  });
+  assert.equal(run.code, 0, run.err);
+  const r = JSON.parse(run.out) as MeasureResult;
   assert.equal(r.budget.profiles.fast.summarized, 1);
   assert.equal(r.budget.profiles.balanced.rawFallback, 1);
   assert.equal(r.subagents.budget.noResponse, 0);
@@ -216,17 +212,23 @@ test("stats: raw_fallback from the session's transcript where Claude Code keeps 
   const env = { ...process.env, SKILLGATE_STATE: state, SKILLGATE_TABLE: table, CLAUDE_CONFIG_DIR: config };
   const session = "cccccccc-0000-4000-a000-000000000003";
   new StateStore(state).update(session, (st) => ({ ...st, compactions: 1 }));
-  const stats = (json: boolean) =>
-    execFileSync(process.execPath, [path.join(root, "bin", "skillgate.mjs"), "stats", "--session", session, ...(json ? ["--json"] : [])], {
-      env,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-  assert.match(stats(false), /raw fallback\s+unknown: no transcript of this session under .*claude-config\/projects/);
+  const args = (json: boolean) => ["stats", "--session", session, ...(json ? ["--json"] : [])];
+  // The built command once (its stats chunk); the later runs are the same verb in this process.
+  const built = execFileSync(process.execPath, [path.join(root, "bin", "skillgate.mjs"), ...args(false)], {
+    env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const stats = async (json: boolean) => {
+    const r = await cliRun(args(json), { cwd: process.cwd(), env });
+    assert.equal(r.code, 0, r.err);
+    return r.out;
+  };
+  assert.match(built, /raw fallback\s+unknown: no transcript of this session under .*claude-config\/projects/);
   fs.cpSync(projects, path.join(config, "projects"), { recursive: true });
   fs.renameSync(path.join(config, "projects", "-home-dev-project", "c.jsonl"), path.join(config, "projects", "-home-dev-project", `${session}.jsonl`));
-  assert.match(stats(false), /raw fallback\s+1 of 2 raw files a summary or cap pointed to were read back \(balanced 1\/2\); from .*cccccccc/);
-  const j = JSON.parse(stats(true)) as { rawFallback: { transcript: string; byProfile: Record<string, { pointers: number; read: number }> } };
+  assert.match(await stats(false), /raw fallback\s+1 of 2 raw files a summary or cap pointed to were read back \(balanced 1\/2\); from .*cccccccc/);
+  const j = JSON.parse(await stats(true)) as { rawFallback: { transcript: string; byProfile: Record<string, { pointers: number; read: number }> } };
   assert.deepEqual(j.rawFallback.byProfile, { balanced: { pointers: 2, read: 1 } });
 });
 

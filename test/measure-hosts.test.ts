@@ -17,7 +17,7 @@ import { measureHosts } from "../cli/measure/hosts/run.ts";
 import { readOpencode, type OpencodeRow } from "../cli/measure/hosts/opencode.ts";
 import { readCodex } from "../cli/measure/hosts/codex.ts";
 import { readGemini } from "../cli/measure/hosts/gemini.ts";
-import { defaultTable, root } from "./helpers.ts";
+import { cliRun, defaultTable, root } from "./helpers.ts";
 
 const FIX = path.join(root, "test", "fixtures");
 const CODEX = path.join(FIX, "codex", "rollout-commit-before-after-load.jsonl");
@@ -129,16 +129,20 @@ test("a broken line is counted and skipped, never fatal", () => {
   assert.equal(r.sessions[0]!.events.filter((e) => e.kind === "tool-call").length, 3);
 });
 
-const sg = (...args: string[]) => spawnSync(process.execPath, [path.join(root, "bin", "skillgate.mjs"), ...args], { encoding: "utf8" });
+/** `skillgate <args>` in this process: cli(), the verbs' code (measure.test.ts and report.test.ts run the built command). */
+const sg = async (...args: string[]) => {
+  const r = await cliRun(args, { cwd: process.cwd(), env: { ...process.env } });
+  return { status: r.code, stdout: r.out, stderr: r.err };
+};
 
-test("measure --home --json: per host counts; the text names each host", () => {
+test("measure --home --json: per host counts; the text names each host", async () => {
   const h = home();
   try {
-    const j = sg("measure", "--home", h, "--since", "30d", "--table", defaultTable, "--json");
+    const j = await sg("measure", "--home", h, "--since", "30d", "--table", defaultTable, "--json");
     assert.equal(j.status, 0, j.stderr);
     const r = JSON.parse(j.stdout);
     assert.deepEqual(pick(r.hosts.gemini.rows.find((x: { id: string }) => x.id === "commit-gate")), COMMIT_GATE);
-    const text = sg("measure", "--home", h, "--since", "30d", "--table", defaultTable);
+    const text = await sg("measure", "--home", h, "--since", "30d", "--table", defaultTable);
     assert.equal(text.status, 0, text.stderr);
     for (const n of ["codex", "gemini", "copilot"]) assert.match(text.stdout, new RegExp(`^${n}: 1 sessions from 1 files`, "m"));
     assert.match(text.stdout, /^ {2}commit-gate\s+1\s+0\s+1\s+2$/m);
@@ -147,10 +151,10 @@ test("measure --home --json: per host counts; the text names each host", () => {
   }
 });
 
-test("report --home --json shows the sessions per host", () => {
+test("report --home --json shows the sessions per host", async () => {
   const h = home();
   try {
-    const r = sg("report", "--home", h, "--since", "30d", "--table", defaultTable, "--json");
+    const r = await sg("report", "--home", h, "--since", "30d", "--table", defaultTable, "--json");
     assert.equal(r.status, 0, r.stderr);
     const d = JSON.parse(r.stdout);
     for (const n of ["codex", "gemini", "copilot", ...(hasSqlite ? ["opencode"] : [])])

@@ -7,19 +7,19 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { root } from "./helpers.ts";
+import { cliRun, root } from "./helpers.ts";
 
 const fixtures = path.join(root, "test", "fixtures", "transcripts");
 const table = path.join(fixtures, "table.json");
-const bin = path.join(root, "bin", "skillgate.mjs");
 const WEEKS = ["2026-11-16T10:00:00Z", "2026-11-24T10:00:00Z", "2026-12-02T10:00:00Z"];
 
-function sg(...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], {
-    encoding: "utf8",
-    env: { ...process.env, SKILLGATE_STATE: fs.mkdtempSync(path.join(os.tmpdir(), "sg-report-state-")) },
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+/**
+ * `skillgate <args>` in this process (cli(), the code the binary bundles: the verbs' output and exit codes
+ * are what is tested here; cli.test.ts runs the built command), with a state folder of its own.
+ */
+async function sg(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  const r = await cliRun(args, { cwd: root, env: { ...process.env, SKILLGATE_STATE: fs.mkdtempSync(path.join(os.tmpdir(), "sg-report-state-")) } });
+  return { status: r.code, stdout: r.out, stderr: r.err };
 }
 
 /** The fixture sessions copied into one folder, their files dated into three weeks (the report buckets by a file's day). */
@@ -45,13 +45,13 @@ function projects(dirs: string[] = ["captured-2.1.328", "synthetic", "synthetic-
 
 const common = (dir: string) => ["--projects", dir, "--since", "2026-11-01", "--table", table];
 
-test("report --json agrees with measure per row, and buckets sessions into weeks", () => {
+test("report --json agrees with measure per row, and buckets sessions into weeks", async () => {
   const dir = projects();
-  const r = sg("report", ...common(dir), "--json");
+  const r = await sg("report", ...common(dir), "--json");
   assert.equal(r.status, 0, r.stderr);
   const d = JSON.parse(r.stdout);
   assert.deepEqual(d.weeks, ["2026-11-16", "2026-11-23", "2026-11-30"]);
-  const m = JSON.parse(sg("measure", ...common(dir), "--json").stdout);
+  const m = JSON.parse((await sg("measure", ...common(dir), "--json")).stdout);
   assert.equal(d.sessions.main, m.read.sessions);
   for (const row of m.rows) {
     const mine = d.rows.find((x: { id: string }) => x.id === row.id);
@@ -139,14 +139,14 @@ function samePage(shown: Map<string, string>, d: Report): number {
   return n;
 }
 
-test("the HTML page, rendered by headless Chromium, shows the same numbers as --json; a screenshot is kept", (t) => {
+test("the HTML page, rendered by headless Chromium, shows the same numbers as --json; a screenshot is kept", async (t) => {
   if (!needChromium(t)) return;
   const dir = projects();
   const html = path.join(dir, "report.html");
-  assert.equal(sg("report", ...common(dir), "--installed", "2026-11-24", "--out", html).status, 0);
+  assert.equal((await sg("report", ...common(dir), "--installed", "2026-11-24", "--out", html)).status, 0);
   const page = fs.readFileSync(html, "utf8");
   assert.doesNotMatch(page, /<script|https?:\/\//, "self-contained: no script, no network");
-  const d = JSON.parse(sg("report", ...common(dir), "--installed", "2026-11-24", "--json").stdout);
+  const d = JSON.parse((await sg("report", ...common(dir), "--installed", "2026-11-24", "--json")).stdout);
   const flags = chromiumFlags();
   const shown = rendered(html);
   assert.ok(samePage(shown, d) > 0);
@@ -181,12 +181,12 @@ test("the HTML page, rendered by headless Chromium, shows the same numbers as --
   assert.ok(fs.statSync(png).size > 10_000, "a screenshot with content");
 });
 
-test("two machines' snapshots merge: totals are the sum, a session both read counts once; snapshots hold no paths or prompt text", () => {
+test("two machines' snapshots merge: totals are the sum, a session both read counts once; snapshots hold no paths or prompt text", async () => {
   const a = projects(["captured-2.1.328", "synthetic"]);
   const b = projects(["synthetic", "synthetic-subagents"]);
   const team = fs.mkdtempSync(path.join(os.tmpdir(), "sg-team-"));
-  assert.equal(sg("report", ...common(a), "--machine", "alice", "--save", path.join(team, "alice.json"), "--json").status, 0);
-  assert.equal(sg("report", ...common(b), "--machine", "bob", "--save", path.join(team, "bob.json"), "--json").status, 0);
+  assert.equal((await sg("report", ...common(a), "--machine", "alice", "--save", path.join(team, "alice.json"), "--json")).status, 0);
+  assert.equal((await sg("report", ...common(b), "--machine", "bob", "--save", path.join(team, "bob.json"), "--json")).status, 0);
   const snaps = ["alice", "bob"].map((m) => JSON.parse(fs.readFileSync(path.join(team, `${m}.json`), "utf8")));
   for (const [i, s] of snaps.entries()) {
     const text = JSON.stringify(s);
@@ -221,7 +221,7 @@ test("two machines' snapshots merge: totals are the sum, a session both read cou
   const all = new Set([...snaps[0].sessions, ...snaps[1].sessions].map(key));
   const shared = snaps[0].sessions.filter((r: { id: string }) => snaps[1].sessions.some((q: { id: string; agent?: string }) => key(q) === key(r))).length;
   assert.ok(shared > 0, "the two machines share the synthetic sessions");
-  const r = sg("report", team, "--json");
+  const r = await sg("report", team, "--json");
   assert.equal(r.status, 0, r.stderr);
   const d = JSON.parse(r.stdout);
   assert.deepEqual(d.machines, ["alice", "bob"]);
@@ -346,10 +346,10 @@ function handHome(): { home: string; table: string } {
   return { home, table };
 }
 
-test("token usage per week and host, long outputs per budget profile, the slowest hook events: the hand count, on the page as in --json", (t) => {
+test("token usage per week and host, long outputs per budget profile, the slowest hook events: the hand count, on the page as in --json", async (t) => {
   const { home, table } = handHome();
   const args = ["--home", home, "--since", "2026-11-01", "--table", table];
-  const r = sg("report", ...args, "--json");
+  const r = await sg("report", ...args, "--json");
   assert.equal(r.status, 0, r.stderr);
   const d: Report = JSON.parse(r.stdout);
   const claude = d.tokens.find((x) => x.host === "claude-code")!;
@@ -400,7 +400,7 @@ test("token usage per week and host, long outputs per budget profile, the slowes
   assert.ok(p.charsSaved - 26_000 >= 0.8 * BIG.length && p.charsSaved - 26_000 < BIG.length, `kept out ${p.charsSaved}`);
   assert.equal(p.tokensSaved, Math.round(p.charsSaved / 4));
   assert.deepEqual([p.pointers, p.rawFallback], [1, 1]);
-  const m = JSON.parse(sg("measure", ...args, "--json").stdout);
+  const m = JSON.parse((await sg("measure", ...args, "--json")).stdout);
   assert.deepEqual(
     [p.summarized, p.capped, p.charsSaved, p.pointers, p.rawFallback],
     [
@@ -419,27 +419,27 @@ test("token usage per week and host, long outputs per budget profile, the slowes
   );
   if (!needChromium(t)) return;
   const html = path.join(home, "report.html");
-  assert.equal(sg("report", ...args, "--out", html).status, 0);
+  assert.equal((await sg("report", ...args, "--out", html)).status, 0);
   const shown = rendered(html);
   assert.ok(samePage(shown, d) >= 6 * 2 + 7 + 3 * 4);
   assert.equal(shown.get("tokens.2026-11-30.gemini.input"), "not recorded");
 });
 
-test("a page of sessions that time no hook says so in one line", (t) => {
+test("a page of sessions that time no hook says so in one line", async (t) => {
   if (!needChromium(t)) return;
   const dir = projects(["synthetic-subagents"]);
   const html = path.join(dir, "report.html");
-  assert.equal(sg("report", ...common(dir), "--out", html).status, 0);
-  const d: Report = JSON.parse(sg("report", ...common(dir), "--json").stdout);
+  assert.equal((await sg("report", ...common(dir), "--out", html)).status, 0);
+  const d: Report = JSON.parse((await sg("report", ...common(dir), "--json")).stdout);
   assert.deepEqual(d.hooks, { hosts: [], slowest: [] });
   assert.match(rendered(html).get("hooks.none") ?? "", /No host's session files record hook durations/);
 });
 
-test("a file that is not a snapshot is named, exit 3; --save without transcripts is a usage error", () => {
+test("a file that is not a snapshot is named, exit 3; --save without transcripts is a usage error", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg-bad-"));
   fs.writeFileSync(path.join(dir, "x.json"), JSON.stringify({ tool: "skillgate measure" }));
-  const r = sg("report", path.join(dir, "x.json"), "--json");
+  const r = await sg("report", path.join(dir, "x.json"), "--json");
   assert.equal(r.status, 3);
   assert.match(r.stderr, /x\.json: not a skillgate report snapshot/);
-  assert.equal(sg("report", path.join(dir, "x.json"), "--save", path.join(dir, "s.json")).status, 2);
+  assert.equal((await sg("report", path.join(dir, "x.json"), "--save", path.join(dir, "s.json"))).status, 2);
 });
