@@ -58,10 +58,20 @@ function since(fz: Fuzzer, where: Failure["where"]): () => void {
   };
 }
 
+/**
+ * hooks/runner/hook.ts bundled by esbuild (FUZZ_ENGINE=source: through tsx), once for this file: the build and
+ * the import of the bundle cost ~1.5 s of CPU, and both tests below run events through the same code.
+ */
+let engineOnce: ReturnType<typeof loadEngine> | undefined;
+const sharedEngine = () =>
+  (engineOnce ??= loadEngine().then((e) => {
+    process.on("exit", e.cleanup);
+    return e;
+  }));
+
 test(`fuzz (seed ${SEED})`, { timeout: 900_000 }, async (t) => {
   assert.ok(fs.existsSync(HOOK_BUNDLE), `${HOOK_BUNDLE} is missing: run npm run build first`);
-  const engine = await loadEngine(); // hooks/runner/hook.ts bundled by esbuild (FUZZ_ENGINE=source: through tsx)
-  t.after(engine.cleanup);
+  const engine = await sharedEngine();
   const fz = new Fuzzer(SEED, engine.runHook);
 
   // The big ones first, each path alone: a multi-second event in-process would hold up a child's stdin.
@@ -134,9 +144,8 @@ test("npm run fuzz: a new seed each run, printed, and --seed replays the same ru
   assert.doesNotMatch(again, /new each run/);
 });
 
-test("found by a long run (seed 1963240071): a state file broken while a shell call is held is put back, and the refusal of the next call says so", async (t) => {
-  const engine = await loadEngine();
-  t.after(engine.cleanup);
+test("found by a long run (seed 1963240071): a state file broken while a shell call is held is put back, and the refusal of the next call says so", async () => {
+  const engine = await sharedEngine();
   const fz = new Fuzzer(1963240071, engine.runHook, { save: false });
   const noFailures = since(fz, "in-process");
   // A Bash call that stays held (no PostToolUse), then garbage in the state file and a refused Edit of the session.
