@@ -40,16 +40,18 @@ function loadScript(name) {
   scripts.set(name, script);
   const mod = { exports: {} };
   // This file's own require (the bundles sit beside it; node:module's createRequire would cost
-  // a start 0.3 ms), but the shell script also from its code cache. Required as a plain module
-  // instead (as Bun's build does), it runs the same, only compiled.
+  // a start 0.3 ms), but the shell script's modules from its code cache (requireBeside).
   script.runInThisContext()(mod.exports, requireBeside, mod, file, __dirname);
   return mod.exports;
 }
 
+/** `./hook.node-shell.cjs#shell-facts`: that module of the shell script, initialized on first use. */
 function requireBeside(id) {
-  if (id !== APART) return require(id);
+  if (!id.startsWith(`${APART}#`)) return require(id);
   apart ??= loadScript("hook.node-shell");
-  return apart;
+  const m = apart.modules[id.slice(APART.length + 1)];
+  if (!m) throw new Error(`dist/hook.node-shell.cjs has no module ${id.slice(APART.length + 1)}: rebuild with npm run build`);
+  return m();
 }
 
 /** Load the hook bundle; returns its exports and the scripts loaded (the code-cache build serializes them). */

@@ -126,11 +126,18 @@ async function buildForNode(outdir) {
   const shellApart = {
     name: "shell-apart",
     setup(b) {
-      b.onResolve({ filter: SHELL_APART }, (a) => (a.kind === "dynamic-import" ? { path: "./hook.node-shell.cjs", external: true } : undefined));
+      b.onResolve({ filter: SHELL_APART }, (a) =>
+        a.kind === "dynamic-import" ? { path: `./hook.node-shell.cjs#${path.basename(a.path, ".js")}`, external: true } : undefined,
+      );
     },
   };
   const shellEntry = path.resolve(outdir, "hook-node-shell-entry.ts");
-  writeFileSync(shellEntry, SHELL_MODULES.map((m) => `export * from ${from(m)};`).join("\n"));
+  // Each module behind a function: esbuild initializes a required module on first use, so a shell call
+  // runs the parser's top level and not evidence runs' (node:crypto, node:child_process) until one is needed.
+  writeFileSync(
+    shellEntry,
+    `export const modules = {\n${SHELL_MODULES.map((m) => `  ${JSON.stringify(path.basename(m, ".ts"))}: () => require(${from(m)}),`).join("\n")}\n};\n`,
+  );
   const main = await build({
     ...cjs,
     entryPoints: [entry],
@@ -139,7 +146,7 @@ async function buildForNode(outdir) {
     metafile: true,
   });
   await build({ ...cjs, entryPoints: [shellEntry], outfile: path.join(outdir, "hook.node-shell.cjs"), plugins: [builtinsOnce()] });
-  await checkShellApart(main.metafile, shellEntry, cjs);
+  checkShellApart(main.metafile);
   rmSync(shellEntry, { force: true });
   for (const f of ["hook.node.cjs", "hook.node-shell.cjs"]) asciiOnly(path.join(outdir, f));
   await build({ ...cjs, entryPoints: ["hooks/core/table/schema.ts"], outfile: path.join(outdir, "hook.node-schema.cjs") });
@@ -153,22 +160,8 @@ async function buildForNode(outdir) {
   if (r.status !== 0) console.warn(`build: the Node code cache was not made (dist/hook.node.cache):\n${r.stderr || r.stdout}`);
 }
 
-/**
- * The split must not lose anything: dist/hook.node-shell.cjs exports every name of every
- * module in SHELL_MODULES (two `export *` of one name would drop it silently), and
- * dist/hook.node.cjs no longer holds the parser (a static import would pull it back in).
- */
-async function checkShellApart(mainMeta, shellEntry, cjs) {
-  // esbuild lists an output's exports for ES modules only.
-  const exportsOf = async (entry) => {
-    const r = await build({ ...cjs, format: "esm", entryPoints: [entry], write: false, metafile: true, outdir: "/nonexistent" });
-    return Object.values(r.metafile.outputs)[0].exports;
-  };
-  const have = new Set(await exportsOf(shellEntry));
-  for (const m of SHELL_MODULES) {
-    const missing = (await exportsOf(m)).filter((n) => !have.has(n));
-    if (missing.length) throw new Error(`build: dist/hook.node-shell.cjs lacks ${missing.join(", ")} of ${m} (a name exported by two of its modules?)`);
-  }
+/** dist/hook.node.cjs must no longer hold the parser (a static import would pull it back in). */
+function checkShellApart(mainMeta) {
   const inMain = Object.keys(Object.values(mainMeta.outputs)[0].inputs);
   const parser = inMain.filter((f) => /node_modules[/\\]unbash[/\\]|hooks[/\\]core[/\\]shell[/\\]analyze\.ts$/.test(f));
   if (parser.length) throw new Error(`build: dist/hook.node.cjs holds the shell parser again (${parser.join(", ")}): a static import of it?`);
