@@ -114,14 +114,8 @@ export function putBack(abs: string, was: Entry, blobs: string, keepDir: string)
       fs.symlinkSync(was.target, tmp);
     } else {
       if (!was.kept || !was.sha) return { ok: false, why: `over ${MAX_KEEP_BYTES} bytes, only its hash was kept`, ...k };
-      const blob = path.join(blobs, was.sha);
-      let content: Buffer;
-      try {
-        content = readNoFollow(blob);
-      } catch {
-        return { ok: false, why: "its kept copy is missing", ...k };
-      }
-      if (sha256hex(content) !== was.sha) return { ok: false, why: "its kept copy was altered", ...k };
+      const content = keptCopy(was.sha, blobs);
+      if (typeof content === "string") return { ok: false, why: content, ...k };
       fs.writeFileSync(tmp, content, { mode: was.mode & 0o7777, flag: "wx" });
       fs.chmodSync(tmp, was.mode & 0o7777); // the umask may have narrowed it
       fs.utimesSync(tmp, was.mtimeMs / 1000, was.mtimeMs / 1000);
@@ -154,6 +148,17 @@ function writeBlob(dir: string, sha: string, content: Buffer): void {
 }
 
 /** A file's bytes, never through a symlink nor blocking on a FIFO. */
+/** The kept copy of content `sha`, checked against its hash (the state folder is not trusted blindly); else why not. */
+export function keptCopy(sha: string, blobs: string): Buffer | string {
+  let content: Buffer;
+  try {
+    content = readNoFollow(path.join(blobs, sha));
+  } catch {
+    return "its kept copy is missing";
+  }
+  return sha256hex(content) === sha ? content : "its kept copy was altered";
+}
+
 function readNoFollow(file: string): Buffer {
   const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
   try {

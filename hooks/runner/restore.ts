@@ -28,7 +28,7 @@ import { StateStore, isSafeSessionId, readRegularFile, writeAtomic } from "../io
 import { signed, stateKey, verified } from "../io/state-key.js";
 import { ListingCache, StatCache } from "../io/stat-cache.js";
 import { listMatching, filesUnder } from "../io/guarded-files.js";
-import { blobDir, differs, entryOf, putBack, type Entry, type Keeper } from "../io/restore-store.js";
+import { blobDir, differs, entryOf, keptCopy, putBack, type Entry, type Keeper } from "../io/restore-store.js";
 import { makeDir } from "../io/make-dir.js";
 import { sha256hex } from "../io/sha256.js";
 import { parseConfig } from "../core/shell/gitconfig.js";
@@ -51,7 +51,7 @@ interface Baseline {
   partial: boolean;
   files: Record<string, Entry>;
   protected: Record<string, Protected>;
-  /** Skill folders listed whole: a file that appears in one is removed. */
+  /** Folders listed whole (the skills', git's hooks): a file that appears in one is removed. */
   skillDirs: Record<string, string>;
 }
 
@@ -317,8 +317,10 @@ export async function checkSession(event: Event, r: RestoreInput, reloaded: () =
 /** Did core.hooksPath or an include of git's config change (or can the old text not be read to tell)? */
 function hooksSourceChanged(was: Entry, file: string, blobs: string): boolean {
   if (was.kind !== "file" || !was.kept || !was.sha) return was.kind === "file";
+  const before = keptCopy(was.sha, blobs);
+  if (typeof before === "string") return true;
   try {
-    return hooksSource(fs.readFileSync(path.join(blobs, was.sha), "utf8")) !== hooksSource(fs.readFileSync(file, "utf8"));
+    return hooksSource(before.toString("utf8")) !== hooksSource(fs.readFileSync(file, "utf8"));
   } catch {
     return true;
   }

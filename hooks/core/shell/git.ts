@@ -517,11 +517,9 @@ function asksForHelp(args: Arg[], valued: { short: string; long: Set<string> }):
     const a = nth(args, i);
     if (a.dynamic || a.text === "--") return false;
     if (a.text === "-h" || a.text === "--help") return true;
-    if (
-      valued.long.has(a.text) ||
-      (/^-[A-Za-z]+$/.test(a.text) && valued.short.includes(a.text.slice(-1)) && !/[A-Za-z]*[mFCct][A-Za-z]/.test(a.text.slice(1)))
-    )
-      i++;
+    // `-am`: the first letter that takes a value takes the rest of the cluster, or the next word when it is last
+    const cluster = /^-[A-Za-z]+$/.test(a.text) ? [...a.text.slice(1)].findIndex((c) => valued.short.includes(c)) : -1;
+    if (valued.long.has(a.text) || (cluster >= 0 && cluster === a.text.length - 2)) i++;
   }
   return false;
 }
