@@ -83,9 +83,7 @@ const EVENTS_SHARED: Record<string, string> = {
  * result never comes. What an event costs while a call is in flight is its own line
  * (IN_FLIGHT, measured, not judged against the target).
  */
-const EVENTS: Record<string, string> = Object.fromEntries(
-  Object.entries(EVENTS_SHARED).map(([label, json], i) => [label, inSession(json, `bench-${i}`)]),
-);
+const EVENTS: Record<string, string> = Object.fromEntries(Object.entries(EVENTS_SHARED).map(([label, json], i) => [label, inSession(json, `bench-${i}`)]));
 /**
  * Events run untimed around each timed run, so each meets the session it would: the parser call is
  * followed by its result and the next event (the restore's folder is gone again), its result is
@@ -101,7 +99,10 @@ function sameSession(of: string, label: string): string {
 }
 const IN_FLIGHT = "UserPromptSubmit [a shell call in flight]";
 /** A prompt in a session whose parser-event call is held (the call is made once before timing, never finished). */
-const inFlight = { call: inSession(EVENTS_SHARED["PreToolUse Bash (parser)"] ?? "", "bench-in-flight"), prompt: inSession(EVENTS_SHARED.UserPromptSubmit ?? "", "bench-in-flight") };
+const inFlight = {
+  call: inSession(EVENTS_SHARED[PARSER] ?? "", "bench-in-flight"),
+  prompt: inSession(EVENTS_SHARED.UserPromptSubmit ?? "", "bench-in-flight"),
+};
 function inSession(json: string, sessionId: string): string {
   return JSON.stringify({ ...(JSON.parse(json) as Record<string, unknown>), session_id: sessionId });
 }
@@ -221,7 +222,12 @@ function hookProcesses(env: NodeJS.ProcessEnv): string[] {
     // Bun: the same event through the Node route, to show what the bytecode build buys.
     if (rt.name === "bun" && rt.hook !== hook) cmds.push({ label: `${BASH} [hook.cjs]`, argv: [rt.exe, hook], input: EVENTS[BASH] });
     // The same ls -la with the pre-filter switched off: what the parser costs the commands it now skips.
-    cmds.push({ label: `${LS} [pre-filter off]`, argv: [rt.exe, rt.hook], input: inSession(EVENTS[LS] ?? "", "bench-prefilter-off"), env: { SKILLGATE_PREFILTER: "off" } });
+    cmds.push({
+      label: `${LS} [pre-filter off]`,
+      argv: [rt.exe, rt.hook],
+      input: inSession(EVENTS[LS] ?? "", "bench-prefilter-off"),
+      env: { SKILLGATE_PREFILTER: "off" },
+    });
     run({ label: "the call in flight", argv: [rt.exe, rt.hook], input: inFlight.call }, env);
     cmds.push({ label: IN_FLIGHT, argv: [rt.exe, rt.hook], input: inFlight.prompt });
     if (peer) cmds.push({ label: `cc-safety-net, ${BASH}`, argv: [rt.exe, peer.bin, "--claude-code"], input: EVENTS[BASH] });
@@ -282,7 +288,8 @@ async function split(env: NodeJS.ProcessEnv): Promise<string[]> {
   const n = smoke ? 2 : Math.max(5, Math.round(samples / 2));
   const cols: { label: string; cmd: Cmd; stages: Record<string, number[]> }[] = [];
   for (const rt of list)
-    for (const ev of SPLIT_EVENTS) cols.push({ label: `${rt.name}: ${ev}`, cmd: { label: ev, argv: [rt.exe, rt.hook], input: EVENTS[ev], ...AROUND[ev] }, stages: {} });
+    for (const ev of SPLIT_EVENTS)
+      cols.push({ label: `${rt.name}: ${ev}`, cmd: { label: ev, argv: [rt.exe, rt.hook], input: EVENTS[ev], ...AROUND[ev] }, stages: {} });
   const splitEnv = { ...env, SKILLGATE_TIMINGS: "1" };
   for (let i = 0; i <= n; i++) {
     for (const c of cols) {
