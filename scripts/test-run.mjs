@@ -15,21 +15,25 @@ import { run } from "node:test";
 import { spec } from "node:test/reporters";
 import { pathToFileURL } from "node:url";
 
+// Longest first (seconds on two cores): pack (~19, most of it npm pack and install), then the ~15 s ones.
 const ALONE = [
   "pack",
+  "shell-analysis",
+  "cases",
   "fuzz",
+  "restore",
   "git-hooks",
   "mutation",
   "evidence-observed",
-  "shell-analysis",
-  "cases",
-  "restore",
-  "init",
   "install",
+  "init",
   "fingerprint",
-  "attacks-forgery-and-paths",
   "report",
+  "attacks-forgery-and-paths",
 ];
+// Shared files that cost more than the ~2 s most take (seconds of CPU, measured alone): the two shared processes
+// get equal shares of these, then of the rest. Dealt alternately by name, one process had them all (24 s vs 14 s).
+const WEIGHT = { state: 9, "shell-prefilter": 8, cli: 6, "host-node-route": 5, "evidence-gate": 5, measure: 5, evidence: 4, "codex-adapter": 4 };
 const changesProcess = /process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|process\.chdir|process\.exitCode|\bmock\./;
 
 function plan() {
@@ -40,9 +44,19 @@ function plan() {
   const alone = (f) => ALONE.includes(f.slice(0, -".test.ts".length)) || changesProcess.test(fs.readFileSync(path.join("test", f), "utf8"));
   const solo = all.filter(alone).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   const shared = all.filter((f) => !alone(f));
-  // Two shared processes, the files dealt alternately, each a generated file that imports its share.
+  // Two shared processes, each a generated file that imports its share: the heaviest file first to the lighter one.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "skillgate-test-run-"));
-  const groups = [0, 1].map((g) => shared.filter((_, i) => i % 2 === g)).filter((g) => g.length > 0);
+  const weight = (f) => WEIGHT[f.slice(0, -".test.ts".length)] ?? 2;
+  const shares = [
+    { files: [], sum: 0 },
+    { files: [], sum: 0 },
+  ];
+  for (const f of [...shared].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b))) {
+    const g = shares[0].sum <= shares[1].sum ? shares[0] : shares[1];
+    g.files.push(f);
+    g.sum += weight(f);
+  }
+  const groups = shares.map((g) => g.files.sort()).filter((g) => g.length > 0);
   const grouped = groups.map((g, i) => {
     const file = path.join(dir, `shared-${i + 1}.test.mjs`);
     fs.writeFileSync(file, g.map((f) => `import ${JSON.stringify(pathToFileURL(path.resolve("test", f)).href)};\n`).join(""));
@@ -57,6 +71,13 @@ function rank(f) {
   const i = ALONE.indexOf(f.slice(0, -".test.ts".length));
   return i < 0 ? ALONE.length : i;
 }
+
+// The test processes, and all they start (~470 Node starts a run: hooks, git hooks, npm, the CLI), reach no
+// network: pack.test.ts packs a local folder and installs the tarball with npm --offline, dependencies copied.
+// Where the machine's environment sets NODE_EXTRA_CA_CERTS (a developer's VM here does, and so may CI's),
+// each Node start reads and parses that CA file, ~35 ms of CPU: they start without it. (The runner has read
+// it already; e2e/, which does reach a registry, is not run from here.)
+delete process.env.NODE_EXTRA_CA_CERTS;
 
 const files = process.argv.length > 2 ? process.argv.slice(2) : plan();
 const concurrency = Number(process.env.SKILLGATE_TEST_JOBS) || Math.max(1, Math.min(2, os.availableParallelism()));

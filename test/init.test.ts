@@ -165,7 +165,9 @@ test("init --full: the full table gets skillgate's own cases, so `cases` and `mu
   assert.ok(written.length > defaultRows().length, `${written.length} cases`);
   process.chdir(dir);
   t.after(() => process.chdir(ROOT));
-  const c = await run(t, () => casesMain(["--json"], ROOT));
+  // On Claude Code: the table and the cases are the package's own (asserted below), which test/cases.test.ts runs
+  // on every host; what this adds is `cases` finding the project's table and cases from its folder.
+  const c = await run(t, () => casesMain(["--json", "--host", "claude-code"], ROOT));
   assert.equal(c.code, 0, c.out);
   const report = JSON.parse(c.out) as { table: { path: string; rows: number }; passed: number; failed: number };
   assert.equal(report.table.path, path.join(dir, ".claude", "triggers.json"));

@@ -39,7 +39,10 @@ export interface MutateOptions {
   invoke: Invoke;
   /** Hosts to mutate on (default Claude Code's only); the first is searched for every case it turns red, the others for one. */
   hosts?: readonly CaseHost[];
-  /** Search every host, the first too, for a witness only: each row still proven pinned, in a fraction of the time. */
+  /**
+   * Search every host, the first too, for a witness only: each row still proven pinned, in a fraction of the time
+   * (the first host: every case naming the row; a later one: the first case that turns red). Tests only: the CLI never sets it.
+   */
   witnessOnly?: boolean;
 }
 
@@ -80,7 +83,14 @@ export async function mutate(cases: Case[], opts: MutateOptions): Promise<Mutati
         let red: string[];
         // The first host is searched in full; a later one needs one witness: the cases that name the row first.
         if (n === 0 && !opts.witnessOnly) red = redOf(await run(subject, host, file));
-        else {
+        else if (n > 0 && opts.witnessOnly) {
+          // One witness is the proof: the cases naming the row, then the rest, one at a time until one turns red.
+          red = [];
+          for (const c of [...subject.filter((c) => naming.includes(c.id)), ...subject.filter((c) => !naming.includes(c.id))]) {
+            red = redOf(await run([c], host, file));
+            if (red.length) break;
+          }
+        } else {
           red = redOf(
             await run(
               subject.filter((c) => naming.includes(c.id)),
