@@ -174,8 +174,9 @@ function checkShellApart(mainMeta) {
  * once, gives every importer the module object itself. Named imports are listed
  * here; a new one fails the build ("No matching export") until it is added.
  * Built-ins other than fs and path are required on first use, not when their
- * importer's module starts: node:os and node:module cost every event ~1.5 ms
- * (`npm run bench -- --only split`) for a fallback and a home folder most events never ask for.
+ * importer's module starts: node:os and node:module were loaded at every start for
+ * a home folder and a fallback most events never reach (the time this saves was
+ * within the bench's noise; the modules are simply not needed).
  */
 function builtinsOnce() {
   const named = {

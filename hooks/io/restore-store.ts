@@ -147,7 +147,6 @@ function writeBlob(dir: string, sha: string, content: Buffer): void {
   fs.renameSync(tmp, file);
 }
 
-/** A file's bytes, never through a symlink nor blocking on a FIFO. */
 /** The kept copy of content `sha`, checked against its hash (the state folder is not trusted blindly); else why not. */
 export function keptCopy(sha: string, blobs: string): Buffer | string {
   let content: Buffer;
@@ -159,6 +158,7 @@ export function keptCopy(sha: string, blobs: string): Buffer | string {
   return sha256hex(content) === sha ? content : "its kept copy was altered";
 }
 
+/** A file's bytes, never through a symlink nor blocking on a FIFO. */
 function readNoFollow(file: string): Buffer {
   const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
   try {
