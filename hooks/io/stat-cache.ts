@@ -3,15 +3,15 @@
 // Git's racy-timestamp rule: a file whose mtime or ctime is not clearly older
 // than the moment we stat'ed it could change again within the same timestamp
 // tick without changing its stat, so its digest is not cached.
-// The cache lives in the state folder, one file per workspace, 0600, signed
+// The cache lives in the state folder, one file per workspace, 0600, checksummed
 // with the state folder's key and shape-checked on read: an edited cache is
 // dropped (a cold run), never believed.
 import fs from "node:fs";
 import path from "node:path";
 import { readRegularFile, writeAtomic } from "./state-store.js";
-import { signed, stateKey, verified } from "./state-key.js";
+import { checksummed, checksumVerified, stateKey } from "./state-key.js";
 import { makeDir } from "./make-dir.js";
-import { sha256hex } from "./sha256.js";
+import { fastHash } from "./fast-hash.js";
 
 /** What fingerprint.ts needs from a cache. */
 export interface DigestCache {
@@ -53,7 +53,7 @@ export class StatCache implements DigestCache {
   /** The cache of one workspace (an absolute directory). Never throws on a bad cache file: it starts empty. */
   static load(stateDir: string, workspace: string): StatCache {
     const dir = path.join(stateDir, "fingerprint-cache");
-    const name = sha256hex(workspace).slice(0, 32);
+    const name = fastHash(workspace);
     const c = new StatCache(path.join(dir, `${name}.bin`), stateKey(stateDir), workspace);
     let text: string;
     try {
@@ -63,7 +63,7 @@ export class StatCache implements DigestCache {
       c.warning = `skillgate: stat cache ${c.file} unreadable (${(e as Error).message}); hashing every file`;
       return c;
     }
-    const body = verified(c.key, text);
+    const body = checksumVerified(c.key, text);
     const parsed = body === undefined ? undefined : parseBody(body, workspace);
     if (!parsed) {
       c.warning = `skillgate: stat cache ${c.file} failed its check (edited, or written for another workspace); hashing every file`;
@@ -109,7 +109,7 @@ export class StatCache implements DigestCache {
     const out: string[] = [MAGIC, this.workspace];
     for (const [rel, i] of this.at) if (!prune || this.used.has(rel)) for (let k = 0; k < W; k++) out.push(this.f[i + k] ?? "");
     makeDir(path.dirname(this.file), 0o700);
-    writeAtomic(this.file, signed(this.key, out.join("\0")));
+    writeAtomic(this.file, checksummed(this.key, out.join("\0")));
     this.dirty = false;
   }
 }
@@ -125,7 +125,7 @@ function parseBody(body: string, workspace: string): { f: string[]; at: Map<stri
   if (all[0] !== MAGIC || all[1] !== workspace || (all.length - 2) % W !== 0) return undefined;
   const f = all.slice(2);
   const at = new Map<string, number>();
-  // The signature already vouches for the content; this guards against a bug of ours, cheaply.
+  // The checksum already vouches for the content; this guards against a bug of ours, cheaply.
   for (let i = 0; i < f.length; i += W) {
     if (f[i + 6]?.length !== 64 || !f[i]) return undefined;
     at.set(f[i] ?? "", i);
@@ -139,7 +139,7 @@ function parseBody(body: string, workspace: string): { f: string[]; at: Map<stri
  * valid while the folder's (mtime, ctime, inode) stay the same. Adding,
  * removing or renaming an entry changes a folder's mtime and ctime, and ctime
  * cannot be set back by a user, so a warm walk stats each folder instead of
- * reading it and matching every name again. Same racy rule, signing and
+ * reading it and matching every name again. Same racy rule, checksum and
  * shape check as StatCache; one file per (root, glob set).
  */
 export class ListingCache {
@@ -158,13 +158,13 @@ export class ListingCache {
   /** `globKey` names the glob set the hits were matched with: another set is another cache. */
   static load(stateDir: string, root: string, globKey: string): ListingCache {
     const id = `${root}\0${globKey}`;
-    const c = new ListingCache(path.join(stateDir, "listing-cache", `${sha256hex(id).slice(0, 32)}.bin`), stateKey(stateDir), id);
+    const c = new ListingCache(path.join(stateDir, "listing-cache", `${fastHash(id)}.bin`), stateKey(stateDir), id);
     const r = readRegularFile(c.file, 64 * 1024 * 1024);
     if (!r.ok && r.missing) {
       c.dirty = true;
       return c;
     }
-    const body = r.ok ? verified(c.key, r.text) : undefined;
+    const body = r.ok ? checksumVerified(c.key, r.text) : undefined;
     const all = body?.split("\0");
     if (!all || all[0] !== LIST_MAGIC || `${all[1]}\0${all[2]}` !== id || (all.length - 3) % LW !== 0) {
       c.warning = `skillgate: listing cache ${c.file} failed its check; listing every folder`;
@@ -201,7 +201,7 @@ export class ListingCache {
     const out: string[] = [LIST_MAGIC, this.id];
     for (const [rel, e] of this.m) if (this.used.has(rel)) out.push(rel, e[0], e[1], e[2], e[3].join("/"), e[4].join("/"));
     makeDir(path.dirname(this.file), 0o700);
-    writeAtomic(this.file, signed(this.key, out.join("\0")));
+    writeAtomic(this.file, checksummed(this.key, out.join("\0")));
     this.dirty = false;
   }
 }

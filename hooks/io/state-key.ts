@@ -10,6 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { readRegularFile } from "./state-store.js";
 import { makeDir } from "./make-dir.js";
+import { fastHash } from "./fast-hash.js";
 
 interface Hasher {
   update(data: string): Hasher;
@@ -73,4 +74,23 @@ export function verified(key: Buffer, text: string): string | undefined {
   if (nl !== 64) return undefined;
   const body = text.slice(nl + 1);
   return macOk(key, body, text.slice(0, nl)) ? body : undefined;
+}
+
+/**
+ * The files the hook writes and reads back around every shell call it cannot prove read-only (the
+ * restore's baseline and state witness, the stat and listing caches): the same `<sum>\n<body>` shape,
+ * with a keyed 64-bit checksum (io/fast-hash.ts) in place of the HMAC. The key is readable by the
+ * agent either way (see above), so both only make an edited file fail its check; the checksum spares
+ * Node loading node:crypto, 4–6 ms of such a call (`SKILLGATE_TIMINGS=1`). Evidence records keep the HMAC.
+ */
+export function checksummed(key: Buffer, body: string): string {
+  return `${fastHash(body, key.toString("hex"))}\n${body}`;
+}
+
+/** The body of a checksummed file, or undefined when its checksum does not match. */
+export function checksumVerified(key: Buffer, text: string): string | undefined {
+  const nl = text.indexOf("\n");
+  if (nl !== 16) return undefined;
+  const body = text.slice(nl + 1);
+  return text.slice(0, nl) === fastHash(body, key.toString("hex")) ? body : undefined;
 }

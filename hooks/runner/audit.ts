@@ -15,7 +15,7 @@ import { isSafeSessionId } from "../io/state-store.js";
 import { removeOlderThan } from "../io/clean.js";
 import { makeDir } from "../io/make-dir.js";
 import { writeAtomic } from "../io/state-store.js";
-import { signed, stateKey } from "../io/state-key.js";
+import { checksummed, stateKey } from "../io/state-key.js";
 import type { RestoreInput } from "./restore.js";
 
 /** A shell call about to run that the pre-filter cannot vouch for as read-only: it may change anything. */
@@ -138,7 +138,7 @@ export function restorePending(stateDir: string, sessionId: string): boolean {
 export function noteStateWrite(stateDir: string, sessionId: string, text: string): void {
   if (!restorePending(stateDir, sessionId)) return;
   try {
-    writeAtomic(path.join(stateDir, "restore", sessionId, "state.witness"), signed(stateKey(stateDir), `present\n${text}`));
+    writeAtomic(path.join(stateDir, "restore", sessionId, "state.witness"), checksummed(stateKey(stateDir), `present\n${text}`));
   } catch {
     /* the folder went away meanwhile: nothing pending */
   }

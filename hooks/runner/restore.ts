@@ -8,8 +8,8 @@
 // the finding folded into the event (the policy words it: effects-audit.ts).
 //
 // One folder per session, <state>/restore/<session>/:
-//   baseline.json   signed: the files' entries (io/restore-store.ts), the rows listed
-//   state.witness   signed: the session state file as the hook last wrote it
+//   baseline.json   checksummed: the files' entries (io/restore-store.ts), the rows listed
+//   state.witness   checksummed: the session state file as the hook last wrote it
 //   hold-<call>     a call in flight (content: its agent id)
 //   linger-<call>   a finished call whose work may still run: checked at the next event
 // The folder exists only while a call holds it: an event with nothing pending
@@ -25,12 +25,12 @@ import type { Host } from "../core/host.js";
 import { contextOf } from "../core/agent-context.js";
 import { isLoaded } from "../core/skills.js";
 import { StateStore, isSafeSessionId, readRegularFile, writeAtomic } from "../io/state-store.js";
-import { signed, stateKey, verified } from "../io/state-key.js";
+import { checksummed, checksumVerified, stateKey } from "../io/state-key.js";
 import { ListingCache, StatCache } from "../io/stat-cache.js";
 import { listMatching, filesUnder } from "../io/guarded-files.js";
 import { blobDir, differs, entryOf, keptCopy, putBack, type Entry, type Keeper } from "../io/restore-store.js";
 import { makeDir } from "../io/make-dir.js";
-import { sha256hex } from "../io/sha256.js";
+import { fastHash } from "../io/fast-hash.js";
 import { parseConfig } from "../core/shell/gitconfig.js";
 
 interface Protected {
@@ -101,7 +101,7 @@ export function holdForCall(
     const missingRows = rows.filter((cr) => !base?.rows.includes(cr.row.id));
     if (!base || missingRows.length > 0 || !sameProtected(base, r)) {
       const next = snapshot(base, root, base ? missingRows : rows, r);
-      writeAtomic(file, signed(key, JSON.stringify(next)));
+      writeAtomic(file, checksummed(key, JSON.stringify(next)));
     }
     fs.writeFileSync(path.join(dir, `hold-${toolUseId}`), `${agent ?? ""}\n`, { mode: 0o600 });
   });
@@ -189,7 +189,7 @@ function protectedFiles(
 
 function listGuarded(root: string, rows: CompiledRow[], r: RestoreInput): { files: string[]; partial: boolean } {
   const matchers = rows.flatMap((cr) => (cr.writes ? [cr.writes] : []));
-  const globKey = sha256hex(JSON.stringify(rows.map((cr) => cr.row.when.writes ?? [])));
+  const globKey = fastHash(JSON.stringify(rows.map((cr) => cr.row.when.writes ?? [])));
   const cache = ListingCache.load(r.stateDir, root, globKey);
   const l = listMatching(root, (rel) => matchers.some((m) => m(rel)), { cache, skip: [r.stateDir] });
   try {
@@ -276,7 +276,7 @@ export async function checkSession(event: Event, r: RestoreInput, reloaded: () =
       rows: [],
       protects: "skillgate's record of the guarded files",
       outcome: "failed",
-      why: "it is missing or fails its signature (altered, or skillgate's key changed), so nothing could be put back",
+      why: "it is missing or fails its check (altered, or skillgate's key changed), so nothing could be put back",
     });
   } else {
     // Protected files first: a table put back is the table the rest is checked with.
@@ -410,14 +410,14 @@ const ABSENT = "absent";
 
 /** Format shared with noteStateWrite (runner/audit.ts). */
 function writeWitness(key: Buffer, file: string, text: string | undefined): void {
-  writeAtomic(file, signed(key, text === undefined ? ABSENT : `present\n${text}`));
+  writeAtomic(file, checksummed(key, text === undefined ? ABSENT : `present\n${text}`));
 }
 
 /** The state file as the hook last wrote it; put back when something else changed it. */
 function checkState(key: Buffer, dir: string, stateDir: string, sessionId: string, lookOnly = false): RestoreFinding | undefined {
   const file = path.join(stateDir, `${sessionId}.json`);
   const w = readRegularFile(path.join(dir, "state.witness"), 8 * 1024 * 1024);
-  const body = w.ok ? verified(key, w.text) : undefined;
+  const body = w.ok ? checksumVerified(key, w.text) : undefined;
   const what = "skillgate's state of this session (the skills it counts as loaded)";
   if (body === undefined) {
     if (w.ok === false && w.missing) return undefined;
@@ -427,7 +427,7 @@ function checkState(key: Buffer, dir: string, stateDir: string, sessionId: strin
       rows: [],
       protects: what,
       outcome: "failed",
-      why: "the record of what skillgate last wrote there fails its signature",
+      why: "the record of what skillgate last wrote there fails its check",
     };
   }
   const want = body === ABSENT ? undefined : body.startsWith("present\n") ? body.slice(8) : undefined;
@@ -459,7 +459,7 @@ function underLock(stateDir: string, sessionId: string, fn: () => void): void {
 
 function readBaseline(key: Buffer, file: string): Baseline | undefined {
   const r = readRegularFile(file, 64 * 1024 * 1024);
-  const body = r.ok ? verified(key, r.text) : undefined;
+  const body = r.ok ? checksumVerified(key, r.text) : undefined;
   if (body === undefined) return undefined;
   try {
     const b = JSON.parse(body) as Baseline;
