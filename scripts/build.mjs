@@ -7,6 +7,8 @@
 //   Every other hook host runs the same bundle: dist/hook-<host>.cjs (and .mjs).
 // - Bun (when its binary is installed): dist/hook.bun.cjs with its bytecode
 //   (hook.bun.cjs.jsc): Bun starts from compiled bytecode.
+// Both keep the shell parser in a second script, loaded only by a shell call that
+// needs it (scripts/shell-apart.mjs).
 // zod is in neither: dist/hook.node-schema.cjs is loaded only when a table is validated.
 // The bundle is built beside dist/ and swapped in, so a hook or test running
 // during a rebuild never sees a half-written dist/.
@@ -15,19 +17,10 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { SHELL_APART, shellEntrySource } from "./shell-apart.mjs";
 
 /** The hook executables besides Claude Code's: dist/hook-<host>.cjs runs hooks/entries/<host>.ts's `main`. */
 const NODE_HOSTS = ["codex", "gemini", "copilot", "cursor"];
-/**
- * What the Node route keeps out of dist/hook.node.cjs: the shell parser and the modules only a
- * shell call the pre-filter cannot vouch for, or a check's run, need. Each is imported
- * dynamically by the runner; these imports load dist/hook.node-shell.cjs instead (its own
- * code cache), so a Write, a Read or a prompt reads and deserializes half as much.
- * Bun's build keeps one bundle: a second bytecode file loaded later cost Bun more than it saved.
- */
-const SHELL_MODULES = ["hooks/core/shell-facts.ts", "hooks/io/shell-files.ts", "hooks/core/shell/analyze.ts", "hooks/io/evidence-run.ts"];
-const SHELL_APART = new RegExp(`[/\\\\](${SHELL_MODULES.map((m) => path.basename(m, ".ts").replace(/[.-]/g, "\\$&")).join("|")})\\.js$`);
-
 const tmp = `dist.tmp-${process.pid}`;
 const common = {
   outdir: tmp,
@@ -132,12 +125,7 @@ async function buildForNode(outdir) {
     },
   };
   const shellEntry = path.resolve(outdir, "hook-node-shell-entry.ts");
-  // Each module behind a function: esbuild initializes a required module on first use, so a shell call
-  // runs the parser's top level and not evidence runs' (node:crypto, node:child_process) until one is needed.
-  writeFileSync(
-    shellEntry,
-    `export const modules = {\n${SHELL_MODULES.map((m) => `  ${JSON.stringify(path.basename(m, ".ts"))}: () => require(${from(m)}),`).join("\n")}\n};\n`,
-  );
+  writeFileSync(shellEntry, shellEntrySource());
   const main = await build({
     ...cjs,
     entryPoints: [entry],
@@ -229,7 +217,9 @@ function buildForBun(outdir) {
   if (r.status !== 0) {
     // The Node build is complete without it: warn, do not fail `npm ci`.
     console.warn(`build: bun build failed (dist/hook.bun.cjs not built):\n${r.stderr || r.stdout}`);
-    rmSync(path.join(outdir, "hook.bun.cjs"), { force: true });
-    rmSync(path.join(outdir, "hook.bun.cjs.jsc"), { force: true });
+    for (const f of ["hook.bun.cjs", "hook.bun-shell.cjs"]) {
+      rmSync(path.join(outdir, f), { force: true });
+      rmSync(path.join(outdir, `${f}.jsc`), { force: true });
+    }
   }
 }

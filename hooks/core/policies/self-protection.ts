@@ -16,12 +16,13 @@ export const SELF_PROTECTION_ROW = "self-protection";
 export const selfProtection: Policy = ({ event, table, facts }) => {
   if (event.kind !== "tool-call" || !facts || table.protect.length === 0) return undefined;
   const refuse: Refusal[] = [];
+  // Running skillgate's own hook or CLI first: what such a script would write (the analysis may read it) says less.
   const hit =
+    runsSkillgate(facts, event.cwd, table) ??
     protectedWrite(facts, event.cwd, table) ??
     hardLinkOfProtected(facts, event.cwd, table) ??
     otherToolWrite(event, table) ??
-    gitInternalsWrite(event, facts) ??
-    runsSkillgate(facts, event.cwd, table);
+    gitInternalsWrite(event, facts);
   if (hit) refuse.push({ row: SELF_PROTECTION_ROW, line: `skillgate[${SELF_PROTECTION_ROW}]: ${hit}` });
   const alias = shadowingAlias(facts, table);
   if (alias) refuse.push({ row: SELF_PROTECTION_ROW, line: `skillgate[${SELF_PROTECTION_ROW}]: ${alias}` });
