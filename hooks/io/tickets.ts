@@ -5,14 +5,13 @@
 // read them to tell an agent's commit or push from a person's, and whose it is
 // (docs/git-hooks.md). The git hook script only tests whether tickets/*.json
 // exists before it starts node, so a live ticket is a file directly in tickets/.
-// A ticket is signed with the state folder's key (io/state-key.ts) on its first
+// A ticket is checksummed with the state folder's key (io/state-key.ts) on its first
 // line: one that fails the check was not written by the hook, and the git hook
 // refuses the commit it would have vouched for (docs/git-hooks.md).
 import fs from "node:fs";
 import path from "node:path";
-import { fastHash } from "./fast-hash.js";
 import { makeDir } from "./make-dir.js";
-import { stateKey } from "./state-key.js";
+import { checksumVerified, checksummed, stateKey } from "./state-key.js";
 
 export interface ProcessId {
   pid: number;
@@ -116,16 +115,13 @@ export function isAlive(p: ProcessId, proc = "/proc"): boolean {
 
 // ─── write, retire, read ───────────────────────────────────────────
 
-// The keyed checksum the table cache uses too (io/fast-hash.ts says why not node:crypto on this path).
-const sign = (stateDir: string, body: string): string => fastHash(body, stateKey(stateDir).toString("hex"));
-
 /** The PreToolUse of a shell call: one small file, `<checksum>\n<json>`. */
 export function writeTicket(stateDir: string, t: Ticket): void {
   const dir = path.join(stateDir, TICKETS);
   const file = path.join(dir, ticketName(t.sessionId, t.toolUseId));
   makeDir(stateDir, 0o700);
   const body = JSON.stringify(t);
-  const text = `${sign(stateDir, body)}\n${body}`;
+  const text = checksummed(stateKey(stateDir), body);
   try {
     fs.writeFileSync(file, text, { mode: 0o600 });
   } catch (e) {
@@ -161,6 +157,7 @@ export interface TicketFiles {
 
 function readTickets(stateDir: string, dir: string): TicketFiles {
   const out: TicketFiles = { good: [], bad: [] };
+  let key: Buffer | undefined;
   let names: string[];
   try {
     names = fs.readdirSync(dir).filter((n) => n.endsWith(".json"));
@@ -189,7 +186,7 @@ function readTickets(stateDir: string, dir: string): TicketFiles {
     } catch {
       claimed = undefined;
     }
-    const ok = nl === 16 && text.slice(0, nl) === sign(stateDir, body);
+    const ok = checksumVerified((key ??= stateKey(stateDir)), text) !== undefined;
     if (ok && isTicket(claimed)) out.good.push({ file, ticket: claimed });
     else {
       const client = claimed && isProcessId(claimed.client) ? claimed.client : undefined;

@@ -296,8 +296,9 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
       notices.push(`skillgate: effects audit snapshot not taken (${(e as Error).message})`);
     }
   }
-  // The git hooks tell this call's commits from a person's by its ticket (docs/git-hooks.md).
-  if ("tool" in event && store) {
+  // The git hooks tell this call's commits from a person's by its ticket (docs/git-hooks.md). A call the
+  // pre-filter vouches for as read-only (`ls -la`, `grep -rn x src`) runs no git and needs none.
+  if ("tool" in event && store && !(event.kind === "tool-call" && event.tool.kind === "shell" && !mayWrite(event))) {
     try {
       noteShellCall(event, outcome.decision.verdict === "deny", stateDir, {
         host: host.name,
