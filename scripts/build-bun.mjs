@@ -1,14 +1,14 @@
 // Run by Bun from scripts/build.mjs: dist/hook.bun.cjs and dist/hook.bun-shell.cjs, each
 // with its bytecode (.jsc). Bun starts from compiled bytecode instead of parsing the bundle;
 // bytecode needs CommonJS (and CommonJS has no top-level await). The shell parser is the
-// second bundle (scripts/shell-apart.mjs), loaded by the shell calls that need it: a prompt,
+// second bundle (scripts/hook-apart.mjs), loaded by the shell calls that need it: a prompt,
 // a Read or a Write loads 177 KB instead of 456 KB (1.5 ms of Bun's 12–15 ms on this VM, a
 // parsed shell call ~0.4 ms more; `npm run bench`). zod stays out, as in the Node build: the
 // table's schema is loaded from dist/hook.node-schema.cjs only when a table is validated.
 // Usage: bun scripts/build-bun.mjs OUTDIR
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { SHELL_APART, shellEntrySource } from "./shell-apart.mjs";
+import { SHELL_APART, schemaApart, shellEntrySource } from "./hook-apart.mjs";
 
 const outdir = path.resolve(process.argv[2]);
 const SHELL_BUNDLE = "./hook.bun-shell.cjs";
@@ -17,14 +17,6 @@ const shellEntry = path.join(outdir, "hook-bun-shell-entry.ts");
 writeFileSync(entry, `import { main } from ${JSON.stringify(path.resolve("hooks/entries/claude-code.ts"))};\nvoid main();\n`);
 writeFileSync(shellEntry, shellEntrySource());
 
-const schemaApart = {
-  name: "schema-apart",
-  setup(b) {
-    b.onResolve({ filter: /[/\\]table[/\\]schema\.js$/ }, (a) =>
-      a.kind === "dynamic-import" ? { path: "./hook.node-schema.cjs", external: true } : undefined,
-    );
-  },
-};
 /** A dynamic import of a shell module becomes that module of the second bundle, initialized on first use. */
 const shellApart = {
   name: "shell-apart",

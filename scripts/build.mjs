@@ -8,7 +8,7 @@
 // - Bun (when its binary is installed): dist/hook.bun.cjs with its bytecode
 //   (hook.bun.cjs.jsc): Bun starts from compiled bytecode.
 // Both keep the shell parser in a second script, loaded only by a shell call that
-// needs it (scripts/shell-apart.mjs).
+// needs it (scripts/hook-apart.mjs).
 // zod is in neither: dist/hook.node-schema.cjs is loaded only when a table is validated.
 // The bundle is built beside dist/ and swapped in, so a hook or test running
 // during a rebuild never sees a half-written dist/.
@@ -17,7 +17,7 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { SHELL_APART, shellEntrySource } from "./shell-apart.mjs";
+import { SHELL_APART, schemaApart, shellEntrySource } from "./hook-apart.mjs";
 
 /** The hook executables besides Claude Code's: dist/hook-<host>.cjs runs hooks/entries/<host>.ts's `main`. */
 const NODE_HOSTS = ["codex", "gemini", "copilot", "cursor"];
@@ -106,14 +106,6 @@ async function buildForNode(outdir) {
     supported: { "dynamic-import": false },
     define: { "import.meta.dirname": "__dirname" },
     logOverride: { "empty-import-meta": "silent" },
-  };
-  const schemaApart = {
-    name: "schema-apart",
-    setup(b) {
-      b.onResolve({ filter: /[/\\]table[/\\]schema\.js$/ }, (a) =>
-        a.kind === "dynamic-import" ? { path: "./hook.node-schema.cjs", external: true } : undefined,
-      );
-    },
   };
   // The shell parser and what only a shell call or a check's run needs: a second script, loaded only then.
   const shellApart = {
