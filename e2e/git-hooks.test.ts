@@ -52,7 +52,7 @@ test("git hooks: an agent commit is aborted with the gate reason, passes after t
   const subjects = () => execFileSync("git", ["log", "--format=%s"], { cwd: p.repo, encoding: "utf8" }).trim().split("\n");
   assert.ok(existsSync(join(p.repo, ".git", "hooks", "reference-transaction")), "install put the reference-transaction hook in place");
 
-  // While the session waits in `sleep`, a person commits from outside (no marker, not below the client).
+  // While the session waits in `sleep` (its call's ticket live), a person commits from outside (no marker, not below the client).
   let personCommit: { ok: boolean; error?: string } | undefined;
   const tickets = join(p.env.SKILLGATE_STATE!, "tickets");
   const watch = setInterval(() => {
@@ -73,7 +73,8 @@ test("git hooks: an agent commit is aborted with the gate reason, passes after t
         bash(`env > ${envFile}; ${COMMIT}`, "toolu_py1"),
         // Left running after the call returns, in its own session: the client is no longer its ancestor.
         bash(`(setsid node tools/commit.js background 2 >> ${bgLog} 2>&1; echo "exit $?" >> ${bgLog}) > /dev/null 2>&1 < /dev/null &`, "toolu_bg"),
-        bash("sleep 6; echo waited", "toolu_wait"),
+        // A call that may run git (a ticket is live for it; a vouched read-only call such as `sleep 6` leaves none).
+        bash("sleep 6; git status --short > /dev/null; echo waited", "toolu_wait"),
         skill("commit", "toolu_skill"),
         bash(COMMIT, "toolu_py2"),
         { text: "done" },

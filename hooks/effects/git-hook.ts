@@ -9,6 +9,7 @@ import path from "node:path";
 import { stateDirPath } from "../io/state-dir.js";
 import { environment as claudeEnvironment } from "../hosts/claude-code/env.js";
 import { cleanTickets } from "../io/tickets.js";
+import { cleanPersonsUpdates, notePersonsUpdates } from "../io/persons-updates.js";
 import { AGENT_MARKERS, callerOf, type Caller } from "./caller.js";
 import { check, pushCommand, type Verdict } from "./check.js";
 import { commitEffects, parsePushUpdates, parseRefUpdates, pushFacts, realGit, type Git } from "./refs.js";
@@ -47,11 +48,16 @@ export async function runGitHook(r: GitHookRun): Promise<GitHookResult> {
   for (const d of stateDirs) {
     try {
       cleanTickets(d);
+      cleanPersonsUpdates(d);
     } catch {
       /* housekeeping only */
     }
   }
-  if (caller.kind === "person") return { exit: 0, stderr: "" };
+  if (caller.kind === "person") {
+    // The agent's effects audit, comparing its call's refs before and after, must not take this for the agent's.
+    notePersons(r, stateDirs);
+    return { exit: 0, stderr: "" };
+  }
   const git = r.git ?? realGit;
   // Each effect as the shell call that would have it.
   const commands: string[] = [];
@@ -97,6 +103,21 @@ export async function runGitHook(r: GitHookRun): Promise<GitHookResult> {
     }
   }
   return { exit: 0, stderr: "" };
+}
+
+/** A person's commit or push, noted in each state folder that exists (only there can an agent's call be running). */
+function notePersons(r: GitHookRun, stateDirs: string[]): void {
+  const updates =
+    r.hook === "reference-transaction"
+      ? parseRefUpdates(r.stdin).map((u) => ({ ref: u.ref, oid: u.new }))
+      : parsePushUpdates(r.stdin).map((u) => ({ ref: u.remoteRef, oid: u.localOid }));
+  for (const d of stateDirs) {
+    try {
+      if (fs.existsSync(d)) notePersonsUpdates(d, updates);
+    } catch {
+      /* a record only: the person's git command goes on */
+    }
+  }
 }
 
 function whose(c: Extract<Caller, { kind: "agent" }>, t: { agentId?: string; toolUseId: string }): string {

@@ -52,23 +52,40 @@ export function snapshot(cwd: string, watch: string[] = []): EffectsSnapshot {
   return out;
 }
 
-/** What happened between two snapshots of the same place. `after` defaults to a fresh snapshot. */
-export function compare(before: EffectsSnapshot, cwd: string, after: EffectsSnapshot = snapshot(cwd, Object.keys(before.files))): Finding[] {
+/**
+ * What happened between two snapshots of the same place. `after` defaults to a fresh snapshot.
+ * `persons` names the object ids the git hooks let a ref move to as a person's update (io/persons-updates.ts):
+ * those are not the call's. A commit of the call below a person's one is reported without from/to, so it is
+ * not taken back (moving the branch back would take the person's commit too).
+ */
+export function compare(
+  before: EffectsSnapshot,
+  cwd: string,
+  after: EffectsSnapshot = snapshot(cwd, Object.keys(before.files)),
+  persons: (oid: string) => boolean = () => false,
+): Finding[] {
   const found: Finding[] = [];
+  const seen = new Map<string, boolean>();
+  const personsOid = (oid: string): boolean => seen.get(oid) ?? (seen.set(oid, persons(oid)).get(oid) as boolean);
   if (before.gitDir && after.gitDir === before.gitDir) {
     for (const [rel, size] of Object.entries(after.reflogs)) {
       const was = before.reflogs[rel] ?? 0;
       if (size <= was || !rel.startsWith("refs/heads/")) continue;
       const lines = newLines(path.join(before.gitDir, "logs", rel), was, size);
-      const from = lines[0]?.from;
+      let lastPersons = -1;
+      lines.forEach((l, i) => {
+        if (l.to !== undefined && personsOid(l.to)) lastPersons = i;
+      });
+      const from = lines[lastPersons + 1]?.from;
       const to = lines.at(-1)?.to;
-      for (const { message } of lines) {
-        if (COMMIT_MESSAGE.test(message)) found.push({ kind: "commit", ref: rel, message, ...(from && to ? { from, to } : {}) });
-      }
+      lines.forEach(({ message, to: oid }, i) => {
+        if (!COMMIT_MESSAGE.test(message) || (oid !== undefined && personsOid(oid))) return;
+        found.push({ kind: "commit", ref: rel, message, ...(i > lastPersons && from && to ? { from, to } : {}) });
+      });
     }
     for (const [ref, id] of Object.entries(after.remotes)) {
       const was = before.remotes[ref];
-      if (was !== id) found.push({ kind: "push", ref, ...(was ? { from: was } : {}), to: id });
+      if (was !== id && !personsOid(id)) found.push({ kind: "push", ref, ...(was ? { from: was } : {}), to: id });
     }
   }
   for (const [file, st] of Object.entries(after.files)) {

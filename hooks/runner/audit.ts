@@ -16,6 +16,7 @@ import { removeOlderThan } from "../io/clean.js";
 import { makeDir } from "../io/make-dir.js";
 import { writeAtomic } from "../io/state-store.js";
 import { checksummed, stateKey } from "../io/state-key.js";
+import { isPersonsUpdate } from "../io/persons-updates.js";
 import type { RestoreInput } from "./restore.js";
 
 /** A shell call about to run that the pre-filter cannot vouch for as read-only: it may change anything. */
@@ -65,7 +66,10 @@ export async function afterShellCall(event: Event, stateDir: string): Promise<Ev
     fs.rmSync(file, { force: true });
   }
   const { compare } = await import("../io/effects-audit.js");
-  const audit: AuditFinding[] = compare(saved.snap, saved.cwd || "/").map((f) => (f.kind === "push" ? { kind: "push", ref: f.ref } : f));
+  // A person's commit or push while the call ran (the git hooks noted it) is not the call's.
+  const audit: AuditFinding[] = compare(saved.snap, saved.cwd || "/", undefined, (oid) => isPersonsUpdate(stateDir, oid)).map((f) =>
+    f.kind === "push" ? { kind: "push", ref: f.ref } : f,
+  );
   return audit.length ? { ...event, audit } : event;
 }
 

@@ -289,14 +289,8 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
     if (b.updatedInput) effects = { ...effects, updatedInput: b.updatedInput };
     if (b.notice) notices.push(b.notice);
   }
-  if (outcome.decision.verdict !== "deny") {
-    try {
-      await beforeShellCall(event, table, outcome.state, stateDir, { stateDir, host, env: h.env, packageRoot: h.packageRoot, tableFile: ctx.tableFile });
-    } catch (e) {
-      notices.push(`skillgate: effects audit snapshot not taken (${(e as Error).message})`);
-    }
-  }
-  // The git hooks tell this call's commits from a person's by its ticket (docs/git-hooks.md). A call the
+  // The git hooks tell this call's commits from a person's by its ticket (docs/git-hooks.md): written before the
+  // effects snapshot, so a person's commit in between is known as a person's (io/persons-updates.ts). A call the
   // pre-filter vouches for as read-only (`ls -la`, `grep -rn x src`) runs no git and needs none.
   if ("tool" in event && store && !(event.kind === "tool-call" && event.tool.kind === "shell" && !mayWrite(event))) {
     try {
@@ -310,6 +304,13 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
       });
     } catch (e) {
       notices.push(`skillgate: the git hooks will not know this call (${(e as Error).message})`);
+    }
+  }
+  if (outcome.decision.verdict !== "deny") {
+    try {
+      await beforeShellCall(event, table, outcome.state, stateDir, { stateDir, host, env: h.env, packageRoot: h.packageRoot, tableFile: ctx.tableFile });
+    } catch (e) {
+      notices.push(`skillgate: effects audit snapshot not taken (${(e as Error).message})`);
     }
   }
   for (const row of [EFFECTS_AUDIT_ROW, EFFECTS_RESTORE_ROW, SKILL_CHANGED_ROW]) {
