@@ -165,18 +165,7 @@ function realpathOfNearest(p: string, memo: Map<string, string | null>): string 
   let dir = path.resolve(p);
   const rest: string[] = [];
   for (let i = 0; i < 64; i++) {
-    let real = memo.get(dir);
-    if (real === undefined) {
-      real = null;
-      if (fs.lstatSync(dir, { throwIfNoEntry: false })) {
-        try {
-          real = fs.realpathSync.native(dir);
-        } catch {
-          real = dir; // a dangling link: nothing real behind it yet
-        }
-      }
-      memo.set(dir, real);
-    }
+    const real = realOf(dir, memo);
     if (real !== null) return rest.length ? path.join(real, ...rest.reverse()) : real;
     const up = path.dirname(dir);
     if (up === dir) break;
@@ -184,6 +173,31 @@ function realpathOfNearest(p: string, memo: Map<string, string | null>): string 
     dir = up;
   }
   return path.resolve(p);
+}
+
+/**
+ * The real spelling of an absolute path, or null when nothing is there. Component by component, each folder's
+ * memoized: the protected paths share a few parents, so this is one lstat per distinct component, where a libc
+ * realpath per path read every component's link again (81 readlinks for a Write). A symlink is resolved whole.
+ */
+function realOf(p: string, memo: Map<string, string | null>): string | null {
+  const known = memo.get(p);
+  if (known !== undefined) return known;
+  const up = path.dirname(p);
+  let real: string | null = null;
+  if (up === p) real = p;
+  else if (realOf(up, memo) !== null) {
+    const st = fs.lstatSync(p, { throwIfNoEntry: false });
+    if (st?.isSymbolicLink()) {
+      try {
+        real = fs.realpathSync.native(p);
+      } catch {
+        real = p; // a dangling link: nothing real behind it yet
+      }
+    } else if (st) real = path.join(realOf(up, memo) ?? up, path.basename(p));
+  }
+  memo.set(p, real);
+  return real;
 }
 
 function dedupe(list: ProtectedPath[]): ProtectedPath[] {
