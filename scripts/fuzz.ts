@@ -32,7 +32,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawn, spawnSync } from "node:child_process";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
+import vm from "node:vm";
+import { fileURLToPath } from "node:url";
 import type { HookEnv, HookResult } from "../hooks/runner/hook.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -81,22 +84,125 @@ export async function loadEngine(
     const m = await import("../hooks/entries/claude-code.js");
     return { runHook: m.runHook, cleanup: () => {} };
   }
-  const { build } = await import("esbuild");
+  const { file, cleanup } = await engineFile();
+  return { runHook: loadBundle(file).runHook, cleanup };
+}
+
+/**
+ * runHook with each call in an instance of the bundle of its own: module state as fresh as a hook process's (each
+ * event loads the engine anew), without a process start (~60 ms of CPU; an instance, from V8's code cache, ~5 ms).
+ * For tests of what one event leaves to the next on disk (snapshots, state), where the process adds nothing.
+ */
+export async function freshEngine(): Promise<{ runHook: RunHook; cleanup: () => void }> {
+  const { file, cleanup } = await engineFile();
+  const source = `(function (${CJS_PARAMS.join(", ")}) {${fs.readFileSync(file, "utf8")}\n})`;
+  let cachedData: Buffer | undefined;
+  const runHook: RunHook = (input, h) => {
+    const script = new vm.Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
+    const instance = instantiate(file, script.runInThisContext() as CjsWrapper);
+    cachedData ??= script.createCachedData();
+    return instance.runHook(input, h);
+  };
+  return { runHook, cleanup };
+}
+
+/**
+ * The bundle's file. Under `npm test` (SKILLGATE_TEST_TMP: the run's own temp folder, removed when it ends) it is
+ * built once per run and shared by every test process that loads it (cases, mutation, restore, fuzz and the
+ * `npm run fuzz` it starts): ~0.15 s of CPU per build. It is reused only while every file esbuild read for it is
+ * unchanged (see cachedEngine).
+ */
+async function engineFile(): Promise<{ file: string; cleanup: () => void }> {
+  const runTmp = process.env.SKILLGATE_TEST_TMP;
+  const shared = runTmp ? cachedEngine(runTmp) : undefined;
+  if (shared) return { file: shared, cleanup: () => {} };
   const dir = fs.mkdtempSync(path.join(TMP, "skillgate-fuzz-engine-"));
-  const outfile = path.join(dir, "engine.mjs");
-  await build({
-    entryPoints: [path.join(ROOT, "hooks", "entries", "claude-code.ts")],
+  const outfile = path.join(dir, "engine.cjs");
+  const inputs = await buildEngine(outfile);
+  if (runTmp) saveEngine(runTmp, outfile, inputs);
+  return { file: outfile, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+const ENGINE_ENTRY = path.join(ROOT, "hooks", "entries", "claude-code.ts");
+
+/**
+ * Bundles runHook's entry to `outfile` as one CommonJS script, as dist/hook.node.cjs is (import.meta.dirname is
+ * the script's folder); returns the files esbuild read for it (relative to ROOT).
+ */
+async function buildEngine(outfile: string): Promise<string[]> {
+  const { build } = await import("esbuild");
+  const r = await build({
+    entryPoints: [ENGINE_ENTRY],
+    absWorkingDir: ROOT,
     outfile,
     bundle: true,
     splitting: false,
-    format: "esm",
+    format: "cjs",
     platform: "node",
     target: "node20",
+    define: { "import.meta.dirname": "__dirname" },
+    logOverride: { "empty-import-meta": "silent" },
     logLevel: "warning",
+    metafile: true,
   });
-  // No source maps: enabling them makes every Error the engine creates (and catches) costly. Replay with --source for .ts stacks.
-  const m = (await import(pathToFileURL(outfile).href)) as { runHook: RunHook };
-  return { runHook: m.runHook, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  return Object.keys(r.metafile.inputs);
+}
+
+const CJS_PARAMS = ["exports", "require", "module", "__filename", "__dirname"];
+type CjsWrapper = (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
+
+/**
+ * The bundle run as Node runs a CommonJS script, with module state of its own. Not through require() or import():
+ * under tsx (the test processes, `npm run fuzz`) those hand the 1.6 MB script to tsx's loader to transform, ~0.35 s
+ * of CPU, for a script that needs none. No source maps: enabling them makes every Error the engine creates (and
+ * catches) costly. Replay with --source for .ts stacks.
+ */
+function loadBundle(file: string): { runHook: RunHook } {
+  return instantiate(file, vm.compileFunction(fs.readFileSync(file, "utf8"), CJS_PARAMS, { filename: file }) as CjsWrapper);
+}
+
+function instantiate(file: string, wrapper: CjsWrapper): { runHook: RunHook } {
+  const module = { exports: {} as { runHook?: RunHook } };
+  wrapper.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  const runHook = module.exports.runHook;
+  if (typeof runHook !== "function") throw new Error(`${file} exports no runHook`);
+  return { runHook };
+}
+
+const engineCacheDir = (tmp: string) => path.join(tmp, "skillgate-fuzz-engine-cache");
+const hashOf = (files: string[]): string => {
+  const h = createHash("sha256");
+  for (const f of files)
+    h.update(f)
+      .update("\0")
+      .update(fs.readFileSync(path.resolve(ROOT, f)))
+      .update("\0");
+  return h.digest("hex");
+};
+
+/** The run's bundle, if one was saved and none of the files it was built from has changed since. */
+function cachedEngine(tmp: string): string | undefined {
+  try {
+    const dir = engineCacheDir(tmp);
+    const { inputs, hash } = JSON.parse(fs.readFileSync(path.join(dir, "inputs.json"), "utf8")) as { inputs: string[]; hash: string };
+    return hashOf(inputs) === hash ? path.join(dir, `engine-${hash}.cjs`) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps a fresh build for the rest of the run: the bundle first, then (renamed into place) the list that names it. */
+function saveEngine(tmp: string, outfile: string, inputs: string[]): void {
+  const dir = engineCacheDir(tmp);
+  fs.mkdirSync(dir, { recursive: true });
+  const hash = hashOf(inputs);
+  const bundle = path.join(dir, `engine-${hash}.cjs`);
+  const part = `${bundle}.${process.pid}.tmp`;
+  fs.copyFileSync(outfile, part);
+  fs.renameSync(part, bundle);
+  const list = path.join(dir, `inputs.json.${process.pid}.tmp`);
+  fs.writeFileSync(list, JSON.stringify({ inputs, hash }));
+  fs.renameSync(list, path.join(dir, "inputs.json"));
 }
 
 // ───────────────────────────── PRNG ─────────────────────────────

@@ -206,7 +206,9 @@ test("lastAssistantMessage reads the last assistant.message of an events.jsonl; 
     [line("user.message", "hi"), line("assistant.message", "first"), line("assistant.message", "готово ✅"), line("assistant.turn_end", "")].join("\n") + "\n",
   );
   assert.equal(lastAssistantMessage(f), "готово ✅");
-  assert.equal(lastAssistantMessage(path.join(dir, "none.jsonl")), "");
+  // A missing file is waited for (2 s by default: the answer may not be written yet), then gives '': a short
+  // wait here, not the default, which would hold up every test file sharing this process for 2 s.
+  assert.equal(lastAssistantMessage(path.join(dir, "none.jsonl"), 100), "");
 });
 
 test("install writes .github/hooks/skillgate.json with every event (other hooks kept); uninstall removes it; --user merges config.json", async () => {

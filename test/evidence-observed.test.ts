@@ -51,8 +51,35 @@ function spawnAsync(
  */
 const NPM_QUIET = { npm_config_update_notifier: "false" };
 
-const RED = `{"name":"ws","version":"1.0.0","scripts":{"test":"node test/run.js"}}\n`;
-const GREEN_SCRIPT = `{"name":"ws","version":"1.0.0","scripts":{"test":"node -e 0"}}\n`;
+/**
+ * The projects' tests are shell scripts, run by npm as a package's tests are: what npm does (and what the hook
+ * reads of it) is the same whatever the script is, and a second Node start per run would cost ~60 ms of CPU more.
+ */
+const RED = `{"name":"ws","version":"1.0.0","scripts":{"test":"sh test/run.sh"}}\n`;
+const GREEN_SCRIPT = `{"name":"ws","version":"1.0.0","scripts":{"test":"true"}}\n`;
+const RED_TESTS = "echo 'not ok 1 - adds'; exit 1\n";
+const GREEN_TESTS = "echo 'ok 1 - adds'\n";
+
+/**
+ * `npm test` where npm itself is not what a test is about (the shell around it is: `|| true`, a trap, a background
+ * start): a stand-in first on PATH that does what npm does for these projects (announces the script, runs it, exits
+ * with its status) without a Node start, ~0.13 s of CPU per run. Each test still runs the real npm at least once,
+ * and the tests about what npm itself does (--prefix, npm_config_*, an edited script) run it every time.
+ */
+const FAKE_NPM_BIN = (() => {
+  const dir = tmp("sg-obs-npm-");
+  // Anything else than a bare `npm test` of such a project goes to the real npm (this folder taken off PATH).
+  const script = [
+    "#!/bin/sh",
+    `if [ "$*" = test ] && grep -q '"test":"sh test/run.sh"' package.json 2>/dev/null; then`,
+    `  printf '\\n> ws@1.0.0 test\\n> sh test/run.sh\\n\\n'`,
+    "  exec sh test/run.sh",
+    "fi",
+    `PATH=$(printf '%s' "$PATH" | sed 's#${dir}:##g') exec npm "$@"`,
+  ];
+  fs.writeFileSync(path.join(dir, "npm"), `${script.join("\n")}\n`, { mode: 0o755 });
+  return dir;
+})();
 
 interface Project {
   ws: string;
@@ -67,7 +94,7 @@ function project(paths: string[] = ["src", "test"]): Project {
   const { ws, git } = gitProject("sg-obs-ws-");
   made.push(ws);
   fs.writeFileSync(path.join(ws, "package.json"), RED);
-  fs.writeFileSync(path.join(ws, "test/run.js"), "console.log('not ok 1 - adds'); process.exit(1);\n");
+  fs.writeFileSync(path.join(ws, "test/run.sh"), RED_TESTS);
   git("add", "-A");
   const conf = tmp("sg-obs-conf-");
   const tableFile = path.join(conf, "triggers.json");
@@ -85,7 +112,7 @@ function project(paths: string[] = ["src", "test"]): Project {
   );
   fs.mkdirSync(path.join(conf, "skills"));
   const other = tmp("sg-obs-other-");
-  fs.writeFileSync(path.join(other, "package.json"), `{"name":"other","version":"1.0.0","scripts":{"test":"node -e 0"}}\n`);
+  fs.writeFileSync(path.join(other, "package.json"), `{"name":"other","version":"1.0.0","scripts":{"test":"true"}}\n`);
   const stateDir = path.join(conf, "state");
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -123,12 +150,17 @@ interface Ran {
  * PostToolUse (exit 0) or PostToolUseFailure ("Exit code N"). `shape` overrides the result the
  * client reports (a background start, an interrupt), for what bash alone cannot show.
  */
-async function bash(p: Project, command: string, o: { input?: Record<string, unknown>; response?: Record<string, unknown> } = {}): Promise<Ran> {
+async function bash(
+  p: Project,
+  command: string,
+  o: { input?: Record<string, unknown>; response?: Record<string, unknown>; npm?: "stand-in" } = {},
+): Promise<Ran> {
   const id = `toolu_b${++seq}`;
   const input = { command, description: "run", ...o.input };
   const pre = await hook(p, "pre-tool-use-bash", { tool_input: input, tool_use_id: id });
   assert.equal(refusal(pre), undefined, `the call itself is allowed: ${command}`);
-  const real = await spawnAsync("bash", ["-c", command], { cwd: p.ws, env: { PATH: process.env.PATH, HOME: p.env.HOME, ...NPM_QUIET } });
+  const PATH = o.npm ? `${FAKE_NPM_BIN}${path.delimiter}${process.env.PATH}` : process.env.PATH;
+  const real = await spawnAsync("bash", ["-c", command], { cwd: p.ws, env: { PATH, HOME: p.env.HOME, ...NPM_QUIET } });
   const base = { tool_input: input, tool_use_id: id, duration_ms: 40 };
   const response = { stdout: real.stdout, stderr: real.stderr, interrupted: false, isImage: false, noOutputExpected: false, ...o.response };
   const post =
@@ -144,7 +176,7 @@ describe("evidence records only what was observed", { concurrency: true }, () =>
     const p = project();
     await bash(p, "npm test");
     assert.match((await commit(p)) ?? "", /the latest run failed \(npm test, exit 1/);
-    fs.writeFileSync(path.join(p.ws, "test/run.js"), "console.log('ok 1 - adds');\n");
+    fs.writeFileSync(path.join(p.ws, "test/run.sh"), GREEN_TESTS);
     await bash(p, "npm test");
     assert.equal(await commit(p), undefined);
     assert.equal(await done(p), undefined);
@@ -163,9 +195,10 @@ describe("evidence records only what was observed", { concurrency: true }, () =>
     ];
     // A project each: the runs go side by side.
     await Promise.all(
-      commands.map(async (command) => {
+      commands.map(async (command, i) => {
         const p = project();
-        const r = await bash(p, command);
+        // The first with the real npm; the others are about the shell around it.
+        const r = await bash(p, command, i === 0 ? {} : { npm: "stand-in" });
         assert.match(r.pre.systemMessage ?? "", /will not count as evidence/, `${command}: the user is told`);
         assert.match((await commit(p)) ?? "", /none is recorded/, command);
         assert.match((await done(p)) ?? "", /skillgate\[done-needs-tests\]/, command);
@@ -184,7 +217,9 @@ describe("evidence records only what was observed", { concurrency: true }, () =>
     await Promise.all(
       commands.map(async (command) => {
         const p = project();
-        await bash(p, command);
+        // The real npm where what npm does is the point (it honours npm_config_script_shell); the shell's own
+        // tricks with the stand-in.
+        await bash(p, command, command.startsWith("npm_config_") ? {} : { npm: "stand-in" });
         assert.match((await commit(p)) ?? "", /none is recorded/, command);
       }),
     );
@@ -196,9 +231,10 @@ describe("evidence records only what was observed", { concurrency: true }, () =>
     assert.match(bg.pre.systemMessage ?? "", /background/);
     assert.match((await commit(p)) ?? "", /none is recorded/);
     // Auto-backgrounded by the client without the input field: the result says so.
-    await bash(p, "npm test", { response: { stdout: "", stderr: "", backgroundTaskId: "b7x2l" } });
+    // The client's report decides these two, whatever the run did: the stand-in runs them.
+    await bash(p, "npm test", { response: { stdout: "", stderr: "", backgroundTaskId: "b7x2l" }, npm: "stand-in" });
     assert.match((await commit(p)) ?? "", /none is recorded/);
-    const cut = await bash(p, "npm test", { response: { stdout: "ok 1 - adds\n", stderr: "", interrupted: true } });
+    const cut = await bash(p, "npm test", { response: { stdout: "ok 1 - adds\n", stderr: "", interrupted: true }, npm: "stand-in" });
     assert.match(cut.post.systemMessage ?? "", /interrupted/);
     assert.match((await commit(p)) ?? "", /none is recorded/);
     assert.match((await done(p)) ?? "", /skillgate\[done-needs-tests\]/);
@@ -223,7 +259,7 @@ describe("evidence records only what was observed", { concurrency: true }, () =>
     await Promise.all(
       [`cd ${p.ws} && npm test`, `npm test --prefix ${p.ws}`, `cd src && cd .. && npm test`].map(async (command) => {
         const q = project();
-        fs.writeFileSync(path.join(q.ws, "test/run.js"), "console.log('ok');\n");
+        fs.writeFileSync(path.join(q.ws, "test/run.sh"), GREEN_TESTS);
         await bash(q, command.replaceAll(p.ws, q.ws));
         assert.equal(await commit(q), undefined, command);
       }),
@@ -242,7 +278,7 @@ describe("evidence records only what was observed", { concurrency: true }, () =>
 
   test("the runner's config is in scope by default: a .mocharc or tsconfig change after the run makes it stale", async () => {
     const p = project();
-    fs.writeFileSync(path.join(p.ws, "test/run.js"), "console.log('ok');\n");
+    fs.writeFileSync(path.join(p.ws, "test/run.sh"), GREEN_TESTS);
     fs.writeFileSync(path.join(p.ws, "tsconfig.json"), "{}\n");
     await bash(p, "npm test");
     assert.equal(await commit(p), undefined);
@@ -256,7 +292,7 @@ describe("evidence records only what was observed", { concurrency: true }, () =>
 
   test("a symlink in scope is hashed by what it points to: its target changing after the run makes it stale", async () => {
     const p = project(["src", "test"]);
-    fs.writeFileSync(path.join(p.ws, "test/run.js"), "console.log('ok');\n");
+    fs.writeFileSync(path.join(p.ws, "test/run.sh"), GREEN_TESTS);
     fs.mkdirSync(path.join(p.ws, "data"));
     fs.writeFileSync(path.join(p.ws, "data/cases.json"), "[1]\n");
     fs.symlinkSync("../data/cases.json", path.join(p.ws, "test/cases.json"));

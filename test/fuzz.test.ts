@@ -59,8 +59,8 @@ function since(fz: Fuzzer, where: Failure["where"]): () => void {
 }
 
 /**
- * hooks/runner/hook.ts bundled by esbuild (FUZZ_ENGINE=source: through tsx), once for this file: the build and
- * the import of the bundle cost ~1.5 s of CPU, and both tests below run events through the same code.
+ * hooks/runner/hook.ts bundled by esbuild (FUZZ_ENGINE=source: through tsx), loaded once for this file (the bundle
+ * itself is built once per `npm test` run: scripts/fuzz.ts loadEngine); both tests below run events through it.
  */
 let engineOnce: ReturnType<typeof loadEngine> | undefined;
 const sharedEngine = () =>

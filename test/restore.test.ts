@@ -1,16 +1,24 @@
-// Guarded files put back (runner/restore.ts), through the built hook as
-// `install` writes it (node dist/hook.cjs), with Claude Code 2.1.328 payload
+// Guarded files put back (runner/restore.ts), with Claude Code 2.1.328 payload
 // shapes (cases/fixtures/) and real programs that change files behind the
 // analysis's back: a node or python program the analysis cannot read. After
 // the call (or at the next event, for work left running) the file is as it
 // was, and the model (additionalContext) and the user (systemMessage) are told.
+// Each event runs in an engine of its own, loaded anew as a hook process loads
+// it (scripts/fuzz.ts freshEngine: the bundle runHook is, without the process
+// start); what one event leaves the next is on disk, as between processes. Two
+// tests go through the built hook as `install` writes it (node dist/hook.cjs):
+// a call put back, and work that outlives the call caught at the next event.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { freshEngine } from "../scripts/fuzz.ts";
 import { casesDir, hookBundle, root } from "./helpers.ts";
+
+const engine = await freshEngine();
+process.on("exit", engine.cleanup);
 
 interface World {
   base: string;
@@ -19,10 +27,12 @@ interface World {
   table: string;
   env: NodeJS.ProcessEnv;
   session: string;
+  /** Each event through `node dist/hook.cjs` (else through a fresh engine in this process). */
+  viaProcess: boolean;
 }
 
 let n = 0;
-function world(): World {
+function world(o: { viaProcess?: boolean } = {}): World {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "sg-restore-")));
   const project = path.join(base, "project");
   const home = path.join(base, "home");
@@ -46,7 +56,7 @@ function world(): World {
     SKILLGATE_OUTPUT_DIR: path.join(base, "out"),
     SKILLGATE_TRACE: "1",
   };
-  return { base, project, state, table: path.join(claude, "triggers.json"), env, session: `restore-${process.pid}-${n++}` };
+  return { base, project, state, table: path.join(claude, "triggers.json"), env, session: `restore-${process.pid}-${n++}`, viaProcess: o.viaProcess ?? false };
 }
 
 const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(casesDir, "fixtures", `${name}.json`), "utf8"));
@@ -59,10 +69,14 @@ interface Answer {
   state: Record<string, unknown>;
 }
 
-function hook(w: World, name: string, over: Record<string, unknown>): Answer {
+async function hook(w: World, name: string, over: Record<string, unknown>): Promise<Answer> {
   const input = JSON.stringify({ ...fixture(name), session_id: w.session, cwd: w.project, ...over });
-  const r = spawnSync(process.execPath, [hookBundle], { input, env: w.env, encoding: "utf8" });
-  assert.equal(r.status, 0, r.stderr);
+  let r: { stdout: string; stderr: string };
+  if (w.viaProcess) {
+    const p = spawnSync(process.execPath, [hookBundle], { input, env: w.env, encoding: "utf8" });
+    assert.equal(p.status, 0, p.stderr);
+    r = p;
+  } else r = await engine.runHook(input, { env: w.env, packageRoot: root });
   const out = r.stdout ? (JSON.parse(r.stdout) as Record<string, unknown>) : {};
   const hso = (out.hookSpecificOutput ?? {}) as Record<string, unknown>;
   const trace = /skillgate-trace (.*)/.exec(r.stderr)?.[1];
@@ -78,14 +92,14 @@ function hook(w: World, name: string, over: Record<string, unknown>): Answer {
 
 let calls = 0;
 /** One Bash call, run for real between its PreToolUse and its PostToolUse, as Claude Code does. */
-function bash(w: World, command: string): { pre: Answer; post: Answer } {
+async function bash(w: World, command: string): Promise<{ pre: Answer; post: Answer }> {
   const id = `toolu_restore${calls++}`;
   const input = { command, description: "x" };
-  const pre = hook(w, "pre-tool-use-bash", { tool_use_id: id, tool_input: input });
+  const pre = await hook(w, "pre-tool-use-bash", { tool_use_id: id, tool_input: input });
   assert.equal(pre.verdict, "allow", `${command}: ${pre.context}`);
   const ran = spawnSync("/bin/sh", ["-c", command], { cwd: w.project, encoding: "utf8" });
   assert.equal(ran.status, 0, ran.stderr);
-  const post = hook(w, "post-tool-use-bash", {
+  const post = await hook(w, "post-tool-use-bash", {
     tool_use_id: id,
     tool_input: input,
     tool_response: { stdout: ran.stdout, stderr: ran.stderr, interrupted: false, isImage: false, noOutputExpected: false },
@@ -105,10 +119,10 @@ function program(w: World, name: string, targets: string[], js: string): string 
 }
 
 describe("a guarded file changed by a program the analysis cannot read is put back", () => {
-  test("a new docs/x_RU.md is removed, and the model and the user are told which file and which skill", () => {
-    const w = world();
+  test("a new docs/x_RU.md is removed, and the model and the user are told which file and which skill", async () => {
+    const w = world({ viaProcess: true });
     const cmd = program(w, "gen.js", ["docs/x_RU.md"], "require('fs').writeFileSync(T[0], 'written unseen\\n');");
-    const { post } = bash(w, cmd);
+    const { post } = await bash(w, cmd);
     assert.equal(fs.existsSync(path.join(w.project, "docs", "x_RU.md")), false, "the new file is gone");
     assert.ok(post.rows.includes("effects-restore"), `rows: ${post.rows}`);
     assert.match(
@@ -122,7 +136,7 @@ describe("a guarded file changed by a program the analysis cannot read is put ba
     assert.equal(fs.readFileSync(path.join(w.project, "docs", "notes.md"), "utf8"), "free to edit\n");
   });
 
-  test("a deleted guarded file is recreated byte for byte with its mode; an unguarded edit stays", () => {
+  test("a deleted guarded file is recreated byte for byte with its mode; an unguarded edit stays", async () => {
     const w = world();
     const file = path.join(w.project, "docs", "a_RU.md");
     const before = fs.statSync(file);
@@ -132,7 +146,7 @@ describe("a guarded file changed by a program the analysis cannot read is put ba
       ["docs/a_RU.md", "docs/notes.md"],
       "const fs = require('fs'); fs.unlinkSync(T[0]); fs.writeFileSync(T[1], 'edited\\n');",
     );
-    const { post } = bash(w, cmd);
+    const { post } = await bash(w, cmd);
     assert.equal(fs.readFileSync(file, "utf8"), "привет\n");
     assert.equal(fs.statSync(file).mode & 0o7777, 0o640);
     assert.ok(Math.abs(fs.statSync(file).mtimeMs - before.mtimeMs) < 1, "its modification time too");
@@ -142,25 +156,25 @@ describe("a guarded file changed by a program the analysis cannot read is put ba
 
   test("python: an edited guarded file is rewritten as it was", {
     skip: spawnSync("python3", ["-c", "0"]).status !== 0 ? "python3 is not installed" : false,
-  }, () => {
+  }, async () => {
     const w = world();
-    const { post } = bash(w, `python3 -c "import os; open(bytes.fromhex('${Buffer.from("docs/a_RU.md").toString("hex")}').decode(), 'a').write('more')"`);
+    const { post } = await bash(w, `python3 -c "import os; open(bytes.fromhex('${Buffer.from("docs/a_RU.md").toString("hex")}').decode(), 'a').write('more')"`);
     assert.equal(fs.readFileSync(path.join(w.project, "docs", "a_RU.md"), "utf8"), "привет\n");
     assert.match(post.context, /changed .*a_RU\.md.*skill "paired-docs".*put it back as it was/);
   });
 
-  test("with the skill loaded, the same write stays and nothing is said", () => {
+  test("with the skill loaded, the same write stays and nothing is said", async () => {
     const w = world();
-    hook(w, "post-tool-use-skill", { tool_input: { skill: "paired-docs" }, tool_response: { success: true, commandName: "paired-docs" } });
+    await hook(w, "post-tool-use-skill", { tool_input: { skill: "paired-docs" }, tool_response: { success: true, commandName: "paired-docs" } });
     const cmd = program(w, "gen.js", ["docs/x_RU.md"], "require('fs').writeFileSync(T[0], 'with the skill\\n');");
-    const { post } = bash(w, cmd);
+    const { post } = await bash(w, cmd);
     assert.equal(fs.readFileSync(path.join(w.project, "docs", "x_RU.md"), "utf8"), "with the skill\n");
     assert.ok(!post.rows.includes("effects-restore"), `rows: ${post.rows}`);
   });
 });
 
 describe("what the gate trusts is put back whatever is loaded", () => {
-  test("an edited trigger table is put back before the next decision uses it", () => {
+  test("an edited trigger table is put back before the next decision uses it", async () => {
     const w = world();
     const original = fs.readFileSync(w.table, "utf8");
     const cmd = program(
@@ -169,16 +183,16 @@ describe("what the gate trusts is put back whatever is loaded", () => {
       [w.table],
       "const fs = require('fs'); const t = JSON.parse(fs.readFileSync(T[0], 'utf8')); t.rows = t.rows.filter((r) => r.id !== 'commit-gate'); fs.writeFileSync(T[0], JSON.stringify(t));",
     );
-    const { post } = bash(w, cmd);
+    const { post } = await bash(w, cmd);
     assert.equal(fs.readFileSync(w.table, "utf8"), original);
     assert.match(post.context, /changed .*triggers\.json, a trigger table skillgate loads; skillgate put it back/);
-    const commit = hook(w, "pre-tool-use-bash", { tool_use_id: "toolu_after", tool_input: { command: "git commit -m x", description: "x" } });
+    const commit = await hook(w, "pre-tool-use-bash", { tool_use_id: "toolu_after", tool_input: { command: "git commit -m x", description: "x" } });
     assert.equal(commit.verdict, "deny", "the commit gate is still there");
   });
 
-  test("a load written into the session's state file is undone; the hook's own state writes are not", () => {
+  test("a load written into the session's state file is undone; the hook's own state writes are not", async () => {
     const w = world();
-    hook(w, "user-prompt-submit", { prompt: "please check the логи" }); // the hook writes the state (a hint shown)
+    await hook(w, "user-prompt-submit", { prompt: "please check the логи" }); // the hook writes the state (a hint shown)
     const stateFile = path.join(w.state, `${w.session}.json`);
     assert.ok(fs.existsSync(stateFile));
     const cmd = program(
@@ -187,16 +201,19 @@ describe("what the gate trusts is put back whatever is loaded", () => {
       [stateFile],
       "const fs = require('fs'); const s = JSON.parse(fs.readFileSync(T[0], 'utf8')); s.loaded.push('com' + 'mit'); fs.writeFileSync(T[0], JSON.stringify(s));",
     );
-    const { post } = bash(w, cmd);
+    const { post } = await bash(w, cmd);
     assert.match(post.context, /changed .*\.json, skillgate's state of this session \(the skills it counts as loaded\); skillgate put it back/);
     assert.deepEqual((JSON.parse(fs.readFileSync(stateFile, "utf8")) as { loaded: string[] }).loaded, []);
-    assert.equal(hook(w, "pre-tool-use-bash", { tool_use_id: "toolu_c", tool_input: { command: "git commit -m x", description: "x" } }).verdict, "deny");
+    assert.equal(
+      (await hook(w, "pre-tool-use-bash", { tool_use_id: "toolu_c", tool_input: { command: "git commit -m x", description: "x" } })).verdict,
+      "deny",
+    );
     // The hook's own writes during a pending restore (a real load) stand.
     const id = "toolu_long";
     program(w, "noop.js", [], "");
-    hook(w, "pre-tool-use-bash", { tool_use_id: id, tool_input: { command: "node tools/noop.js", description: "x" } });
-    hook(w, "post-tool-use-skill", {});
-    const post2 = hook(w, "post-tool-use-bash", {
+    await hook(w, "pre-tool-use-bash", { tool_use_id: id, tool_input: { command: "node tools/noop.js", description: "x" } });
+    await hook(w, "post-tool-use-skill", {});
+    const post2 = await hook(w, "post-tool-use-bash", {
       tool_use_id: id,
       tool_input: { command: "node tools/noop.js", description: "x" },
       tool_response: { stdout: "", stderr: "", interrupted: false, isImage: false, noOutputExpected: false },
@@ -205,7 +222,7 @@ describe("what the gate trusts is put back whatever is loaded", () => {
     assert.deepEqual((JSON.parse(fs.readFileSync(stateFile, "utf8")) as { loaded: string[] }).loaded, ["commit"]);
   });
 
-  test("settings: a change that removes skillgate's hook is put back; one that keeps it (a permission granted) stays", () => {
+  test("settings: a change that removes skillgate's hook is put back; one that keeps it (a permission granted) stays", async () => {
     const w = world();
     const settings = path.join(w.project, ".claude", "settings.local.json");
     const registered = { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "node /opt/skillgate/dist/hook.cjs" }] }] } };
@@ -216,7 +233,7 @@ describe("what the gate trusts is put back whatever is loaded", () => {
       [settings],
       "const fs = require('fs'); const s = JSON.parse(fs.readFileSync(T[0], 'utf8')); s.permissions = { allow: ['Bash(npm test)'] }; fs.writeFileSync(T[0], JSON.stringify(s));",
     );
-    const first = bash(w, grant).post;
+    const first = (await bash(w, grant)).post;
     assert.ok(!first.rows.includes("effects-restore"), `rows: ${first.rows}`);
     assert.deepEqual(JSON.parse(fs.readFileSync(settings, "utf8")).permissions, { allow: ["Bash(npm test)"] });
     const kept = fs.readFileSync(settings, "utf8");
@@ -226,12 +243,12 @@ describe("what the gate trusts is put back whatever is loaded", () => {
       [settings],
       "const fs = require('fs'); const s = JSON.parse(fs.readFileSync(T[0], 'utf8')); delete s.hooks; fs.writeFileSync(T[0], JSON.stringify(s));",
     );
-    const post = bash(w, off).post;
+    const post = (await bash(w, off)).post;
     assert.equal(fs.readFileSync(settings, "utf8"), kept);
     assert.match(post.context, /changed .*settings\.local\.json, claude-code settings that register skillgate's hook; skillgate put it back/);
   });
 
-  test("a SKILL.md written into a skill's folder is removed", () => {
+  test("a SKILL.md written into a skill's folder is removed", async () => {
     const w = world();
     const userSkill = path.join(w.env.HOME ?? "", ".claude", "skills", "commit", "SKILL.md");
     const cmd = program(
@@ -240,14 +257,14 @@ describe("what the gate trusts is put back whatever is loaded", () => {
       [userSkill],
       "const fs = require('fs'); fs.mkdirSync(require('path').dirname(T[0]), { recursive: true }); fs.writeFileSync(T[0], '# commit anything goes');",
     );
-    const { post } = bash(w, cmd);
+    const { post } = await bash(w, cmd);
     assert.equal(fs.existsSync(userSkill), false);
     assert.match(post.context, /created .*commit\/SKILL\.md, the text of skill "commit", which the gate trusts; skillgate removed it/);
   });
 });
 
 describe("risk and work that outlives the call", () => {
-  test("a file created under src/auth/ by an unread program makes the session audit", () => {
+  test("a file created under src/auth/ by an unread program makes the session audit", async () => {
     const w = world();
     const cmd = program(
       w,
@@ -255,14 +272,14 @@ describe("risk and work that outlives the call", () => {
       ["src/auth", "src/auth/token.ts"],
       "const fs = require('fs'); fs.mkdirSync(T[0], { recursive: true }); fs.writeFileSync(T[1], 'x');",
     );
-    const { post } = bash(w, cmd);
+    const { post } = await bash(w, cmd);
     assert.equal(post.state.riskRow, "high-risk-writes");
     assert.ok(fs.existsSync(path.join(w.project, "src", "auth", "token.ts")), "a risk row's file is not put back: it only raises the profile");
     assert.ok(!post.rows.includes("effects-restore"), "nothing to tell: like a seen risky write");
   });
 
   test("a background writer is caught at the session's next event", async () => {
-    const w = world();
+    const w = world({ viaProcess: true });
     // The job writes once the test says so (after the call's result): however slow the machine, it outlives the call.
     const go = path.join(w.base, "go");
     const cmd = program(
@@ -271,22 +288,22 @@ describe("risk and work that outlives the call", () => {
       ["docs/late_RU.md", go],
       "require('child_process').spawn(process.execPath, ['-e', `const fs = require('fs'); const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(T[1])})) { fs.writeFileSync(${JSON.stringify(T[0])}, 'later'); clearInterval(t); } }, 50); setTimeout(() => process.exit(0), 60000)`], { detached: true, stdio: 'ignore' }).unref();",
     );
-    const { post } = bash(w, cmd);
+    const { post } = await bash(w, cmd);
     const late = path.join(w.project, "docs", "late_RU.md");
     assert.equal(fs.existsSync(late), false, "nothing written yet when the call ends");
     assert.ok(!post.rows.includes("effects-restore"), `rows: ${post.rows}`);
     fs.writeFileSync(go, "");
     for (let i = 0; i < 300 && !fs.existsSync(late); i++) await new Promise((r) => setTimeout(r, 100));
     assert.ok(fs.existsSync(late), "the background job wrote");
-    const next = hook(w, "user-prompt-submit", { prompt: "next" });
+    const next = await hook(w, "user-prompt-submit", { prompt: "next" });
     assert.equal(fs.existsSync(late), false);
     assert.match(next.context, /work an earlier shell command left running created .*late_RU\.md.*skillgate removed it/);
     assert.equal(fs.existsSync(path.join(w.state, "restore", w.session)), false, "nothing pending after the next event");
   });
 
-  test("a command the pre-filter vouches for as read-only takes no snapshot", () => {
+  test("a command the pre-filter vouches for as read-only takes no snapshot", async () => {
     const w = world();
-    bash(w, "ls -la docs");
+    await bash(w, "ls -la docs");
     assert.equal(fs.existsSync(path.join(w.state, "restore")), false);
   });
 });
@@ -339,44 +356,44 @@ describe("git's own work-tree commands", () => {
   }
   const doc = (w: World) => fs.readFileSync(path.join(w.project, "docs", "a_RU.md"), "utf8");
 
-  test("a branch switch that changes a guarded file is put back like any write, and the model is told", () => {
+  test("a branch switch that changes a guarded file is put back like any write, and the model is told", async () => {
     const w = branches();
     const before = doc(w);
-    const { post } = bash(w, "git checkout -q other");
+    const { post } = await bash(w, "git checkout -q other");
     assert.equal(doc(w), before, "the guarded file is as it was before the call");
     assert.ok(post.rows.includes("effects-restore"), `rows: ${post.rows}`);
     assert.match(post.context, /skillgate\[effects-restore\]: .*a_RU\.md.*"paired-docs"/);
   });
 
-  test("a read-only git command next to a write does not shield it (stash list, worktree list)", () => {
+  test("a read-only git command next to a write does not shield it (stash list, worktree list)", async () => {
     for (const tail of ["git stash list", "git worktree list", "git log -1"]) {
       const w = branches();
       const before = doc(w);
       const cmd = program(w, "gen.js", ["docs/a_RU.md"], "require('fs').writeFileSync(T[0], 'unseen');");
-      bash(w, `${cmd}; ${tail}`);
+      await bash(w, `${cmd}; ${tail}`);
       assert.equal(doc(w), before, `${tail}: the file written by the program is put back`);
     }
   });
 
-  test("git apply and a cherry-pick without a commit are writes too", () => {
+  test("git apply and a cherry-pick without a commit are writes too", async () => {
     for (const cmd of ["git diff main other | git apply", "git diff main other > p.patch && git apply p.patch", "git cherry-pick -n other"]) {
       const w = branches();
       const before = doc(w);
-      bash(w, cmd);
+      await bash(w, cmd);
       assert.equal(doc(w), before, `${cmd}: put back`);
     }
   });
 
-  test("with the skill loaded, the branch's version stays", () => {
+  test("with the skill loaded, the branch's version stays", async () => {
     const w = branches();
-    hook(w, "post-tool-use-skill", { tool_input: { skill: "paired-docs" }, tool_response: { success: true, commandName: "paired-docs" } });
-    bash(w, "git checkout -q other");
+    await hook(w, "post-tool-use-skill", { tool_input: { skill: "paired-docs" }, tool_response: { success: true, commandName: "paired-docs" } });
+    await bash(w, "git checkout -q other");
     assert.equal(doc(w), "другая ветка\n");
   });
 });
 
 describe("git's hooks and config", () => {
-  test("a program that writes a git hook or moves core.hooksPath is undone; git's own config writes stay", () => {
+  test("a program that writes a git hook or moves core.hooksPath is undone; git's own config writes stay", async () => {
     const w = world();
     const git = (...a: string[]) => assert.equal(spawnSync("git", a, { cwd: w.project }).status, 0, a.join(" "));
     fs.rmSync(path.join(w.project, ".git"), { recursive: true });
@@ -391,14 +408,14 @@ describe("git's hooks and config", () => {
       [".git/hooks/pre-push", ".git/config", ".git/hooks/post-checkout"],
       "const fs = require('fs'); fs.writeFileSync(T[0], 'exit 0'); fs.appendFileSync(T[1], '[core]\\n\\thooksPath = /dev/null\\n'); fs.writeFileSync(T[2], 'echo x > docs/h_RU.md', { mode: 0o755 });",
     );
-    const { post } = bash(w, cmd);
+    const { post } = await bash(w, cmd);
     assert.equal(fs.readFileSync(hook, "utf8"), before.hook, "the hook is put back");
     assert.equal(fs.readFileSync(config, "utf8"), before.config, "core.hooksPath is taken out again");
     assert.equal(fs.existsSync(path.join(w.project, ".git", "hooks", "post-checkout")), false, "a new hook is removed");
     assert.match(post.context, /git's hooks folder/);
     assert.match(post.context, /git's config/);
     // git's own writes to its config (an identity, a remote) are not a door: they stay.
-    bash(w, "git config user.email me@example.com && git remote add origin ../elsewhere.git");
+    await bash(w, "git config user.email me@example.com && git remote add origin ../elsewhere.git");
     assert.match(fs.readFileSync(config, "utf8"), /me@example\.com[\s\S]*elsewhere\.git/);
   });
 });
