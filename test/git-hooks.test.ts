@@ -16,7 +16,7 @@ import { installGitHooks, inspectGitHooks, uninstallGitHooks, hookScript, CHAINE
 import { AGENT_MARKERS, callerOf } from "../hooks/effects/caller.js";
 import { isHeadRef, parsePushUpdates, parseRefUpdates } from "../hooks/effects/refs.js";
 import { procStat, writeTicket, type Ticket } from "../hooks/io/tickets.js";
-import { cliRun } from "./helpers.ts";
+import { cliRun, gitRepoWithCommit } from "./helpers.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ENTRY = path.join(ROOT, "dist", "git-hook.mjs");
@@ -50,14 +50,7 @@ let template: string | undefined;
 function repoWith(state: string): string {
   if (!template) {
     const t = tmp("template");
-    const env = personEnv(state);
-    gitOk(t, ["init", "-q", "-b", "main"], env);
-    gitOk(t, ["config", "user.name", "T"], env);
-    gitOk(t, ["config", "user.email", "t@example.invalid"], env);
-    gitOk(t, ["config", "commit.gpgsign", "false"], env);
-    fs.writeFileSync(path.join(t, "a.txt"), "a\n");
-    gitOk(t, ["add", "."], env);
-    gitOk(t, ["commit", "-qm", "init"], env);
+    gitRepoWithCommit(t, personEnv(state));
     template = t;
   }
   const repo = tmp("repo");

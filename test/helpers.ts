@@ -34,6 +34,24 @@ export function gitProject(prefix: string, o: { readme?: boolean } = {}): { ws: 
 }
 
 /**
+ * `repo` made a git repository on branch main with one commit of a.txt, committed as T in `env` (no signing):
+ * what the git-hook tests commit on top of.
+ */
+export function gitRepoWithCommit(repo: string, env: NodeJS.ProcessEnv): void {
+  const git = (...a: string[]) => {
+    const r = spawnSync("git", a, { cwd: repo, env, encoding: "utf8" });
+    assert.equal(r.status, 0, `git ${a.join(" ")}: ${r.stderr}`);
+  };
+  git("init", "-q", "-b", "main");
+  git("config", "user.name", "T");
+  git("config", "user.email", "t@example.invalid");
+  git("config", "commit.gpgsign", "false");
+  fs.writeFileSync(path.join(repo, "a.txt"), "a\n");
+  git("add", ".");
+  git("commit", "-qm", "init");
+}
+
+/**
  * `skillgate <argv>` run in this process as a user runs the command: cli() with `env` as the
  * whole environment, `cwd` as the current folder and the console captured; all put back after.
  * For verbs whose process adds nothing to what is tested (one node start each is ~0.3 s).

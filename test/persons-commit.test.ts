@@ -11,7 +11,7 @@ import path from "node:path";
 import { runHook } from "../hooks/entries/claude-code.js";
 import { AGENT_MARKERS } from "../hooks/effects/caller.js";
 import { installGitHooks } from "../hooks/io/git-hooks.js";
-import { root } from "./helpers.ts";
+import { gitRepoWithCommit, root } from "./helpers.ts";
 
 const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(root, "cases", "fixtures", `${name}.json`), "utf8")) as Record<string, unknown>;
 const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), `skillgate-persons-${p}-`));
@@ -30,14 +30,7 @@ function git(repo: string, args: string[], env: NodeJS.ProcessEnv): string {
 function setup(): { state: string; repo: string; event: (name: string, over: Record<string, unknown>) => Promise<{ stdout: string }> } {
   const state = tmp("state");
   const repo = tmp("repo");
-  const env = personEnv(state);
-  git(repo, ["init", "-q", "-b", "main"], env);
-  git(repo, ["config", "user.name", "T"], env);
-  git(repo, ["config", "user.email", "t@example.invalid"], env);
-  git(repo, ["config", "commit.gpgsign", "false"], env);
-  fs.writeFileSync(path.join(repo, "a.txt"), "a\n");
-  git(repo, ["add", "."], env);
-  git(repo, ["commit", "-qm", "init"], env);
+  gitRepoWithCommit(repo, personEnv(state));
   installGitHooks(repo, { node: process.execPath, entry: path.join(root, "dist", "git-hook.mjs"), stateDir: state, markers: Object.keys(AGENT_MARKERS) });
   const event = (name: string, over: Record<string, unknown>) =>
     runHook(JSON.stringify({ ...fixture(name), cwd: repo, ...over }), {
