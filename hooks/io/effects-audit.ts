@@ -65,27 +65,23 @@ export function compare(
   persons: (oid: string) => boolean = () => false,
 ): Finding[] {
   const found: Finding[] = [];
-  const seen = new Map<string, boolean>();
-  const personsOid = (oid: string): boolean => seen.get(oid) ?? (seen.set(oid, persons(oid)).get(oid) as boolean);
   if (before.gitDir && after.gitDir === before.gitDir) {
     for (const [rel, size] of Object.entries(after.reflogs)) {
       const was = before.reflogs[rel] ?? 0;
       if (size <= was || !rel.startsWith("refs/heads/")) continue;
       const lines = newLines(path.join(before.gitDir, "logs", rel), was, size);
-      let lastPersons = -1;
-      lines.forEach((l, i) => {
-        if (l.to !== undefined && personsOid(l.to)) lastPersons = i;
-      });
+      const byPerson = lines.map((l) => l.to !== undefined && persons(l.to));
+      const lastPersons = byPerson.lastIndexOf(true);
       const from = lines[lastPersons + 1]?.from;
       const to = lines.at(-1)?.to;
-      lines.forEach(({ message, to: oid }, i) => {
-        if (!COMMIT_MESSAGE.test(message) || (oid !== undefined && personsOid(oid))) return;
+      lines.forEach(({ message }, i) => {
+        if (!COMMIT_MESSAGE.test(message) || byPerson[i]) return;
         found.push({ kind: "commit", ref: rel, message, ...(i > lastPersons && from && to ? { from, to } : {}) });
       });
     }
     for (const [ref, id] of Object.entries(after.remotes)) {
       const was = before.remotes[ref];
-      if (was !== id && !personsOid(id)) found.push({ kind: "push", ref, ...(was ? { from: was } : {}), to: id });
+      if (was !== id && !persons(id)) found.push({ kind: "push", ref, ...(was ? { from: was } : {}), to: id });
     }
   }
   for (const [file, st] of Object.entries(after.files)) {

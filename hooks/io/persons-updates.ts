@@ -10,43 +10,30 @@ import path from "node:path";
 import { removeOlderThan } from "./clean.js";
 import { makeDir } from "./make-dir.js";
 import { checksumVerified, checksummed, stateKey } from "./state-key.js";
+import { readRegularFile } from "./state-store.js";
 
 const DIR = "persons-updates";
 const OID = /^[0-9a-f]{40,64}$/;
 
-export interface PersonsUpdate {
-  ref: string;
-  oid: string;
-  at: number;
-}
-
 /** The git hook let these updates through as a person's: note them where the agent's hook will look. */
-export function notePersonsUpdates(stateDir: string, updates: { ref: string; oid: string }[], now = Date.now()): void {
+export function notePersonsUpdates(stateDir: string, updates: { ref: string; oid: string }[]): void {
   const fresh = updates.filter((u) => OID.test(u.oid) && !/^0+$/.test(u.oid));
   if (fresh.length === 0) return;
   const dir = path.join(stateDir, DIR);
   makeDir(dir, 0o700);
   const key = stateKey(stateDir);
-  for (const u of fresh) fs.writeFileSync(path.join(dir, u.oid), checksummed(key, JSON.stringify({ ref: u.ref, oid: u.oid, at: now })), { mode: 0o600 });
+  // The ref is for a person reading the folder; the record's age is its file's (cleanPersonsUpdates).
+  for (const u of fresh) fs.writeFileSync(path.join(dir, u.oid), checksummed(key, JSON.stringify({ ref: u.ref, oid: u.oid })), { mode: 0o600 });
 }
 
 /** Did the git hook let a ref move to `oid` as a person's update (a record it wrote, intact)? */
 export function isPersonsUpdate(stateDir: string, oid: string): boolean {
   if (!OID.test(oid)) return false;
-  let text: string;
-  try {
-    const file = path.join(stateDir, DIR, oid);
-    const st = fs.lstatSync(file);
-    if (!st.isFile() || st.size > 4096) return false;
-    text = fs.readFileSync(file, "utf8");
-  } catch {
-    return false;
-  }
-  const body = checksumVerified(stateKey(stateDir), text);
+  const r = readRegularFile(path.join(stateDir, DIR, oid), 4096);
+  const body = r.ok ? checksumVerified(stateKey(stateDir), r.text) : undefined;
   if (body === undefined) return false;
   try {
-    const u = JSON.parse(body) as Partial<PersonsUpdate>;
-    return u.oid === oid;
+    return (JSON.parse(body) as { oid?: unknown }).oid === oid;
   } catch {
     return false;
   }

@@ -10,7 +10,6 @@ import type { AuditFinding, Event, SessionState } from "../core/types.js";
 import type { CompiledTable } from "../core/table/compile.js";
 import { contextOf, ownAgent } from "../core/agent-context.js";
 import { isLoaded } from "../core/skills.js";
-import { plainCommands } from "../core/shell-prefilter.js";
 import { isSafeSessionId } from "../io/state-store.js";
 import { removeOlderThan } from "../io/clean.js";
 import { makeDir } from "../io/make-dir.js";
@@ -19,20 +18,19 @@ import { checksummed, stateKey } from "../io/state-key.js";
 import { isPersonsUpdate } from "../io/persons-updates.js";
 import type { RestoreInput } from "./restore.js";
 
-/** A shell call about to run that the pre-filter cannot vouch for as read-only: it may change anything. */
-export function mayWrite(event: Event): boolean {
-  return event.kind === "tool-call" && event.tool.kind === "shell" && !plainCommands(event.tool.command).skip;
-}
-
-/** Called for a shell call that will run. Writes the snapshot when something gated could happen unseen. */
+/**
+ * Called for a shell call that will run. Writes the snapshot when something gated could happen unseen; `vouched`:
+ * the pre-filter vouched for the command as read-only (runner/call-facts.ts), so nothing is noted.
+ */
 export async function beforeShellCall(
   event: Event,
+  vouched: boolean,
   table: CompiledTable,
   state: SessionState,
   stateDir: string,
   restore?: Omit<RestoreInput, "table">,
 ): Promise<void> {
-  if (event.kind !== "tool-call" || event.tool.kind !== "shell" || !event.toolUseId || !mayWrite(event)) return;
+  if (event.kind !== "tool-call" || event.tool.kind !== "shell" || !event.toolUseId || vouched) return;
   const file = snapshotFile(stateDir, event.sessionId, event.toolUseId);
   if (!file) return;
   const agent = ownAgent(event, table);

@@ -184,9 +184,10 @@ function realOf(p: string, memo: Map<string, string | null>): string | null {
   const known = memo.get(p);
   if (known !== undefined) return known;
   const up = path.dirname(p);
+  const parent = up === p ? p : realOf(up, memo);
   let real: string | null = null;
   if (up === p) real = p;
-  else if (realOf(up, memo) !== null) {
+  else if (parent !== null) {
     const st = fs.lstatSync(p, { throwIfNoEntry: false });
     if (st?.isSymbolicLink()) {
       try {
@@ -194,7 +195,7 @@ function realOf(p: string, memo: Map<string, string | null>): string | null {
       } catch {
         real = p; // a dangling link: nothing real behind it yet
       }
-    } else if (st) real = path.join(realOf(up, memo) ?? up, path.basename(p));
+    } else if (st) real = path.join(parent, path.basename(p));
   }
   memo.set(p, real);
   return real;

@@ -22,7 +22,7 @@ import { carriesBudgetReminder } from "../core/policies/budget.js";
 import { isSafeSessionId, StateStore } from "../io/state-store.js";
 import { stateDirOf } from "../io/state-dir.js";
 import { loadContext, type HookEnv } from "./context.js";
-import { afterShellCall, beforeShellCall, cleanAuditSnapshots, mayWrite, noteStateWrite, restorePending, takeBackCommits } from "./audit.js";
+import { afterShellCall, beforeShellCall, cleanAuditSnapshots, noteStateWrite, restorePending, takeBackCommits } from "./audit.js";
 import { needsWriteGlobs, shellFactsBeforeTable, shellFactsWithTable } from "./call-facts.js";
 import { plainCommands } from "../core/shell-prefilter.js";
 import { EFFECTS_AUDIT_ROW, EFFECTS_RESTORE_ROW } from "../core/policies/effects-audit.js";
@@ -152,7 +152,11 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
   // What the host's environment says (folders, files), read once per event.
   const he = fc.host.environment(h.env);
   const pending = restorePending(stateDirOf({ ...h, ...optionalDataDir(he.dataDir) }), given.sessionId);
-  const globs = (given.kind === "tool-call" && (needsWriteGlobs(facts ?? toolFacts(given)) || mayWrite(given))) || pending;
+  // A shell call the pre-filter vouched for as read-only (its phase 1 passed) takes no snapshot and no ticket; any
+  // other may change anything, so the restore lists what the write rows guard.
+  const shellCall = given.kind === "tool-call" && given.tool.kind === "shell";
+  const vouched = shellCall && shell.pending;
+  const globs = (given.kind === "tool-call" && (needsWriteGlobs(facts ?? toolFacts(given)) || (shellCall && !vouched))) || pending;
   // The real spellings of protected paths cost a few file system calls: only for a call that can write.
   const realPaths = globs || (given.kind === "tool-call" && given.tool.kind === "other");
   const contextOptions = { checkSkills: canRefuse, protect: given.kind === "tool-call" };
@@ -292,7 +296,7 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
   // The git hooks tell this call's commits from a person's by its ticket (docs/git-hooks.md): written before the
   // effects snapshot, so a person's commit in between is known as a person's (io/persons-updates.ts). A call the
   // pre-filter vouches for as read-only (`ls -la`, `grep -rn x src`) runs no git and needs none.
-  if ("tool" in event && store && !(event.kind === "tool-call" && event.tool.kind === "shell" && !mayWrite(event))) {
+  if ("tool" in event && store && !vouched) {
     try {
       noteShellCall(event, outcome.decision.verdict === "deny", stateDir, {
         host: host.name,
@@ -308,7 +312,13 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
   }
   if (outcome.decision.verdict !== "deny") {
     try {
-      await beforeShellCall(event, table, outcome.state, stateDir, { stateDir, host, env: h.env, packageRoot: h.packageRoot, tableFile: ctx.tableFile });
+      await beforeShellCall(event, vouched, table, outcome.state, stateDir, {
+        stateDir,
+        host,
+        env: h.env,
+        packageRoot: h.packageRoot,
+        tableFile: ctx.tableFile,
+      });
     } catch (e) {
       notices.push(`skillgate: effects audit snapshot not taken (${(e as Error).message})`);
     }
