@@ -40,9 +40,7 @@ const pkg = findPackage();
 const hook = pkg && path.join(pkg, "dist", "hook.cjs");
 const legacy = pkg && path.join(pkg, "dist", "hook.mjs");
 if (hook && fs.existsSync(hook)) {
-  await createRequire(import.meta.url)(hook)
-    .load()
-    .hook.hookMain();
+  await createRequire(import.meta.url)(hook).run();
 } else if (legacy && fs.existsSync(legacy)) {
   await import(pathToFileURL(legacy).href); // a skillgate built before dist/hook.cjs
 } else {

@@ -10,6 +10,13 @@
 // this V8 version and these flags, and compiles afresh when it does not
 // (cachedDataRejected), so a stale cache costs time, never correctness. Both
 // files sit in dist/, which self-protection keeps the agent from writing.
+// Even from the cache, a cold process spends most of a shell call's time
+// loading and running code for the first time. So a hook process first asks
+// the hook server (dist/hook-server.cjs, hooks/hook-server.cjs), a process of
+// this runtime that keeps the bundle loaded and answers each event with it;
+// when none answers, the hook decides in-process as
+// always and starts one for the next event. docs/hook-server.md says why it
+// can be trusted.
 "use strict";
 // performance.now() would load perf_hooks on every start: only for SKILLGATE_TIMINGS.
 const loadStartedAt = process.env.SKILLGATE_TIMINGS === "1" ? performance.now() : undefined;
@@ -17,16 +24,17 @@ const fs = require("node:fs");
 const vm = require("node:vm");
 
 /**
- * The scripts loaded so far, by name (the code-cache build serializes each). The shell
+ * The scripts compiled so far, by name (the code-cache build serializes each). The shell
  * parser is a second script, dist/hook.node-shell.cjs (scripts/build.mjs): most events
  * never need it, and each script's cost is reading and deserializing it.
  */
 const scripts = new Map();
-const APART = "./hook.node-shell.cjs";
-let apart;
+const APART = "./hook.node-shell.cjs#";
 
-/** Run dist/<name>.cjs from its code cache (dist/<name>.cache); returns its exports. */
-function loadScript(name) {
+/** dist/<name>.cjs compiled, from its code cache (dist/<name>.cache) when there is one. */
+function compiled(name) {
+  let script = scripts.get(name);
+  if (script) return script;
   const file = `${__dirname}/${name}.cjs`;
   let cachedData;
   try {
@@ -36,45 +44,63 @@ function loadScript(name) {
   }
   // The build writes it in ASCII (scripts/build.mjs): latin1 skips UTF-8 decoding.
   const source = fs.readFileSync(file, "latin1");
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   scripts.set(name, script);
+  return script;
+}
+
+/** Run dist/<name>.cjs's top level once more (compiled once): a fresh instance, its exports. */
+function instance(name, requireBeside) {
   const mod = { exports: {} };
-  // This file's own require (the bundles sit beside it; node:module's createRequire would cost
-  // a start 0.3 ms), but the shell script's modules from its code cache (requireBeside).
-  script.runInThisContext()(mod.exports, requireBeside, mod, file, __dirname);
+  compiled(name).runInThisContext()(mod.exports, requireBeside, mod, `${__dirname}/${name}.cjs`, __dirname);
   return mod.exports;
 }
 
-/** `./hook.node-shell.cjs#shell-facts`: that module of the shell script, initialized on first use. */
-function requireBeside(id) {
-  if (!id.startsWith(`${APART}#`)) return require(id);
-  apart ??= loadScript("hook.node-shell");
-  const m = apart.modules[id.slice(APART.length + 1)];
-  if (!m) throw new Error(`dist/hook.node-shell.cjs has no module ${id.slice(APART.length + 1)}: rebuild with npm run build`);
-  return m();
-}
-
-/** Load the hook bundle; returns its exports and the scripts loaded (the code-cache build serializes them). */
+/**
+ * A fresh instance of the hook bundle: its exports, and the scripts compiled so far (the code-cache
+ * build serializes them). Each call runs the bundle's top level again, so nothing one event leaves in
+ * module state reaches another (the hook server takes one per event).
+ */
 function load() {
-  return { hook: loadScript("hook.node"), scripts };
+  let apart;
+  // This file's own require (the bundles sit beside it; node:module's createRequire would cost
+  // a start 0.3 ms), but the shell script's modules from their instance (loaded on first use).
+  const requireBeside = (id) => {
+    if (!id.startsWith(APART)) return require(id);
+    apart ??= instance("hook.node-shell", requireBeside);
+    const m = apart.modules[id.slice(APART.length)];
+    if (!m) throw new Error(`dist/hook.node-shell.cjs has no module ${id.slice(APART.length)}: rebuild with npm run build`);
+    return m();
+  };
+  return { hook: instance("hook.node", requireBeside), scripts };
 }
 
 /** The host a copy of this loader runs, from its file name: hook-codex.cjs → "codex"; hook.cjs (Claude Code) → undefined. */
 function hostOf(fileName) {
   const m = /^hook-([a-z]+)\.[cm]js$/.exec(fileName);
-  return m ? m[1] : undefined;
+  return m && m[1] !== "server" ? m[1] : undefined;
 }
 
 /** Run one host's hook (Claude Code's without a host): read the event, answer, exit. */
-function run(host, loadStartedAt) {
+async function run(host, startedAt = loadStartedAt) {
+  let stdin;
+  try {
+    // Timings describe the in-process pipeline (`npm run bench`, split table): no server then.
+    if (startedAt === undefined) {
+      const asked = await askServer(host);
+      if (asked.answered) return;
+      stdin = asked.stdin;
+    }
+  } catch {
+    /* the server route failed: decide in-process */
+  }
   try {
     const { hook } = load();
-    if (host === undefined) return hook.hookMain({ loadStartedAt }).catch(cannotStart);
+    if (host === undefined) return await hook.hookMain({ loadStartedAt: startedAt, stdin }).catch(cannotStart);
     if (!Object.hasOwn(hook.hosts, host)) throw new Error(`the hook bundle has no host "${host}" (it has ${Object.keys(hook.hosts).join(", ")})`);
-    return hook.hosts[host].main({ loadStartedAt }).catch(cannotStart);
+    return await hook.hosts[host].main({ loadStartedAt: startedAt, stdin }).catch(cannotStart);
   } catch (e) {
     cannotStart(e);
-    return Promise.resolve();
   }
 }
 
@@ -87,5 +113,278 @@ function cannotStart(e) {
   process.exitCode = 0;
 }
 
-if (require.main === module) run(hostOf(__filename.slice(__dirname.length + 1)), loadStartedAt);
-else module.exports = { load, run, hostOf };
+// ─── The hook server, as its clients see it ─────────────────────────────
+
+const SERVER_FILE = "hook-server.cjs";
+/** How long a client waits for the server's answer before deciding in-process (a hook's own timeout is longer). */
+const ANSWER_WAIT_MS = 20_000;
+
+/**
+ * Where this folder's server for this runtime listens: a folder of the user's own (0700), a socket and a
+ * record (pid, start time, listening fd) named by a hash of the dist folder and the runtime.
+ */
+function serverPlace(env = process.env) {
+  if (process.platform !== "linux" || typeof process.getuid !== "function") return undefined;
+  const uid = process.getuid();
+  // A socket's path has at most 107 bytes: a folder that would make it longer is passed over.
+  const base = [env.XDG_RUNTIME_DIR, env.TMPDIR, "/tmp"].find((d) => d && d.startsWith("/") && d.length < 60);
+  const dir = `${base.replace(/\/+$/, "")}/skillgate-hook-server-${uid}`;
+  const name = fnv1a(`${__dirname}\0${process.execPath}`);
+  return { dir, uid, sock: `${dir}/${name}.sock`, record: `${dir}/${name}.json`, starting: `${dir}/${name}.starting` };
+}
+
+/** 64-bit FNV-1a of a string, hex: a name, not a secret. */
+function fnv1a(s) {
+  let h = 0xcbf29ce484222325n;
+  for (let i = 0; i < s.length; i++) h = BigInt.asUintN(64, (h ^ BigInt(s.charCodeAt(i))) * 0x100000001b3n);
+  return h.toString(16).padStart(16, "0");
+}
+
+/** The folder is a real folder of this user that nobody else can enter (else no server is used). */
+function ownFolder(place) {
+  const st = fs.lstatSync(place.dir, { throwIfNoEntry: false });
+  return st !== undefined && st.isDirectory() && st.uid === place.uid && (st.mode & 0o077) === 0;
+}
+
+/** /proc/<pid>/stat: [parent pid, start time in clock ticks], or undefined. */
+function procStat(pid) {
+  let text;
+  try {
+    text = fs.readFileSync(`/proc/${pid}/stat`, "latin1");
+  } catch {
+    return undefined;
+  }
+  const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return { ppid: Number(rest[1]), start: Number(rest[19]) };
+}
+
+/** One variable of a process's starting environment ("" when unset), from /proc/<pid>/environ. */
+function environOf(pid, names) {
+  const out = Object.fromEntries(names.map((n) => [n, ""]));
+  for (const kv of fs.readFileSync(`/proc/${pid}/environ`, "latin1").split("\0")) {
+    const eq = kv.indexOf("=");
+    if (eq > 0 && Object.hasOwn(out, kv.slice(0, eq))) out[kv.slice(0, eq)] = kv.slice(eq + 1);
+  }
+  return out;
+}
+
+/** Variables that make a Node process run other code than its script: a server started with others is not ours. */
+const CODE_VARS = ["NODE_OPTIONS", "LD_PRELOAD", "LD_LIBRARY_PATH"];
+
+/**
+ * The server's record, believed only when the socket file is the one it names and /proc confirms the
+ * rest: the process runs this runtime on dist/hook-server.cjs of this folder with the same code-loading
+ * variables as this process, and holds, at the fd recorded, a socket listening at the socket's path.
+ * (/proc names the path a socket was bound to, even once another took it: the server watches its
+ * folder and exits the moment its socket file is not its own.)
+ */
+function trustedServer(place) {
+  try {
+    return confirmed(place);
+  } catch {
+    return undefined; // a process gone meanwhile, a record half-written: no server to believe
+  }
+}
+
+function confirmed(place) {
+  if (!ownFolder(place)) return undefined;
+  let rec;
+  try {
+    rec = JSON.parse(fs.readFileSync(place.record, "utf8"));
+  } catch {
+    return undefined;
+  }
+  // (no start-time check: a reused pid fails the cmdline and socket checks, unless it is this folder's server again)
+  if (!rec || !Number.isInteger(rec.pid) || !Number.isInteger(rec.fd)) return undefined;
+  if (fs.lstatSync(place.sock, { throwIfNoEntry: false })?.ino !== rec.ino) return undefined;
+  if (fs.readFileSync(`/proc/${rec.pid}/cmdline`, "latin1") !== `${process.execPath}\0${__dirname}/${SERVER_FILE}\0`) return undefined;
+  const vars = environOf(rec.pid, CODE_VARS);
+  if (CODE_VARS.some((v) => vars[v] !== (process.env[v] ?? ""))) return undefined;
+  const link = fs.readlinkSync(`/proc/${rec.pid}/fd/${rec.fd}`);
+  const inode = /^socket:\[(\d+)\]$/.exec(link)?.[1];
+  if (!inode) return undefined;
+  // /proc/net/unix: "Num RefCount Protocol Flags Type St Inode Path"; St 01 = listening.
+  const listening = fs
+    .readFileSync("/proc/net/unix", "latin1")
+    .split("\n")
+    .some((l) => {
+      const f = l.trim().split(/\s+/);
+      return f[6] === inode && f[5] === "01" && l.endsWith(` ${place.sock}`);
+    });
+  return listening ? rec : undefined;
+}
+
+/**
+ * Ask this folder's hook server to answer the event on stdin. `answered`: it printed the server's answer;
+ * else the event read so far (if any) for the in-process route, and a server is started for next time.
+ */
+async function askServer(host) {
+  if (process.env.SKILLGATE_SERVER === "off") return { answered: false };
+  const place = serverPlace();
+  if (!place) return { answered: false };
+  if (!trustedServer(place)) {
+    startServer(place);
+    return { answered: false };
+  }
+  const stdin = readStdin();
+  const reply = await ask(place.sock, {
+    v: 1,
+    pid: process.pid,
+    host: host ?? null,
+    args: process.argv.slice(2),
+    cwd: process.cwd(),
+    env: process.env,
+    stdin: stdin.text,
+    bytes: stdin.bytes,
+  });
+  if (!reply || typeof reply.stdout !== "string" || typeof reply.stderr !== "string") {
+    if (reply && reply.stale) startServer(place);
+    return { answered: false, stdin };
+  }
+  if (reply.stdout) writeAll(1, reply.stdout);
+  if (reply.stderr) writeAll(2, reply.stderr);
+  process.exit(0);
+}
+
+/** One request, one answer (JSON each way, the request ended by a half-close); undefined when none came. */
+async function ask(sock, request) {
+  const text = await (pipeHandles() ? askPipe : askNet)(sock, JSON.stringify(request));
+  try {
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * libuv's pipe handle that node:net wraps: a cold process spends 4–7 ms loading node:net and
+ * making its first Socket, 0.5 ms on the handle. The binding is Node's own and has kept this shape
+ * since Node 12; any other shape (or a runtime without it) takes node:net.
+ */
+function pipeHandles() {
+  try {
+    const { Pipe, PipeConnectWrap, constants } = process.binding("pipe_wrap");
+    const { WriteWrap, ShutdownWrap, streamBaseState, kReadBytesOrError, kArrayBufferOffset } = process.binding("stream_wrap");
+    const ok = [Pipe, PipeConnectWrap, WriteWrap, ShutdownWrap].every((f) => typeof f === "function");
+    if (!ok || !streamBaseState || typeof constants?.SOCKET !== "number" || typeof kReadBytesOrError !== "number" || typeof kArrayBufferOffset !== "number")
+      return undefined;
+    return { Pipe, PipeConnectWrap, WriteWrap, ShutdownWrap, streamBaseState, kReadBytesOrError, kArrayBufferOffset, SOCKET: constants.SOCKET };
+  } catch {
+    return undefined;
+  }
+}
+
+function askPipe(sock, text) {
+  const b = pipeHandles();
+  return new Promise((resolve) => {
+    const h = new b.Pipe(b.SOCKET);
+    const chunks = [];
+    const kept = []; // the requests in flight, kept from the garbage collector until they complete
+    let done = false;
+    const finish = (v) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      h.close();
+      resolve(v);
+    };
+    const timer = setTimeout(() => finish(undefined), ANSWER_WAIT_MS);
+    h.onread = (arrayBuffer) => {
+      const n = b.streamBaseState[b.kReadBytesOrError];
+      if (n > 0) chunks.push(Buffer.from(Buffer.from(arrayBuffer, b.streamBaseState[b.kArrayBufferOffset], n)));
+      else if (n < 0) finish(Buffer.concat(chunks).toString("utf8")); // end of the answer (UV_EOF), or an error: JSON.parse tells
+    };
+    const connect = new b.PipeConnectWrap();
+    connect.oncomplete = (status) => {
+      if (status < 0) return finish(undefined);
+      const write = new b.WriteWrap();
+      write.handle = h;
+      write.oncomplete = (st) => st < 0 && finish(undefined);
+      const shutdown = new b.ShutdownWrap();
+      shutdown.handle = h;
+      shutdown.oncomplete = () => {};
+      kept.push(write, shutdown);
+      // libuv runs the shutdown after the write completes: the half-close ends the request.
+      if (h.writeUtf8String(write, text) < 0 || h.shutdown(shutdown) < 0 || h.readStart() < 0) finish(undefined);
+    };
+    kept.push(connect);
+    if (h.connect(connect, sock) < 0) finish(undefined);
+  });
+}
+
+function askNet(sock, text) {
+  const net = require("node:net");
+  return new Promise((resolve) => {
+    const chunks = [];
+    let done = false;
+    const s = net.connect(sock);
+    const finish = (v) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      s.destroy();
+      resolve(v);
+    };
+    const timer = setTimeout(() => finish(undefined), ANSWER_WAIT_MS);
+    s.on("data", (d) => chunks.push(d));
+    s.on("end", () => finish(Buffer.concat(chunks).toString("utf8")));
+    s.on("error", () => finish(undefined));
+    s.end(text);
+  });
+}
+
+/** Start a server for this folder and runtime, unless one is starting (a marker younger than 10 s). */
+function startServer(place) {
+  try {
+    if (!fs.existsSync(`${__dirname}/${SERVER_FILE}`)) return;
+    fs.mkdirSync(place.dir, { recursive: true, mode: 0o700 });
+    if (!ownFolder(place)) return;
+    const st = fs.lstatSync(place.starting, { throwIfNoEntry: false });
+    if (st && Date.now() - st.mtimeMs < 10_000) return;
+    fs.rmSync(place.starting, { force: true });
+    fs.closeSync(fs.openSync(place.starting, "wx", 0o600));
+    const { spawn } = require("node:child_process");
+    spawn(process.execPath, [`${__dirname}/${SERVER_FILE}`], { detached: true, stdio: "ignore", cwd: "/" }).unref();
+  } catch {
+    /* no server: every event decides in-process */
+  }
+}
+
+/** All of stdin (read(2), as hooks/runner/process.ts does: a stdin stream costs more than the read). */
+function readStdin(limit = 8 * 1024 * 1024 + 1) {
+  const chunks = [];
+  let bytes = 0;
+  const buf = Buffer.allocUnsafe(65536);
+  for (;;) {
+    let n;
+    try {
+      n = fs.readSync(0, buf, 0, buf.length, null);
+    } catch (e) {
+      if (e.code === "EAGAIN") {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+        continue;
+      }
+      if (e.code === "EOF") break;
+      throw e;
+    }
+    if (n === 0) break;
+    if (bytes < limit) chunks.push(Buffer.from(buf.subarray(0, n)));
+    bytes += n;
+  }
+  return { text: Buffer.concat(chunks).toString("utf8"), bytes };
+}
+
+function writeAll(fd, text) {
+  const buf = Buffer.from(text, "utf8");
+  for (let off = 0; off < buf.length; ) {
+    try {
+      off += fs.writeSync(fd, buf, off, buf.length - off);
+    } catch (e) {
+      if (e.code !== "EAGAIN") throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  }
+}
+
+if (require.main === module) run(hostOf(__filename.slice(__dirname.length + 1)));
+else module.exports = { load, compiled, run, hostOf, serverPlace, trustedServer, procStat, SERVER_FILE };

@@ -88,7 +88,9 @@ async function buildForNode(outdir) {
     entry,
     [
       // Claude Code's entry: `hookMain` is what dist/hook.cjs runs, `runHook` what the code cache runs in-process.
-      `export { main as hookMain, runHook } from ${from("hooks/entries/claude-code.ts")};`,
+      `export { main as hookMain, runHook, hookOptions } from ${from("hooks/entries/claude-code.ts")};`,
+      // What the hook server (hooks/hook-server.cjs) runs for a hook process: its event, answered.
+      `export { answer } from ${from("hooks/runner/process.ts")};`,
       ...NODE_HOSTS.map((h) => `import * as ${h} from ${from(`hooks/entries/${h}.ts`)};`),
       `export const hosts = { ${NODE_HOSTS.join(", ")} };`,
       "",
@@ -135,6 +137,8 @@ async function buildForNode(outdir) {
     copyFileSync("hooks/node-loader.cjs", path.join(outdir, `${name}.cjs`));
     copyFileSync("hooks/node-loader.mjs", path.join(outdir, `${name}.mjs`));
   }
+  // The process that keeps the bundle compiled for the hook processes of this folder (docs/hook-server.md).
+  copyFileSync("hooks/hook-server.cjs", path.join(outdir, "hook-server.cjs"));
   const r = spawnSync(process.execPath, ["scripts/node-code-cache.mjs", outdir], { encoding: "utf8" });
   // Without the cache the hook still runs (it compiles): warn, do not fail `npm ci`.
   if (r.status !== 0) console.warn(`build: the Node code cache was not made (dist/hook.node.cache):\n${r.stderr || r.stdout}`);

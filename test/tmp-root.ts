@@ -20,3 +20,6 @@ if (!process.env.SKILLGATE_TEST_TMP) {
 } else {
   process.env.TMPDIR = process.env.SKILLGATE_TEST_TMP;
 }
+// The hook servers the tests' hook processes start (hooks/hook-server.cjs) listen in the run's folder, not the
+// user's: each run has its own, and they exit when the folder is removed.
+if (process.env.TMPDIR === process.env.SKILLGATE_TEST_TMP) process.env.XDG_RUNTIME_DIR = process.env.TMPDIR;

@@ -270,13 +270,13 @@ export function noteShellCall(
   e: ShellCallNote,
   refused: boolean,
   stateDir: string,
-  o: { host: string; configEnv?: RegExp; packageRoot: string; env: NodeJS.ProcessEnv; tableFile?: string; client?: ProcessId },
+  o: { host: string; configEnv?: RegExp; packageRoot: string; env: NodeJS.ProcessEnv; tableFile?: string; client?: ProcessId; hookPid?: number },
 ): void {
   if (e.tool.kind !== "shell" || !e.toolUseId) return;
   if (e.kind === "tool-result" || e.kind === "tool-failure") return retireTicket(stateDir, e.sessionId, e.toolUseId);
   if (e.kind !== "tool-call" || refused) return;
-  // An in-process plugin is the client itself; a hook process is the client's child.
-  const client = o.client ?? clientOf(process.pid);
+  // An in-process plugin is the client itself; a hook process is the client's child (the hook server answers for one).
+  const client = o.client ?? clientOf(o.hookPid ?? process.pid);
   writeTicket(stateDir, {
     v: 1,
     host: o.host,

@@ -18,6 +18,8 @@ export interface HookEnv {
   host: Host;
   /** An in-process host's contexts, kept between events (a hook process loads once and exits). */
   contexts?: ContextCache;
+  /** The hook process the event came from, when another process answers it (the hook server): its parent is the client. */
+  hookPid?: number;
 }
 
 /**

@@ -180,6 +180,7 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
           packageRoot: h.packageRoot,
           env: h.env,
           ...(o.client ? { client: o.client } : {}),
+          ...(h.hookPid !== undefined ? { hookPid: h.hookPid } : {}),
         });
       } catch {
         /* the git hooks then refuse the agent's commit: closed, never silently open */
@@ -305,6 +306,7 @@ async function decideEvent(given: Event, h: HookEnv, fc: FailureContext, o: Even
         env: h.env,
         tableFile: ctx.tableFile,
         ...(o.client ? { client: o.client } : {}),
+        ...(h.hookPid !== undefined ? { hookPid: h.hookPid } : {}),
       });
     } catch (e) {
       notices.push(`skillgate: the git hooks will not know this call (${(e as Error).message})`);

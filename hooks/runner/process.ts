@@ -81,19 +81,23 @@ export function findPackageRoot(from = hereDir()): string {
 export interface HookMainOptions extends HostProcess {
   /** performance.now() when the loader began (dist/hook.cjs), for the bench's `load` stage. */
   loadStartedAt?: number;
+  /** The event, when the loader already read it (it asked the hook server first, which did not answer). */
+  stdin?: StdinText;
+}
+
+export interface StdinText {
+  text: string;
+  /** Bytes read: past MAX_EVENT_BYTES the text is cut off. */
+  bytes: number;
 }
 
 /** The hook executable of any host: one event on stdin, the answer on stdout, exit 0 always (exit 2 would block regardless of our JSON). */
 export async function hookMain(o: HookMainOptions): Promise<void> {
   startTimings(o.loadStartedAt);
   try {
-    const input = readStdin();
+    const input = o.stdin ?? readStdin();
     lap("read");
-    const env = o.project ? projectEnv(process.env, o.project) : process.env;
-    // Measured in bytes here: a cut-off event must say "too large", not "not JSON".
-    const tooBig = input.bytes > MAX_EVENT_BYTES;
-    const text = o.input && !tooBig ? o.input(input.text, env) : input.text;
-    const { stdout, stderr } = tooBig ? tooLarge(o.host) : await runHook(text, { env, packageRoot: findPackageRoot(), host: o.host });
+    const { stdout, stderr } = await answer(o, input, process.env);
     if (stdout) writeAll(1, stdout + "\n");
     lap("answer");
     if (stderr || timingsLine()) writeAll(2, stderr + timingsLine());
@@ -105,6 +109,21 @@ export async function hookMain(o: HookMainOptions): Promise<void> {
   // The answer is written (synchronously) and nothing else is pending: exit now. Left to
   // end by itself, the runtime tears its heap down first, a tenth of Node's start (`npm run bench`).
   process.exit(0);
+}
+
+/**
+ * One event of a host's hook process, answered: what the process prints. The hook server (hooks/hook-server.cjs)
+ * calls it for the hook process `hookPid` with that process's event and environment.
+ */
+export async function answer(o: HostProcess, input: StdinText, processEnv: NodeJS.ProcessEnv, hookPid?: number): Promise<{ stdout: string; stderr: string }> {
+  const env = o.project ? projectEnv(processEnv, o.project) : processEnv;
+  // Measured in bytes here: a cut-off event must say "too large", not "not JSON".
+  const tooBig = input.bytes > MAX_EVENT_BYTES;
+  const text = o.input && !tooBig ? o.input(input.text, env) : input.text;
+  const r = tooBig
+    ? tooLarge(o.host)
+    : await runHook(text, { env, packageRoot: findPackageRoot(), host: o.host, ...(hookPid !== undefined ? { hookPid } : {}) });
+  return { stdout: r.stdout, stderr: r.stderr };
 }
 
 function projectEnv(env: NodeJS.ProcessEnv, p: NonNullable<HookMainOptions["project"]>): NodeJS.ProcessEnv {

@@ -1,0 +1,206 @@
+// dist/hook-server.cjs: the hook server (scripts/build.mjs copies this file there).
+// A hook process (dist/hook.cjs, hooks/node-loader.cjs) starts it when none is
+// running; it keeps the hook bundle compiled and answers each hook process's
+// event with the bundle it keeps loaded, one event at a time, with that
+// process's environment and working folder: what the process would have
+// printed itself, without its cold start. docs/hook-server.md.
+// Trust, both ways: a client believes a server only when /proc shows it is this
+// file run by the same runtime, listening on the socket it names (node-loader.cjs,
+// trustedServer); the server answers only a live hook process of this folder,
+// once per process (clientRefusal). It exits after IDLE_MS without events, when a
+// file it runs from changed or vanished, or when its socket is no longer its own.
+"use strict";
+const fs = require("node:fs");
+const net = require("node:net");
+const path = require("node:path");
+const loader = require("./hook.cjs");
+
+const IDLE_MS = 15 * 60_000;
+const WATCH_MS = 5_000;
+/** The files a hook process runs: when one changes, this server's answers are no longer theirs. */
+const BUILD = ["hook.cjs", "hook.node.cjs", "hook.node.cache", "hook.node-shell.cjs", "hook.node-shell.cache", loader.SERVER_FILE];
+/** Scripts a hook process of this folder runs (the launcher is checked by content: it may be copied into a project). */
+const HOOK_SCRIPT = /^hook(-[a-z]+)?\.[cm]js$/;
+
+const place = loader.serverPlace();
+if (!place) process.exit(0);
+
+const stamp = (f) => {
+  const st = fs.statSync(path.join(__dirname, f), { throwIfNoEntry: false });
+  return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : "missing";
+};
+const built = BUILD.map(stamp).join(" ");
+const sameBuild = () => BUILD.map(stamp).join(" ") === built;
+
+/** Hook processes already answered (pid:start): each is answered once. */
+const answered = new Set();
+let last = Date.now();
+let server;
+let socketIno;
+
+/** Why this request is not answered, or undefined: it must come from a live hook process of this folder, once. */
+function clientRefusal(req) {
+  if (!req || req.v !== 1 || !Number.isInteger(req.pid) || typeof req.stdin !== "string" || !Number.isInteger(req.bytes)) return "not a hook request";
+  if (!Array.isArray(req.args) || !req.args.every((a) => typeof a === "string") || typeof req.cwd !== "string") return "not a hook request";
+  if (!req.env || typeof req.env !== "object" || Object.values(req.env).some((v) => typeof v !== "string")) return "not a hook request";
+  const stat = loader.procStat(req.pid);
+  if (!stat) return "no such process";
+  const key = `${req.pid}:${stat.start}`;
+  if (answered.has(key)) return "this process was answered already";
+  let argv;
+  let exe;
+  let cwd;
+  try {
+    argv = fs.readFileSync(`/proc/${req.pid}/cmdline`, "latin1").split("\0").slice(0, -1);
+    exe = fs.readlinkSync(`/proc/${req.pid}/exe`);
+    cwd = fs.readlinkSync(`/proc/${req.pid}/cwd`);
+  } catch {
+    return "the process cannot be read";
+  }
+  if (exe !== fs.realpathSync(process.execPath)) return "another runtime";
+  const script = path.resolve(cwd, argv[1] ?? "");
+  const here = path.dirname(script) === __dirname && HOOK_SCRIPT.test(path.basename(script));
+  if (!here && !isLauncher(script)) return "not a hook of this folder";
+  const host = here ? loader.hostOf(path.basename(script)) : undefined;
+  if ((req.host ?? undefined) !== host) return "another host";
+  if (argv.slice(2).join("\0") !== req.args.join("\0")) return "other arguments";
+  answered.add(key);
+  if (answered.size > 100_000) answered.clear();
+  return undefined;
+}
+
+/** The launcher a project commits (.claude/hooks/skillgate.mjs) or the plugin's: byte for byte this package's. */
+function isLauncher(file) {
+  try {
+    return fs.readFileSync(file).equals(fs.readFileSync(path.join(__dirname, "..", "hooks", "launcher.mjs")));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The bundle, loaded once. Its modules keep nothing from one event to the next that could change a decision
+ * (memos of pure functions, WeakMaps keyed by one event's objects): test/hook-server.test.ts plays every case
+ * through the server and through a process of its own and compares what each printed and stored.
+ */
+let bundle;
+
+/** One event, in the client's environment and folder, as its own process would run it. */
+async function answer(req) {
+  const env = process.env;
+  const cwd = process.cwd();
+  try {
+    process.env = req.env;
+    process.chdir(req.cwd);
+    bundle ??= loader.load().hook;
+    const hook = bundle;
+    const o = req.host === null ? hook.hookOptions() : hook.hosts[req.host].hookOptions(req.args);
+    return await hook.answer(o, { text: req.stdin, bytes: req.bytes }, req.env, req.pid);
+  } finally {
+    process.env = env;
+    process.chdir(cwd);
+  }
+}
+
+/** Requests are answered one at a time: each swaps the process's environment and folder. */
+const queue = [];
+let busy = false;
+async function pump() {
+  if (busy) return;
+  busy = true;
+  while (queue.length) {
+    const { req, conn } = queue.shift();
+    last = Date.now();
+    let reply;
+    if (!sameBuild()) {
+      reply = { stale: true };
+      setImmediate(stop);
+    } else {
+      const why = clientRefusal(req);
+      try {
+        reply = why ? { refused: why } : await answer(req);
+      } catch (e) {
+        reply = {
+          stdout: JSON.stringify({ systemMessage: `skillgate: internal error: ${(e && e.message) || e}` }),
+          stderr: `skillgate: ${(e && e.stack) || e}\n`,
+        };
+      }
+      if (reply.stdout) reply = { ...reply, stdout: `${reply.stdout}\n` };
+      // With SKILLGATE_TRACE (the hook's debugging output) the answer says who gave it.
+      if (!why && req.env.SKILLGATE_TRACE) reply = { ...reply, stderr: `${reply.stderr}skillgate-served-by ${process.pid}\n` };
+    }
+    conn.end(JSON.stringify(reply));
+  }
+  busy = false;
+}
+
+function stop() {
+  try {
+    if (fs.lstatSync(place.sock, { throwIfNoEntry: false })?.ino === socketIno) {
+      fs.rmSync(place.sock, { force: true });
+      fs.rmSync(place.record, { force: true });
+    }
+  } catch {
+    /* gone already */
+  }
+  process.exit(0);
+}
+
+function listen() {
+  process.chdir("/");
+  fs.mkdirSync(place.dir, { recursive: true, mode: 0o700 });
+  const st = fs.lstatSync(place.dir);
+  if (!st.isDirectory() || st.uid !== place.uid || (st.mode & 0o077) !== 0) process.exit(0);
+  // A socket left by a server that died: nobody listens on it any more (a live one would have been trusted).
+  fs.rmSync(place.sock, { force: true });
+  // allowHalfOpen: the client half-closes after its request; the answer goes back on the same connection.
+  server = net.createServer({ allowHalfOpen: true }, (conn) => {
+    const chunks = [];
+    let size = 0;
+    conn.on("data", (d) => {
+      size += d.length;
+      if (size > 64 * 1024 * 1024) conn.destroy();
+      else chunks.push(d);
+    });
+    conn.on("end", () => {
+      let req;
+      try {
+        req = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      } catch {
+        conn.end(JSON.stringify({ refused: "not JSON" }));
+        return;
+      }
+      queue.push({ req, conn });
+      pump();
+    });
+    conn.on("error", () => {});
+  });
+  server.listen(place.sock, () => {
+    fs.chmodSync(place.sock, 0o600);
+    socketIno = fs.lstatSync(place.sock).ino;
+    const tmp = `${place.record}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify({ pid: process.pid, fd: server._handle.fd, ino: socketIno }), { mode: 0o600 });
+    fs.renameSync(tmp, place.record);
+    fs.rmSync(place.starting, { force: true });
+    // Loaded now, not at the first event: the first answer is then as quick as the rest.
+    bundle ??= loader.load().hook;
+    loader.compiled("hook.node-shell");
+  });
+  server.on("error", () => process.exit(0));
+  // The socket's path taken by another program (or the folder emptied): this server is no longer the one the
+  // record names, so it exits at once; a client then believes no record naming it (node-loader.cjs, trustedServer).
+  const stillMine = () => {
+    if (socketIno !== undefined && fs.lstatSync(place.sock, { throwIfNoEntry: false })?.ino !== socketIno) process.exit(0);
+  };
+  try {
+    fs.watch(place.dir, { persistent: false }, stillMine).on("error", () => process.exit(0));
+  } catch {
+    /* no inotify: the interval below still checks */
+  }
+  setInterval(() => {
+    stillMine();
+    if (!busy && (Date.now() - last > IDLE_MS || !sameBuild())) stop();
+  }, WATCH_MS).unref();
+}
+
+listen();
