@@ -20,7 +20,7 @@ const WATCH_MS = 5_000;
 /** The files a hook process runs: when one changes, this server's answers are no longer theirs. */
 const BUILD = ["hook.cjs", "hook.node.cjs", "hook.node.cache", "hook.node-shell.cjs", "hook.node-shell.cache", loader.SERVER_FILE];
 /** Scripts a hook process of this folder runs (the launcher is checked by content: it may be copied into a project). */
-const HOOK_SCRIPT = /^hook(-[a-z]+)?\.[cm]js$/;
+const HOOK_SCRIPT = /^hook(-[a-z]+|\.bun)?\.[cm]js$/;
 
 const place = loader.serverPlace();
 if (!place) process.exit(0);
@@ -95,7 +95,7 @@ async function answer(req) {
     bundle ??= loader.load().hook;
     const hook = bundle;
     const o = req.host === null ? hook.hookOptions() : hook.hosts[req.host].hookOptions(req.args);
-    return await hook.answer(o, { text: req.stdin, bytes: req.bytes }, req.env, req.pid);
+    return await hook.answer(o, { text: req.stdin, bytes: req.bytes }, req.env, { hookPid: req.pid });
   } finally {
     process.env = env;
     process.chdir(cwd);

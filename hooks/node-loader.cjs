@@ -1,6 +1,8 @@
 // dist/hook.cjs, the Node route of the hook (scripts/build.mjs copies this file there),
 // and dist/hook-<host>.cjs, the same file for another host (Codex, Gemini CLI,
 // Copilot CLI, Cursor): its name says which host's `main` of the one bundle runs.
+// dist/hook.bun.cjs is the same file too: under Bun it decides in-process from
+// dist/hook.bun-main.cjs, the bundle Bun loads from its bytecode.
 // CommonJS on purpose: an ES module entry costs Node 20 its module loader and a
 // facade per built-in, 5–10% of a start (`npm run bench`).
 // Node 20 keeps no compiled code between runs, and compiling the hook's 350 KB
@@ -21,7 +23,6 @@
 // performance.now() would load perf_hooks on every start: only for SKILLGATE_TIMINGS.
 const loadStartedAt = process.env.SKILLGATE_TIMINGS === "1" ? performance.now() : undefined;
 const fs = require("node:fs");
-const vm = require("node:vm");
 
 /**
  * The scripts compiled so far, by name (the code-cache build serializes each). The shell
@@ -44,7 +45,8 @@ function compiled(name) {
   }
   // The build writes it in ASCII (scripts/build.mjs): latin1 skips UTF-8 decoding.
   const source = fs.readFileSync(file, "latin1");
-  script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  // node:vm only here: a hook process the server answers never compiles (Bun: 2 ms to load it).
+  script = new (require("node:vm").Script)(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   scripts.set(name, script);
   return script;
 }
@@ -95,6 +97,9 @@ async function run(host, startedAt = loadStartedAt) {
     /* the server route failed: decide in-process */
   }
   try {
+    // Bun decides from its bytecode build (dist/hook.bun-main.cjs) when there is one.
+    if (host === undefined && process.versions.bun && fs.existsSync(`${__dirname}/${BUN_MAIN}`))
+      return await require(`./${BUN_MAIN}`).main({ loadStartedAt: startedAt, stdin, distDir: __dirname }).catch(cannotStart);
     const { hook } = load();
     if (host === undefined) return await hook.hookMain({ loadStartedAt: startedAt, stdin }).catch(cannotStart);
     if (!Object.hasOwn(hook.hosts, host)) throw new Error(`the hook bundle has no host "${host}" (it has ${Object.keys(hook.hosts).join(", ")})`);
@@ -116,6 +121,7 @@ function cannotStart(e) {
 // ─── The hook server, as its clients see it ─────────────────────────────
 
 const SERVER_FILE = "hook-server.cjs";
+const BUN_MAIN = "hook.bun-main.cjs";
 /** How long a client waits for the server's answer before deciding in-process (a hook's own timeout is longer). */
 const ANSWER_WAIT_MS = 20_000;
 
@@ -248,7 +254,7 @@ async function askServer(host) {
 
 /** One request, one answer (JSON each way, the request ended by a half-close); undefined when none came. */
 async function ask(sock, request) {
-  const text = await (pipeHandles() ? askPipe : askNet)(sock, JSON.stringify(request));
+  const text = await (typeof Bun !== "undefined" ? askBun : pipeHandles() ? askPipe : askNet)(sock, JSON.stringify(request));
   try {
     return text === undefined ? undefined : JSON.parse(text);
   } catch {
@@ -274,21 +280,33 @@ function pipeHandles() {
   }
 }
 
-function askPipe(sock, text) {
-  const b = pipeHandles();
+/**
+ * One answer's text, or undefined (no answer within ANSWER_WAIT_MS, a closed connection, an error):
+ * `start(finish)` connects and sends, calls finish once with what came back, and returns how to close.
+ */
+function oneAnswer(start) {
   return new Promise((resolve) => {
-    const h = new b.Pipe(b.SOCKET);
-    const chunks = [];
-    const kept = []; // the requests in flight, kept from the garbage collector until they complete
     let done = false;
+    let close;
     const finish = (v) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
-      h.close();
+      close?.();
       resolve(v);
     };
     const timer = setTimeout(() => finish(undefined), ANSWER_WAIT_MS);
+    close = start(finish);
+    if (done) close();
+  });
+}
+
+function askPipe(sock, text) {
+  const b = pipeHandles();
+  return oneAnswer((finish) => {
+    const h = new b.Pipe(b.SOCKET);
+    const chunks = [];
+    const kept = []; // the requests in flight, kept from the garbage collector until they complete
     h.onread = (arrayBuffer) => {
       const n = b.streamBaseState[b.kReadBytesOrError];
       if (n > 0) chunks.push(Buffer.from(Buffer.from(arrayBuffer, b.streamBaseState[b.kArrayBufferOffset], n)));
@@ -309,27 +327,55 @@ function askPipe(sock, text) {
     };
     kept.push(connect);
     if (h.connect(connect, sock) < 0) finish(undefined);
+    return () => h.close();
+  });
+}
+
+/** Bun's own sockets: its node:net costs a cold Bun 14 ms to load, Bun.connect next to nothing. */
+function askBun(sock, text) {
+  return oneAnswer((finish) => {
+    const data = Buffer.from(text, "utf8");
+    const chunks = [];
+    let off = 0;
+    // Write what the socket takes, the rest when it drains; then half-close: the end of the request.
+    const pump = (s) => {
+      while (off < data.length) {
+        const n = s.write(data.subarray(off));
+        if (n <= 0) return;
+        off += n;
+      }
+      s.shutdown();
+    };
+    let socket;
+    Bun.connect({
+      unix: sock,
+      socket: {
+        open: (s) => {
+          socket = s;
+          pump(s);
+        },
+        drain: pump,
+        data: (_s, d) => chunks.push(Buffer.from(d)),
+        end: (s) => s.end(),
+        close: () => finish(Buffer.concat(chunks).toString("utf8")),
+        error: () => finish(undefined),
+        connectError: () => finish(undefined),
+      },
+    }).catch(() => finish(undefined));
+    return () => socket?.end();
   });
 }
 
 function askNet(sock, text) {
   const net = require("node:net");
-  return new Promise((resolve) => {
+  return oneAnswer((finish) => {
     const chunks = [];
-    let done = false;
     const s = net.connect(sock);
-    const finish = (v) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      s.destroy();
-      resolve(v);
-    };
-    const timer = setTimeout(() => finish(undefined), ANSWER_WAIT_MS);
     s.on("data", (d) => chunks.push(d));
     s.on("end", () => finish(Buffer.concat(chunks).toString("utf8")));
     s.on("error", () => finish(undefined));
     s.end(text);
+    return () => s.destroy();
   });
 }
 

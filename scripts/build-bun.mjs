@@ -1,5 +1,6 @@
-// Run by Bun from scripts/build.mjs: dist/hook.bun.cjs and dist/hook.bun-shell.cjs, each
-// with its bytecode (.jsc). Bun starts from compiled bytecode instead of parsing the bundle;
+// Run by Bun from scripts/build.mjs: dist/hook.bun-main.cjs and dist/hook.bun-shell.cjs, each
+// with its bytecode (.jsc). dist/hook.bun.cjs, the file Bun runs, is the loader (hooks/node-loader.cjs): it
+// asks the hook server first and requires hook.bun-main.cjs only to decide in-process. Bun starts from compiled bytecode instead of parsing the bundle;
 // bytecode needs CommonJS (and CommonJS has no top-level await). The shell parser is the
 // second bundle (scripts/hook-apart.mjs), loaded by the shell calls that need it: a prompt,
 // a Read or a Write loads 177 KB instead of 456 KB (1.5 ms of Bun's 12–15 ms on this VM, a
@@ -14,7 +15,7 @@ const outdir = path.resolve(process.argv[2]);
 const SHELL_BUNDLE = "./hook.bun-shell.cjs";
 const entry = path.join(outdir, "hook-bun-entry.ts");
 const shellEntry = path.join(outdir, "hook-bun-shell-entry.ts");
-writeFileSync(entry, `import { main } from ${JSON.stringify(path.resolve("hooks/entries/claude-code.ts"))};\nvoid main();\n`);
+writeFileSync(entry, `export { main } from ${JSON.stringify(path.resolve("hooks/entries/claude-code.ts"))};\n`);
 writeFileSync(shellEntry, shellEntrySource());
 
 /** A dynamic import of a shell module becomes that module of the second bundle, initialized on first use. */
@@ -32,15 +33,15 @@ const shellApart = {
 const common = { outdir, target: "bun", format: "cjs", bytecode: true, minify: true };
 try {
   for (const [input, naming, plugins] of [
-    [entry, "hook.bun.cjs", [schemaApart, shellApart]],
+    [entry, "hook.bun-main.cjs", [schemaApart, shellApart]],
     [shellEntry, "hook.bun-shell.cjs", [schemaApart]],
   ]) {
     const r = await Bun.build({ ...common, entrypoints: [input], naming, plugins });
     if (!r.success) throw new Error(r.logs.join("\n"));
   }
   // The main bundle must no longer hold the parser (a static import would pull it back in): its node kinds are not there.
-  if (readFileSync(path.join(outdir, "hook.bun.cjs"), "utf8").includes('"ProcessSubstitution"')) {
-    throw new Error("dist/hook.bun.cjs holds the shell parser again: a static import of it?");
+  if (readFileSync(path.join(outdir, "hook.bun-main.cjs"), "utf8").includes('"ProcessSubstitution"')) {
+    throw new Error("dist/hook.bun-main.cjs holds the shell parser again: a static import of it?");
   }
 } finally {
   rmSync(entry, { force: true });

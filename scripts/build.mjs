@@ -5,8 +5,8 @@
 //   CommonJS script, from the V8 code cache made here (hook.node.cache);
 //   dist/hook.mjs runs the same for settings written by older installs.
 //   Every other hook host runs the same bundle: dist/hook-<host>.cjs (and .mjs).
-// - Bun (when its binary is installed): dist/hook.bun.cjs with its bytecode
-//   (hook.bun.cjs.jsc): Bun starts from compiled bytecode.
+// - Bun (when its binary is installed): dist/hook.bun.cjs, the same loader, and the bundle
+//   it decides in-process with, dist/hook.bun-main.cjs, from its bytecode (.jsc).
 // Both keep the shell parser in a second script, loaded only by a shell call that
 // needs it (scripts/hook-apart.mjs).
 // zod is in neither: dist/hook.node-schema.cjs is loaded only when a table is validated.
@@ -202,7 +202,7 @@ function asciiOnly(file) {
   );
 }
 
-/** dist/hook.bun.cjs + .jsc (scripts/build-bun.mjs, run by Bun: its bundler makes the bytecode). */
+/** dist/hook.bun.cjs (the loader) and dist/hook.bun-main.cjs + .jsc (scripts/build-bun.mjs, run by Bun: its bundler makes the bytecode). */
 function buildForBun(outdir) {
   const bun = bunBinary();
   if (!bun) {
@@ -213,9 +213,11 @@ function buildForBun(outdir) {
   if (r.status !== 0) {
     // The Node build is complete without it: warn, do not fail `npm ci`.
     console.warn(`build: bun build failed (dist/hook.bun.cjs not built):\n${r.stderr || r.stdout}`);
-    for (const f of ["hook.bun.cjs", "hook.bun-shell.cjs"]) {
+    for (const f of ["hook.bun-main.cjs", "hook.bun-shell.cjs"]) {
       rmSync(path.join(outdir, f), { force: true });
       rmSync(path.join(outdir, `${f}.jsc`), { force: true });
     }
+    return;
   }
+  copyFileSync("hooks/node-loader.cjs", path.join(outdir, "hook.bun.cjs"));
 }

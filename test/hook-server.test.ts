@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
+import { findBun } from "../cli/install.ts";
 import { root } from "./helpers.ts";
 
 const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(root, "cases", "fixtures", `${name}.json`), "utf8")) as Record<string, unknown>;
@@ -47,8 +48,13 @@ function copy(): Copy {
   return { dir, hook, env, place, trusted: () => loader.trustedServer(place) };
 }
 
-function hookRun(c: Copy, event: Record<string, unknown>, env: NodeJS.ProcessEnv): { stdout: string; stderr: string; servedBy?: number } {
-  const r = spawnSync(process.execPath, [c.hook], { input: JSON.stringify(event), env, encoding: "utf8" });
+function hookRun(
+  c: Copy,
+  event: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  runtime: { exe: string; hook: string } = { exe: process.execPath, hook: c.hook },
+): { stdout: string; stderr: string; servedBy?: number } {
+  const r = spawnSync(runtime.exe, [runtime.hook], { input: JSON.stringify(event), env, encoding: "utf8" });
   assert.equal(r.status, 0, r.stderr);
   const served = /^skillgate-served-by (\d+)$/m.exec(r.stderr);
   return { stdout: r.stdout, stderr: r.stderr.replace(/^skillgate-served-by \d+\n/m, ""), ...(served ? { servedBy: Number(served[1]) } : {}) };
@@ -104,6 +110,38 @@ test("a hook process answers through the server exactly as it would alone, and t
   const { updatedAt: _a, ...servedState } = state("state-served");
   const { updatedAt: _b, ...aloneState } = state("state-alone");
   assert.deepEqual(servedState, aloneState);
+});
+
+test("under Bun (dist/hook.bun.cjs, a server run by Bun): the same answers and state as Bun deciding alone", async (t) => {
+  const bun = findBun(root);
+  if (!bun) {
+    // CI puts a pinned Bun in .ci/tools: there the Bun route must be tested.
+    if (process.env.CI) assert.fail("no bun on PATH nor SKILLGATE_BUN; CI is set, so the Bun route must run");
+    t.skip("no bun on PATH nor SKILLGATE_BUN");
+    return;
+  }
+  const c = copy();
+  const runtime = { exe: bun, hook: path.join(c.dir, "dist", "hook.bun.cjs") };
+  assert.ok(fs.existsSync(runtime.hook), "the build made dist/hook.bun.cjs");
+  const warm = { ...fixture("session-start-startup"), session_id: "warm" };
+  let server: number | undefined;
+  for (let i = 0; i < 100 && server === undefined; i++) {
+    server = hookRun(c, warm, c.env, runtime).servedBy;
+    if (server === undefined) await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.ok(server, "a Bun hook process was answered by a server");
+  const [exe, script] = fs.readFileSync(`/proc/${server}/cmdline`, "latin1").split("\0");
+  assert.equal(fs.realpathSync(exe ?? ""), fs.realpathSync(bun), "the server runs under Bun");
+  assert.equal(script, path.join(c.dir, "dist", "hook-server.cjs"));
+  const served = session(c, "s2").map((e) => hookRun(c, e, { ...c.env, SKILLGATE_STATE: path.join(c.dir, "state-served") }, runtime));
+  const alone = session(c, "s2").map((e) => hookRun(c, e, { ...c.env, SKILLGATE_STATE: path.join(c.dir, "state-alone"), SKILLGATE_SERVER: "off" }, runtime));
+  for (const [i, r] of served.entries()) {
+    assert.equal(r.servedBy, server, `event ${i} was answered by the server`);
+    assert.equal(alone[i]?.servedBy, undefined);
+    assert.equal(r.stdout, alone[i]?.stdout, `event ${i}: the same answer`);
+    assert.equal(r.stderr, alone[i]?.stderr, `event ${i}: the same notices`);
+  }
+  assert.match(served[1]?.stdout ?? "", /Load skill \\"commit\\" first/);
 });
 
 test("parallel hook processes are each answered, by the server, as alone", async () => {

@@ -71,7 +71,7 @@ function hereDir(): string {
 }
 
 /** skillgate's own folder: the nearest parent holding skillgate's package.json (source and bundle alike). */
-export function findPackageRoot(from = hereDir()): string {
+export function findPackageRoot(from: string = hereDir()): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
     if (fs.existsSync(path.join(dir, "triggers.json")) && fs.existsSync(path.join(dir, "package.json"))) return dir;
     if (path.dirname(dir) === dir) return path.resolve(from, "..");
@@ -83,6 +83,11 @@ export interface HookMainOptions extends HostProcess {
   loadStartedAt?: number;
   /** The event, when the loader already read it (it asked the hook server first, which did not answer). */
   stdin?: StdinText;
+  /**
+   * The folder of the file the runtime was started on (the loader passes its own): Bun's bundler writes a module's
+   * folder as the one it was built in, so a packed dist/hook.bun-main.cjs would look for skillgate there.
+   */
+  distDir?: string;
 }
 
 export interface StdinText {
@@ -97,7 +102,7 @@ export async function hookMain(o: HookMainOptions): Promise<void> {
   try {
     const input = o.stdin ?? readStdin();
     lap("read");
-    const { stdout, stderr } = await answer(o, input, process.env);
+    const { stdout, stderr } = await answer(o, input, process.env, { packageRoot: findPackageRoot(o.distDir) });
     if (stdout) writeAll(1, stdout + "\n");
     lap("answer");
     if (stderr || timingsLine()) writeAll(2, stderr + timingsLine());
@@ -115,14 +120,20 @@ export async function hookMain(o: HookMainOptions): Promise<void> {
  * One event of a host's hook process, answered: what the process prints. The hook server (hooks/hook-server.cjs)
  * calls it for the hook process `hookPid` with that process's event and environment.
  */
-export async function answer(o: HostProcess, input: StdinText, processEnv: NodeJS.ProcessEnv, hookPid?: number): Promise<{ stdout: string; stderr: string }> {
+export async function answer(
+  o: HostProcess,
+  input: StdinText,
+  processEnv: NodeJS.ProcessEnv,
+  at: { packageRoot?: string; hookPid?: number } = {},
+): Promise<{ stdout: string; stderr: string }> {
+  const { hookPid } = at;
   const env = o.project ? projectEnv(processEnv, o.project) : processEnv;
   // Measured in bytes here: a cut-off event must say "too large", not "not JSON".
   const tooBig = input.bytes > MAX_EVENT_BYTES;
   const text = o.input && !tooBig ? o.input(input.text, env) : input.text;
   const r = tooBig
     ? tooLarge(o.host)
-    : await runHook(text, { env, packageRoot: findPackageRoot(), host: o.host, ...(hookPid !== undefined ? { hookPid } : {}) });
+    : await runHook(text, { env, packageRoot: at.packageRoot ?? findPackageRoot(), host: o.host, ...(hookPid !== undefined ? { hookPid } : {}) });
   return { stdout: r.stdout, stderr: r.stderr };
 }
 
