@@ -120,10 +120,9 @@ async function pump() {
       try {
         reply = why ? { refused: why } : await answer(req);
       } catch (e) {
-        reply = {
-          stdout: JSON.stringify({ systemMessage: `skillgate: internal error: ${(e && e.message) || e}` }),
-          stderr: `skillgate: ${(e && e.stack) || e}\n`,
-        };
+        // (the hook's own pipeline never throws: this is the server's part, e.g. a folder it cannot enter) the hook
+        // process decides in-process, as it would without a server.
+        reply = { refused: `the server failed: ${(e && e.message) || e}` };
       }
       if (reply.stdout) reply = { ...reply, stdout: `${reply.stdout}\n` };
       // With SKILLGATE_TRACE (the hook's debugging output) the answer says who gave it.

@@ -315,3 +315,21 @@ test("a server that died (killed, its record left behind) is replaced at the nex
   assert.notEqual(fresh.pid, old.pid);
   assert.equal(hookRun(c, { ...fixture("user-prompt-submit"), session_id: "k", cwd: c.dir }, env).servedBy, fresh.pid);
 });
+
+test("without Node's pipe binding (another Node's shape), the hook asks through node:net, with the same answer", async () => {
+  const c = copy();
+  // Preloaded in the hook processes and (inherited) in the server they start: the same NODE_OPTIONS on both
+  // sides, so the server is still believed.
+  const preload = path.join(c.dir, "no-binding.cjs");
+  fs.writeFileSync(preload, "process.binding = undefined;\n");
+  const env = { ...c.env, SKILLGATE_STATE: path.join(c.dir, "state"), NODE_OPTIONS: `--require=${preload}` };
+  const event = { ...fixture("pre-tool-use-bash"), session_id: "n", cwd: c.dir, tool_input: { command: "git commit -m x", description: "t" } };
+  hookRun(c, { ...fixture("session-start-startup"), session_id: "n" }, env);
+  let served: ReturnType<typeof hookRun> | undefined;
+  for (let i = 0; i < 100 && !served?.servedBy; i++) {
+    served = hookRun(c, event, env);
+    if (!served.servedBy) await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.ok(served?.servedBy, "answered by the server");
+  assert.match(served?.stdout ?? "", /Load skill \\"commit\\" first/);
+});
