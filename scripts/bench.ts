@@ -228,6 +228,20 @@ function hookProcesses(env: NodeJS.ProcessEnv): string[] {
       input: inSession(EVENTS[LS] ?? "", "bench-prefilter-off"),
       env: { SKILLGATE_PREFILTER: "off" },
     });
+    // Decided in-process, as every event is when no hook server answers (docs/hook-server.md): the first event
+    // after an upgrade or 15 idle minutes, or SKILLGATE_SERVER=off.
+    for (const [i, ev] of [BASH, PARSER, RESULT].entries()) {
+      const session = (json: string) => inSession(json, `bench-no-server-${i}`);
+      const around = AROUND[ev];
+      cmds.push({
+        label: `${ev} [no server]`,
+        argv: [rt.exe, rt.hook],
+        input: session(EVENTS[ev] ?? ""),
+        env: { SKILLGATE_SERVER: "off" },
+        ...(around?.before ? { before: around.before.map(session) } : {}),
+        ...(around?.after ? { after: around.after.map(session) } : {}),
+      });
+    }
     run({ label: "the call in flight", argv: [rt.exe, rt.hook], input: inFlight.call }, env);
     cmds.push({ label: IN_FLIGHT, argv: [rt.exe, rt.hook], input: inFlight.prompt });
     if (peer) cmds.push({ label: `cc-safety-net, ${BASH}`, argv: [rt.exe, peer.bin, "--claude-code"], input: EVENTS[BASH] });
