@@ -219,8 +219,6 @@ function hookProcesses(env: NodeJS.ProcessEnv): string[] {
     const empty = `${rt.name} -e 0`;
     const cmds: Cmd[] = [{ label: empty, argv: [rt.exe, "-e", "0"] }];
     for (const [ev, input] of Object.entries(EVENTS)) cmds.push({ label: ev, argv: [rt.exe, rt.hook], input, ...AROUND[ev] });
-    // Bun: the same event through the Node route, to show what the bytecode build buys.
-    if (rt.name === "bun" && rt.hook !== hook) cmds.push({ label: `${BASH} [hook.cjs]`, argv: [rt.exe, hook], input: EVENTS[BASH] });
     // The same ls -la with the pre-filter switched off: what the parser costs the commands it now skips.
     cmds.push({
       label: `${LS} [pre-filter off]`,
