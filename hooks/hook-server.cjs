@@ -5,11 +5,16 @@
 // process's environment and working folder: what the process would have
 // printed itself, without its cold start. docs/hook-server.md.
 // Trust, both ways: a client believes a server only when /proc shows it is this
-// file run by the same runtime, listening on the socket it names (node-loader.cjs,
-// trustedServer); the server answers only a live hook process of this folder,
-// once per process (clientRefusal). It exits after IDLE_MS without events, when a
-// file it runs from changed or vanished, or when its socket is no longer its own.
+// file run by the same runtime, untraced, listening on the socket it names
+// (node-loader.cjs, trustedServer); the server answers only a live hook process
+// of this folder that proves the request is its own (it writes the server's
+// challenge into its own /proc/self/comm), once per process (clientRefusal,
+// proven). It exits after IDLE_MS without events, when a file it runs from
+// changed or vanished, or when its socket is no longer its own.
 "use strict";
+// SIGUSR1 would open Node's inspector on a port any program of the user can reach, and with it this process's
+// memory: a hook server lives for minutes, not for one event.
+process.on("SIGUSR1", () => {});
 const fs = require("node:fs");
 const net = require("node:net");
 const path = require("node:path");
@@ -18,7 +23,11 @@ const loader = require("./hook.cjs");
 const IDLE_MS = 15 * 60_000;
 const WATCH_MS = 5_000;
 /** The files a hook process runs: when one changes, this server's answers are no longer theirs. */
-const BUILD = ["hook.cjs", "hook.node.cjs", "hook.node.cache", "hook.node-shell.cjs", "hook.node-shell.cache", loader.SERVER_FILE];
+const BUILD = ["hook.cjs", "hook.node.cjs", "hook.node.cache", "hook.node-shell.cjs", "hook.node-shell.cache", "hook.node-schema.cjs", loader.SERVER_FILE];
+/** A request waiting longer than this is sent back undone (its hook decides in-process, well within the host's timeout). */
+const QUEUE_MS = 2_000;
+/** The request line: the event (at most 8 MB) and the environment. */
+const MAX_REQUEST = 16 * 1024 * 1024;
 /** Scripts a hook process of this folder runs (the launcher is checked by content: it may be copied into a project). */
 const HOOK_SCRIPT = /^hook(-[a-z]+|\.bun)?\.[cm]js$/;
 
@@ -38,11 +47,12 @@ let last = Date.now();
 let server;
 let socketIno;
 
-/** Why this request is not answered, or undefined: it must come from a live hook process of this folder, once. */
+/** Why this request is not answered, or undefined: it must name a live hook process of this folder, not yet answered. */
 function clientRefusal(req) {
   if (!req || req.v !== 1 || !Number.isInteger(req.pid) || typeof req.stdin !== "string" || !Number.isInteger(req.bytes)) return "not a hook request";
   if (!Array.isArray(req.args) || !req.args.every((a) => typeof a === "string") || typeof req.cwd !== "string") return "not a hook request";
   if (!req.env || typeof req.env !== "object" || Object.values(req.env).some((v) => typeof v !== "string")) return "not a hook request";
+  if (req.pid === process.pid) return "not a hook of this folder";
   const stat = loader.procStat(req.pid);
   if (!stat) return "no such process";
   const key = `${req.pid}:${stat.start}`;
@@ -59,14 +69,32 @@ function clientRefusal(req) {
   }
   if (exe !== fs.realpathSync(process.execPath)) return "another runtime";
   const script = path.resolve(cwd, argv[1] ?? "");
-  const here = path.dirname(script) === __dirname && HOOK_SCRIPT.test(path.basename(script));
+  const name = path.basename(script);
+  const here = path.dirname(script) === __dirname && HOOK_SCRIPT.test(name) && name !== loader.SERVER_FILE;
   if (!here && !isLauncher(script)) return "not a hook of this folder";
   const host = here ? loader.hostOf(path.basename(script)) : undefined;
   if ((req.host ?? undefined) !== host) return "another host";
   if (argv.slice(2).join("\0") !== req.args.join("\0")) return "other arguments";
-  answered.add(key);
-  if (answered.size > 100_000) answered.clear();
+  req.key = key;
   return undefined;
+}
+
+/**
+ * The process the request names wrote the challenge into its own /proc/<pid>/comm, which only that process can
+ * write: the request is its own (a program that names a hook process it did not start cannot do that). Each
+ * process is answered once.
+ */
+function proven(req, challenge) {
+  let comm;
+  try {
+    comm = fs.readFileSync(`/proc/${req.pid}/comm`, "latin1");
+  } catch {
+    return false;
+  }
+  if (comm !== `sg${challenge}\n` || answered.has(req.key)) return false;
+  answered.add(req.key);
+  if (answered.size > 100_000) answered.clear();
+  return true;
 }
 
 /** The launcher a project commits (.claude/hooks/skillgate.mjs) or the plugin's: byte for byte this package's. */
@@ -109,16 +137,17 @@ async function pump() {
   if (busy) return;
   busy = true;
   while (queue.length) {
-    const { req, conn } = queue.shift();
-    last = Date.now();
+    const { req, conn, at } = queue.shift();
     let reply;
     if (!sameBuild()) {
       reply = { stale: true };
       setImmediate(stop);
+    } else if (Date.now() - at > QUEUE_MS) {
+      reply = { refused: "busy" };
     } else {
-      const why = clientRefusal(req);
       try {
-        reply = why ? { refused: why } : await answer(req);
+        reply = await answer(req);
+        last = Date.now();
       } catch (e) {
         // (the hook's own pipeline never throws: this is the server's part, e.g. a folder it cannot enter) the hook
         // process decides in-process, as it would without a server.
@@ -126,7 +155,7 @@ async function pump() {
       }
       if (reply.stdout) reply = { ...reply, stdout: `${reply.stdout}\n` };
       // With SKILLGATE_TRACE (the hook's debugging output) the answer says who gave it.
-      if (!why && req.env.SKILLGATE_TRACE) reply = { ...reply, stderr: `${reply.stderr}skillgate-served-by ${process.pid}\n` };
+      if (req.env.SKILLGATE_TRACE && !reply.refused) reply = { ...reply, stderr: `${reply.stderr}skillgate-served-by ${process.pid}\n` };
     }
     conn.end(JSON.stringify(reply));
   }
@@ -153,23 +182,36 @@ function listen() {
   // A socket left by a server that died: nobody listens on it any more (a live one would have been trusted).
   fs.rmSync(place.sock, { force: true });
   // allowHalfOpen: the client half-closes after its request; the answer goes back on the same connection.
+  // The exchange (node-loader.cjs, ask): the request line; a challenge line back; the client's newline and
+  // half-close once it wrote the challenge into its /proc/self/comm; the answer, then the end.
   server = net.createServer({ allowHalfOpen: true }, (conn) => {
     const chunks = [];
     let size = 0;
+    let req;
+    let challenge;
+    const refuse = (why) => conn.end(`${JSON.stringify({ refused: why })}\n`);
     conn.on("data", (d) => {
       size += d.length;
-      if (size > 64 * 1024 * 1024) conn.destroy();
-      else chunks.push(d);
+      if (size > MAX_REQUEST) return conn.destroy();
+      if (req) return; // the client's newline after the challenge
+      chunks.push(d);
+      if (d.indexOf(10) < 0) return;
+      const all = Buffer.concat(chunks);
+      try {
+        req = JSON.parse(all.subarray(0, all.indexOf(10)).toString("utf8"));
+      } catch {
+        req = {};
+        return refuse("not JSON");
+      }
+      const why = clientRefusal(req);
+      if (why) return refuse(why);
+      challenge = require("node:crypto").randomBytes(6).toString("hex");
+      conn.write(`${JSON.stringify({ challenge })}\n`);
     });
     conn.on("end", () => {
-      let req;
-      try {
-        req = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      } catch {
-        conn.end(JSON.stringify({ refused: "not JSON" }));
-        return;
-      }
-      queue.push({ req, conn });
+      if (!challenge) return conn.end();
+      if (!proven(req, challenge)) return conn.end(JSON.stringify({ refused: "the process did not prove the request is its own" }));
+      queue.push({ req, conn, at: Date.now() });
       pump();
     });
     conn.on("error", () => {});

@@ -59,9 +59,9 @@ function instance(name, requireBeside) {
 }
 
 /**
- * A fresh instance of the hook bundle: its exports, and the scripts compiled so far (the code-cache
- * build serializes them). Each call runs the bundle's top level again, so nothing one event leaves in
- * module state reaches another (the hook server takes one per event).
+ * An instance of the hook bundle: its exports, and the scripts compiled so far (the code-cache build
+ * serializes them). Each call runs the bundle's top level again (compiled once); a hook process takes one,
+ * the hook server one for its life (hook-server.cjs says why that is safe).
  */
 function load() {
   let apart;
@@ -122,12 +122,17 @@ function cannotStart(e) {
 
 const SERVER_FILE = "hook-server.cjs";
 const BUN_MAIN = "hook.bun-main.cjs";
-/** How long a client waits for the server's answer before deciding in-process (a hook's own timeout is longer). */
-const ANSWER_WAIT_MS = 20_000;
+/**
+ * How long a client waits for the server's answer before deciding in-process: well within the 10 s that
+ * `install` gives every host's hook (a hook that times out lets the call through on some hosts). The server
+ * sends back undone a request that waited 2 s in its queue.
+ */
+const ANSWER_WAIT_MS = 6_000;
 
 /**
  * Where this folder's server for this runtime listens: a folder of the user's own (0700), a socket and a
- * record (pid, start time, listening fd) named by a hash of the dist folder and the runtime.
+ * record (pid, listening fd, socket file inode) named by a hash of the dist folder, the runtime and the
+ * variables that change the code a runtime runs (clients that differ in them never share a server).
  */
 function serverPlace(env = process.env) {
   if (process.platform !== "linux" || typeof process.getuid !== "function") return undefined;
@@ -135,7 +140,7 @@ function serverPlace(env = process.env) {
   // A socket's path has at most 107 bytes: a folder that would make it longer is passed over.
   const base = [env.XDG_RUNTIME_DIR, env.TMPDIR, "/tmp"].find((d) => d && d.startsWith("/") && d.length < 60);
   const dir = `${base.replace(/\/+$/, "")}/skillgate-hook-server-${uid}`;
-  const name = fnv1a(`${__dirname}\0${process.execPath}`);
+  const name = fnv1a(`${__dirname}\0${process.execPath}\0${codeVars(env).join("\0")}`);
   return { dir, uid, sock: `${dir}/${name}.sock`, record: `${dir}/${name}.json`, starting: `${dir}/${name}.starting` };
 }
 
@@ -164,25 +169,33 @@ function procStat(pid) {
   return { ppid: Number(rest[1]), start: Number(rest[19]) };
 }
 
-/** One variable of a process's starting environment ("" when unset), from /proc/<pid>/environ. */
-function environOf(pid, names) {
-  const out = Object.fromEntries(names.map((n) => [n, ""]));
-  for (const kv of fs.readFileSync(`/proc/${pid}/environ`, "latin1").split("\0")) {
-    const eq = kv.indexOf("=");
-    if (eq > 0 && Object.hasOwn(out, kv.slice(0, eq))) out[kv.slice(0, eq)] = kv.slice(eq + 1);
-  }
-  return out;
+/**
+ * The variables that can make a runtime run other code than its script (NODE_OPTIONS, NODE_PATH, LD_PRELOAD,
+ * LD_AUDIT, BUN_OPTIONS, …): NAME=value, sorted. A server started with others than the client's is not its own.
+ */
+const CODE_VAR = /^(NODE_|LD_|BUN_)/;
+function codeVars(env) {
+  return Object.entries(env)
+    .filter(([k, v]) => CODE_VAR.test(k) && v !== undefined)
+    .map(([k, v]) => `${k}=${v}`)
+    .sort();
 }
 
-/** Variables that make a Node process run other code than its script: a server started with others is not ours. */
-const CODE_VARS = ["NODE_OPTIONS", "LD_PRELOAD", "LD_LIBRARY_PATH"];
+/** A process's starting environment, as codeVars gives it, from /proc/<pid>/environ. */
+function codeVarsOf(pid) {
+  return fs
+    .readFileSync(`/proc/${pid}/environ`, "latin1")
+    .split("\0")
+    .filter((kv) => CODE_VAR.test(kv) && kv.includes("="))
+    .sort();
+}
 
 /**
  * The server's record, believed only when the socket file is the one it names and /proc confirms the
  * rest: the process runs this runtime on dist/hook-server.cjs of this folder with the same code-loading
- * variables as this process, and holds, at the fd recorded, a socket listening at the socket's path.
- * (/proc names the path a socket was bound to, even once another took it: the server watches its
- * folder and exits the moment its socket file is not its own.)
+ * variables as this process, is neither stopped nor traced, and holds, at the fd recorded, the one socket
+ * listening at the socket's path. (/proc names the path a socket was bound to, even once another took it:
+ * the server watches its folder and exits the moment its socket file is not its own.)
  */
 function trustedServer(place) {
   try {
@@ -204,20 +217,22 @@ function confirmed(place) {
   if (!rec || !Number.isInteger(rec.pid) || !Number.isInteger(rec.fd)) return undefined;
   if (fs.lstatSync(place.sock, { throwIfNoEntry: false })?.ino !== rec.ino) return undefined;
   if (fs.readFileSync(`/proc/${rec.pid}/cmdline`, "latin1") !== `${process.execPath}\0${__dirname}/${SERVER_FILE}\0`) return undefined;
-  const vars = environOf(rec.pid, CODE_VARS);
-  if (CODE_VARS.some((v) => vars[v] !== (process.env[v] ?? ""))) return undefined;
+  if (codeVarsOf(rec.pid).join("\0") !== codeVars(process.env).join("\0")) return undefined;
+  // Stopped (a hook would wait for it until the host's timeout) or traced (its memory is another program's to change).
+  const status = fs.readFileSync(`/proc/${rec.pid}/status`, "latin1");
+  if (!/^State:\s+[RSD]/m.test(status) || !/^TracerPid:\s+0$/m.test(status)) return undefined;
   const link = fs.readlinkSync(`/proc/${rec.pid}/fd/${rec.fd}`);
   const inode = /^socket:\[(\d+)\]$/.exec(link)?.[1];
   if (!inode) return undefined;
-  // /proc/net/unix: "Num RefCount Protocol Flags Type St Inode Path"; St 01 = listening.
+  // /proc/net/unix: "Num RefCount Protocol Flags Type St Inode Path"; St 01 = listening. Two listening at the
+  // path: another program took it and the server has not seen it yet.
   const listening = fs
     .readFileSync("/proc/net/unix", "latin1")
     .split("\n")
-    .some((l) => {
-      const f = l.trim().split(/\s+/);
-      return f[6] === inode && f[5] === "01" && l.endsWith(` ${place.sock}`);
-    });
-  return listening ? rec : undefined;
+    .filter((l) => l.endsWith(` ${place.sock}`))
+    .map((l) => l.trim().split(/\s+/))
+    .filter((f) => f[5] === "01");
+  return listening.length === 1 && listening[0]?.[6] === inode ? rec : undefined;
 }
 
 /**
@@ -252,14 +267,47 @@ async function askServer(host) {
   process.exit(0);
 }
 
-/** One request, one answer (JSON each way, the request ended by a half-close); undefined when none came. */
+/**
+ * One exchange (docs/hook-server.md): the request, one JSON line; the server's challenge, one JSON line;
+ * this process proves it is the process the request names by writing the challenge into its own
+ * /proc/self/comm (which no other process can write), sends a newline and half-closes; then the answer,
+ * JSON, until the server closes. Undefined when no answer came.
+ */
 async function ask(sock, request) {
-  const text = await (typeof Bun !== "undefined" ? askBun : pipeHandles() ? askPipe : askNet)(sock, JSON.stringify(request));
+  const transport = typeof Bun !== "undefined" ? askBun : pipeHandles() ? askPipe : askNet;
+  const text = await transport(sock, `${JSON.stringify(request)}\n`);
   try {
     return text === undefined ? undefined : JSON.parse(text);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The client's side of the exchange over any transport: `send(text)` writes, `halfClose()` ends the
+ * request. Returns `data(chunk)` for what arrives and `answer()` for the text after the challenge.
+ */
+function exchange(send, halfClose) {
+  const chunks = [];
+  let challenged = false;
+  return {
+    data(chunk) {
+      chunks.push(chunk);
+      if (challenged) return;
+      const all = Buffer.concat(chunks);
+      const nl = all.indexOf(10);
+      if (nl < 0) return;
+      challenged = true;
+      chunks.length = 0;
+      chunks.push(all.subarray(nl + 1));
+      const challenge = JSON.parse(all.subarray(0, nl).toString("latin1")).challenge;
+      if (typeof challenge !== "string" || !/^[0-9a-f]{12}$/.test(challenge)) throw new Error("no challenge");
+      fs.writeFileSync("/proc/self/comm", `sg${challenge}`);
+      send("\n");
+      halfClose();
+    },
+    answer: () => (challenged ? Buffer.concat(chunks).toString("utf8") : undefined),
+  };
 }
 
 /**
@@ -305,25 +353,36 @@ function askPipe(sock, text) {
   const b = pipeHandles();
   return oneAnswer((finish) => {
     const h = new b.Pipe(b.SOCKET);
-    const chunks = [];
     const kept = []; // the requests in flight, kept from the garbage collector until they complete
+    const write = (t) => {
+      const w = new b.WriteWrap();
+      w.handle = h;
+      w.oncomplete = (st) => st < 0 && finish(undefined);
+      kept.push(w);
+      if (h.writeUtf8String(w, t) < 0) finish(undefined);
+    };
+    const ex = exchange(write, () => {
+      const shutdown = new b.ShutdownWrap();
+      shutdown.handle = h;
+      shutdown.oncomplete = () => {};
+      kept.push(shutdown);
+      // libuv runs the shutdown after the writes complete: the half-close ends the request.
+      if (h.shutdown(shutdown) < 0) finish(undefined);
+    });
     h.onread = (arrayBuffer) => {
       const n = b.streamBaseState[b.kReadBytesOrError];
-      if (n > 0) chunks.push(Buffer.from(Buffer.from(arrayBuffer, b.streamBaseState[b.kArrayBufferOffset], n)));
-      else if (n < 0) finish(Buffer.concat(chunks).toString("utf8")); // end of the answer (UV_EOF), or an error: JSON.parse tells
+      try {
+        if (n > 0) ex.data(Buffer.from(Buffer.from(arrayBuffer, b.streamBaseState[b.kArrayBufferOffset], n)));
+        else if (n < 0) finish(ex.answer()); // end of the answer (UV_EOF), or an error: JSON.parse tells
+      } catch {
+        finish(undefined);
+      }
     };
     const connect = new b.PipeConnectWrap();
     connect.oncomplete = (status) => {
       if (status < 0) return finish(undefined);
-      const write = new b.WriteWrap();
-      write.handle = h;
-      write.oncomplete = (st) => st < 0 && finish(undefined);
-      const shutdown = new b.ShutdownWrap();
-      shutdown.handle = h;
-      shutdown.oncomplete = () => {};
-      kept.push(write, shutdown);
-      // libuv runs the shutdown after the write completes: the half-close ends the request.
-      if (h.writeUtf8String(write, text) < 0 || h.shutdown(shutdown) < 0 || h.readStart() < 0) finish(undefined);
+      write(text);
+      if (h.readStart() < 0) finish(undefined);
     };
     kept.push(connect);
     if (h.connect(connect, sock) < 0) finish(undefined);
@@ -334,19 +393,28 @@ function askPipe(sock, text) {
 /** Bun's own sockets: its node:net costs a cold Bun 14 ms to load, Bun.connect next to nothing. */
 function askBun(sock, text) {
   return oneAnswer((finish) => {
-    const data = Buffer.from(text, "utf8");
-    const chunks = [];
-    let off = 0;
-    // Write what the socket takes, the rest when it drains; then half-close: the end of the request.
-    const pump = (s) => {
-      while (off < data.length) {
-        const n = s.write(data.subarray(off));
-        if (n <= 0) return;
-        off += n;
-      }
-      s.shutdown();
-    };
+    let pending = Buffer.from(text, "utf8");
     let socket;
+    let closing = false;
+    // Write what the socket takes, the rest when it drains; the half-close once all is out.
+    const pump = (s) => {
+      while (pending.length > 0) {
+        const n = s.write(pending);
+        if (n <= 0) return;
+        pending = pending.subarray(n);
+      }
+      if (closing) s.shutdown();
+    };
+    const ex = exchange(
+      (t) => {
+        pending = Buffer.concat([pending, Buffer.from(t, "utf8")]);
+        pump(socket);
+      },
+      () => {
+        closing = true;
+        pump(socket);
+      },
+    );
     Bun.connect({
       unix: sock,
       socket: {
@@ -355,9 +423,15 @@ function askBun(sock, text) {
           pump(s);
         },
         drain: pump,
-        data: (_s, d) => chunks.push(Buffer.from(d)),
+        data: (_s, d) => {
+          try {
+            ex.data(Buffer.from(d));
+          } catch {
+            finish(undefined);
+          }
+        },
         end: (s) => s.end(),
-        close: () => finish(Buffer.concat(chunks).toString("utf8")),
+        close: () => finish(ex.answer()),
         error: () => finish(undefined),
         connectError: () => finish(undefined),
       },
@@ -369,12 +443,21 @@ function askBun(sock, text) {
 function askNet(sock, text) {
   const net = require("node:net");
   return oneAnswer((finish) => {
-    const chunks = [];
     const s = net.connect(sock);
-    s.on("data", (d) => chunks.push(d));
-    s.on("end", () => finish(Buffer.concat(chunks).toString("utf8")));
+    const ex = exchange(
+      (t) => s.write(t),
+      () => s.end(),
+    );
+    s.on("data", (d) => {
+      try {
+        ex.data(d);
+      } catch {
+        finish(undefined);
+      }
+    });
+    s.on("end", () => finish(ex.answer()));
     s.on("error", () => finish(undefined));
-    s.end(text);
+    s.write(text);
     return () => s.destroy();
   });
 }

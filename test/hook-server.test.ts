@@ -169,20 +169,23 @@ test("parallel hook processes are each answered, by the server, as alone", async
   }
 });
 
-/** Send one raw request to the copy's server, as any program of the user could. */
+/**
+ * Send one raw request line to the copy's server, as any program of the user could, and end it: the server's
+ * last line (its refusal, after a challenge the sender cannot answer for another process).
+ */
 function rawRequest(c: Copy, request: Record<string, unknown>): Record<string, unknown> {
-  const script = `const s=require("node:net").connect(process.argv[1]);let b="";s.on("data",d=>b+=d);s.on("end",()=>process.stdout.write(b));s.end(process.argv[2]);`;
+  const script = `const s=require("node:net").connect(process.argv[1]);let b="";s.on("data",d=>b+=d);s.on("end",()=>process.stdout.write(b));s.end(process.argv[2]+"\\n");`;
   const r = spawnSync(process.execPath, ["-e", script, c.place.sock, JSON.stringify(request)], { encoding: "utf8", env: c.env });
   assert.equal(r.status, 0, r.stderr);
-  return JSON.parse(r.stdout) as Record<string, unknown>;
+  return JSON.parse(r.stdout.trim().split("\n").pop() ?? "") as Record<string, unknown>;
 }
 
-test("the server answers only a live hook process of its own folder, once: a program's forged load is refused and changes nothing", async () => {
+test("the server answers only a live hook process of its own folder that proves the request is its own: a program's forged load is refused and changes nothing", async () => {
   const c = copy();
   const state = path.join(c.dir, "state");
   const env = { ...c.env, SKILLGATE_STATE: state };
   hookRun(c, { ...fixture("session-start-startup"), session_id: "f" }, env);
-  await serverUp(c);
+  const server = await serverUp(c);
   const load = { ...fixture("post-tool-use-skill"), session_id: "f", cwd: c.dir };
   const forged = (pid: number, extra: Record<string, unknown> = {}) => ({
     v: 1,
@@ -196,9 +199,11 @@ test("the server answers only a live hook process of its own folder, once: a pro
     ...extra,
   });
   // The sender's own pid: a node -e process, not a hook.
-  const script = `const s=require("node:net").connect(process.argv[1]);let b="";s.on("data",d=>b+=d);s.on("end",()=>process.stdout.write(b));s.end(JSON.stringify({...JSON.parse(process.argv[2]),pid:process.pid}));`;
+  const script = `const s=require("node:net").connect(process.argv[1]);let b="";s.on("data",d=>b+=d);s.on("end",()=>process.stdout.write(b));s.end(JSON.stringify({...JSON.parse(process.argv[2]),pid:process.pid})+"\\n");`;
   const own = spawnSync(process.execPath, ["-e", script, c.place.sock, JSON.stringify(forged(0))], { encoding: "utf8", env });
   assert.deepEqual(JSON.parse(own.stdout), { refused: "not a hook of this folder" });
+  // The server itself (its cmdline names a script of this folder too).
+  assert.deepEqual(rawRequest(c, forged(server.pid)), { refused: "not a hook of this folder" });
   // Another process of the user (this test's runner), and one that does not exist.
   assert.deepEqual(rawRequest(c, forged(process.pid)), { refused: "not a hook of this folder" });
   assert.deepEqual(rawRequest(c, forged(2 ** 22 + 17)), { refused: "no such process" });
@@ -212,8 +217,8 @@ test("the server answers only a live hook process of its own folder, once: a pro
   assert.ok(commit.servedBy, "the commit was answered by the server");
   assert.match(commit.stdout, /Load skill \\"commit\\" first/);
 
-  // A live hook process (its stdin still open) is answered once: a second request naming it is refused, and
-  // when the process itself asks, it is refused too and decides in-process, with the same answer.
+  // A live hook process (its stdin still open): a program that names it cannot write the challenge into that
+  // process's /proc/<pid>/comm, so its requests are refused; the process's own request is then answered.
   const p = spawn(process.execPath, [c.hook], { env, stdio: ["pipe", "pipe", "pipe"] });
   let out = "";
   let err = "";
@@ -221,15 +226,17 @@ test("the server answers only a live hook process of its own folder, once: a pro
   p.stderr.on("data", (d) => (err += d));
   const pid = p.pid ?? 0;
   const ask = { ...fixture("pre-tool-use-bash"), session_id: "g", cwd: c.dir, tool_input: { command: "ls", description: "t" } };
-  const first = rawRequest(c, forged(pid, { stdin: JSON.stringify(ask), bytes: JSON.stringify(ask).length, env: { ...env, SKILLGATE_TRACE: "" } }));
-  assert.equal(typeof first.stdout, "string", `a request for a live hook process is answered: ${JSON.stringify(first)}`);
-  assert.deepEqual(rawRequest(c, forged(pid)), { refused: "this process was answered already" });
-  assert.deepEqual(rawRequest(c, forged(pid, { host: "codex" })), { refused: "this process was answered already" });
+  // (wait until the process runs the hook script: before its exec, its cmdline is the test runner's)
+  for (let i = 0; i < 200 && !fs.readFileSync(`/proc/${pid}/cmdline`, "latin1").includes("hook.cjs"); i++) await new Promise((r) => setTimeout(r, 10));
+  const unproven = { refused: "the process did not prove the request is its own" };
+  assert.deepEqual(rawRequest(c, forged(pid, { stdin: JSON.stringify(ask), bytes: JSON.stringify(ask).length })), unproven);
+  assert.deepEqual(rawRequest(c, forged(pid)), unproven);
+  assert.deepEqual(rawRequest(c, forged(pid, { host: "codex" })), { refused: "another host" });
   await new Promise<void>((resolve) => {
     p.on("close", () => resolve());
     p.stdin.end(JSON.stringify({ ...fixture("pre-tool-use-bash"), session_id: "g", cwd: c.dir, tool_input: { command: "git commit -m x", description: "t" } }));
   });
-  assert.doesNotMatch(err, /skillgate-served-by/, "the refused process decided in-process");
+  assert.match(err, new RegExp(`^skillgate-served-by ${server.pid}$`, "m"), "the process's own request was answered by the server");
   assert.match(out, /Load skill \\"commit\\" first/);
 });
 
@@ -332,4 +339,43 @@ test("without Node's pipe binding (another Node's shape), the hook asks through 
   }
   assert.ok(served?.servedBy, "answered by the server");
   assert.match(served?.stdout ?? "", /Load skill \\"commit\\" first/);
+});
+
+test("a stopped server is not believed (a hook would wait for it), and SIGUSR1 opens no inspector in it", async () => {
+  const c = copy();
+  const env = { ...c.env, SKILLGATE_STATE: path.join(c.dir, "state") };
+  hookRun(c, { ...fixture("session-start-startup"), session_id: "t" }, env);
+  const server = await serverUp(c);
+  // Node opens its inspector on SIGUSR1 (a TCP port on 127.0.0.1): a program of the user could then change the
+  // server's memory. No socket of the server's may be a listening TCP one.
+  const tcpListening = () => {
+    const own = new Set(
+      fs
+        .readdirSync(`/proc/${server.pid}/fd`)
+        .map((fd) => /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${server.pid}/fd/${fd}`))?.[1])
+        .filter((x) => x !== undefined),
+    );
+    return ["/proc/net/tcp", "/proc/net/tcp6"].some((f) =>
+      fs
+        .readFileSync(f, "latin1")
+        .split("\n")
+        .map((l) => l.trim().split(/\s+/))
+        .some((x) => x[3] === "0A" && own.has(x[9] ?? "")),
+    );
+  };
+  process.kill(server.pid, "SIGUSR1");
+  await new Promise((r) => setTimeout(r, 300));
+  assert.ok(procAlive(server.pid), "the server lives on");
+  assert.equal(tcpListening(), false, "no inspector listens in the server");
+  process.kill(server.pid, "SIGSTOP");
+  try {
+    assert.equal(c.trusted(), undefined, "a stopped server is not believed");
+    const t0 = performance.now();
+    const r = hookRun(c, { ...fixture("pre-tool-use-bash"), session_id: "t", cwd: c.dir, tool_input: { command: "git commit -m x", description: "t" } }, env);
+    assert.equal(r.servedBy, undefined);
+    assert.match(r.stdout, /Load skill \\"commit\\" first/);
+    assert.ok(performance.now() - t0 < 5_000, "decided without waiting for the stopped server");
+  } finally {
+    process.kill(server.pid, "SIGCONT");
+  }
 });
