@@ -21,6 +21,7 @@ interface Copy {
   env: NodeJS.ProcessEnv;
   place: { dir: string; sock: string; record: string };
   trusted: () => { pid: number; fd: number } | undefined;
+  copiedAt: number;
 }
 
 const made: string[] = [];
@@ -45,7 +46,16 @@ function copy(): Copy {
     trustedServer: (place: Copy["place"]) => { pid: number; fd: number } | undefined;
   };
   const place = loader.serverPlace(env);
-  return { dir, hook, env, place, trusted: () => loader.trustedServer(place) };
+  return { dir, hook, env, place, trusted: () => loader.trustedServer(place), copiedAt: Date.now() };
+}
+
+/**
+ * Until 2 s after the copy: a skill file changed (its ctime: a copy's is now) within the last 2 s is "racy" and its
+ * stamp is not recorded (io/stat-cache.ts), so two runs' states would differ by when they ran, not by the route.
+ */
+async function settled(c: Copy): Promise<void> {
+  const wait = c.copiedAt + 2_100 - Date.now();
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
 }
 
 function hookRun(
@@ -94,6 +104,7 @@ test("a hook process answers through the server exactly as it would alone, and t
   // The first event finds no server: it decides in-process and starts one.
   hookRun(c, { ...fixture("session-start-startup"), session_id: "warm" }, c.env);
   const server = await serverUp(c);
+  await settled(c);
   const served = session(c, "s1").map((e) => hookRun(c, e, { ...c.env, SKILLGATE_STATE: path.join(c.dir, "state-served") }));
   const alone = session(c, "s1").map((e) => hookRun(c, e, { ...c.env, SKILLGATE_STATE: path.join(c.dir, "state-alone"), SKILLGATE_SERVER: "off" }));
   for (const [i, r] of served.entries()) {
@@ -133,6 +144,7 @@ test("under Bun (dist/hook.bun.cjs, a server run by Bun): the same answers and s
   const [exe, script] = fs.readFileSync(`/proc/${server}/cmdline`, "latin1").split("\0");
   assert.equal(fs.realpathSync(exe ?? ""), fs.realpathSync(bun), "the server runs under Bun");
   assert.equal(script, path.join(c.dir, "dist", "hook-server.cjs"));
+  await settled(c);
   const served = session(c, "s2").map((e) => hookRun(c, e, { ...c.env, SKILLGATE_STATE: path.join(c.dir, "state-served") }, runtime));
   const alone = session(c, "s2").map((e) => hookRun(c, e, { ...c.env, SKILLGATE_STATE: path.join(c.dir, "state-alone"), SKILLGATE_SERVER: "off" }, runtime));
   for (const [i, r] of served.entries()) {
@@ -368,6 +380,8 @@ test("a stopped server is not believed (a hook would wait for it), and SIGUSR1 o
   assert.ok(procAlive(server.pid), "the server lives on");
   assert.equal(tcpListening(), false, "no inspector listens in the server");
   process.kill(server.pid, "SIGSTOP");
+  const state = () => /^State:\s+(\S)/m.exec(fs.readFileSync(`/proc/${server.pid}/status`, "latin1"))?.[1];
+  for (let i = 0; i < 100 && state() !== "T"; i++) await new Promise((r) => setTimeout(r, 10));
   try {
     assert.equal(c.trusted(), undefined, "a stopped server is not believed");
     const t0 = performance.now();

@@ -2,6 +2,7 @@
 // environment folded in, once, here), the state folder and the host. The hook,
 // `explain`, `measure`, `stats` and `cases` all come through loadContext(), so
 // they decide from the same table and the same state folder.
+import { runtimeConfigFiles } from "../io/runtime-config.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { Host, HostEnvironment } from "../core/host.js";
@@ -122,6 +123,7 @@ function foldEnvironment(
           skills.map((s) => ({ path: path.join(path.resolve(r), s), dir: true, what: `the text of skill "${s}", which the gate trusts` })),
         ),
         ...he.settingsFiles.map((f) => ({ path: f, dir: false, what: `${host.name} settings that register skillgate's hook` })),
+        ...runtimeConfigFiles(he.projectDir ?? process.cwd()).map(([f, what]) => ({ path: f, dir: false, what })),
       ];
   const missingSkills = checkSkills ? skills.filter((s) => !skillRoots.some((r) => fs.existsSync(path.join(r, s, "SKILL.md")))) : [];
   return {

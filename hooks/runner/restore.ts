@@ -17,6 +17,7 @@
 // state lock, and the hook's own state writes update the witness under that
 // lock (noteStateWrite), so the restore compares with what the hook last
 // wrote and never undoes the hook's own (or a parallel hook's) write.
+import { runtimeConfigFiles } from "../io/runtime-config.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { Event, RestoreFinding, SessionState } from "../core/types.js";
@@ -169,6 +170,7 @@ function protectedFiles(
     if (t) files.set(path.resolve(t), "a trigger table skillgate loads");
   const settings = new Set(he.settingsFiles.map((f) => path.resolve(f)));
   for (const f of settings) files.set(f, `${r.host.name} settings that register skillgate's hook`);
+  for (const [f, what] of runtimeConfigFiles(he.projectDir ?? process.cwd())) files.set(f, what);
   // The key exists once the hook ran; only a change to it (or its removal) is undone.
   const key = path.join(r.stateDir, ".mac-key");
   if (fs.existsSync(key)) files.set(key, "the key that signs skillgate's state files");
