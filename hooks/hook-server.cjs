@@ -68,13 +68,16 @@ function clientRefusal(req) {
     return "the process cannot be read";
   }
   if (exe !== fs.realpathSync(process.execPath)) return "another runtime";
-  const script = path.resolve(cwd, argv[1] ?? "");
+  // Before the hook's file, only the runtime's own arguments that install writes (Bun: no bunfig.toml).
+  const at = argv.findIndex((a, i) => i > 0 && !a.startsWith("-"));
+  if (at < 1 || argv.slice(1, at).some((a) => !loader.RUNTIME_ARGS.includes(a))) return "not a hook of this folder";
+  const script = path.resolve(cwd, argv[at] ?? "");
   const name = path.basename(script);
   const here = path.dirname(script) === __dirname && HOOK_SCRIPT.test(name) && name !== loader.SERVER_FILE;
   if (!here && !isLauncher(script)) return "not a hook of this folder";
   const host = here ? loader.hostOf(path.basename(script)) : undefined;
   if ((req.host ?? undefined) !== host) return "another host";
-  if (argv.slice(2).join("\0") !== req.args.join("\0")) return "other arguments";
+  if (argv.slice(at + 1).join("\0") !== req.args.join("\0")) return "other arguments";
   req.key = key;
   return undefined;
 }

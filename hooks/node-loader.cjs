@@ -121,6 +121,11 @@ function cannotStart(e) {
 // ─── The hook server, as its clients see it ─────────────────────────────
 
 const SERVER_FILE = "hook-server.cjs";
+/**
+ * The runtime's own arguments for the server (and what the server accepts before a hook's file): under Bun, no
+ * bunfig.toml of the folder it starts in (its `preload` would run in the server). Node takes none.
+ */
+const RUNTIME_ARGS = typeof Bun !== "undefined" ? ["--config=/dev/null"] : [];
 const BUN_MAIN = "hook.bun-main.cjs";
 /**
  * How long a client waits for the server's answer before deciding in-process: well within the 10 s that
@@ -216,7 +221,8 @@ function confirmed(place) {
   // (no start-time check: a reused pid fails the cmdline and socket checks, unless it is this folder's server again)
   if (!rec || !Number.isInteger(rec.pid) || !Number.isInteger(rec.fd)) return undefined;
   if (fs.lstatSync(place.sock, { throwIfNoEntry: false })?.ino !== rec.ino) return undefined;
-  if (fs.readFileSync(`/proc/${rec.pid}/cmdline`, "latin1") !== `${process.execPath}\0${__dirname}/${SERVER_FILE}\0`) return undefined;
+  if (fs.readFileSync(`/proc/${rec.pid}/cmdline`, "latin1") !== [process.execPath, ...RUNTIME_ARGS, `${__dirname}/${SERVER_FILE}`, ""].join("\0"))
+    return undefined;
   if (codeVarsOf(rec.pid).join("\0") !== codeVars(process.env).join("\0")) return undefined;
   // Stopped (a hook would wait for it until the host's timeout) or traced (its memory is another program's to change).
   const status = fs.readFileSync(`/proc/${rec.pid}/status`, "latin1");
@@ -473,7 +479,7 @@ function startServer(place) {
     fs.rmSync(place.starting, { force: true });
     fs.closeSync(fs.openSync(place.starting, "wx", 0o600));
     const { spawn } = require("node:child_process");
-    spawn(process.execPath, [`${__dirname}/${SERVER_FILE}`], { detached: true, stdio: "ignore", cwd: "/" }).unref();
+    spawn(process.execPath, [...RUNTIME_ARGS, `${__dirname}/${SERVER_FILE}`], { detached: true, stdio: "ignore", cwd: "/" }).unref();
   } catch {
     /* no server: every event decides in-process */
   }
@@ -516,4 +522,4 @@ function writeAll(fd, text) {
 }
 
 if (require.main === module) run(hostOf(__filename.slice(__dirname.length + 1)));
-else module.exports = { load, compiled, run, hostOf, serverPlace, trustedServer, procStat, SERVER_FILE };
+else module.exports = { load, compiled, run, hostOf, serverPlace, trustedServer, procStat, SERVER_FILE, RUNTIME_ARGS };

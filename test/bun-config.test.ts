@@ -1,8 +1,9 @@
-// Under Bun, the hook process (and the hook server it starts) reads the project's bunfig.toml before skillgate's
-// code, and a `preload` there runs in every later hook (hooks/io/runtime-config.ts). So when the hook runs under
-// Bun, the project's bunfig.toml is protected: the Write tool and a shell write the analysis sees are refused. A
-// write by a program the analysis cannot read is put back after the call, but Bun reads the file when it starts
-// the next hook, before that: still open (docs/security.md). Under Node the file is the project's own business.
+// Bun reads the bunfig.toml of the folder it starts in (the project) before skillgate's code, and a `preload`
+// there would run in every later hook. So `install` writes a Bun hook that names its own (no) config
+// (`bun --config=/dev/null …`, hooks/hosts/claude-code/install.ts), and when the hook runs under Bun the project's
+// bunfig.toml is protected too (hooks/io/runtime-config.ts): the Write tool and a shell write the analysis sees
+// are refused, and a write by a program the analysis cannot read is put back after the call. Under Node the file
+// is the project's own business.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -10,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { findBun } from "../cli/install.ts";
+import { makeHandler } from "../hooks/hosts/claude-code/install.ts";
 import { bunHookBundle, casesDir, hookBundle, root } from "./helpers.ts";
 
 const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(casesDir, "fixtures", `${name}.json`), "utf8")) as Record<string, unknown>;
@@ -24,13 +26,14 @@ function project(): { dir: string; env: NodeJS.ProcessEnv } {
   return { dir, env };
 }
 
+/** The hook as `install` writes it for this runtime, in the event's folder (as the client starts it). */
 function run(exe: string, hook: string, event: Record<string, unknown>, env: NodeJS.ProcessEnv): string {
-  const r = spawnSync(exe, [hook], { input: JSON.stringify(event), env, encoding: "utf8", cwd: String(event.cwd) });
+  const r = spawnSync(exe, makeHandler(exe, hook).args, { input: JSON.stringify(event), env, encoding: "utf8", cwd: String(event.cwd) });
   assert.equal(r.status, 0, r.stderr);
   return r.stdout;
 }
 
-test("under Bun the project's bunfig.toml is protected from the Write tool and from shell writes the analysis sees", (t) => {
+test("under Bun the project's bunfig.toml is neither read by the hook nor writable behind its back", (t) => {
   const bun = findBun(root);
   if (!bun) {
     if (process.env.CI) assert.fail("no bun on PATH nor SKILLGATE_BUN; CI is set, so the Bun route must run");
@@ -53,17 +56,22 @@ test("under Bun the project's bunfig.toml is protected from the Write tool and f
   };
   assert.match(run(bun, bunHookBundle, echo, p.env), /"permissionDecision":"deny".*bunfig\.toml/);
 
-  // Still open (docs/security.md): a program the analysis cannot read writes it during a shell call; Bun reads it
-  // when it starts the next hook, before the restore in that hook can put it back.
+  // A program the analysis cannot read (its target decoded at run time) writes it during a shell call: the next
+  // hook (run as install writes it) does not preload it, and puts it back.
   const target = Buffer.from(bunfig).toString("base64");
   fs.writeFileSync(path.join(p.dir, "gen.js"), `require("fs").writeFileSync(Buffer.from(process.argv[2], "base64").toString(), 'preload = ["./x.js"]\\n');\n`);
+  const command = `node gen.js ${target}`;
+  const call = { ...fixture("pre-tool-use-bash"), session_id: "bf", cwd: p.dir, tool_use_id: "toolu_bunfig", tool_input: { command, description: "t" } };
+  assert.doesNotMatch(run(bun, bunHookBundle, call, p.env), /deny/, "the call runs (the analysis cannot see what it writes)");
   assert.equal(spawnSync(process.execPath, ["gen.js", target], { cwd: p.dir }).status, 0);
-  const next = spawnSync(bun, [bunHookBundle], {
-    input: JSON.stringify({ ...fixture("user-prompt-submit"), session_id: "bf", cwd: p.dir }),
-    env: p.env,
-    encoding: "utf8",
-    cwd: p.dir,
-  });
-  assert.match(next.stderr, /preload not found "\.\/x\.js"/, "the next Bun hook start read the planted bunfig.toml");
+  assert.ok(fs.existsSync(bunfig), "the program wrote bunfig.toml");
+  const result = { ...fixture("post-tool-use-bash"), session_id: "bf", cwd: p.dir, tool_use_id: "toolu_bunfig", tool_input: { command, description: "t" } };
+  const answer = run(bun, bunHookBundle, result, p.env);
+  assert.equal(fs.existsSync(bunfig), false, `bunfig.toml was put back (it did not exist): ${answer}`);
+  assert.match(answer, /bunfig\.toml/);
+  // Without the flag install writes, Bun would have run the planted preload (what the flag is for).
+  fs.writeFileSync(bunfig, 'preload = ["./x.js"]\n');
+  const bare = spawnSync(bun, [bunHookBundle], { input: "{}", env: p.env, encoding: "utf8", cwd: p.dir });
+  assert.match(bare.stderr, /preload not found "\.\/x\.js"/);
   fs.rmSync(p.dir, { recursive: true, force: true });
 });

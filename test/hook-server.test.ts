@@ -141,9 +141,9 @@ test("under Bun (dist/hook.bun.cjs, a server run by Bun): the same answers and s
     if (server === undefined) await new Promise((r) => setTimeout(r, 50));
   }
   assert.ok(server, "a Bun hook process was answered by a server");
-  const [exe, script] = fs.readFileSync(`/proc/${server}/cmdline`, "latin1").split("\0");
+  const [exe, ...args] = fs.readFileSync(`/proc/${server}/cmdline`, "latin1").split("\0");
   assert.equal(fs.realpathSync(exe ?? ""), fs.realpathSync(bun), "the server runs under Bun");
-  assert.equal(script, path.join(c.dir, "dist", "hook-server.cjs"));
+  assert.deepEqual(args, ["--config=/dev/null", path.join(c.dir, "dist", "hook-server.cjs"), ""], "with no bunfig.toml of the folder it started in");
   await settled(c);
   const served = session(c, "s2").map((e) => hookRun(c, e, { ...c.env, SKILLGATE_STATE: path.join(c.dir, "state-served") }, runtime));
   const alone = session(c, "s2").map((e) => hookRun(c, e, { ...c.env, SKILLGATE_STATE: path.join(c.dir, "state-alone"), SKILLGATE_SERVER: "off" }, runtime));

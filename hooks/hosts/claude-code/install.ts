@@ -114,16 +114,34 @@ export function launcherSourceOf(packageRoot: string): string {
 }
 
 /**
+ * Bun reads a bunfig.toml in the folder it starts in (the project) and preloads the modules it names, before the
+ * hook's own code: a Bun hook names its own (no) config. Node reads no such file.
+ */
+export const BUN_OWN_CONFIG = "--config=/dev/null";
+
+/** The runtime's own arguments before the hook's file. */
+function runtimeArgs(command: string): string[] {
+  return /^bun(\.exe)?$/i.test(path.basename(command)) ? [BUN_OWN_CONFIG] : [];
+}
+
+/** The hook's file among a handler's arguments: the first that is not the runtime's own (`--config=…`). */
+export function hookArgOf(args: unknown): string | undefined {
+  if (!Array.isArray(args)) return undefined;
+  const a = args.find((x) => !(typeof x === "string" && x.startsWith("--config=")));
+  return typeof a === "string" ? a : undefined;
+}
+
+/**
  * A handler every teammate's clone can run: `node` from PATH (exec form looks
  * it up) and the project's launcher by a path relative to ${CLAUDE_PROJECT_DIR}.
  */
 export function portableHandler(command = "node"): Handler {
-  return { type: "command", command, args: [`${PROJECT_DIR_VAR}/${LAUNCHER_IN_PROJECT.join("/")}`], timeout: HOOK_TIMEOUT_S };
+  return { type: "command", command, args: [...runtimeArgs(command), `${PROJECT_DIR_VAR}/${LAUNCHER_IN_PROJECT.join("/")}`], timeout: HOOK_TIMEOUT_S };
 }
 
 /** A handler with absolute paths, for the user's own settings (nothing there is shared). */
 export function makeHandler(runtime: string, hookPath: string): Handler {
-  return { type: "command", command: runtime, args: [hookPath], timeout: HOOK_TIMEOUT_S };
+  return { type: "command", command: runtime, args: [...runtimeArgs(runtime), hookPath], timeout: HOOK_TIMEOUT_S };
 }
 
 /** The hook build for a runtime (scripts/build.mjs): Bun starts from its bytecode build when it was built, Node from dist/hook.cjs (its code cache). */
@@ -146,8 +164,7 @@ const obj = (v: unknown): Json | undefined => (v && typeof v === "object" && !Ar
  * No marker key is added to the handler: Claude Code's settings schema is not ours to extend.
  */
 export function isSkillgateHandler(h: unknown, hookPath: string): boolean {
-  const a = obj(h)?.args;
-  const first = Array.isArray(a) ? a[0] : undefined;
+  const first = hookArgOf(obj(h)?.args);
   if (typeof first !== "string") return false;
   if (/[/\\]\.claude[/\\]hooks[/\\]skillgate\.mjs$/.test(first)) return true;
   if (!first.includes("$") && path.resolve(first) === path.resolve(hookPath)) return true;
@@ -204,7 +221,7 @@ export function removeSkillgate(settings: Json, hookPath: string): Json {
  * with our matcher. An existing one is updated in place (so a second install
  * changes nothing, wherever the user moved it); duplicates are dropped.
  */
-export function addSkillgate(settings: Json, handler: Handler, hookPath = handler.args[0] ?? ""): Json {
+export function addSkillgate(settings: Json, handler: Handler, hookPath = hookArgOf(handler.args) ?? ""): Json {
   const out = structuredClone(settings);
   const hooks = hooksOf(out);
   for (const event of Object.keys(HOOK_EVENTS)) {
@@ -317,7 +334,7 @@ function untilStable(text: string, step: (t: string) => string): string {
 }
 
 /** The settings text with skillgate installed; a missing file becomes a new two-space-indented one. */
-export function installIntoText(text: string | undefined, handler: Handler, hookPath = handler.args[0] ?? ""): string {
+export function installIntoText(text: string | undefined, handler: Handler, hookPath = hookArgOf(handler.args) ?? ""): string {
   if (text === undefined) return JSON.stringify(addSkillgate({}, handler, hookPath), null, 2) + "\n";
   return untilStable(text, (t) => installStep(t, handler, hookPath));
 }

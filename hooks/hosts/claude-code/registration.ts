@@ -5,7 +5,7 @@
 // session start, so a change that narrows, slows, detaches or removes the
 // gate is refused by config-guard, and an unrelated edit or a strengthening is not.
 import path from "node:path";
-import { HOOK_EVENTS, HOOK_TIMEOUT_S, LAUNCHER_IN_PROJECT, failsClosed } from "./install.js";
+import { HOOK_EVENTS, HOOK_TIMEOUT_S, LAUNCHER_IN_PROJECT, failsClosed, hookArgOf } from "./install.js";
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : undefined);
@@ -83,7 +83,7 @@ const PROJECT_LAUNCHER = [`\${CLAUDE_PROJECT_DIR}/${LAUNCHER_IN_PROJECT.join("/"
 export function isOurHandler(h: unknown, ours: Ours): boolean {
   const o = obj(h);
   if (!o || (o.type ?? "command") !== "command" || typeof o.command !== "string" || !RUNTIME.test(path.basename(o.command))) return false;
-  const first = Array.isArray(o.args) ? o.args[0] : undefined;
+  const first = hookArgOf(o.args);
   if (typeof first !== "string") return false;
   if (PROJECT_LAUNCHER.includes(first)) return true;
   if (first.includes("$")) return false;
