@@ -10,9 +10,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { findBun } from "../cli/install.ts";
 import { makeHandler } from "../hooks/hosts/claude-code/install.ts";
-import { bunHookBundle, casesDir, hookBundle, root } from "./helpers.ts";
+import { bunHookBundle, bunOrSkip, casesDir, hookBundle, root } from "./helpers.ts";
 
 const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(casesDir, "fixtures", `${name}.json`), "utf8")) as Record<string, unknown>;
 
@@ -33,13 +32,9 @@ function run(exe: string, hook: string, event: Record<string, unknown>, env: Nod
   return r.stdout;
 }
 
-test("under Bun the project's bunfig.toml is neither read by the hook nor writable behind its back", (t) => {
-  const bun = findBun(root);
-  if (!bun) {
-    if (process.env.CI) assert.fail("no bun on PATH nor SKILLGATE_BUN; CI is set, so the Bun route must run");
-    t.skip("no bun on PATH nor SKILLGATE_BUN");
-    return;
-  }
+test("under Bun the project's bunfig.toml is neither read by the hook nor writable behind its back", async (t) => {
+  const bun = await bunOrSkip(t);
+  if (!bun) return;
   const p = project();
   const bunfig = path.join(p.dir, "bunfig.toml");
   const write = { ...fixture("pre-tool-use-write"), session_id: "bf", cwd: p.dir, tool_input: { file_path: bunfig, content: 'preload = ["./x.js"]\n' } };

@@ -79,3 +79,16 @@ export async function cliRun(argv: string[], o: { cwd: string; env: NodeJS.Proce
     Object.assign(process.env, saved);
   }
 }
+
+/**
+ * The Bun `install --runtime bun` would use, for a test of the Bun route: missing, the test fails in CI (.ci/run
+ * puts a pinned Bun in .ci/tools) and is a visible skip elsewhere (undefined: return).
+ */
+export async function bunOrSkip(t: { skip: (why: string) => void }): Promise<string | undefined> {
+  const { findBun } = await import("../cli/install.ts");
+  const bun = findBun(root);
+  if (bun) return bun;
+  if (process.env.CI) assert.fail("no bun on PATH nor SKILLGATE_BUN; CI is set, so the Bun route must run");
+  t.skip("no bun on PATH nor SKILLGATE_BUN");
+  return undefined;
+}
