@@ -111,8 +111,9 @@ function isLauncher(file) {
 
 /**
  * The bundle, loaded once. Its modules keep nothing from one event to the next that could change a decision
- * (memos of pure functions, WeakMaps keyed by one event's objects): test/hook-server.test.ts plays every case
- * through the server and through a process of its own and compares what each printed and stored.
+ * (memos of pure functions, WeakMaps keyed by one event's objects): test/hook-server.test.ts plays a session of
+ * each kind of event through the server and through processes of their own and compares what each printed and
+ * stored; every test that runs dist/hook.cjs runs it through a server too.
  */
 let bundle;
 
