@@ -63,6 +63,9 @@ test("a handler counts only when it runs this skillgate's hook with a JS runtime
   assert.equal(isOurHandler({ type: "command", command: "/bin/true", args: ["/opt/skillgate/dist/hook.cjs"] }, ours), false, "a program that runs nothing");
   assert.equal(isOurHandler({ type: "command", command: "echo", args: ["skillgate"] }, ours), false);
   assert.equal(isOurHandler({ type: "http", command: "node", args: ["/opt/skillgate/dist/hook.cjs"] }, ours), false);
+  // Bun with the config install writes (none) is ours; with any other config file (its preload would run) it is not.
+  assert.equal(isOurHandler({ type: "command", command: "bun", args: ["--config=/dev/null", "/opt/skillgate/dist/hook.bun.cjs"] }, ours), true);
+  assert.equal(isOurHandler({ type: "command", command: "bun", args: ["--config=/tmp/preload.toml", "/opt/skillgate/dist/hook.bun.cjs"] }, ours), false);
 });
 
 test("each weakening of one event is its own deficit, named by event", () => {

@@ -124,10 +124,13 @@ function runtimeArgs(command: string): string[] {
   return /^bun(\.exe)?$/i.test(path.basename(command)) ? [BUN_OWN_CONFIG] : [];
 }
 
-/** The hook's file among a handler's arguments: the first that is not the runtime's own (`--config=…`). */
+/**
+ * The hook's file among a handler's arguments: the first, past the one runtime argument install writes. Any other
+ * (`--config=<a file with a preload>`) leaves the handler not ours: a changed registration, as settings protection sees it.
+ */
 export function hookArgOf(args: unknown): string | undefined {
   if (!Array.isArray(args)) return undefined;
-  const a = args.find((x) => !(typeof x === "string" && x.startsWith("--config=")));
+  const a = args[0] === BUN_OWN_CONFIG ? args[1] : args[0];
   return typeof a === "string" ? a : undefined;
 }
 
