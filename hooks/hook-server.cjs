@@ -41,6 +41,14 @@ const stamp = (f) => {
 const built = BUILD.map(stamp).join(" ");
 const sameBuild = () => BUILD.map(stamp).join(" ") === built;
 
+/**
+ * The bundle, loaded once. Its modules keep nothing from one event to the next that could change a decision
+ * (memos of pure functions, WeakMaps keyed by one event's objects): test/hook-server.test.ts plays a session of
+ * each kind of event through the server and through processes of their own and compares what each printed and
+ * stored; every test that runs dist/hook.cjs runs it through a server too.
+ */
+let bundle;
+
 /** Hook processes already answered (pid:start): each is answered once. */
 const answered = new Set();
 let last = Date.now();
@@ -53,7 +61,8 @@ function clientRefusal(req) {
   if (!Array.isArray(req.args) || !req.args.every((a) => typeof a === "string") || typeof req.cwd !== "string") return "not a hook request";
   if (!req.env || typeof req.env !== "object" || Object.values(req.env).some((v) => typeof v !== "string")) return "not a hook request";
   if (req.pid === process.pid) return "not a hook of this folder";
-  const stat = loader.procStat(req.pid);
+  bundle ??= loader.load().hook;
+  const stat = bundle.procStat(req.pid);
   if (!stat) return "no such process";
   const key = `${req.pid}:${stat.start}`;
   if (answered.has(key)) return "this process was answered already";
@@ -108,14 +117,6 @@ function isLauncher(file) {
     return false;
   }
 }
-
-/**
- * The bundle, loaded once. Its modules keep nothing from one event to the next that could change a decision
- * (memos of pure functions, WeakMaps keyed by one event's objects): test/hook-server.test.ts plays a session of
- * each kind of event through the server and through processes of their own and compares what each printed and
- * stored; every test that runs dist/hook.cjs runs it through a server too.
- */
-let bundle;
 
 /** One event, in the client's environment and folder, as its own process would run it. */
 async function answer(req) {

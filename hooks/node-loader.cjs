@@ -162,18 +162,6 @@ function ownFolder(place) {
   return st !== undefined && st.isDirectory() && st.uid === place.uid && (st.mode & 0o077) === 0;
 }
 
-/** /proc/<pid>/stat: [parent pid, start time in clock ticks], or undefined. */
-function procStat(pid) {
-  let text;
-  try {
-    text = fs.readFileSync(`/proc/${pid}/stat`, "latin1");
-  } catch {
-    return undefined;
-  }
-  const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  return { ppid: Number(rest[1]), start: Number(rest[19]) };
-}
-
 /**
  * The variables that can make a runtime run other code than its script (NODE_OPTIONS, NODE_PATH, LD_PRELOAD,
  * LD_AUDIT, BUN_OPTIONS, …): NAME=value, sorted. A server started with others than the client's is not its own.
@@ -280,8 +268,9 @@ async function askServer(host) {
  * JSON, until the server closes. Undefined when no answer came.
  */
 async function ask(sock, request) {
-  const transport = typeof Bun !== "undefined" ? askBun : pipeHandles() ? askPipe : askNet;
-  const text = await transport(sock, `${JSON.stringify(request)}\n`);
+  const line = `${JSON.stringify(request)}\n`;
+  const pipe = typeof Bun !== "undefined" ? undefined : pipeHandles();
+  const text = await (typeof Bun !== "undefined" ? askBun(sock, line) : pipe ? askPipe(pipe, sock, line) : askNet(sock, line));
   try {
     return text === undefined ? undefined : JSON.parse(text);
   } catch {
@@ -355,8 +344,8 @@ function oneAnswer(start) {
   });
 }
 
-function askPipe(sock, text) {
-  const b = pipeHandles();
+/** Through the pipe handle `b` (pipeHandles). */
+function askPipe(b, sock, text) {
   return oneAnswer((finish) => {
     const h = new b.Pipe(b.SOCKET);
     const kept = []; // the requests in flight, kept from the garbage collector until they complete
@@ -522,4 +511,4 @@ function writeAll(fd, text) {
 }
 
 if (require.main === module) run(hostOf(__filename.slice(__dirname.length + 1)));
-else module.exports = { load, compiled, run, hostOf, serverPlace, trustedServer, procStat, SERVER_FILE, RUNTIME_ARGS };
+else module.exports = { load, compiled, run, hostOf, serverPlace, trustedServer, SERVER_FILE, RUNTIME_ARGS };

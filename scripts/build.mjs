@@ -91,6 +91,8 @@ async function buildForNode(outdir) {
       `export { main as hookMain, runHook, hookOptions } from ${from("hooks/entries/claude-code.ts")};`,
       // What the hook server (hooks/hook-server.cjs) runs for a hook process: its event, answered.
       `export { answer } from ${from("hooks/runner/process.ts")};`,
+      // (and how it tells one hook process from another, as the tickets do)
+      `export { procStat } from ${from("hooks/io/tickets.ts")};`,
       ...NODE_HOSTS.map((h) => `import * as ${h} from ${from(`hooks/entries/${h}.ts`)};`),
       `export const hosts = { ${NODE_HOSTS.join(", ")} };`,
       "",

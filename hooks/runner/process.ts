@@ -126,14 +126,18 @@ export async function answer(
   processEnv: NodeJS.ProcessEnv,
   at: { packageRoot?: string; hookPid?: number } = {},
 ): Promise<{ stdout: string; stderr: string }> {
-  const { hookPid } = at;
   const env = o.project ? projectEnv(processEnv, o.project) : processEnv;
   // Measured in bytes here: a cut-off event must say "too large", not "not JSON".
   const tooBig = input.bytes > MAX_EVENT_BYTES;
   const text = o.input && !tooBig ? o.input(input.text, env) : input.text;
   const r = tooBig
     ? tooLarge(o.host)
-    : await runHook(text, { env, packageRoot: at.packageRoot ?? findPackageRoot(), host: o.host, ...(hookPid !== undefined ? { hookPid } : {}) });
+    : await runHook(text, {
+        env,
+        packageRoot: at.packageRoot ?? findPackageRoot(),
+        host: o.host,
+        ...(at.hookPid !== undefined ? { hookPid: at.hookPid } : {}),
+      });
   return { stdout: r.stdout, stderr: r.stderr };
 }
 
